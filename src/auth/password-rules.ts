@@ -1,0 +1,70 @@
+// The password validators of contract §3: length 8–128, not entirely numeric, not a common
+// password (zxcvbn-ts's list of ~49,000), not too similar to the e-mail address or names.
+import { dictionary } from '@zxcvbn-ts/language-common';
+import { MAX_PASSWORD_LENGTH } from './passwords.ts';
+
+const MIN_LENGTH = 8;
+const MAX_SIMILARITY = 0.7;
+
+let commonPasswords: Set<string> | undefined;
+
+function isCommon(password: string): boolean {
+  commonPasswords ??= new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
+  return commonPasswords.has(password.toLowerCase());
+}
+
+/** Ratcliff/Obershelp similarity (Python's SequenceMatcher.ratio), 0 to 1. */
+export function similarity(a: string, b: string): number {
+  if (a.length + b.length === 0) return 1;
+  const matches = (s: string, t: string): number => {
+    if (!s || !t) return 0;
+    let best = 0;
+    let bestS = 0;
+    let bestT = 0;
+    for (let i = 0; i < s.length; i++) {
+      for (let j = 0; j < t.length; j++) {
+        let k = 0;
+        while (i + k < s.length && j + k < t.length && s[i + k] === t[j + k]) k++;
+        if (k > best) {
+          best = k;
+          bestS = i;
+          bestT = j;
+        }
+      }
+    }
+    if (best === 0) return 0;
+    return best + matches(s.slice(0, bestS), t.slice(0, bestT)) + matches(s.slice(bestS + best), t.slice(bestT + best));
+  };
+  return (2 * matches(a, b)) / (a.length + b.length);
+}
+
+export interface PasswordContext {
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+/** The reasons a password is refused; empty when it is acceptable. */
+export function passwordProblems(password: string, context: PasswordContext = {}): string[] {
+  const problems: string[] = [];
+  if (password.length < MIN_LENGTH) problems.push(`This password is too short. It must contain at least ${MIN_LENGTH} characters.`);
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    problems.push(`This password is too long. It must contain at most ${MAX_PASSWORD_LENGTH} characters.`);
+    return problems;
+  }
+  if (/^\d+$/.test(password)) problems.push('This password is entirely numeric.');
+  if (isCommon(password)) problems.push('This password is too common.');
+  const lower = password.toLowerCase();
+  const attributes: Array<[string, string | undefined]> = [
+    ['email address', context.email], ['first name', context.firstName], ['last name', context.lastName],
+  ];
+  for (const [label, value] of attributes) {
+    if (!value) continue;
+    const parts = [value, ...value.split(/\W+/)].map((p) => p.toLowerCase()).filter((p) => p.length >= 3);
+    if (parts.some((part) => similarity(lower, part) >= MAX_SIMILARITY)) {
+      problems.push(`The password is too similar to the ${label}.`);
+      break;
+    }
+  }
+  return problems;
+}

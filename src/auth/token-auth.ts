@@ -1,0 +1,66 @@
+// `Authorization: Token <token>` on every request (contract §3). Routes say in their config
+// whether a caller must be authenticated ('required', the default), may be ('optional'), or
+// is not looked at ('none').
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { unauthorized } from '../http/errors.ts';
+import type { App } from '../http/types.ts';
+import { findToken, revokeToken, touchToken } from './token-queries.ts';
+
+export interface Caller {
+  accountId: number;
+  tokenId: number;
+}
+
+export type AuthMode = 'required' | 'optional' | 'none';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+}
+
+/** Last use is written at most this often, so reads do not each cost a write. */
+const TOUCH_INTERVAL_MS = 3_600_000;
+
+async function authenticate(ctx: AppContext, header: string): Promise<Caller> {
+  const match = /^token\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw unauthorized(/^token\s*$/i.test(header)
+      ? 'Invalid token header. No credentials provided.'
+      : 'Invalid token header. Use "Authorization: Token <token>".');
+  }
+  const row = await findToken(ctx.db.kysely, match[1]!);
+  if (!row) throw unauthorized('Invalid token.');
+  const now = ctx.clock.now();
+  const idleTtl = ctx.config.tokenIdleTtlMs;
+  if (idleTtl > 0 && now - row.last_used_at > idleTtl) {
+    await revokeToken(ctx.db.kysely, row.id);
+    throw unauthorized('Token has expired.');
+  }
+  if (now - row.last_used_at > TOUCH_INTERVAL_MS) await touchToken(ctx.db.kysely, row.id, now);
+  return { accountId: row.account_id, tokenId: row.id };
+}
+
+export function registerTokenAuth(app: App, ctx: AppContext): void {
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const mode = request.routeOptions.config?.auth ?? 'required';
+    if (mode === 'none' || request.is404) return;
+    const header = request.headers.authorization;
+    if (header === undefined || header === '') {
+      if (mode === 'required') throw unauthorized('Authentication credentials were not provided.');
+      return;
+    }
+    request.caller = await authenticate(ctx, header);
+  });
+}
+
+/** The authenticated caller of a route whose auth mode is 'required'. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw unauthorized('Authentication credentials were not provided.');
+  return request.caller;
+}

@@ -1,0 +1,251 @@
+// Configuration: every environment variable of contract §1 (and the few knobs we add),
+// validated once at start-up into one typed object. A bad value throws ConfigError naming
+// the variable; main.ts prints it and exits.
+import { existsSync } from 'node:fs';
+
+export class ConfigError extends Error {}
+
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mailDir: string;
+  emailVerificationUrl: string;
+  passwordResetUrl: string;
+  mediaStorage: string;
+  mediaMaxBytes: number;
+  mediaUrlTtlMs: number;
+  mediaUrlSecret: string | undefined;
+  messaging: {
+    providerId: string;
+    keyId: string;
+    privateKeyFile: string;
+    tokenTtlSeconds: number;
+  } | undefined;
+  mailchimp: {
+    apiKey: string;
+    listId: string;
+    apiUrl: string;
+  } | undefined;
+  tokenIdleTtlMs: number;
+  emailVerificationTtlMs: number;
+  passwordResetTtlMs: number;
+  rateLimits: {
+    enabled: boolean;
+    loginFailuresPerAccountIp: RateLimit;
+    loginFailuresPerIp: RateLimit;
+    loginFailuresPerAccount: RateLimit;
+    register: RateLimit;
+    resetPassword: RateLimit;
+    verifyEmail: RateLimit;
+    changePassword: RateLimit;
+    emailPerAddress: RateLimit;
+  };
+  quotas: {
+    profilesPerUser: number;
+    topicsPerProfile: number;
+    itemsPerTopic: number;
+    entriesPerItem: number;
+    emergencyItemsPerUser: number;
+    emergencyContactsPerUser: number;
+    mediaPerUser: number;
+    emailsPerAccount: number;
+  };
+  outbox: {
+    pollIntervalMs: number;
+    retryBaseMs: number;
+    maxAttempts: number;
+  };
+  trustProxy: boolean | string | number;
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const SIZE_UNITS: Record<string, number> = {
+  '': 1, b: 1, k: 1024, kb: 1000, kib: 1024, m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3,
+};
+
+/** "3600", "30d", "90s", "1h" → milliseconds. A bare number is seconds. */
+export function parseDuration(name: string, value: string): number {
+  const match = /^(\d+)\s*(ms|s|m|h|d|w)?$/i.exec(value.trim());
+  if (!match) throw new ConfigError(`${name} must be a number of seconds or a value with a unit (ms, s, m, h, d, w), got "${value}"`);
+  return Number(match[1]) * DURATION_UNITS[(match[2] ?? 's').toLowerCase()]!;
+}
+
+export function parseSize(name: string, value: string): number {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
+  if (!match || unit === undefined) throw new ConfigError(`${name} must be a number of bytes or a value with a unit (KiB, MiB, GiB), got "${value}"`);
+  return Number(match[1]) * unit;
+}
+
+/** "5/5m" → at most 5 in 5 minutes. */
+export function parseRateLimit(name: string, value: string): RateLimit {
+  const match = /^(\d+)\s*\/\s*(\S+)$/.exec(value.trim());
+  if (!match || Number(match[1]) < 1) throw new ConfigError(`${name} must look like "5/5m" (count per window), got "${value}"`);
+  return { max: Number(match[1]), windowMs: parseDuration(name, match[2]!) };
+}
+
+function parseInteger(name: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parseUrl(name: string, value: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${value}"`);
+  }
+  if (!protocols.includes(url.protocol)) throw new ConfigError(`${name} must start with ${protocols.join(' or ')}, got "${value}"`);
+  return value;
+}
+
+function parseTemplate(name: string, value: string): string {
+  if (!value.includes('{key}')) throw new ConfigError(`${name} must contain "{key}", got "${value}"`);
+  parseUrl(name, value.replace('{key}', 'k'), ['http:', 'https:']);
+  return value;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string | number {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value; // addresses or CIDR ranges, comma-separated
+}
+
+/** The data-centre suffix of a Mailchimp key ("…-us6") names its API host. */
+function mailchimpApiUrl(apiKey: string): string {
+  const dc = /-([a-z]+\d+)$/.exec(apiKey)?.[1];
+  if (!dc) throw new ConfigError('MAILCHIMP_API_KEY must end with its data centre, like "…-us6" (or set MAILCHIMP_API_URL)');
+  return `https://${dc}.api.mailchimp.com/3.0`;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const get = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  const duration = (name: string, fallback: string) => parseDuration(name, get(name) ?? fallback);
+  const rate = (name: string, fallback: string) => parseRateLimit(name, get(name) ?? fallback);
+  const quota = (name: string, fallback: number) => parseInteger(name, get(name) ?? String(fallback), 1);
+
+  const port = parseInteger('PORT', get('PORT') ?? '8000', 0, 65535);
+  const publicUrl = parseUrl('PUBLIC_URL', get('PUBLIC_URL') ?? `http://localhost:${port}`, ['http:', 'https:']).replace(/\/+$/, '');
+
+  const databaseUrl = get('DATABASE_URL') ?? 'sqlite:data/profile-service.db';
+  if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be "sqlite:<path>" or "postgres://…", got "${databaseUrl}"`);
+  }
+  const sqliteSynchronous = (get('SQLITE_SYNCHRONOUS') ?? 'FULL').toUpperCase();
+  if (sqliteSynchronous !== 'FULL' && sqliteSynchronous !== 'NORMAL') throw new ConfigError(`SQLITE_SYNCHRONOUS must be FULL or NORMAL, got "${sqliteSynchronous}"`);
+
+  const smtpUrl = get('SMTP_URL');
+  if (smtpUrl) parseUrl('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
+
+  const mediaStorage = get('MEDIA_STORAGE') ?? 'fs:data/media';
+  if (!/^fs:.+/.test(mediaStorage)) throw new ConfigError(`MEDIA_STORAGE must be "fs:<directory>", got "${mediaStorage}"`);
+
+  const messagingVars = ['MESSAGING_PROVIDER_ID', 'MESSAGING_KEY_ID', 'MESSAGING_PRIVATE_KEY_FILE'];
+  const messagingSet = messagingVars.filter((name) => get(name) !== undefined);
+  if (messagingSet.length > 0 && messagingSet.length < messagingVars.length) {
+    const missing = messagingVars.filter((name) => !messagingSet.includes(name));
+    throw new ConfigError(`messaging tokens need ${messagingVars.join(', ')} together; missing ${missing.join(', ')}`);
+  }
+  const messaging = messagingSet.length === 0 ? undefined : {
+    providerId: get('MESSAGING_PROVIDER_ID')!,
+    keyId: get('MESSAGING_KEY_ID')!,
+    privateKeyFile: get('MESSAGING_PRIVATE_KEY_FILE')!,
+    tokenTtlSeconds: parseDuration('MESSAGING_TOKEN_TTL', get('MESSAGING_TOKEN_TTL') ?? '300') / 1000,
+  };
+  if (messaging && messaging.tokenTtlSeconds < 1) throw new ConfigError('MESSAGING_TOKEN_TTL must be at least one second');
+
+  const mailchimpKey = get('MAILCHIMP_API_KEY');
+  const mailchimpList = get('MAILCHIMP_LIST_ID');
+  if (Boolean(mailchimpKey) !== Boolean(mailchimpList)) {
+    throw new ConfigError(`mailing-list sync needs MAILCHIMP_API_KEY and MAILCHIMP_LIST_ID together; missing ${mailchimpKey ? 'MAILCHIMP_LIST_ID' : 'MAILCHIMP_API_KEY'}`);
+  }
+  const mailchimpUrl = get('MAILCHIMP_API_URL');
+  const mailchimp = mailchimpKey && mailchimpList ? {
+    apiKey: mailchimpKey,
+    listId: mailchimpList,
+    apiUrl: (mailchimpUrl ? parseUrl('MAILCHIMP_API_URL', mailchimpUrl, ['http:', 'https:']) : mailchimpApiUrl(mailchimpKey)).replace(/\/+$/, ''),
+  } : undefined;
+
+  const rateLimitsFlag = (get('RATE_LIMITS') ?? 'on').toLowerCase();
+  if (rateLimitsFlag !== 'on' && rateLimitsFlag !== 'off') throw new ConfigError(`RATE_LIMITS must be "on" or "off", got "${rateLimitsFlag}"`);
+
+  const logLevel = get('LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}"`);
+  }
+
+  return {
+    port,
+    host: get('HOST') ?? '127.0.0.1',
+    publicUrl,
+    databaseUrl,
+    sqliteSynchronous,
+    smtpUrl,
+    mailFrom: get('MAIL_FROM') ?? 'Profile Service <no-reply@localhost>',
+    mailDir: get('MAIL_DIR') ?? 'data/mail',
+    emailVerificationUrl: parseTemplate('EMAIL_VERIFICATION_URL', get('EMAIL_VERIFICATION_URL') ?? `${publicUrl}/verify-email?key={key}`),
+    passwordResetUrl: parseTemplate('PASSWORD_RESET_URL', get('PASSWORD_RESET_URL') ?? `${publicUrl}/reset-password?key={key}`),
+    mediaStorage,
+    mediaMaxBytes: parseSize('MEDIA_MAX_BYTES', get('MEDIA_MAX_BYTES') ?? '10MiB'),
+    mediaUrlTtlMs: duration('MEDIA_URL_TTL', '1h'),
+    mediaUrlSecret: get('MEDIA_URL_SECRET'),
+    messaging,
+    mailchimp,
+    tokenIdleTtlMs: duration('TOKEN_IDLE_TTL', '30d'),
+    emailVerificationTtlMs: duration('EMAIL_VERIFICATION_TTL', '1d'),
+    passwordResetTtlMs: duration('PASSWORD_RESET_TTL', '1h'),
+    rateLimits: {
+      enabled: rateLimitsFlag === 'on',
+      loginFailuresPerAccountIp: rate('RATE_LIMIT_LOGIN_ACCOUNT_IP', '5/5m'),
+      loginFailuresPerIp: rate('RATE_LIMIT_LOGIN_IP', '10/1m'),
+      loginFailuresPerAccount: rate('RATE_LIMIT_LOGIN_ACCOUNT', '100/1h'),
+      register: rate('RATE_LIMIT_REGISTER', '10/1h'),
+      resetPassword: rate('RATE_LIMIT_RESET_PASSWORD', '10/1h'),
+      verifyEmail: rate('RATE_LIMIT_VERIFY_EMAIL', '20/1h'),
+      changePassword: rate('RATE_LIMIT_CHANGE_PASSWORD', '20/1h'),
+      emailPerAddress: rate('RATE_LIMIT_EMAIL_PER_ADDRESS', '1/1m'),
+    },
+    quotas: {
+      profilesPerUser: quota('QUOTA_PROFILES_PER_USER', 100),
+      topicsPerProfile: quota('QUOTA_TOPICS_PER_PROFILE', 200),
+      itemsPerTopic: quota('QUOTA_ITEMS_PER_TOPIC', 1000),
+      entriesPerItem: quota('QUOTA_ENTRIES_PER_ITEM', 1000),
+      emergencyItemsPerUser: quota('QUOTA_EMERGENCY_ITEMS_PER_USER', 200),
+      emergencyContactsPerUser: quota('QUOTA_EMERGENCY_CONTACTS_PER_USER', 100),
+      mediaPerUser: quota('QUOTA_MEDIA_PER_USER', 1000),
+      emailsPerAccount: quota('QUOTA_EMAILS_PER_ACCOUNT', 20),
+    },
+    outbox: {
+      pollIntervalMs: duration('OUTBOX_POLL_INTERVAL', '1000ms'),
+      retryBaseMs: duration('OUTBOX_RETRY_BASE', '5s'),
+      maxAttempts: parseInteger('OUTBOX_MAX_ATTEMPTS', get('OUTBOX_MAX_ATTEMPTS') ?? '12', 1, 100),
+    },
+    trustProxy: parseTrustProxy(get('TRUST_PROXY')),
+    logLevel,
+  };
+}
+
+/** Reads `.env` into process.env (variables already set win), when the file exists. */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}

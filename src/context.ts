@@ -1,0 +1,20 @@
+// What every capability gets to work with: configuration, the database, the clock (tests
+// move it), the outbox to queue mail and sync calls, and a logger.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { Outbox } from './outbox/outbox.ts';
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  outbox: Outbox;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,80 @@
+// Opens the database named by DATABASE_URL: SQLite through better-sqlite3 (the embedded
+// default) or PostgreSQL through pg, both behind one Kysely<Database>.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDriver from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  sqliteSynchronous?: 'FULL' | 'NORMAL';
+  poolSize?: number;
+}
+
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely asks the driver to prepare every query it runs; better-sqlite3 would compile the
+ * SQL each time. Keeping the prepared statements (keyed by SQL text, least recently used
+ * dropped first) saves that work on every request.
+ */
+function withStatementCache(db: SqliteDriver.Database): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => db.close(),
+    prepare(sqlText) {
+      let statement = cache.get(sqlText);
+      if (statement) {
+        cache.delete(sqlText);
+      } else {
+        statement = db.prepare(sqlText) as unknown as SqliteStatement;
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sqlText, statement);
+      return statement;
+    },
+  };
+}
+
+function openSqlite(path: string, options: DatabaseOptions): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const driver = new SqliteDriver(path);
+  driver.pragma('journal_mode = WAL');
+  // FULL: the WAL is synced at every commit, so an acknowledged write survives a power loss,
+  // not only a killed process. NORMAL survives kill -9 but may lose the last commits on power loss.
+  driver.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`);
+  driver.pragma('foreign_keys = ON');
+  driver.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+function openPostgres(url: string, options: DatabaseOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    // int8 (COUNT, bigint timestamps) as JS numbers: every value we store fits in 2^53.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client that loses its connection emits 'error'; without a listener the process dies.
+  pool.on('error', () => {});
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+}
+
+export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
+  return openPostgres(url, options);
+}

@@ -1,0 +1,25 @@
+// Numbered migrations, applied in order. Kysely's migrator holds a lock while it runs
+// (an advisory lock on PostgreSQL), so instances starting together migrate once.
+import { Migrator, type Migration } from 'kysely/migration';
+import type { Db } from './database.ts';
+import { accountsMigration } from './migrations/0001-accounts.ts';
+import { outboxMigration } from './migrations/0002-outbox.ts';
+import { appDataMigration } from './migrations/0003-app-data.ts';
+
+function migrationsFor(db: Db): Record<string, Migration> {
+  return {
+    '0001-accounts': accountsMigration(db.dialect),
+    '0002-outbox': outboxMigration(db.dialect),
+    '0003-app-data': appDataMigration(db.dialect),
+  };
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrationsFor(db) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,177 @@
+// Table types for Kysely. Booleans are stored as 0/1 integers on both databases so that
+// queries and indexes read the same on SQLite and PostgreSQL. Timestamps are epoch milliseconds.
+import type { Generated } from 'kysely';
+
+export type Flag = 0 | 1;
+
+export interface AccountsTable {
+  id: Generated<number>;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  created_at: number;
+}
+
+export interface EmailAddressesTable {
+  id: Generated<number>;
+  account_id: number;
+  email: string;
+  email_lower: string;
+  verified: Flag;
+  is_primary: Flag;
+  verified_action: number;
+  created_at: number;
+  last_key_sent_at: number | null;
+}
+
+export interface AuthTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  token_hash: string;
+  created_at: number;
+  last_used_at: number;
+}
+
+export interface EmailVerificationKeysTable {
+  id: Generated<number>;
+  email_address_id: number;
+  key_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface PasswordResetKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  email_address_id: number;
+  key_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export type OutboxState = 'pending' | 'sent' | 'failed';
+
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_at: number;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+}
+
+export interface AppUsersTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  quote: string | null;
+  data_version: Generated<number>;
+  created_at: number;
+}
+
+export interface MediaResourcesTable {
+  id: Generated<number>;
+  account_id: number;
+  app_user_id: number;
+  name: string;
+  storage_key: string;
+  content_type: string;
+  size: number;
+  created_at: number;
+}
+
+export interface ProfilesTable {
+  id: Generated<number>;
+  account_id: number;
+  app_user_id: number;
+  name: string;
+  is_default: Flag;
+}
+
+export interface TopicsTable {
+  id: Generated<number>;
+  account_id: number;
+  profile_id: number;
+  name: string;
+  topic_type: number;
+}
+
+export interface ItemsTable {
+  id: Generated<number>;
+  account_id: number;
+  topic_id: number;
+  name: string;
+}
+
+export interface ImageContentsTable {
+  id: Generated<number>;
+  account_id: number;
+  item_id: number;
+  description: string;
+  image_resource_id: number | null;
+  media_resource_id: number | null;
+}
+
+export interface ListContentsTable {
+  id: Generated<number>;
+  account_id: number;
+  item_id: number;
+}
+
+export interface ListEntriesTable {
+  id: Generated<number>;
+  account_id: number;
+  list_content_id: number;
+  text: string;
+}
+
+export interface EmergencyItemsTable {
+  id: Generated<number>;
+  account_id: number;
+  app_user_id: number;
+  name: string;
+  description: string;
+  media_resource_id: number | null;
+}
+
+export interface EmergencyContactsTable {
+  id: Generated<number>;
+  account_id: number;
+  app_user_id: number;
+  name: string;
+  relation: string;
+  phone_number: string;
+  alt_phone_number: string;
+  email: string;
+}
+
+export interface Database {
+  app_users: AppUsersTable;
+  media_resources: MediaResourcesTable;
+  profiles: ProfilesTable;
+  topics: TopicsTable;
+  items: ItemsTable;
+  image_contents: ImageContentsTable;
+  list_contents: ListContentsTable;
+  list_entries: ListEntriesTable;
+  emergency_items: EmergencyItemsTable;
+  emergency_contacts: EmergencyContactsTable;
+  accounts: AccountsTable;
+  email_addresses: EmailAddressesTable;
+  auth_tokens: AuthTokensTable;
+  email_verification_keys: EmailVerificationKeysTable;
+  password_reset_keys: PasswordResetKeysTable;
+  outbox: OutboxTable;
+  server_secrets: ServerSecretsTable;
+}

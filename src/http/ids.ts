@@ -1,0 +1,11 @@
+import { notFound } from './errors.ts';
+
+const MAX_ID = 2_147_483_647; // PostgreSQL integer
+
+/** Ids in paths are positive integers; anything else is 404 (contract §2). */
+export function parseId(raw: string | undefined): number {
+  if (raw === undefined || !/^[1-9]\d{0,9}$/.test(raw)) throw notFound();
+  const id = Number(raw);
+  if (id > MAX_ID) throw notFound();
+  return id;
+}

@@ -1,0 +1,112 @@
+// The HTTP conventions of contract §2 that hold for every endpoint: JSON parsing, trimming,
+// one error handler, 404 and 405 with Allow, and the overload guard.
+import underPressure from '@fastify/under-pressure';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import secureJson from 'secure-json-parse';
+import { HttpError } from './errors.ts';
+import type { App } from './types.ts';
+import { formatValidationErrors } from './validation-errors.ts';
+
+/** Fields kept exactly as sent: every other string in a body is trimmed. */
+const UNTRIMMED_FIELDS = new Set(['password', 'old_password', 'new_password']);
+
+function trimStrings(value: unknown): unknown {
+  if (typeof value === 'string') return value.trim();
+  if (Array.isArray(value)) return value.map(trimStrings);
+  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (!UNTRIMMED_FIELDS.has(key)) record[key] = trimStrings(record[key]);
+    }
+  }
+  return value;
+}
+
+function registerJsonParser(app: App): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    if ((text as string).trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text as string, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+    } catch {
+      done(new HttpError(400, { detail: 'Malformed JSON in the request body.' }), undefined);
+    }
+  });
+}
+
+function registerBodyNormalisation(app: App): void {
+  app.addHook('preValidation', async (request) => {
+    if (!request.routeOptions.schema?.body) return;
+    // An empty body is an empty object, so missing fields are reported one by one.
+    if (request.body === undefined || request.body === null) request.body = {};
+    trimStrings(request.body);
+  });
+}
+
+function sendError(reply: FastifyReply, status: number, body: object, headers: Record<string, string> = {}): FastifyReply {
+  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
+}
+
+function registerErrorHandler(app: App): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.body, error.headers);
+    if (error.validation) {
+      return sendError(reply, 400, formatValidationErrors(error.validation, request.body));
+    }
+    const status = error.statusCode ?? 500;
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, 415, { detail: `Unsupported media type "${request.headers['content-type'] ?? ''}" in request.` });
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      case 'FST_REQ_FILE_TOO_LARGE':
+        return sendError(reply, 413, { detail: 'The request body is too large.' });
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendError(reply, 400, { detail: 'The Content-Length header does not match the body.' });
+    }
+    if (status === 429) return sendError(reply, 429, { detail: 'Too many requests; try again later.' });
+    if (status >= 400 && status < 500) {
+      return sendError(reply, status, { detail: status === 404 ? 'Not found.' : 'The request could not be processed.' });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, status >= 500 ? status : 500, { detail: 'Internal server error.' });
+  });
+}
+
+const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Unknown path: 404. Known path, other method: 405 with Allow (Fastify answers both with 404). */
+function registerNotFound(app: App): void {
+  const known = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if ((ALLOWED_METHODS as readonly string[]).includes(method) && !known.find(method as 'GET', route.url)) {
+        known.on(method as 'GET', route.url, () => {});
+      }
+    }
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = ALLOWED_METHODS.filter((method) => known.find(method, path));
+    if (allowed.length > 0) {
+      const allow = allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
+      return sendError(reply, 405, { detail: `Method "${request.method}" not allowed.` }, { Allow: allow.join(', ') });
+    }
+    return sendError(reply, 404, { detail: 'Not found.' });
+  });
+}
+
+export async function registerHttpConventions(app: App): Promise<void> {
+  registerJsonParser(app);
+  registerBodyNormalisation(app);
+  registerErrorHandler(app);
+  registerNotFound(app);
+  await app.register(underPressure, {
+    maxEventLoopDelay: 1000,
+    retryAfter: 10,
+    pressureHandler: (_request, reply) => {
+      sendError(reply, 503, { detail: 'The service is overloaded; try again shortly.' }, { 'Retry-After': '10' });
+    },
+  });
+}

@@ -1,0 +1,115 @@
+// Turns Ajv's errors into the field-keyed 400 body of contract §2, with messages a client
+// may show to a person.
+import type { FastifySchemaValidationError } from 'fastify';
+import type { FieldErrors } from './errors.ts';
+
+const TYPE_NAMES: Record<string, string> = {
+  integer: 'A valid integer is required.',
+  number: 'A valid number is required.',
+  string: 'Not a valid string.',
+  boolean: 'Must be a valid boolean.',
+  array: 'Expected a list of items.',
+  object: 'Expected an object.',
+};
+
+const PHONE_MESSAGE = "Phone number must be entered in the format: '999999999'. Up to 15 digits allowed.";
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'list';
+  return typeof value === 'object' ? 'dictionary' : typeof value;
+}
+
+function messageFor(error: FastifySchemaValidationError, value: unknown): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'This field is required.';
+    case 'type': {
+      if (value === null) return 'This field may not be null.';
+      const types = String(params.type).split(',').filter((t) => t !== 'null');
+      return TYPE_NAMES[types[0]!] ?? `Expected ${types.join(' or ')}.`;
+    }
+    case 'minLength':
+      return params.limit === 1 ? 'This field may not be blank.' : `Ensure this field has at least ${params.limit} characters.`;
+    case 'maxLength':
+      return `Ensure this field has no more than ${params.limit} characters.`;
+    case 'minimum':
+      return `Ensure this value is greater than or equal to ${params.limit}.`;
+    case 'maximum':
+      return `Ensure this value is less than or equal to ${params.limit}.`;
+    case 'minItems':
+      return `Ensure this list has at least ${params.limit} items.`;
+    case 'maxItems':
+      return `Ensure this list has no more than ${params.limit} items.`;
+    case 'format':
+      return params.format === 'email' ? 'Enter a valid email address.' : `Enter a valid ${params.format}.`;
+    case 'pattern':
+      return String(params.pattern).includes('\\d{9,15}') ? PHONE_MESSAGE : 'Enter a valid value.';
+    case 'enum':
+    case 'const':
+      return `"${typeof value === 'object' ? JSON.stringify(value) : String(value)}" is not a valid choice.`;
+    default:
+      return error.message ? `Invalid value: ${error.message}.` : 'Invalid value.';
+  }
+}
+
+function valueAt(root: unknown, segments: string[]): unknown {
+  let value = root;
+  for (const segment of segments) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+function decodePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Sets errors[a][b]… = [message], making arrays for numeric segments (DRF's list errors). */
+function place(errors: FieldErrors, segments: string[], message: string): void {
+  let node: any = errors;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const key = segments[i]!;
+    const nextIsIndex = /^\d+$/.test(segments[i + 1]!);
+    if (node[key] === undefined || Array.isArray(node[key]) && typeof node[key][0] === 'string') {
+      node[key] = nextIsIndex ? [] : {};
+    }
+    node = node[key];
+    if (Array.isArray(node) && nextIsIndex) {
+      const index = Number(segments[i + 1]);
+      while (node.length <= index) node.push({});
+    }
+  }
+  const last = segments[segments.length - 1]!;
+  if (Array.isArray(node)) {
+    node[Number(last)] = node[Number(last)] ?? {};
+    return;
+  }
+  if (!Array.isArray(node[last])) node[last] = [];
+  if (!node[last].includes(message)) node[last].push(message);
+}
+
+export function formatValidationErrors(errors: FastifySchemaValidationError[], body: unknown): FieldErrors {
+  const result: FieldErrors = {};
+  // For union schemas (anyOf) Ajv reports each branch's failure; report one message per field.
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    const segments = decodePointer(error.instancePath);
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === 'required') segments.push(String(params.missingProperty));
+    const key = segments.join('/');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const value = valueAt(body, segments);
+    if (segments.length === 0) {
+      result.non_field_errors = [`Invalid data. Expected a dictionary, but got ${describe(value)}.`];
+      continue;
+    }
+    place(result, segments, messageFor(error, value));
+  }
+  return result;
+}

@@ -1,0 +1,21 @@
+// The outbox handler for e-mail, and the one way code queues an e-mail.
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import type { DeliveryHandler } from '../outbox/worker.ts';
+import type { MailMessage, MailTransport } from './transport.ts';
+
+/** Queue inside the transaction of the change; call ctx.outbox.wake() after it commits. */
+export function queueEmail(ctx: AppContext, trx: Kysely<Database>, message: MailMessage): Promise<void> {
+  return ctx.outbox.enqueue(trx, 'email', message, ctx.clock.now());
+}
+
+export function emailDelivery(transport: MailTransport, publicUrl: string): DeliveryHandler {
+  const domain = new URL(publicUrl).hostname || 'localhost';
+  return {
+    // The Message-ID comes from the outbox row, so a retried delivery is recognisably the same message.
+    deliver: (message: MailMessage, outboxId: number) => transport.send(message, `<outbox-${outboxId}@${domain}>`),
+    // Once sent, the body (which may hold a key) is dropped; who and what stay for the operator.
+    redact: (message: MailMessage) => ({ to: message.to, subject: message.subject }),
+  };
+}

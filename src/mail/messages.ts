@@ -1,0 +1,51 @@
+// The four e-mails of the service. Links are built from the configured templates and
+// PUBLIC_URL, never from a request's Host header.
+import type { Config } from '../config.ts';
+import type { MailMessage } from './transport.ts';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function linkFor(template: string, key: string): string {
+  return template.replace('{key}', encodeURIComponent(key));
+}
+
+function compose(to: string, subject: string, paragraphs: string[], link?: string): MailMessage {
+  const text = [...paragraphs, ...(link ? [link] : []), '— Profile Service'].join('\n\n') + '\n';
+  const html = '<!doctype html><html><body>'
+    + paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('')
+    + (link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : '')
+    + '<p>— Profile Service</p></body></html>';
+  return { to, subject, text, html };
+}
+
+export function verificationMessage(config: Config, to: string, key: string): MailMessage {
+  const hours = Math.round(config.emailVerificationTtlMs / 3_600_000);
+  return compose(to, 'Confirm your e-mail address', [
+    `Please confirm that ${to} is your e-mail address by opening the link below. You will be asked for your password.`,
+    `The link works once and expires in ${hours} hour${hours === 1 ? '' : 's'}. If you did not ask for this, ignore this message.`,
+  ], linkFor(config.emailVerificationUrl, key));
+}
+
+export function passwordResetMessage(config: Config, to: string, key: string): MailMessage {
+  const minutes = Math.round(config.passwordResetTtlMs / 60_000);
+  return compose(to, 'Reset your password', [
+    'Someone (hopefully you) asked to reset the password of your Profile Service account. Open the link below to choose a new one.',
+    `The link works once and expires in ${minutes} minutes. If you did not ask for this, ignore this message: your password is unchanged.`,
+  ], linkFor(config.passwordResetUrl, key));
+}
+
+export function addressAddedMessage(to: string, addedAddress: string): MailMessage {
+  return compose(to, 'An e-mail address was added to your account', [
+    `The address ${addedAddress} was added to your Profile Service account. It can be used once it is verified.`,
+    'If you did not do this, change your password now.',
+  ]);
+}
+
+export function passwordChangedMessage(to: string): MailMessage {
+  return compose(to, 'Your password was changed', [
+    'The password of your Profile Service account was just changed, and other sessions were signed out.',
+    'If you did not do this, reset your password now.',
+  ]);
+}

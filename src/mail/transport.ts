@@ -1,0 +1,52 @@
+// Sends e-mail: over SMTP when SMTP_URL is set, else as .eml files under MAIL_DIR.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailTransport {
+  send(message: MailMessage, messageId: string): Promise<void>;
+  close(): void;
+}
+
+function smtpTransport(config: Config): MailTransport {
+  const transporter = nodemailer.createTransport({
+    url: config.smtpUrl!,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
+  return {
+    async send(message, messageId) {
+      await transporter.sendMail({ from: config.mailFrom, messageId, ...message });
+    },
+    close: () => transporter.close(),
+  };
+}
+
+function fileTransport(config: Config, log: FastifyBaseLogger): MailTransport {
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(message, messageId) {
+      const info = await builder.sendMail({ from: config.mailFrom, messageId, ...message });
+      await mkdir(config.mailDir, { recursive: true });
+      const safeId = messageId.replace(/[^A-Za-z0-9.-]/g, '_');
+      const path = join(config.mailDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeId}.eml`);
+      await writeFile(path, info.message as Buffer);
+      log.info({ to: message.to, subject: message.subject, path }, 'e-mail written to file');
+    },
+    close: () => builder.close(),
+  };
+}
+
+export function createMailTransport(config: Config, log: FastifyBaseLogger): MailTransport {
+  return config.smtpUrl ? smtpTransport(config) : fileTransport(config, log);
+}

@@ -1,0 +1,133 @@
+// Delivers outbox rows: claims due rows with a lease (FOR UPDATE SKIP LOCKED on PostgreSQL,
+// so several instances never claim the same row), hands each to the handler of its kind,
+// then marks it sent, or schedules a retry with exponential back-off, or marks it failed.
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Clock } from '../context.ts';
+import type { Db } from '../db/database.ts';
+import { PermanentDeliveryError, type Outbox } from './outbox.ts';
+
+export interface DeliveryHandler {
+  deliver(payload: any, outboxId: number): Promise<void>;
+  /** What is kept of the payload once delivered (secrets such as keys are dropped). */
+  redact?(payload: any): unknown;
+}
+
+const LEASE_MS = 5 * 60_000;
+const BATCH = 20;
+const MAX_BACKOFF_MS = 3_600_000;
+
+export class OutboxWorker {
+  #db: Db;
+  #clock: Clock;
+  #settings: Config['outbox'];
+  #log: FastifyBaseLogger;
+  #handlers: Record<string, DeliveryHandler>;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+  #stopped = true;
+
+  constructor(db: Db, clock: Clock, settings: Config['outbox'], log: FastifyBaseLogger, handlers: Record<string, DeliveryHandler>, outbox?: Outbox) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#settings = settings;
+    this.#log = log;
+    this.#handlers = handlers;
+    outbox?.onWake(() => this.wake());
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** Runs a delivery pass now (or right after the one under way). */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#running = this.#loop().finally(() => {
+      this.#running = undefined;
+      if (this.#stopped) return;
+      if (this.#again) {
+        this.#again = false;
+        this.wake();
+      } else {
+        this.#timer = setTimeout(() => this.wake(), this.#settings.pollIntervalMs);
+        this.#timer.unref();
+      }
+    });
+  }
+
+  async #loop(): Promise<void> {
+    try {
+      while (!this.#stopped && (await this.runOnce()) === BATCH);
+    } catch (error) {
+      this.#log.error({ err: error }, 'outbox pass failed');
+    }
+  }
+
+  /** Claims and delivers one batch of due messages; returns how many it claimed. */
+  async runOnce(): Promise<number> {
+    const rows = await this.#claim();
+    await Promise.all(rows.map((row) => this.#deliver(row)));
+    return rows.length;
+  }
+
+  async #claim() {
+    const { kysely, dialect } = this.#db;
+    const now = this.#clock.now();
+    const due = kysely.selectFrom('outbox')
+      .select('id')
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .orderBy('next_attempt_at').orderBy('id')
+      .limit(BATCH)
+      .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked());
+    return kysely.updateTable('outbox')
+      .set({ locked_until: now + LEASE_MS, attempts: sql`attempts + 1` })
+      .where('id', 'in', due)
+      .returning(['id', 'kind', 'payload', 'attempts'])
+      .execute();
+  }
+
+  async #deliver(row: { id: number; kind: string; payload: string; attempts: number }): Promise<void> {
+    const { kysely } = this.#db;
+    const handler = this.#handlers[row.kind];
+    const payload = JSON.parse(row.payload);
+    try {
+      if (!handler) throw new PermanentDeliveryError(`no handler for outbox kind "${row.kind}"`);
+      await handler.deliver(payload, row.id);
+      await kysely.updateTable('outbox').set({
+        state: 'sent',
+        sent_at: this.#clock.now(),
+        locked_until: null,
+        last_error: null,
+        payload: JSON.stringify(handler.redact ? handler.redact(payload) : payload),
+      }).where('id', '=', row.id).execute();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const permanent = error instanceof PermanentDeliveryError || row.attempts >= this.#settings.maxAttempts;
+      const delay = Math.min(MAX_BACKOFF_MS, this.#settings.retryBaseMs * 2 ** (row.attempts - 1)) * (0.8 + Math.random() * 0.4);
+      this.#log.warn({ outboxId: row.id, kind: row.kind, attempts: row.attempts, permanent, err: message }, 'outbox delivery failed');
+      await kysely.updateTable('outbox').set({
+        state: permanent ? 'failed' : 'pending',
+        next_attempt_at: Math.round(this.#clock.now() + delay),
+        locked_until: null,
+        last_error: message.slice(0, 2000),
+      }).where('id', '=', row.id).execute();
+    }
+  }
+}

@@ -1,0 +1,76 @@
+// Puts the service together: database (migrated), outbox worker, HTTP app. Used by main.ts
+// and by the tests, which start the real thing on a free port.
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { systemClock, type AppContext, type Clock } from './context.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { App } from './http/types.ts';
+import { emailDelivery } from './mail/email-delivery.ts';
+import { createMailTransport } from './mail/transport.ts';
+import { Outbox } from './outbox/outbox.ts';
+import { OutboxWorker, type DeliveryHandler } from './outbox/worker.ts';
+
+export interface RunningServer {
+  app: App;
+  ctx: AppContext;
+  worker: OutboxWorker;
+  /** The address the server listens on, e.g. http://127.0.0.1:8000 */
+  address: string;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  log?: FastifyBaseLogger;
+}
+
+export function createLogger(config: Config): FastifyBaseLogger {
+  return pino({
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+  }) as FastifyBaseLogger;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? createLogger(config);
+  const db = openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+
+  const outbox = new Outbox();
+  const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log };
+  const mail = createMailTransport(config, log);
+  const handlers: Record<string, DeliveryHandler> = {
+    email: emailDelivery(mail, config.publicUrl),
+  };
+  const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);
+
+  const app = await buildApp(ctx);
+  const address = await app.listen({ port: config.port, host: config.host });
+  worker.start();
+
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    ctx,
+    worker,
+    address,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await worker.stop();
+        mail.close();
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}

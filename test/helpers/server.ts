@@ -1,0 +1,90 @@
+// Starts the real service (real database, real outbox worker, real HTTP) for a test, and
+// talks to it over HTTP.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import { TestClock } from './clock.ts';
+import { createTestDatabase } from './database.ts';
+
+export const PUBLIC_URL = 'http://api.test';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+  /** Send this string as the body, as is. */
+  raw?: string | Buffer | FormData;
+}
+
+export interface TestServer {
+  /** Where the server listens (http://127.0.0.1:<port>). */
+  url: string;
+  clock: TestClock;
+  server: RunningServer;
+  dataDir: string;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  /** Turns an absolute URL the service wrote (PUBLIC_URL based) into one this test can fetch. */
+  local(url: string): string;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-data-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_URL,
+    DATABASE_URL: database.url,
+    MAIL_DIR: join(dataDir, 'mail'),
+    MEDIA_STORAGE: `fs:${join(dataDir, 'media')}`,
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    OUTBOX_POLL_INTERVAL: '100ms',
+    OUTBOX_RETRY_BASE: '100ms',
+    ...env,
+  });
+  const clock = new TestClock();
+  const server = await startServer(config, { clock });
+  const url = server.address;
+
+  return {
+    url,
+    clock,
+    server,
+    dataDir,
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      let body: string | Buffer | FormData | undefined;
+      if (options.raw !== undefined) {
+        body = options.raw;
+      } else if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      if (options.token) headers.authorization ??= `Token ${options.token}`;
+      const response = await fetch(url + path, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = undefined;
+      if (text && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+      return { status: response.status, headers: response.headers, body: parsed as any, text };
+    },
+    local(absolute) {
+      if (!absolute.startsWith(PUBLIC_URL)) throw new Error(`not a service URL: ${absolute}`);
+      return url + absolute.slice(PUBLIC_URL.length);
+    },
+    async close() {
+      await server.close();
+      await database.drop();
+    },
+  };
+}
