@@ -17,4 +17,8 @@ export interface AppContext {
   clock: Clock;
   outbox: Outbox;
   log: FastifyBaseLogger;
+  secrets: {
+    /** Signs media file URLs (MEDIA_URL_SECRET, or a key made once and kept in the database). */
+    mediaUrl: Buffer;
+  };
 }

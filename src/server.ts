@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { getOrCreateSecret } from './db/secrets.ts';
 import type { App } from './http/types.ts';
 import { emailDelivery } from './mail/email-delivery.ts';
 import { createMailTransport } from './mail/transport.ts';
@@ -46,7 +47,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 
   const outbox = new Outbox();
-  const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log };
+  const secrets = {
+    mediaUrl: config.mediaUrlSecret ? Buffer.from(config.mediaUrlSecret) : await getOrCreateSecret(db.kysely, 'media-url'),
+  };
+  const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, secrets };
   const mail = createMailTransport(config, log);
   const handlers: Record<string, DeliveryHandler> = {
     email: emailDelivery(mail, config.publicUrl),
