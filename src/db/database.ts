@@ -12,6 +12,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** How many queries have run: lets tests check that a request does a fixed number (no N+1). */
+  stats: { queries: number };
   close(): Promise<void>;
 }
 
@@ -54,8 +56,9 @@ function openSqlite(path: string, options: DatabaseOptions): Db {
   driver.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`);
   driver.pragma('foreign_keys = ON');
   driver.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  const stats = { queries: 0 };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }), log: () => stats.queries++ });
+  return { kysely, dialect: 'sqlite', stats, close: () => kysely.destroy() };
 }
 
 function openPostgres(url: string, options: DatabaseOptions): Db {
@@ -70,8 +73,9 @@ function openPostgres(url: string, options: DatabaseOptions): Db {
   });
   // An idle client that loses its connection emits 'error'; without a listener the process dies.
   pool.on('error', () => {});
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  const stats = { queries: 0 };
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: () => stats.queries++ });
+  return { kysely, dialect: 'postgres', stats, close: () => kysely.destroy() };
 }
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
