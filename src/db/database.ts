@@ -57,7 +57,7 @@ function openSqlite(path: string, options: DatabaseOptions): Db {
   driver.pragma('foreign_keys = ON');
   driver.pragma('busy_timeout = 5000');
   const stats = { queries: 0 };
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }), log: () => stats.queries++ });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }), log: () => { stats.queries++; } });
   return { kysely, dialect: 'sqlite', stats, close: () => kysely.destroy() };
 }
 
@@ -74,7 +74,7 @@ function openPostgres(url: string, options: DatabaseOptions): Db {
   // An idle client that loses its connection emits 'error'; without a listener the process dies.
   pool.on('error', () => {});
   const stats = { queries: 0 };
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: () => stats.queries++ });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: () => { stats.queries++; } });
   return { kysely, dialect: 'postgres', stats, close: () => kysely.destroy() };
 }
 
