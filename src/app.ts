@@ -7,8 +7,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { AppContext } from './context.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
+import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
+import { registerAuthRoutes } from './auth/auth-routes.ts';
+import { registerEmailRoutes } from './accounts/email-routes.ts';
+import { registerPasswordRoutes } from './accounts/password-routes.ts';
+import { registerProfileRoutes } from './accounts/profile-routes.ts';
+import { registerVerificationRoutes } from './accounts/verification-routes.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerHttpConventions } from './http/server-setup.ts';
+import { registerMediaRoutes } from './media/media-routes.ts';
+import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
 import type { App } from './http/types.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -57,6 +65,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerTokenAuth(app, ctx);
 
   registerHealthRoutes(app, ctx);
+  registerAppDataRoutes(app, ctx);
+  registerMediaRoutes(app, ctx);
+  registerAuthRoutes(app, ctx);
+  registerProfileRoutes(app, ctx);
+  registerEmailRoutes(app, ctx);
+  registerVerificationRoutes(app, ctx);
+  registerPasswordRoutes(app, ctx);
+  registerMessagingRoutes(app, ctx);
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, () => app.swagger());
   return app;
 }

@@ -1,8 +1,10 @@
 // What every capability gets to work with: configuration, the database, the clock (tests
 // move it), the outbox to queue mail and sync calls, and a logger.
+import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
+import type { MediaStorage } from './media/media-storage.ts';
 import type { Outbox } from './outbox/outbox.ts';
 
 export interface Clock {
@@ -17,8 +19,12 @@ export interface AppContext {
   clock: Clock;
   outbox: Outbox;
   log: FastifyBaseLogger;
+  /** Where uploaded media files are stored (MEDIA_STORAGE). */
+  media: MediaStorage;
   secrets: {
     /** Signs media file URLs (MEDIA_URL_SECRET, or a key made once and kept in the database). */
     mediaUrl: Buffer;
+    /** Signs messaging identity tokens (MESSAGING_PRIVATE_KEY_FILE); undefined when messaging is off. */
+    messagingKey: KeyObject | undefined;
   };
 }

@@ -11,6 +11,9 @@ import { getOrCreateSecret } from './db/secrets.ts';
 import type { App } from './http/types.ts';
 import { emailDelivery } from './mail/email-delivery.ts';
 import { createMailTransport } from './mail/transport.ts';
+import { openMediaStorage } from './media/media-storage.ts';
+import { mailchimpDelivery } from './mailchimp/mailchimp-delivery.ts';
+import { loadMessagingKey } from './messaging/messaging-key.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { OutboxWorker, type DeliveryHandler } from './outbox/worker.ts';
 
@@ -37,6 +40,7 @@ export function createLogger(config: Config): FastifyBaseLogger {
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config);
+  const messagingKey = config.messaging ? loadMessagingKey(config.messaging.privateKeyFile) : undefined;
   const db = openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
   try {
     const applied = await migrateToLatest(db);
@@ -46,14 +50,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
 
+  const media = await openMediaStorage(config.mediaStorage);
   const outbox = new Outbox();
   const secrets = {
     mediaUrl: config.mediaUrlSecret ? Buffer.from(config.mediaUrlSecret) : await getOrCreateSecret(db.kysely, 'media-url'),
+    messagingKey,
   };
-  const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, secrets };
+  const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, media, secrets };
   const mail = createMailTransport(config, log);
   const handlers: Record<string, DeliveryHandler> = {
     email: emailDelivery(mail, config.publicUrl),
+    ...(config.mailchimp ? { mailchimp: mailchimpDelivery(config.mailchimp) } : {}),
   };
   const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);
 

@@ -14,11 +14,21 @@ function migrationsFor(db: Db): Record<string, Migration> {
   };
 }
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({
+function migratorFor(db: Db): Migrator {
+  return new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => migrationsFor(db) },
   });
+}
+
+/** Names of the migrations not yet applied (tools that must not migrate check this). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const migrations = await migratorFor(db).getMigrations();
+  return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = migratorFor(db);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -25,6 +25,8 @@ function trimStrings(value: unknown): unknown {
 
 function registerJsonParser(app: App): void {
   app.removeContentTypeParser('application/json');
+  // Fastify also parses text/plain by default; the contract accepts JSON only (415 otherwise).
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
     if ((text as string).trim() === '') return done(null, undefined);
     try {

@@ -85,9 +85,15 @@ function place(errors: FieldErrors, segments: string[], message: string): void {
   }
   const last = segments[segments.length - 1]!;
   if (Array.isArray(node)) {
-    node[Number(last)] = node[Number(last)] ?? {};
+    // A list element that is not an object at all: DRF's {"non_field_errors": [...]} for it.
+    const element = node[Number(last)] ?? {};
+    if (Object.keys(element).length === 0) element.non_field_errors = [message];
+    node[Number(last)] = element;
     return;
   }
+  // Errors already nested under this field (from one branch of a nullable object) say more
+  // than another branch's "must be null": keep them.
+  if (node[last] !== undefined && !(Array.isArray(node[last]) && typeof node[last][0] === 'string')) return;
   if (!Array.isArray(node[last])) node[last] = [];
   if (!node[last].includes(message)) node[last].push(message);
 }

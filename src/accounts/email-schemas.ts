@@ -1,0 +1,48 @@
+import { Type } from 'typebox';
+
+export const EmailField = Type.String({ format: 'email', maxLength: 254 });
+
+/** Verification actions (contract §4): what happens when an address is verified. */
+export const VERIFICATION_ACTIONS = [
+  { id: 1, label: 'noop' },
+  { id: 2, label: 'replace primary email' },
+] as const;
+
+export const NOOP_ACTION = 1;
+export const REPLACE_PRIMARY_ACTION = 2;
+
+export const EmailAddressSchema = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  email: Type.String(),
+  verified: Type.Boolean(),
+  verified_action: Type.Integer({ description: '1 = noop, 2 = replace primary email (see /account/emails/actions/)' }),
+  primary: Type.Boolean(),
+});
+
+export const EmailAddressListSchema = Type.Array(EmailAddressSchema);
+
+export const EmailActionListSchema = Type.Array(Type.Object({ id: Type.Integer(), label: Type.String() }));
+
+export const EmailCreateBody = Type.Object({
+  email: EmailField,
+  verified_action: Type.Optional(Type.Enum(VERIFICATION_ACTIONS.map((action) => action.id), {
+    description: 'Run when the address is verified: 1 = noop (default), 2 = replace primary email',
+  })),
+  primary: Type.Optional(Type.Boolean({ description: 'Must not be true: an address can be made primary once verified.' })),
+});
+
+export const EmailPatchBody = Type.Object({
+  primary: Type.Optional(Type.Boolean({ description: 'true makes this verified address the primary one' })),
+  email: Type.Optional(Type.String({ description: 'Cannot be changed; add a new address instead.' })),
+  verified_action: Type.Optional(Type.Integer({ description: 'Cannot be changed after the address is added.' })),
+});
+
+export const EmailIdParams = Type.Object({ id: Type.String() });
+
+export const VerifyEmailBody = Type.Object({
+  key: Type.String({ minLength: 1, description: 'The key from the verification e-mail' }),
+  password: Type.String({ minLength: 1, description: "The password of the address's account" }),
+});
+
+export const EmptyObject = Type.Object({});

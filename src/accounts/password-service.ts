@@ -1,0 +1,90 @@
+// Password reset requests and password changes (contract §4).
+import type { AppContext } from '../context.ts';
+import { badRequest, fieldError, nonFieldError, notFound, unauthorized, type FieldErrors } from '../http/errors.ts';
+import { queueEmail } from '../mail/email-delivery.ts';
+import { passwordChangedMessage } from '../mail/messages.ts';
+import { passwordProblems } from '../auth/password-rules.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import type { Caller } from '../auth/token-auth.ts';
+import { revokeAccountTokens } from '../auth/token-queries.ts';
+import { lockAccount } from './account-lock.ts';
+import { findAccount, updatePasswordHash } from './account-queries.ts';
+import { findAddressByEmail } from './email-address-queries.ts';
+import { resetCooldown, sendResetKey } from './email-keys.ts';
+import { findResetKey, useAllResetKeys, useResetKey } from './key-queries.ts';
+
+export const INVALID_RESET_KEY = 'This password reset key is invalid or has already been used.';
+export const EXPIRED_RESET_KEY = 'This password reset key has expired. Ask for a new one.';
+
+/**
+ * E-mails a reset key when `email` is a verified address of an account, unless one was sent
+ * to it within the per-address cooldown. The caller answers the same whatever happens here.
+ */
+export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
+  const address = await findAddressByEmail(ctx.db.kysely, email);
+  if (!address || address.verified !== 1) return;
+  const sent = await ctx.db.kysely.transaction().execute(async (trx) => {
+    await lockAccount(ctx, trx, address.account_id);
+    if (await resetCooldown(ctx, trx, address.id) > 0) return false;
+    await sendResetKey(ctx, trx, address.account_id, address);
+    return true;
+  });
+  if (sent) ctx.outbox.wake();
+  else ctx.log.info({ addressId: address.id }, 'password reset e-mail not sent: per-address cooldown');
+}
+
+export interface PasswordChange {
+  newPassword: string;
+  key?: string;
+  oldPassword?: string;
+}
+
+/**
+ * With `oldPassword` (an authenticated caller): other tokens are revoked, the caller's is
+ * kept. With `key` (the forgotten-password flow): every token is revoked.
+ */
+export async function changePassword(ctx: AppContext, caller: Caller | null, change: PasswordChange): Promise<void> {
+  const { key, oldPassword, newPassword } = change;
+  if (key === undefined && oldPassword === undefined) {
+    throw nonFieldError('Give either the reset key from the e-mail or your old password.');
+  }
+  if (key !== undefined && oldPassword !== undefined) throw nonFieldError('Give either the reset key or the old password, not both.');
+
+  let accountId: number;
+  let resetKeyId: number | undefined;
+  if (key !== undefined) {
+    const found = await findResetKey(ctx.db.kysely, key);
+    // A logged-in caller may use a key, but only one of their own account.
+    if (!found || found.used_at !== null || (caller && caller.accountId !== found.account_id)) throw fieldError('key', INVALID_RESET_KEY);
+    if (found.expires_at <= ctx.clock.now()) throw fieldError('key', EXPIRED_RESET_KEY);
+    accountId = found.account_id;
+    resetKeyId = found.id;
+  } else {
+    if (!caller) throw unauthorized('Authentication credentials were not provided.');
+    accountId = caller.accountId;
+  }
+  const account = await findAccount(ctx.db.kysely, accountId);
+  if (!account) throw notFound();
+
+  const errors: FieldErrors = {};
+  if (oldPassword !== undefined && !(await verifyPassword(account.password_hash, oldPassword))) {
+    errors.old_password = ['Your old password was entered incorrectly. Please enter it again.'];
+  }
+  const problems = passwordProblems(newPassword, { email: account.email, firstName: account.first_name, lastName: account.last_name });
+  if (problems.length > 0) errors.new_password = problems;
+  if (Object.keys(errors).length > 0) throw badRequest(errors);
+  const unchanged = oldPassword !== undefined ? newPassword === oldPassword : await verifyPassword(account.password_hash, newPassword);
+  if (unchanged) throw fieldError('new_password', 'The new password must be different from the old one.');
+
+  const passwordHash = await hashPassword(newPassword);
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await lockAccount(ctx, trx, accountId);
+    const now = ctx.clock.now();
+    if (resetKeyId !== undefined && !(await useResetKey(trx, resetKeyId, now))) throw fieldError('key', INVALID_RESET_KEY);
+    await updatePasswordHash(trx, accountId, passwordHash);
+    await useAllResetKeys(trx, accountId, now);
+    await revokeAccountTokens(trx, accountId, resetKeyId === undefined ? caller!.tokenId : undefined);
+    await queueEmail(ctx, trx, passwordChangedMessage(account.email));
+  });
+  ctx.outbox.wake();
+}

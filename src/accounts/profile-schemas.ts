@@ -1,0 +1,28 @@
+import { Type, type Static } from 'typebox';
+
+const NAME_MAX_LENGTH = 150;
+
+export const FirstNameField = Type.String({ maxLength: NAME_MAX_LENGTH });
+export const LastNameField = Type.String({ maxLength: NAME_MAX_LENGTH });
+
+/** The account as its owner sees it; `email` is the primary address. */
+export const AccountSchema = Type.Object({
+  id: Type.Integer(),
+  email: Type.String({ description: 'The primary e-mail address; change it through /account/emails/.' }),
+  first_name: Type.String(),
+  last_name: Type.String(),
+});
+
+export type Account = Static<typeof AccountSchema>;
+
+export const ProfilePatchBody = Type.Object({
+  first_name: Type.Optional(FirstNameField),
+  last_name: Type.Optional(LastNameField),
+});
+
+export const ProfilePutBody = Type.Object({
+  first_name: FirstNameField,
+  last_name: LastNameField,
+});
+
+export type ProfileChanges = Static<typeof ProfilePatchBody>;

@@ -1,0 +1,20 @@
+// The personal-data capability (contract §5), gallery excepted (src/media/).
+import type { AppContext } from '../context.ts';
+import type { App } from '../http/types.ts';
+import { registerAppUserRoutes } from './app-user-routes.ts';
+import { registerEmergencyContactRoutes } from './emergency-contact-routes.ts';
+import { registerEmergencyItemRoutes } from './emergency-item-routes.ts';
+import { registerItemRoutes } from './item-routes.ts';
+import { registerListEntryRoutes } from './list-entry-routes.ts';
+import { registerProfileRoutes } from './profile-routes.ts';
+import { registerTopicRoutes } from './topic-routes.ts';
+
+export function registerAppDataRoutes(app: App, ctx: AppContext): void {
+  registerAppUserRoutes(app, ctx);
+  registerProfileRoutes(app, ctx);
+  registerTopicRoutes(app, ctx);
+  registerItemRoutes(app, ctx);
+  registerListEntryRoutes(app, ctx);
+  registerEmergencyItemRoutes(app, ctx);
+  registerEmergencyContactRoutes(app, ctx);
+}

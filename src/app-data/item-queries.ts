@@ -1,0 +1,125 @@
+// Queries on items and their image/list content. Every one takes the caller's account id.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** Which items to read: those of a profile (all its topics), of a topic, or one. */
+export type ItemScope = { profileId: number } | { topicId: number } | { itemId: number };
+
+function scopeColumn(scope: ItemScope) {
+  if ('profileId' in scope) return ['topics.profile_id', scope.profileId] as const;
+  if ('topicId' in scope) return ['items.topic_id', scope.topicId] as const;
+  return ['items.id', scope.itemId] as const;
+}
+
+/**
+ * Items in scope with their content and the media the image content refers to, in one query:
+ * each item row carries its image content (or nulls), its list content id (or null) and
+ * the two media rows (or nulls).
+ */
+export function selectItemRows(db: Kysely<Database>, accountId: number, scope: ItemScope) {
+  const [column, value] = scopeColumn(scope);
+  return db.selectFrom('items')
+    .innerJoin('topics', 'topics.id', 'items.topic_id')
+    .leftJoin('image_contents', 'image_contents.item_id', 'items.id')
+    .leftJoin('list_contents', 'list_contents.item_id', 'items.id')
+    .leftJoin('media_resources as image_media', (join) => join
+      .onRef('image_media.id', '=', 'image_contents.image_resource_id')
+      .onRef('image_media.account_id', '=', 'items.account_id'))
+    .leftJoin('media_resources as content_media', (join) => join
+      .onRef('content_media.id', '=', 'image_contents.media_resource_id')
+      .onRef('content_media.account_id', '=', 'items.account_id'))
+    .select([
+      'items.id', 'items.topic_id', 'items.name',
+      'image_contents.id as image_content_id', 'image_contents.description',
+      'list_contents.id as list_content_id',
+      'image_media.id as image_media_id', 'image_media.name as image_media_name', 'image_media.storage_key as image_media_storage_key',
+      'image_media.content_type as image_media_content_type', 'image_media.size as image_media_size',
+      'content_media.id as content_media_id', 'content_media.name as content_media_name', 'content_media.storage_key as content_media_storage_key',
+      'content_media.content_type as content_media_content_type', 'content_media.size as content_media_size',
+    ])
+    .where(column, '=', value).where('items.account_id', '=', accountId)
+    .orderBy('items.id')
+    .execute();
+}
+
+export type ItemRow = Awaited<ReturnType<typeof selectItemRows>>[number];
+
+/** The list entries of every list item in scope, in one query. */
+export function selectEntryRows(db: Kysely<Database>, accountId: number, scope: ItemScope) {
+  const [column, value] = scopeColumn(scope);
+  return db.selectFrom('list_entries')
+    .innerJoin('list_contents', 'list_contents.id', 'list_entries.list_content_id')
+    .innerJoin('items', 'items.id', 'list_contents.item_id')
+    .innerJoin('topics', 'topics.id', 'items.topic_id')
+    .select(['list_entries.id', 'list_entries.list_content_id', 'list_entries.text'])
+    .where(column, '=', value).where('list_entries.account_id', '=', accountId)
+    .orderBy('list_entries.id')
+    .execute();
+}
+
+export interface OwnedItemRow {
+  id: number;
+  app_user_id: number;
+  image_content_id: number | null;
+  list_content_id: number | null;
+}
+
+export function findItem(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedItemRow | undefined> {
+  return db.selectFrom('items')
+    .innerJoin('topics', 'topics.id', 'items.topic_id')
+    .innerJoin('profiles', 'profiles.id', 'topics.profile_id')
+    .leftJoin('image_contents', 'image_contents.item_id', 'items.id')
+    .leftJoin('list_contents', 'list_contents.item_id', 'items.id')
+    .select(['items.id', 'profiles.app_user_id', 'image_contents.id as image_content_id', 'list_contents.id as list_content_id'])
+    .where('items.id', '=', id).where('items.account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export async function countItems(db: Kysely<Database>, accountId: number, topicId: number): Promise<number> {
+  const row = await db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('topic_id', '=', topicId).where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function insertItem(trx: Kysely<Database>, values: { accountId: number; topicId: number; name: string }): Promise<number> {
+  const row = await trx.insertInto('items')
+    .values({ account_id: values.accountId, topic_id: values.topicId, name: values.name })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface ImageContentValues {
+  description?: string;
+  image_resource_id?: number | null;
+  media_resource_id?: number | null;
+}
+
+export async function insertImageContent(trx: Kysely<Database>, accountId: number, itemId: number, values: ImageContentValues): Promise<void> {
+  await trx.insertInto('image_contents').values({
+    account_id: accountId,
+    item_id: itemId,
+    description: values.description ?? '',
+    image_resource_id: values.image_resource_id ?? null,
+    media_resource_id: values.media_resource_id ?? null,
+  }).execute();
+}
+
+export async function insertListContent(trx: Kysely<Database>, accountId: number, itemId: number): Promise<number> {
+  const row = await trx.insertInto('list_contents').values({ account_id: accountId, item_id: itemId }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateItemName(trx: Kysely<Database>, accountId: number, id: number, name: string): Promise<void> {
+  await trx.updateTable('items').set({ name }).where('id', '=', id).where('account_id', '=', accountId).execute();
+}
+
+export async function updateImageContent(trx: Kysely<Database>, accountId: number, id: number, changes: ImageContentValues): Promise<void> {
+  await trx.updateTable('image_contents').set(changes).where('id', '=', id).where('account_id', '=', accountId).execute();
+}
+
+export async function deleteItem(trx: Kysely<Database>, accountId: number, id: number): Promise<boolean> {
+  const result = await trx.deleteFrom('items').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -1,0 +1,75 @@
+// /app/topics/{id}/items/ and /app/items/{id}/ (contract §5).
+import { Type } from 'typebox';
+import type { AppContext } from '../context.ts';
+import { callerOf } from '../auth/token-auth.ts';
+import { notFound } from '../http/errors.ts';
+import { parseId } from '../http/ids.ts';
+import type { App } from '../http/types.ts';
+import { IdParams } from './field-schemas.ts';
+import { deleteItem, findItem } from './item-queries.ts';
+import { ItemBody, ItemPatchBody, ItemSchema } from './item-schemas.ts';
+import { createItem, updateItem } from './item-service.ts';
+import { loadItems } from './profile-detail.ts';
+import { findTopic } from './topic-queries.ts';
+import { startChange, writeAppData } from './write-transaction.ts';
+
+const tags = ['items'];
+
+export function registerItemRoutes(app: App, ctx: AppContext): void {
+  app.get('/app/topics/:id/items/', {
+    schema: { tags, summary: "A topic's items with their contents", params: IdParams, response: { 200: Type.Array(ItemSchema) } },
+  }, async (request) => {
+    const accountId = callerOf(request).accountId;
+    const topicId = parseId(request.params.id);
+    if (!await findTopic(ctx.db.kysely, accountId, topicId)) throw notFound();
+    return loadItems(ctx, ctx.db.kysely, accountId, { topicId });
+  });
+
+  app.post('/app/topics/:id/items/', {
+    schema: {
+      tags,
+      summary: 'Create an item with exactly one of image_content and list_content',
+      params: IdParams,
+      body: ItemBody,
+      response: { 201: ItemSchema },
+    },
+  }, async (request, reply) => {
+    const body = await createItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body);
+    return reply.code(201).header('location', body.url).send(body);
+  });
+
+  app.get('/app/items/:id/', {
+    schema: { tags, summary: 'An item with its content', params: IdParams, response: { 200: ItemSchema } },
+  }, async (request) => {
+    const [item] = await loadItems(ctx, ctx.db.kysely, callerOf(request).accountId, { itemId: parseId(request.params.id) });
+    if (!item) throw notFound();
+    return item;
+  });
+
+  const changeSchemas = { patch: ItemPatchBody, put: ItemBody };
+  for (const method of ['patch', 'put'] as const) {
+    app[method]('/app/items/:id/', {
+      schema: {
+        tags,
+        summary: 'Change an item’s name and the fields of its content (list_content.entries replaces the list)',
+        params: IdParams,
+        body: changeSchemas[method],
+        response: { 200: ItemSchema },
+      },
+    }, async (request) => updateItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+  }
+
+  app.delete('/app/items/:id/', {
+    schema: { tags, summary: 'Delete an item with its content', params: IdParams, response: { 204: Type.Null() } },
+  }, async (request, reply) => {
+    const accountId = callerOf(request).accountId;
+    const id = parseId(request.params.id);
+    await writeAppData(ctx, async (trx) => {
+      const item = await findItem(trx, accountId, id);
+      if (!item) throw notFound();
+      await startChange(trx, item.app_user_id);
+      await deleteItem(trx, accountId, id);
+    });
+    return reply.code(204).send(null);
+  });
+}

@@ -1,0 +1,100 @@
+// Creating and changing items: exactly one content per item, content type fixed at creation,
+// media of the same app user only, a list written as a whole.
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { badRequest, fieldError, nonFieldError, notFound } from '../http/errors.ts';
+import {
+  countItems, findItem, insertImageContent, insertItem, insertListContent, updateImageContent, updateItemName, type ImageContentValues,
+} from './item-queries.ts';
+import type { ImageContentInput, Item, ItemChanges, ItemInput, ListContentInput } from './item-schemas.ts';
+import { insertEntries, replaceEntries } from './list-entry-queries.ts';
+import { invalidMediaReferences } from './media-references.ts';
+import { loadItems } from './profile-detail.ts';
+import { enforceQuota } from './quotas.ts';
+import { findTopic } from './topic-queries.ts';
+import { startChange, writeAppData } from './write-transaction.ts';
+
+export async function createItem(ctx: AppContext, accountId: number, topicId: number, input: ItemInput): Promise<Item> {
+  return writeAppData(ctx, async (trx) => {
+    const topic = await findTopic(trx, accountId, topicId);
+    if (!topic) throw notFound();
+    const image = input.image_content ?? null;
+    const list = input.list_content ?? null;
+    if ((image === null) === (list === null)) {
+      throw nonFieldError('An item needs exactly one content: give either image_content or list_content.');
+    }
+    await startChange(trx, topic.app_user_id);
+    enforceQuota(await countItems(trx, accountId, topicId), 1, ctx.config.quotas.itemsPerTopic, 'items in a topic');
+    if (image) await checkImageMedia(trx, accountId, topic.app_user_id, image);
+    const texts = list ? entryTexts(ctx, list) ?? [] : [];
+
+    const itemId = await insertItem(trx, { accountId, topicId, name: input.name });
+    if (image) {
+      await insertImageContent(trx, accountId, itemId, imageValues(image));
+    } else {
+      const listContentId = await insertListContent(trx, accountId, itemId);
+      await insertEntries(trx, accountId, listContentId, texts);
+    }
+    return reload(ctx, trx, accountId, itemId);
+  });
+}
+
+/** PATCH and PUT: the name, and the fields of the content the item already has. */
+export async function updateItem(ctx: AppContext, accountId: number, itemId: number, changes: ItemChanges): Promise<Item> {
+  return writeAppData(ctx, async (trx) => {
+    const item = await findItem(trx, accountId, itemId);
+    if (!item) throw notFound();
+    const isImage = item.image_content_id !== null;
+    const image = changes.image_content;
+    const list = changes.list_content;
+    if ((isImage && list != null) || (!isImage && image != null)) {
+      throw nonFieldError(`This item has ${isImage ? 'image' : 'list'} content; an item's content type cannot be changed.`);
+    }
+    // The item's own content cannot be removed; null for the other content is what it already is.
+    if (isImage && image === null) throw fieldError('image_content', 'This field may not be null.');
+    if (!isImage && list === null) throw fieldError('list_content', 'This field may not be null.');
+    await startChange(trx, item.app_user_id);
+
+    if (changes.name !== undefined) await updateItemName(trx, accountId, itemId, changes.name);
+    if (image && item.image_content_id !== null) {
+      await checkImageMedia(trx, accountId, item.app_user_id, image);
+      const values = imageValues(image);
+      if (Object.keys(values).length > 0) await updateImageContent(trx, accountId, item.image_content_id, values);
+    }
+    if (list && item.list_content_id !== null) {
+      const texts = entryTexts(ctx, list);
+      if (texts) await replaceEntries(trx, accountId, item.list_content_id, texts);
+    }
+    return reload(ctx, trx, accountId, itemId);
+  });
+}
+
+async function checkImageMedia(trx: Kysely<Database>, accountId: number, appUserId: number, image: ImageContentInput): Promise<void> {
+  const errors = await invalidMediaReferences(trx, accountId, appUserId, {
+    image_resource: image.image_resource,
+    media_resource: image.media_resource,
+  });
+  if (errors) throw badRequest({ image_content: errors });
+}
+
+function imageValues(image: ImageContentInput): ImageContentValues {
+  const values: ImageContentValues = {};
+  if (image.description !== undefined) values.description = image.description;
+  if (image.image_resource !== undefined) values.image_resource_id = image.image_resource;
+  if (image.media_resource !== undefined) values.media_resource_id = image.media_resource;
+  return values;
+}
+
+/** The texts of a list write (undefined when it leaves the entries alone), within the per-item quota. */
+function entryTexts(ctx: AppContext, list: ListContentInput): string[] | undefined {
+  if (list.entries === undefined) return undefined;
+  enforceQuota(0, list.entries.length, ctx.config.quotas.entriesPerItem, 'entries in a list');
+  return list.entries.map((entry) => entry.text);
+}
+
+async function reload(ctx: AppContext, trx: Kysely<Database>, accountId: number, itemId: number): Promise<Item> {
+  const [item] = await loadItems(ctx, trx, accountId, { itemId });
+  if (!item) throw notFound();
+  return item;
+}

@@ -1,0 +1,84 @@
+// Queries on list entries. Every one takes the caller's account id.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { ListEntryRow } from './list-entry-schemas.ts';
+
+/** Rows per INSERT when writing a whole list: stays under SQLite's and PostgreSQL's parameter limits. */
+const INSERT_CHUNK = 500;
+
+export interface OwnedListRow {
+  list_content_id: number;
+  app_user_id: number;
+}
+
+/** The list content of a list item; undefined for an image item or an item that is not the caller's. */
+export function findListOfItem(db: Kysely<Database>, accountId: number, itemId: number): Promise<OwnedListRow | undefined> {
+  return db.selectFrom('list_contents')
+    .innerJoin('items', 'items.id', 'list_contents.item_id')
+    .innerJoin('topics', 'topics.id', 'items.topic_id')
+    .innerJoin('profiles', 'profiles.id', 'topics.profile_id')
+    .select(['list_contents.id as list_content_id', 'profiles.app_user_id'])
+    .where('list_contents.item_id', '=', itemId).where('list_contents.account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export function listEntries(db: Kysely<Database>, accountId: number, listContentId: number): Promise<ListEntryRow[]> {
+  return db.selectFrom('list_entries').select(['id', 'text'])
+    .where('list_content_id', '=', listContentId).where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
+}
+
+export interface OwnedEntryRow extends ListEntryRow {
+  app_user_id: number;
+}
+
+export function findEntry(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedEntryRow | undefined> {
+  return db.selectFrom('list_entries')
+    .innerJoin('list_contents', 'list_contents.id', 'list_entries.list_content_id')
+    .innerJoin('items', 'items.id', 'list_contents.item_id')
+    .innerJoin('topics', 'topics.id', 'items.topic_id')
+    .innerJoin('profiles', 'profiles.id', 'topics.profile_id')
+    .select(['list_entries.id', 'list_entries.text', 'profiles.app_user_id'])
+    .where('list_entries.id', '=', id).where('list_entries.account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export async function countEntries(db: Kysely<Database>, accountId: number, listContentId: number): Promise<number> {
+  const row = await db.selectFrom('list_entries').select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('list_content_id', '=', listContentId).where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export function insertEntry(trx: Kysely<Database>, accountId: number, listContentId: number, text: string): Promise<ListEntryRow> {
+  return trx.insertInto('list_entries')
+    .values({ account_id: accountId, list_content_id: listContentId, text })
+    .returning(['id', 'text'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Replaces the whole list: the old entries go, the new ones get new ids in the order given. */
+export async function replaceEntries(trx: Kysely<Database>, accountId: number, listContentId: number, texts: string[]): Promise<void> {
+  await trx.deleteFrom('list_entries').where('list_content_id', '=', listContentId).where('account_id', '=', accountId).execute();
+  await insertEntries(trx, accountId, listContentId, texts);
+}
+
+export async function insertEntries(trx: Kysely<Database>, accountId: number, listContentId: number, texts: string[]): Promise<void> {
+  for (let start = 0; start < texts.length; start += INSERT_CHUNK) {
+    const rows = texts.slice(start, start + INSERT_CHUNK).map((text) => ({ account_id: accountId, list_content_id: listContentId, text }));
+    await trx.insertInto('list_entries').values(rows).execute();
+  }
+}
+
+export async function updateEntry(trx: Kysely<Database>, accountId: number, id: number, text: string): Promise<ListEntryRow | undefined> {
+  return trx.updateTable('list_entries').set({ text })
+    .where('id', '=', id).where('account_id', '=', accountId)
+    .returning(['id', 'text'])
+    .executeTakeFirst();
+}
+
+export async function deleteEntry(trx: Kysely<Database>, accountId: number, id: number): Promise<boolean> {
+  const result = await trx.deleteFrom('list_entries').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -1,0 +1,33 @@
+// The transaction every change to an app user's data runs in.
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { notFound } from '../http/errors.ts';
+import { bumpDataVersion } from './data-version.ts';
+import { isForeignKeyViolation } from './constraint-errors.ts';
+
+/**
+ * Runs `work` in one transaction. `work` finds the object it changes (owner's account id in the
+ * query), then calls `startChange` before writing.
+ *
+ * A parent deleted by a concurrent request after `work` found it makes the insert under it
+ * fail on its foreign key: that is the same 404 as a parent that was never there.
+ */
+export async function writeAppData<T>(ctx: AppContext, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.db.kysely.transaction().execute(work);
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw notFound();
+    throw error;
+  }
+}
+
+/**
+ * Bumps the app user's data version (cached renderings key on it). Being an UPDATE of the app
+ * user's row, it also locks that row until commit on PostgreSQL, so one app user's writes
+ * queue up behind each other: quota counts and "one default profile" read after it are exact.
+ * (SQLite runs one write transaction at a time anyway.) Call it before any other write.
+ */
+export function startChange(trx: Kysely<Database>, appUserId: number): Promise<void> {
+  return bumpDataVersion(trx, appUserId);
+}

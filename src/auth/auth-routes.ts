@@ -1,0 +1,63 @@
+// /auth/register/, /auth/login/, /auth/logout/, /auth/logout-all/ (contract §3).
+import type { AppContext } from '../context.ts';
+import { forbidden, nonFieldError } from '../http/errors.ts';
+import type { App } from '../http/types.ts';
+import { AccountSchema } from '../accounts/profile-schemas.ts';
+import { LoginBody, LoginResponse, RegisterBody } from './auth-schemas.ts';
+import { perIpRateLimit } from './ip-rate-limits.ts';
+import { logIn } from './login-service.ts';
+import { LoginThrottle } from './login-throttle.ts';
+import { registerAccount } from './registration-service.ts';
+import { callerOf } from './token-auth.ts';
+import { revokeAccountTokens, revokeToken } from './token-queries.ts';
+
+export function registerAuthRoutes(app: App, ctx: AppContext): void {
+  const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.clock);
+
+  app.post('/auth/register/', {
+    config: { auth: 'optional', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.register) },
+    schema: {
+      tags: ['auth'],
+      summary: 'Create an account and e-mail a verification key to its address (does not log in)',
+      security: [],
+      body: RegisterBody,
+      response: { 201: AccountSchema },
+    },
+  }, async (request, reply) => {
+    if (request.caller) throw forbidden('You are already logged in; log out before registering a new account.');
+    const { email, password, first_name = '', last_name = '' } = request.body;
+    const account = await registerAccount(ctx, { email, password, firstName: first_name, lastName: last_name });
+    // The new account's own view, readable once its owner has logged in.
+    return reply.code(201).header('Location', `${ctx.config.publicUrl}/account/profile/`).send(account);
+  });
+
+  app.post('/auth/login/', {
+    config: { auth: 'none' },
+    schema: {
+      tags: ['auth'],
+      summary: 'Log in with a verified e-mail address and the password; each login issues a new token',
+      security: [],
+      body: LoginBody,
+      response: { 200: LoginResponse },
+    },
+  }, async (request) => {
+    const { username, email, password } = request.body;
+    const address = username || email;
+    if (!address) throw nonFieldError('Must include "username" (the e-mail address) and "password".');
+    return { token: await logIn(ctx, throttle, { email: address, password, ip: request.ip }) };
+  });
+
+  app.post('/auth/logout/', {
+    schema: { tags: ['auth'], summary: 'Revoke the token used for this request' },
+  }, async (request, reply) => {
+    await revokeToken(ctx.db.kysely, callerOf(request).tokenId);
+    return reply.code(204).send();
+  });
+
+  app.post('/auth/logout-all/', {
+    schema: { tags: ['auth'], summary: 'Revoke every token of the account (log out everywhere)' },
+  }, async (request, reply) => {
+    await revokeAccountTokens(ctx.db.kysely, callerOf(request).accountId);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,70 @@
+// The media gallery (contract §5): /app/users/{id}/gallery/ lists and uploads,
+// /app/media-resources/{id}/ reads, renames and deletes. Signed file downloads are in
+// media-file-routes.ts.
+import multipart from '@fastify/multipart';
+import { Type } from 'typebox';
+import type { AppContext } from '../context.ts';
+import { IdParams } from '../app-data/field-schemas.ts';
+import { callerOf } from '../auth/token-auth.ts';
+import { parseId } from '../http/ids.ts';
+import type { App } from '../http/types.ts';
+import { registerMediaFileRoutes } from './media-file-routes.ts';
+import { MediaListSchema, MediaPatchBody, MediaPutBody, UploadFormSchema } from './media-schemas.ts';
+import { getMedia, listGallery, removeMedia, updateMedia, uploadMedia } from './media-service.ts';
+import { uploadLimits } from './media-upload.ts';
+import { MediaResourceSchema } from './media-view.ts';
+
+const tags = ['media'];
+
+/** Only the upload route accepts multipart/form-data: the parser is registered in its own scope. */
+function registerUploadRoute(app: App, ctx: AppContext): void {
+  app.register(async (scope: App) => {
+    await scope.register(multipart, { limits: uploadLimits(ctx.config.mediaMaxBytes), throwFileSizeLimit: false });
+    scope.post('/app/users/:id/gallery/', {
+      schema: {
+        tags,
+        summary: 'Upload a file to the gallery',
+        description: 'multipart/form-data with `name` and `file`. Images, PDF, audio and video are accepted, '
+          + 'judged from the bytes; over MEDIA_MAX_BYTES: 413. Another content type: 415.',
+        consumes: ['multipart/form-data'],
+        body: UploadFormSchema,
+        response: { 201: MediaResourceSchema },
+      },
+      // The body is a stream that the handler reads and checks itself (upload-fields.ts); the
+      // schema above is there for the OpenAPI document.
+      validatorCompiler: () => () => true,
+    }, async (request, reply) => {
+      const media = await uploadMedia(ctx, callerOf(request).accountId, parseId((request.params as { id: string }).id), request);
+      return reply.code(201).header('Location', media.url).send(media);
+    });
+  });
+}
+
+export function registerMediaRoutes(app: App, ctx: AppContext): void {
+  app.get('/app/users/:id/gallery/', {
+    schema: { tags, summary: "The app user's media resources, by id", params: IdParams, response: { 200: MediaListSchema } },
+  }, (request) => listGallery(ctx, callerOf(request).accountId, parseId(request.params.id)));
+
+  registerUploadRoute(app, ctx);
+
+  app.get('/app/media-resources/:id/', {
+    schema: { tags, summary: 'A media resource', params: IdParams, response: { 200: MediaResourceSchema } },
+  }, (request) => getMedia(ctx, callerOf(request).accountId, parseId(request.params.id)));
+
+  app.patch('/app/media-resources/:id/', {
+    schema: { tags, summary: 'Rename a media resource (the file cannot be replaced)', params: IdParams, body: MediaPatchBody, response: { 200: MediaResourceSchema } },
+  }, (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+
+  app.put('/app/media-resources/:id/', {
+    schema: { tags, summary: 'Rename a media resource (name required)', params: IdParams, body: MediaPutBody, response: { 200: MediaResourceSchema } },
+  }, (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+
+  app.delete('/app/media-resources/:id/', {
+    schema: { tags, summary: 'Delete a media resource and its file; references to it become null', params: IdParams, response: { 204: Type.Null() } },
+  }, async (request, reply) => {
+    await removeMedia(ctx, callerOf(request).accountId, parseId(request.params.id));
+    return reply.code(204).send(null);
+  });
+
+  registerMediaFileRoutes(app, ctx);
+}

@@ -1,0 +1,36 @@
+// Request shapes of the media gallery (contract §5). The response shape, MediaResourceSchema,
+// lives in media-view.ts because items and emergency items embed it too.
+import { Type, type Static } from 'typebox';
+import { NameField } from '../app-data/field-schemas.ts';
+import { MediaResourceSchema } from './media-view.ts';
+
+export const MediaListSchema = Type.Array(MediaResourceSchema);
+
+/** The text fields of an upload, checked once the multipart stream has been read. */
+export const UploadFieldsSchema = Type.Object({ name: NameField });
+
+export type UploadFields = Static<typeof UploadFieldsSchema>;
+
+/** The whole upload form, as the OpenAPI document shows it. */
+export const UploadFormSchema = Type.Object({
+  name: NameField,
+  file: Type.String({
+    format: 'binary',
+    description: 'An image, PDF, audio or video file (judged from its bytes), at most MEDIA_MAX_BYTES.',
+  }),
+});
+
+export const MediaPutBody = Type.Object({ name: NameField });
+
+export const MediaPatchBody = Type.Partial(MediaPutBody);
+
+export type MediaChanges = Static<typeof MediaPatchBody>;
+
+export const FileParams = Type.Object({ storage_key: Type.String({ description: 'The stored file’s generated name' }) });
+
+export const FileQuery = Type.Object({
+  expires: Type.Optional(Type.String({ description: 'Expiry time, seconds since the epoch' })),
+  signature: Type.Optional(Type.String({ description: 'HMAC-SHA256 of the storage key and expiry' })),
+});
+
+export const FileResponse = Type.String({ format: 'binary', description: 'The stored bytes, with the stored content type' });

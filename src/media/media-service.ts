@@ -1,0 +1,98 @@
+// The gallery's logic: list, upload, rename, delete. Database writes bump the app user's
+// data version in the same transaction; stored files follow the database: an upload's file
+// is committed inside the transaction (and removed if the transaction fails), a deleted
+// resource's file is removed after the commit.
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { startChange, writeAppData } from '../app-data/write-transaction.ts';
+import { enforceQuota } from '../app-data/quotas.ts';
+import { badRequest, notFound, type FieldErrors } from '../http/errors.ts';
+import { removeMediaFiles } from './media-cleanup.ts';
+import {
+  countMedia, deleteMedia, findMedia, insertMedia, listMedia, ownsAppUser, renameMedia,
+} from './media-queries.ts';
+import type { MediaChanges } from './media-schemas.ts';
+import { readUploadForm } from './media-upload.ts';
+import { toMediaResource, type MediaResource } from './media-view.ts';
+import { checkUploadFields } from './upload-fields.ts';
+
+async function requireAppUser(ctx: AppContext, accountId: number, appUserId: number): Promise<void> {
+  if (!(await ownsAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
+}
+
+export async function listGallery(ctx: AppContext, accountId: number, appUserId: number): Promise<MediaResource[]> {
+  await requireAppUser(ctx, accountId, appUserId);
+  const rows = await listMedia(ctx.db.kysely, accountId, appUserId);
+  return rows.map((row) => toMediaResource(ctx, row));
+}
+
+export async function uploadMedia(ctx: AppContext, accountId: number, appUserId: number, request: FastifyRequest): Promise<MediaResource> {
+  // Checked before the body is read: a stranger's upload is not stored even for a moment.
+  await requireAppUser(ctx, accountId, appUserId);
+  const { fields, file, fileError } = await readUploadForm(ctx, request);
+  const checked = checkUploadFields(fields);
+  if ('errors' in checked || !file) {
+    await file?.incoming.discard();
+    const errors: FieldErrors = 'errors' in checked ? checked.errors : {};
+    if (fileError !== undefined) errors.file = [fileError];
+    throw badRequest(errors);
+  }
+  const { name } = checked.valid;
+
+  let committed = false;
+  try {
+    const row = await writeAppData(ctx, async (trx) => {
+      await startChange(trx, appUserId);
+      if (!(await ownsAppUser(trx, accountId, appUserId))) throw notFound();
+      enforceQuota(await countMedia(trx, accountId, appUserId), 1, ctx.config.quotas.mediaPerUser, 'media resources per app user');
+      const inserted = await insertMedia(trx, {
+        accountId,
+        appUserId,
+        name,
+        storageKey: file.storageKey,
+        contentType: file.contentType,
+        size: file.incoming.size,
+        now: ctx.clock.now(),
+      });
+      // Last step before the commit: a row never points at a file that is not there.
+      await file.incoming.commit();
+      committed = true;
+      return inserted;
+    });
+    return toMediaResource(ctx, row);
+  } catch (error) {
+    if (committed) await removeMediaFiles(ctx, [file.storageKey]);
+    else await file.incoming.discard();
+    throw error;
+  }
+}
+
+export async function getMedia(ctx: AppContext, accountId: number, id: number): Promise<MediaResource> {
+  const row = await findMedia(ctx.db.kysely, accountId, id);
+  if (!row) throw notFound();
+  return toMediaResource(ctx, row);
+}
+
+export async function updateMedia(ctx: AppContext, accountId: number, id: number, changes: MediaChanges): Promise<MediaResource> {
+  const { name } = changes;
+  if (name === undefined) return getMedia(ctx, accountId, id);
+  const row = await writeAppData(ctx, async (trx) => {
+    const existing = await findMedia(trx, accountId, id);
+    if (!existing) throw notFound();
+    await startChange(trx, existing.app_user_id);
+    return renameMedia(trx, accountId, id, name);
+  });
+  if (!row) throw notFound();
+  return toMediaResource(ctx, row);
+}
+
+export async function removeMedia(ctx: AppContext, accountId: number, id: number): Promise<void> {
+  const deleted = await writeAppData(ctx, async (trx) => {
+    const existing = await findMedia(trx, accountId, id);
+    if (!existing) throw notFound();
+    await startChange(trx, existing.app_user_id);
+    return deleteMedia(trx, accountId, id);
+  });
+  if (!deleted) throw notFound();
+  await removeMediaFiles(ctx, [deleted.storage_key]);
+}

@@ -1,0 +1,39 @@
+// Where uploaded files live, behind a small interface: the local-disk store now, an
+// S3-compatible one later (MEDIA_STORAGE). Objects are immutable: a key is written once,
+// read many times, removed once.
+import type { Readable } from 'node:stream';
+import { LocalDiskStorage } from './local-disk-storage.ts';
+
+/** Bytes `start` to `end`, both inclusive (as in an HTTP Range header). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** A file received in full but not yet visible under its key. */
+export interface IncomingFile {
+  /** Bytes received. */
+  readonly size: number;
+  /** Makes the file readable under its key. */
+  commit(): Promise<void>;
+  /** Drops the file; nothing is left behind. */
+  discard(): Promise<void>;
+}
+
+export interface MediaStorage {
+  /**
+   * Streams `source` into a temporary object that becomes `key` on commit. If the stream
+   * fails, nothing is left behind and the error is rethrown.
+   */
+  receive(key: string, source: Readable): Promise<IncomingFile>;
+  /** The object's bytes (or one range of them); null when there is no object under `key`. */
+  open(key: string, range?: ByteRange): Promise<Readable | null>;
+  /** Removes the object; a missing object is not an error. */
+  remove(key: string): Promise<void>;
+}
+
+/** Opens the store MEDIA_STORAGE names (`fs:<directory>`), creating what it needs. */
+export async function openMediaStorage(spec: string): Promise<MediaStorage> {
+  if (spec.startsWith('fs:')) return LocalDiskStorage.open(spec.slice('fs:'.length));
+  throw new Error(`unsupported MEDIA_STORAGE "${spec}"`);
+}
