@@ -25,6 +25,7 @@ export interface Config {
   mediaMaxBytes: number;
   mediaUrlTtlMs: number;
   mediaUrlSecret: string | undefined;
+  renderCacheBytes: number;
   messaging: {
     providerId: string;
     keyId: string;
@@ -209,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaMaxBytes: parseSize('MEDIA_MAX_BYTES', get('MEDIA_MAX_BYTES') ?? '10MiB'),
     mediaUrlTtlMs: duration('MEDIA_URL_TTL', '1h'),
     mediaUrlSecret: get('MEDIA_URL_SECRET'),
+    renderCacheBytes: parseSize('RENDER_CACHE_BYTES', get('RENDER_CACHE_BYTES') ?? '32MiB'),
     messaging,
     mailchimp,
     tokenIdleTtlMs: duration('TOKEN_IDLE_TTL', '30d'),

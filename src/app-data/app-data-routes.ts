@@ -7,13 +7,15 @@ import { registerEmergencyItemRoutes } from './emergency-item-routes.ts';
 import { registerItemRoutes } from './item-routes.ts';
 import { registerListEntryRoutes } from './list-entry-routes.ts';
 import { registerProfileRoutes } from './profile-routes.ts';
+import { RenderingCache } from './rendering-cache.ts';
 import { registerTopicRoutes } from './topic-routes.ts';
 
 export function registerAppDataRoutes(app: App, ctx: AppContext): void {
+  const cache = new RenderingCache(ctx.config.renderCacheBytes);
   registerAppUserRoutes(app, ctx);
-  registerProfileRoutes(app, ctx);
+  registerProfileRoutes(app, ctx, cache);
   registerTopicRoutes(app, ctx);
-  registerItemRoutes(app, ctx);
+  registerItemRoutes(app, ctx, cache);
   registerListEntryRoutes(app, ctx);
   registerEmergencyItemRoutes(app, ctx);
   registerEmergencyContactRoutes(app, ctx);

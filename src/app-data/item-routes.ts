@@ -10,19 +10,22 @@ import { deleteItem, findItem } from './item-queries.ts';
 import { ItemBody, ItemPatchBody, ItemSchema } from './item-schemas.ts';
 import { createItem, updateItem } from './item-service.ts';
 import { loadItems } from './profile-detail.ts';
-import { findTopic } from './topic-queries.ts';
+import { topicDataVersion } from './data-version-queries.ts';
+import { renderingStamp, sendRendering, type RenderingCache } from './rendering-cache.ts';
 import { startChange, writeAppData } from './write-transaction.ts';
 
 const tags = ['items'];
 
-export function registerItemRoutes(app: App, ctx: AppContext): void {
+export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
   app.get('/app/topics/:id/items/', {
     schema: { tags, summary: "A topic's items with their contents", params: IdParams, response: { 200: Type.Array(ItemSchema) } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const accountId = callerOf(request).accountId;
     const topicId = parseId(request.params.id);
-    if (!await findTopic(ctx.db.kysely, accountId, topicId)) throw notFound();
-    return loadItems(ctx, ctx.db.kysely, accountId, { topicId });
+    const version = await topicDataVersion(ctx.db.kysely, accountId, topicId);
+    if (version === undefined) throw notFound();
+    const stamp = renderingStamp(version, ctx.clock.now(), ctx.config.mediaUrlTtlMs);
+    return sendRendering(reply, cache, `topic-items:${topicId}`, stamp, () => loadItems(ctx, ctx.db.kysely, accountId, { topicId }));
   });
 
   app.post('/app/topics/:id/items/', {

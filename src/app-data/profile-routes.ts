@@ -7,15 +7,17 @@ import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { findAppUser } from './app-user-queries.ts';
 import { IdParams } from './field-schemas.ts';
+import { profileDataVersion } from './data-version-queries.ts';
 import { loadProfileDetail } from './profile-detail.ts';
 import { deleteProfile, findProfile, listProfiles } from './profile-queries.ts';
 import { ProfileBody, ProfileDetailSchema, ProfilePatchBody, ProfileSchema, toProfile } from './profile-schemas.ts';
 import { changeProfile, createProfile } from './profile-service.ts';
+import { renderingStamp, sendRendering, type RenderingCache } from './rendering-cache.ts';
 import { startChange, writeAppData } from './write-transaction.ts';
 
 const tags = ['profiles'];
 
-export function registerProfileRoutes(app: App, ctx: AppContext): void {
+export function registerProfileRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
   app.get('/app/users/:id/profiles/', {
     schema: { tags, summary: "An app user's profiles", params: IdParams, response: { 200: Type.Array(ProfileSchema) } },
   }, async (request) => {
@@ -36,10 +38,13 @@ export function registerProfileRoutes(app: App, ctx: AppContext): void {
 
   app.get('/app/profiles/:id/', {
     schema: { tags, summary: 'A profile with its topics, items and their contents', params: IdParams, response: { 200: ProfileDetailSchema } },
-  }, async (request) => {
-    const detail = await loadProfileDetail(ctx, callerOf(request).accountId, parseId(request.params.id));
-    if (!detail) throw notFound();
-    return detail;
+  }, async (request, reply) => {
+    const accountId = callerOf(request).accountId;
+    const id = parseId(request.params.id);
+    const version = await profileDataVersion(ctx.db.kysely, accountId, id);
+    if (version === undefined) throw notFound();
+    const stamp = renderingStamp(version, ctx.clock.now(), ctx.config.mediaUrlTtlMs);
+    return sendRendering(reply, cache, `profile:${id}`, stamp, () => loadProfileDetail(ctx, accountId, id));
   });
 
   const changeSchemas = { patch: ProfilePatchBody, put: ProfileBody };

@@ -1,0 +1,122 @@
+// Cached renderings of the profile detail and a topic's items never outlive a change to
+// what they show, and never bypass ownership.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createAccount } from '../helpers/accounts.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia, type Owner } from './fixtures.ts';
+
+describe('rendering cache', () => {
+  let server: TestServer;
+  let owner: Owner;
+  let profileId: number;
+  let topicId: number;
+  let listItem: any;
+  let imageItem: any;
+  let mediaId: number;
+
+  before(async () => {
+    server = await startTestServer({ OUTBOX_POLL_INTERVAL: '1h' });
+    owner = await createOwner(server);
+    profileId = (await createProfile(server, owner)).id;
+    topicId = (await createTopic(server, owner, profileId)).id;
+    listItem = await createListItem(server, owner, topicId, ['milk', 'eggs']);
+    mediaId = await insertMedia(server, owner, 'holiday.png');
+    imageItem = await createImageItem(server, owner, topicId, { image_resource: mediaId });
+  });
+  after(() => server.close());
+
+  const profile = async () => {
+    const response = await server.request('GET', `/app/profiles/${profileId}/`, { token: owner.token });
+    assert.equal(response.status, 200, response.text);
+    return response.body;
+  };
+  const topicItems = async () => {
+    const response = await server.request('GET', `/app/topics/${topicId}/items/`, { token: owner.token });
+    assert.equal(response.status, 200, response.text);
+    return response.body;
+  };
+  const itemIn = (body: any, id: number) => body.topics[0].items.find((item: any) => item.id === id);
+  const change = async (method: string, path: string, body?: unknown) => {
+    const response = await server.request(method, path, { token: owner.token, body });
+    assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${response.text}`);
+  };
+
+  test('a repeated read is served from the cache: token check and version check only', async () => {
+    const first = await server.request('GET', `/app/profiles/${profileId}/`, { token: owner.token });
+    const stats = server.server.ctx.db.stats;
+    const before = stats.queries;
+    const second = await server.request('GET', `/app/profiles/${profileId}/`, { token: owner.token });
+    assert.equal(stats.queries - before, 2);
+    assert.equal(second.text, first.text);
+    assert.match(second.headers.get('content-type') ?? '', /^application\/json/);
+  });
+
+  test('editing a list entry shows in the next read of the profile and of the topic items', async () => {
+    await profile();
+    await topicItems();
+    const entry = listItem.list_content.entries[0];
+    await change('PATCH', new URL(entry.url).pathname, { text: 'oat milk' });
+    assert.equal(itemIn(await profile(), listItem.id).list_content.entries[0].text, 'oat milk');
+    assert.equal((await topicItems()).find((i: any) => i.id === listItem.id).list_content.entries[0].text, 'oat milk');
+  });
+
+  test('replacing a list, renaming and creating items, renaming topic and profile all show', async () => {
+    await profile();
+    await change('PATCH', `/app/items/${listItem.id}/`, { name: 'Groceries', list_content: { entries: [{ text: 'bread' }] } });
+    let body = await profile();
+    assert.equal(itemIn(body, listItem.id).name, 'Groceries');
+    assert.deepEqual(itemIn(body, listItem.id).list_content.entries.map((e: any) => e.text), ['bread']);
+
+    const added = await createListItem(server, owner, topicId, ['new']);
+    assert.ok(itemIn(await profile(), added.id));
+    assert.ok((await topicItems()).some((i: any) => i.id === added.id));
+    await change('DELETE', `/app/items/${added.id}/`);
+    assert.equal(itemIn(await profile(), added.id), undefined);
+    assert.ok(!(await topicItems()).some((i: any) => i.id === added.id));
+
+    await change('PATCH', `/app/topics/${topicId}/`, { name: 'Shopping' });
+    assert.equal((await profile()).topics[0].name, 'Shopping');
+    await change('PATCH', `/app/profiles/${profileId}/`, { name: 'Everyday' });
+    body = await profile();
+    assert.equal(body.name, 'Everyday');
+  });
+
+  test('renaming and deleting a media resource show in the item that references it', async () => {
+    assert.equal(itemIn(await profile(), imageItem.id).image_content.image_resource.name, 'holiday.png');
+    await change('PATCH', `/app/media-resources/${mediaId}/`, { name: 'beach.png' });
+    assert.equal(itemIn(await profile(), imageItem.id).image_content.image_resource.name, 'beach.png');
+    await change('DELETE', `/app/media-resources/${mediaId}/`);
+    assert.equal(itemIn(await profile(), imageItem.id).image_content.image_resource, null);
+  });
+
+  test('signed file URLs in a cached rendering are renewed as time passes', async () => {
+    const media = await insertMedia(server, owner, 'fresh.png');
+    await change('PATCH', `/app/items/${imageItem.id}/`, { image_content: { media_resource: media } });
+    const before = itemIn(await profile(), imageItem.id).image_content.media_resource.file;
+    assert.equal(itemIn(await profile(), imageItem.id).image_content.media_resource.file, before);
+    server.clock.advance(20 * 60_000);
+    const after = itemIn(await profile(), imageItem.id).image_content.media_resource.file;
+    assert.notEqual(after, before);
+    const expires = Number(new URL(after).searchParams.get('expires')) * 1000;
+    assert.ok(expires >= server.clock.now() + 60 * 60_000, 'a served URL is valid for at least MEDIA_URL_TTL');
+  });
+
+  test("a cached rendering is not served to another account", async () => {
+    await profile();
+    await topicItems();
+    const stranger = await createAccount(server);
+    for (const path of [`/app/profiles/${profileId}/`, `/app/topics/${topicId}/items/`]) {
+      const response = await server.request('GET', path, { token: stranger.token });
+      assert.equal(response.status, 404);
+      assert.deepEqual(response.body, { detail: 'Not found.' });
+    }
+  });
+
+  test('a deleted profile is 404 even though it was cached', async () => {
+    const other = await createProfile(server, owner, { name: 'Temporary' });
+    assert.equal((await server.request('GET', `/app/profiles/${other.id}/`, { token: owner.token })).status, 200);
+    await change('DELETE', `/app/profiles/${other.id}/`);
+    assert.equal((await server.request('GET', `/app/profiles/${other.id}/`, { token: owner.token })).status, 404);
+  });
+});
