@@ -251,3 +251,15 @@ export function loadConfig(env: Env = process.env): Config {
 export function loadDotEnv(path = '.env'): void {
   if (existsSync(path)) process.loadEnvFile(path);
 }
+
+/** For the service and its commands: `.env`, then the configuration, or a clear message and exit status 2. */
+export function loadConfigOrExit(): Config {
+  loadDotEnv();
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(2);
+  }
+}

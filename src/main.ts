@@ -1,19 +1,9 @@
 // `npm start`: read the configuration, migrate, serve until SIGTERM/SIGINT.
-import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { startServer } from './server.ts';
 
 async function main(): Promise<void> {
-  loadDotEnv();
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const server = await startServer(config);
   server.ctx.log.info({ address: server.address, publicUrl: config.publicUrl }, 'Profile Service listening');
 

@@ -1,22 +1,12 @@
 // `npm run migrate` (or `node dist/cli/migrate.js`): applies pending migrations to the
 // database named by DATABASE_URL and exits. The service also migrates at start-up; this is
 // for deployments that migrate as a separate step.
-import { ConfigError, loadConfig, loadDotEnv } from '../config.ts';
+import { loadConfigOrExit } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
 async function main(): Promise<number> {
-  loadDotEnv();
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      return 2;
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const db = openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
   try {
     const applied = await migrateToLatest(db);

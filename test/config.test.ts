@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig, parseDuration, parseSize } from '../src/config.ts';
+
+describe('configuration', () => {
+  test('defaults make a first run work', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8000);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.publicUrl, 'http://localhost:8000');
+    assert.equal(config.databaseUrl, 'sqlite:data/profile-service.db');
+    assert.equal(config.smtpUrl, undefined);
+    assert.equal(config.emailVerificationUrl, 'http://localhost:8000/verify-email?key={key}');
+    assert.equal(config.passwordResetUrl, 'http://localhost:8000/reset-password?key={key}');
+    assert.equal(config.tokenIdleTtlMs, 30 * 86_400_000);
+    assert.equal(config.emailVerificationTtlMs, 86_400_000);
+    assert.equal(config.passwordResetTtlMs, 3_600_000);
+    assert.equal(config.mediaMaxBytes, 10 * 1024 * 1024);
+    assert.equal(config.mediaUrlTtlMs, 3_600_000);
+    assert.equal(config.rateLimits.enabled, true);
+    assert.deepEqual(config.rateLimits.loginFailuresPerAccountIp, { max: 5, windowMs: 300_000 });
+    assert.equal(config.messaging, undefined);
+    assert.equal(config.mailchimp, undefined);
+  });
+
+  test('PUBLIC_URL follows PORT, loses a trailing slash, and feeds the link templates', () => {
+    assert.equal(loadConfig({ PORT: '9000' }).publicUrl, 'http://localhost:9000');
+    const config = loadConfig({ PUBLIC_URL: 'https://api.example.com/' });
+    assert.equal(config.publicUrl, 'https://api.example.com');
+    assert.equal(config.emailVerificationUrl, 'https://api.example.com/verify-email?key={key}');
+  });
+
+  test('durations and sizes take units', () => {
+    assert.equal(parseDuration('X', '90'), 90_000);
+    assert.equal(parseDuration('X', '30d'), 30 * 86_400_000);
+    assert.equal(parseDuration('X', '250ms'), 250);
+    assert.equal(parseSize('X', '1KiB'), 1024);
+    assert.equal(parseSize('X', '5MB'), 5_000_000);
+    assert.equal(loadConfig({ TOKEN_IDLE_TTL: '0' }).tokenIdleTtlMs, 0);
+  });
+
+  test('Mailchimp: the API base comes from the key, MAILCHIMP_API_URL overrides it', () => {
+    assert.equal(loadConfig({ MAILCHIMP_API_KEY: 'abc-us6', MAILCHIMP_LIST_ID: 'l1' }).mailchimp?.apiUrl, 'https://us6.api.mailchimp.com/3.0');
+    assert.equal(loadConfig({ MAILCHIMP_API_KEY: 'abc-us6', MAILCHIMP_LIST_ID: 'l1', MAILCHIMP_API_URL: 'http://127.0.0.1:9/3.0/' }).mailchimp?.apiUrl, 'http://127.0.0.1:9/3.0');
+  });
+
+  const bad: Array<[Record<string, string>, string]> = [
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ EMAIL_VERIFICATION_URL: 'https://x/verify' }, 'EMAIL_VERIFICATION_URL'],
+    [{ PASSWORD_RESET_URL: 'reset?key={key}' }, 'PASSWORD_RESET_URL'],
+    [{ MEDIA_STORAGE: 's3' }, 'MEDIA_STORAGE'],
+    [{ MEDIA_MAX_BYTES: 'lots' }, 'MEDIA_MAX_BYTES'],
+    [{ MEDIA_URL_TTL: '1 fortnight' }, 'MEDIA_URL_TTL'],
+    [{ TOKEN_IDLE_TTL: '-1' }, 'TOKEN_IDLE_TTL'],
+    [{ RATE_LIMITS: 'maybe' }, 'RATE_LIMITS'],
+    [{ RATE_LIMIT_LOGIN_IP: '10 per minute' }, 'RATE_LIMIT_LOGIN_IP'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ MESSAGING_PROVIDER_ID: 'p' }, 'MESSAGING_KEY_ID'],
+    [{ MAILCHIMP_API_KEY: 'abc-us6' }, 'MAILCHIMP_LIST_ID'],
+    [{ MAILCHIMP_API_KEY: 'nodatacentre', MAILCHIMP_LIST_ID: 'l' }, 'MAILCHIMP_API_KEY'],
+    [{ QUOTA_ITEMS_PER_TOPIC: '0' }, 'QUOTA_ITEMS_PER_TOPIC'],
+    [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'],
+  ];
+  for (const [env, variable] of bad) {
+    test(`a bad ${variable} is refused with a message naming it`, () => {
+      assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && error.message.includes(variable));
+    });
+  }
+
+  test('the service refuses to start on a bad value, naming the variable, exit status 2', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /PORT/);
+    assert.doesNotMatch(result.stderr, /at .*\.ts:\d+/, 'no stack trace');
+  });
+});
