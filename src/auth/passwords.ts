@@ -1,6 +1,7 @@
 // Password hashing: argon2id with OWASP's parameters (m=19 MiB, t=2, p=1). @node-rs/argon2
 // hashes on libuv's thread pool, off the event loop.
 import { hash, verify } from '@node-rs/argon2';
+import { hashLimiter } from './hash-limiter.ts';
 
 const ARGON2ID = 2; // Algorithm.Argon2id (a const enum, which erasable TypeScript cannot import)
 
@@ -9,7 +10,7 @@ export const HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost:
 export const MAX_PASSWORD_LENGTH = 128;
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, HASH_OPTIONS);
+  return hashLimiter.run(() => hash(password, HASH_OPTIONS));
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -22,11 +23,12 @@ export async function verifyPassword(storedHash: string | undefined, password: s
   if (password.length > MAX_PASSWORD_LENGTH) return false;
   if (storedHash === undefined) {
     dummyHash ??= hashPassword('not a real password: timing equaliser');
-    await verify(await dummyHash, password);
+    const standIn = await dummyHash;
+    await hashLimiter.run(() => verify(standIn, password));
     return false;
   }
   try {
-    return await verify(storedHash, password);
+    return await hashLimiter.run(() => verify(storedHash, password));
   } catch {
     return false;
   }
