@@ -1,0 +1,46 @@
+// Runs the load generator (bench/load.ts) as a pinned child process and, while its load
+// runs, reads the server's CPU time, so that CPU per request covers exactly the measured
+// stretch.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { LoadResult, LoadSpec } from './load-types.ts';
+import type { Pinning } from './pinning.ts';
+import { ROOT, type MeasuredProcess } from './processes.ts';
+
+export interface Measurement extends LoadResult {
+  /** Server CPU milliseconds per response, when a server was given to watch. */
+  cpuMsPerRequest: number | undefined;
+}
+
+let specCounter = 0;
+
+export async function runLoad(pinning: Pinning, spec: LoadSpec, workDir: string, server?: MeasuredProcess): Promise<Measurement> {
+  const specFile = join(workDir, `load-${process.pid}-${specCounter++}.json`);
+  writeFileSync(specFile, JSON.stringify(spec));
+  const command = [...pinning.load, process.execPath, join(ROOT, 'bench/load.ts'), specFile];
+  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+
+  let cpuAtStart: number | undefined;
+  let result: LoadResult | undefined;
+  let failure: string | undefined;
+  let cpuAtEnd: number | undefined;
+  for await (const line of createInterface({ input: child.stdout! })) {
+    if (!line.startsWith('{')) continue;
+    const message = JSON.parse(line) as { event: 'start' } | { event: 'done'; result: LoadResult } | { event: 'error'; message: string };
+    if (message.event === 'start') cpuAtStart = server?.cpuSeconds();
+    else if (message.event === 'done') {
+      cpuAtEnd = server?.cpuSeconds();
+      result = message.result;
+    } else failure = message.message;
+  }
+  const code = child.exitCode ?? await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (!result) throw new Error(`the load generator failed (code ${code}): ${failure ?? 'no result'}`);
+
+  const responses = result.ok + result.other;
+  const cpuMsPerRequest = cpuAtStart !== undefined && cpuAtEnd !== undefined && responses > 0
+    ? ((cpuAtEnd - cpuAtStart) * 1000) / responses
+    : undefined;
+  return { ...result, cpuMsPerRequest };
+}

@@ -1,0 +1,91 @@
+// `npm run bench -- [options]`: what to run and for how long.
+import { parseArgs } from 'node:util';
+
+export const WORKLOADS = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6'] as const;
+export type WorkloadId = (typeof WORKLOADS)[number];
+
+export interface BenchOptions {
+  /** 'sqlite', or the postgres:// URL of a server the bench may create databases on. */
+  db: string;
+  quick: boolean;
+  only: Set<WorkloadId>;
+  warmupSeconds: number;
+  durationSeconds: number;
+  repeats: number;
+  connections: number;
+  loginConnections: number;
+  accounts: number;
+  bigAccounts: number;
+  keep: boolean;
+}
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --db URL            postgres://… to run on PostgreSQL (the bench creates and drops its own
+                      databases there); default: SQLite files in a temporary directory
+  --quick             1 repeat of 5 s after 2 s of warm-up, W6 at 10,000 accounts (a quick look)
+  --only W1,W3        run only these workloads (W1 … W6)
+  --duration S        seconds measured per repeat (default 10; --quick 5)
+  --warmup S          seconds of warm-up before the measured repeats (default 3; --quick 2)
+  --repeats N         measured repeats, medians reported (default 3; --quick 1)
+  --connections N     connections of the read/write workloads (default 50; W4 uses 10)
+  --accounts N        accounts in the main database (default 1,000)
+  --big-accounts N    accounts in W6's large database (default 100,000; --quick 10,000)
+  --keep              keep the temporary directory and databases (their names are printed)`;
+
+export class UsageError extends Error {}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a positive whole number, got "${value}"`);
+  return Number(value);
+}
+
+export function parseOptions(argv: string[]): BenchOptions | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        db: { type: 'string' },
+        quick: { type: 'boolean', default: false },
+        only: { type: 'string' },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        repeats: { type: 'string' },
+        connections: { type: 'string' },
+        accounts: { type: 'string' },
+        'big-accounts': { type: 'string' },
+        keep: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+
+  const db = values.db ?? 'sqlite';
+  if (db !== 'sqlite' && !/^postgres(ql)?:\/\//.test(db)) throw new UsageError(`--db must be a postgres:// URL (or "sqlite"), got "${db}"`);
+
+  const only = new Set<WorkloadId>();
+  for (const name of (values.only ?? WORKLOADS.join(',')).split(',').map((s) => s.trim().toUpperCase()).filter(Boolean)) {
+    if (!(WORKLOADS as readonly string[]).includes(name)) throw new UsageError(`--only takes ${WORKLOADS.join(', ')}; got "${name}"`);
+    only.add(name as WorkloadId);
+  }
+
+  const quick = values.quick;
+  return {
+    db,
+    quick,
+    only,
+    durationSeconds: positive('duration', values.duration, quick ? 5 : 10),
+    warmupSeconds: positive('warmup', values.warmup, quick ? 2 : 3),
+    repeats: positive('repeats', values.repeats, quick ? 1 : 3),
+    connections: positive('connections', values.connections, 50),
+    loginConnections: 10,
+    accounts: positive('accounts', values.accounts, 1000),
+    bigAccounts: positive('big-accounts', values['big-accounts'], quick ? 10_000 : 100_000),
+    keep: values.keep,
+  };
+}

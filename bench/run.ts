@@ -1,0 +1,117 @@
+// `npm run bench -- [options]` (see bench/README.md): builds, seeds, runs the workloads
+// against `node dist/main.js` and the ceilings, prints the Markdown table and writes it to
+// bench/results/. Missed targets are reported, never turned into a failing exit code.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createBenchDatabase, describePostgres, seed } from './fixtures.ts';
+import { parseOptions, USAGE, UsageError, WORKLOADS, type BenchOptions } from './options.ts';
+import { detectPinning } from './pinning.ts';
+import { ROOT } from './processes.ts';
+import { renderReport } from './report.ts';
+import { prepare, startupLines, STEPS, type BenchContext } from './workloads.ts';
+
+function commit(): string {
+  try {
+    const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${hash} with uncommitted changes` : hash;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function autocannonVersion(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as { version: string }).version;
+}
+
+function setupLines(options: BenchOptions, pinningDescription: string, postgres: string | undefined): string[] {
+  const s = (n: number) => `${n} s`;
+  return [
+    `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs available, ${Math.round(totalmem() / 1024 ** 3)} GiB; Node ${process.version}; commit ${commit()}.`,
+    `Pinning: ${pinningDescription}.`,
+    `Service: \`node dist/main.js\`, NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMITS=off, a fresh process per workload; `
+      + (postgres ? `${postgres} (the database server is not pinned; its CPU is not in "server CPU").` : 'SQLite with the default SQLITE_SYNCHRONOUS=FULL (every acknowledged commit is fsynced).'),
+    `Data: ${options.accounts.toLocaleString('en-US')} seeded accounts (each: 1 app user, 1 profile of 5 topics × 10 items, items alternating list and image content); `
+      + 'reads use 50 accounts spread over the whole range, one per request in turn; W3 writes under 50 other accounts.',
+    `Load: autocannon ${autocannonVersion()} in a child process, ${options.connections} connections (W4: ${options.loginConnections}); `
+      + `${s(options.warmupSeconds)} warm-up, ${options.repeats} × ${s(options.durationSeconds)} measured, medians reported.`,
+    'Server CPU ms/req: utime+stime of the service process (/proc/<pid>/stat) over the measured stretch, divided by the responses. '
+      + 'Peak RSS: VmHWM of /proc/<pid>/status at the end of the workload.',
+  ];
+}
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  const onPostgres = options.db !== 'sqlite';
+  const pinning = detectPinning();
+  const workDir = mkdtempSync(join(tmpdir(), 'profile-bench-'));
+  const started = performance.now();
+  const log = (message: string) => {
+    const seconds = Math.round((performance.now() - started) / 1000);
+    process.stderr.write(`[${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}] ${message}\n`);
+  };
+  log(`${pinning.description}; working in ${workDir}`);
+
+  const mainDb = await createBenchDatabase(options.db, 'main', workDir, options.accounts);
+  const ctx: BenchContext = {
+    options, pinning, workDir, onPostgres, main: mainDb, readers: [], writers: [], bodies: {}, ceilings: {}, startups: [], rows: [], notes: [], log,
+  };
+  try {
+    log(`seeding ${options.accounts.toLocaleString('en-US')} accounts`);
+    await seed(mainDb);
+    await prepare(ctx);
+    for (const [name, step] of Object.entries(STEPS)) {
+      if (!options.only.has(name as (typeof WORKLOADS)[number])) continue;
+      log(`${name}`);
+      try {
+        await step(ctx);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log(`${name} failed: ${message}`);
+        ctx.rows.push({ label: name, note: `failed: ${message.split('\n')[0]}` });
+      }
+    }
+  } finally {
+    if (options.keep) log(`kept ${workDir} and the main database ${mainDb.url}`);
+    else {
+      await mainDb.drop();
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  }
+
+  const database = onPostgres ? 'PostgreSQL' : 'SQLite';
+  const date = new Date();
+  const partial = options.only.size < WORKLOADS.length ? `-${[...options.only].sort().join('-')}` : '';
+  const markdown = renderReport({
+    title: `Benchmark: ${database}${options.quick ? ' (quick)' : ''}${partial ? ` (${[...options.only].sort().join(', ')} only)` : ''}`,
+    date,
+    rows: ctx.rows,
+    startup: startupLines(ctx),
+    setup: setupLines(options, pinning.description, onPostgres ? await describePostgres(options.db) : undefined),
+    notes: ctx.notes,
+  });
+  const resultsDir = join(ROOT, 'bench/results');
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${date.toISOString().slice(0, 10)}-${database.toLowerCase()}${options.quick ? '-quick' : ''}${partial}.md`);
+  writeFileSync(file, markdown);
+  console.log(markdown);
+  log(`written to ${file.slice(ROOT.length + 1)}`);
+}
+
+main().catch((error) => {
+  console.error(`The benchmark could not run: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,375 @@
+// The workloads W1…W6. Each starts its own service process (so peak RSS and start-up are
+// its own), checks that its request works, warms up, then measures the repeats. Where a
+// figure is compared with another (the service with its ceiling, W1 with and without
+// logins, small and large database), the two are measured in turn within each repeat, so
+// that drift of a shared machine hits both alike.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SEED_PASSWORD } from '../src/cli/seed-data.ts';
+import { benchAccounts, countItems, createBenchDatabase, seed, spreadNumbers, type BenchAccount, type BenchDatabase } from './fixtures.ts';
+import { figuresOf, median, type Figures } from './figures.ts';
+import { runLoad, type Measurement } from './load-runner.ts';
+import type { LoadRequest, LoadSpec } from './load-types.ts';
+import type { BenchOptions } from './options.ts';
+import type { Pinning } from './pinning.ts';
+import { measureArgon2Limit, startCeiling, startService, type MeasuredProcess, type ServiceProcess } from './processes.ts';
+import type { Row } from './report.ts';
+import { itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
+
+/** How many accounts the reads use (and, disjoint from them, how many W3 writes under). */
+const READ_ACCOUNTS = 50;
+
+export interface Body {
+  file: string;
+  contentType: string;
+  bytes: number;
+}
+
+export interface BenchContext {
+  options: BenchOptions;
+  pinning: Pinning;
+  workDir: string;
+  onPostgres: boolean;
+  main: BenchDatabase;
+  readers: BenchAccount[];
+  writers: BenchAccount[];
+  /** The responses the ceilings serve: W1's and W2's, fetched from the service. */
+  bodies: { W1?: Body; W2?: Body };
+  ceilings: { W1?: Figures; W2?: Figures };
+  argon2Limit?: number;
+  startups: { label: string; ms: number }[];
+  rows: Row[];
+  notes: string[];
+  log(message: string): void;
+}
+
+function spec(ctx: BenchContext, url: string, requests: LoadRequest[], connections = ctx.options.connections, seconds = ctx.options.durationSeconds): LoadSpec {
+  return { url, connections, durationSeconds: seconds, requests };
+}
+
+function describe(run: Measurement): string {
+  return `${Math.round(run.requestsPerSecond).toLocaleString('en-US')} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms`
+    + (run.other + run.errors > 0 ? `, ${run.other + run.errors} failed` : '');
+}
+
+async function startMainService(ctx: BenchContext, name: string): Promise<ServiceProcess> {
+  const service = await startService({ databaseUrl: ctx.main.url, pinning: ctx.pinning, dataDir: ctx.workDir, name });
+  ctx.startups.push({ label: `${ctx.main.accounts.toLocaleString('en-US')} accounts`, ms: service.startupMs });
+  return service;
+}
+
+/** Sends a workload's first request once: an answer other than `expected` means the endpoint is missing or broken. */
+async function probe(url: string, request: LoadRequest, expected: number): Promise<string | undefined> {
+  const response = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
+  const text = await response.text();
+  if (response.status === expected) return undefined;
+  return `not measured: ${request.method} ${request.path.replace(/\d+/g, '{id}')} answered ${response.status}${response.status === 404 ? ' (not implemented yet?)' : `: ${text.slice(0, 120)}`}`;
+}
+
+interface Contender {
+  name: string;
+  target: MeasuredProcess;
+  spec: LoadSpec;
+}
+
+/** Warms each contender up, then measures them in turn, `repeats` times. */
+async function measureInTurn(ctx: BenchContext, contenders: Contender[]): Promise<{ runs: Measurement[][]; warmups: Measurement[] }> {
+  const warmups: Measurement[] = [];
+  for (const c of contenders) {
+    ctx.log(`${c.name}: warming up for ${ctx.options.warmupSeconds} s`);
+    warmups.push(await runLoad(ctx.pinning, { ...c.spec, durationSeconds: ctx.options.warmupSeconds }, ctx.workDir, c.target));
+  }
+  const runs: Measurement[][] = contenders.map(() => []);
+  for (let r = 1; r <= ctx.options.repeats; r++) {
+    for (const [i, c] of contenders.entries()) {
+      const run = await runLoad(ctx.pinning, c.spec, ctx.workDir, c.target);
+      runs[i]!.push(run);
+      ctx.log(`${c.name}: repeat ${r}/${ctx.options.repeats}: ${describe(run)}`);
+    }
+  }
+  return { runs, warmups };
+}
+
+function ceilingRatio(ctx: BenchContext, figures: Figures, ceiling: 'W1' | 'W2'): Row['ratio'] {
+  const limit = ctx.ceilings[ceiling];
+  return limit ? { value: figures.requestsPerSecond / limit.requestsPerSecond, of: `${ceiling} ceiling` } : undefined;
+}
+
+async function writeBody(ctx: BenchContext, name: 'W1' | 'W2', url: string, request: LoadRequest): Promise<void> {
+  const response = await fetch(url + request.path, { headers: request.headers });
+  if (response.status !== 200) return;
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const file = join(ctx.workDir, `${name}-response`);
+  writeFileSync(file, bytes);
+  ctx.bodies[name] = { file, contentType: response.headers.get('content-type') ?? 'application/json', bytes: bytes.length };
+}
+
+/** Logs the bench accounts in and keeps W1's and W2's responses for the ceilings. */
+export async function prepare(ctx: BenchContext): Promise<void> {
+  const service = await startMainService(ctx, 'setup');
+  try {
+    const total = ctx.main.accounts;
+    const readers = spreadNumbers(total, READ_ACCOUNTS);
+    const offset = Math.floor(total / readers.length / 2);
+    const writers = offset > 0 ? spreadNumbers(total, READ_ACCOUNTS, offset) : readers;
+    if (writers === readers) ctx.notes.push('W3 writes under the same accounts the reads use (too few accounts to keep them apart).');
+    const numbers = [...new Set([...readers, ...writers])];
+    const { accounts, via } = await benchAccounts(service.url, ctx.main.url, numbers);
+    const byNumber = new Map(accounts.map((a) => [a.number, a]));
+    ctx.readers = readers.map((n) => byNumber.get(n)!);
+    ctx.writers = writers.map((n) => byNumber.get(n)!);
+    ctx.notes.push(`Tokens: ${via}.`);
+    await writeBody(ctx, 'W1', service.url, profileReads(ctx.readers)[0]!);
+    await writeBody(ctx, 'W2', service.url, topicItemReads(ctx.readers)[0]!);
+  } finally {
+    await service.stop();
+  }
+}
+
+async function measureCeiling(ctx: BenchContext, name: 'W1' | 'W2'): Promise<void> {
+  const body = ctx.bodies[name];
+  if (!body || ctx.ceilings[name]) return;
+  const ceiling = await startCeiling(ctx.pinning, body.file, body.contentType);
+  try {
+    const { runs } = await measureInTurn(ctx, [{ name: `${name} ceiling`, target: ceiling, spec: spec(ctx, ceiling.url, [{ method: 'GET', path: '/', headers: {} }]) }]);
+    ctx.ceilings[name] = figuresOf(runs[0]!, ceiling.peakRssBytes());
+    ctx.rows.push({ label: `ceiling for ${name}: node:http serving its ${body.bytes.toLocaleString('en-US')} bytes`, figures: ctx.ceilings[name], ratio: { value: 1, of: `${name} ceiling` } });
+  } finally {
+    await ceiling.stop();
+  }
+}
+
+/** W1 or W2 against the ceiling that serves its exact bytes. */
+async function readWorkload(ctx: BenchContext, name: 'W1' | 'W2', label: string, requests: LoadRequest[]): Promise<void> {
+  const body = ctx.bodies[name];
+  const service = await startMainService(ctx, name);
+  let ceiling: MeasuredProcess | undefined;
+  try {
+    const failure = await probe(service.url, requests[0]!, 200);
+    if (failure || !body) {
+      ctx.rows.push({ label, note: failure ?? 'not measured: no response to copy for the ceiling' });
+      return;
+    }
+    ceiling = await startCeiling(ctx.pinning, body.file, body.contentType);
+    const { runs } = await measureInTurn(ctx, [
+      { name: `${name} ceiling`, target: ceiling, spec: spec(ctx, ceiling.url, [{ method: 'GET', path: '/', headers: {} }]) },
+      { name, target: service, spec: spec(ctx, service.url, requests) },
+    ]);
+    ctx.ceilings[name] = figuresOf(runs[0]!, ceiling.peakRssBytes());
+    const figures = figuresOf(runs[1]!, service.peakRssBytes());
+    const ratio = figures.requestsPerSecond / ctx.ceilings[name].requestsPerSecond;
+    ctx.rows.push({
+      label: `ceiling for ${name}: node:http serving its ${body.bytes.toLocaleString('en-US')} bytes`,
+      figures: ctx.ceilings[name],
+      ratio: { value: 1, of: `${name} ceiling` },
+    });
+    const row: Row = { label, figures, ratio: { value: ratio, of: `${name} ceiling` } };
+    const ceilingCpu = ctx.ceilings[name].cpuMsPerRequest;
+    if (ceilingCpu !== undefined && figures.cpuMsPerRequest !== undefined) {
+      // Unlike req/s, this share does not depend on the load generator keeping up with the ceiling.
+      row.note = `by server CPU per request it is ${Math.round((ceilingCpu / figures.cpuMsPerRequest) * 100)} % of the ceiling`;
+    }
+    if (name === 'W1' && !ctx.onPostgres) {
+      row.target = '≥ 50 % of ceiling, p99 ≤ 10 ms, RSS ≤ 150 MB';
+      row.met = ratio >= 0.5 && figures.p99 <= 10 && (figures.peakRssMb ?? 0) <= 150;
+    } else if (name === 'W1') {
+      row.target = '≥ 25 % of ceiling';
+      row.met = ratio >= 0.25;
+    } else if (!ctx.onPostgres) {
+      row.target = '≥ 50 % of its ceiling';
+      row.met = ratio >= 0.5;
+    }
+    ctx.rows.push(row);
+  } finally {
+    await ceiling?.stop();
+    await service.stop();
+  }
+}
+
+export async function w1(ctx: BenchContext): Promise<void> {
+  await readWorkload(ctx, 'W1', 'W1 GET /app/profiles/{id}/', profileReads(ctx.readers));
+}
+
+export async function w2(ctx: BenchContext): Promise<void> {
+  await readWorkload(ctx, 'W2', 'W2 GET /app/topics/{id}/items/', topicItemReads(ctx.readers));
+}
+
+export async function w3(ctx: BenchContext): Promise<void> {
+  const label = 'W3 POST /app/topics/{id}/items/ (list, 3 entries)';
+  await measureCeiling(ctx, 'W1');
+  const requests = itemCreates(ctx.writers);
+  const topics = ctx.writers.map((a) => a.topicId);
+  const service = await startMainService(ctx, 'W3');
+  try {
+    const before = await countItems(ctx.main.url, topics);
+    const failure = await probe(service.url, requests[0]!, 201);
+    if (failure) {
+      ctx.rows.push({ label, note: failure });
+      return;
+    }
+    const { runs, warmups } = await measureInTurn(ctx, [{ name: 'W3', target: service, spec: spec(ctx, service.url, requests) }]);
+    const acknowledged = 1 + [...warmups, ...runs[0]!].reduce((sum, run) => sum + run.ok, 0);
+    const found = (await countItems(ctx.main.url, topics)) - before;
+    const figures = figuresOf(runs[0]!, service.peakRssBytes());
+    ctx.rows.push({
+      label,
+      figures,
+      ratio: ceilingRatio(ctx, figures, 'W1'),
+      target: ctx.onPostgres ? undefined : '≥ 5,000 creates/s, every acknowledged write stored',
+      met: ctx.onPostgres ? undefined : figures.requestsPerSecond >= 5000 && found >= acknowledged,
+      // Requests in flight when a run stops are stored but never acknowledged: found may exceed acknowledged.
+      note: `${acknowledged.toLocaleString('en-US')} creates acknowledged (201), ${found.toLocaleString('en-US')} new items found in the database afterwards`
+        + (found >= acknowledged ? '' : ': ACKNOWLEDGED WRITES ARE MISSING'),
+    });
+  } finally {
+    await service.stop();
+  }
+}
+
+export async function w4(ctx: BenchContext): Promise<void> {
+  const label = `W4 POST /auth/login/ (${ctx.options.loginConnections} connections)`;
+  const requests = logins(ctx.readers, SEED_PASSWORD);
+  const service = await startMainService(ctx, 'W4');
+  try {
+    const failure = await probe(service.url, requests[0]!, 200);
+    if (failure) {
+      ctx.rows.push({ label, note: failure });
+      return;
+    }
+    const loginSpec = spec(ctx, service.url, requests, ctx.options.loginConnections);
+    ctx.log(`W4: warming up for ${ctx.options.warmupSeconds} s`);
+    await runLoad(ctx.pinning, { ...loginSpec, durationSeconds: ctx.options.warmupSeconds }, ctx.workDir, service);
+    // The limit is measured in turn with each repeat, like the ceilings.
+    const limits: number[] = [];
+    const runs: Measurement[] = [];
+    for (let r = 1; r <= ctx.options.repeats; r++) {
+      limits.push(await measureArgon2Limit(ctx.pinning, 3));
+      runs.push(await runLoad(ctx.pinning, loginSpec, ctx.workDir, service));
+      ctx.log(`W4: repeat ${r}/${ctx.options.repeats}: argon2id limit ${Math.round(limits.at(-1)!)}/s; ${describe(runs.at(-1)!)}`);
+    }
+    ctx.argon2Limit = median(limits);
+    const figures = figuresOf(runs, service.peakRssBytes());
+    const ratio = figures.requestsPerSecond / ctx.argon2Limit;
+    ctx.rows.push({
+      label,
+      figures,
+      ratio: { value: ratio, of: `argon2id limit (${Math.round(ctx.argon2Limit)}/s)` },
+      target: ctx.onPostgres ? undefined : '≥ 80 % of the argon2id limit',
+      met: ctx.onPostgres ? undefined : ratio >= 0.8,
+    });
+  } finally {
+    await service.stop();
+  }
+}
+
+/** W5: W1's latency alone and while logins run, in turn within each repeat. */
+export async function w5(ctx: BenchContext): Promise<void> {
+  await measureCeiling(ctx, 'W1');
+  const reads = profileReads(ctx.readers);
+  const loginRequests = logins(ctx.readers, SEED_PASSWORD);
+  const service = await startMainService(ctx, 'W5');
+  try {
+    const failure = (await probe(service.url, reads[0]!, 200)) ?? (await probe(service.url, loginRequests[0]!, 200));
+    if (failure) {
+      ctx.rows.push({ label: 'W5 W1 while W4 runs', note: failure });
+      return;
+    }
+    const readSpec = spec(ctx, service.url, reads);
+    const loginSpec = spec(ctx, service.url, loginRequests, ctx.options.loginConnections);
+    const warmup = (s: LoadSpec) => ({ ...s, durationSeconds: ctx.options.warmupSeconds });
+    ctx.log(`W5: warming up for ${ctx.options.warmupSeconds} s`);
+    await Promise.all([runLoad(ctx.pinning, warmup(readSpec), ctx.workDir), runLoad(ctx.pinning, warmup(loginSpec), ctx.workDir)]);
+    const alone: Measurement[] = [];
+    const during: Measurement[] = [];
+    const loginRuns: Measurement[] = [];
+    for (let r = 1; r <= ctx.options.repeats; r++) {
+      alone.push(await runLoad(ctx.pinning, readSpec, ctx.workDir, service));
+      ctx.log(`W5: repeat ${r}/${ctx.options.repeats}: W1 alone: ${describe(alone.at(-1)!)}`);
+      const [read, login] = await Promise.all([runLoad(ctx.pinning, readSpec, ctx.workDir), runLoad(ctx.pinning, loginSpec, ctx.workDir)]);
+      during.push(read);
+      loginRuns.push(login);
+      ctx.log(`W5: repeat ${r}/${ctx.options.repeats}: W1 during logins: ${describe(read)}; logins: ${describe(login)}`);
+    }
+    const rss = service.peakRssBytes();
+    const aloneFigures = figuresOf(alone, undefined);
+    const duringFigures = { ...figuresOf(during, rss), cpuMsPerRequest: undefined };
+    const loginFigures = { ...figuresOf(loginRuns, rss), cpuMsPerRequest: undefined };
+    const slowdown = duringFigures.p99 / aloneFigures.p99;
+    ctx.rows.push({ label: 'W5a W1 alone (same server, in turn with W5b)', figures: aloneFigures, ratio: ceilingRatio(ctx, aloneFigures, 'W1') });
+    ctx.rows.push({
+      label: 'W5b W1 while W4 runs',
+      figures: duringFigures,
+      ratio: ceilingRatio(ctx, duringFigures, 'W1'),
+      target: ctx.onPostgres ? undefined : 'p99 ≤ 2 × W5a p99',
+      met: ctx.onPostgres ? undefined : slowdown <= 2,
+      note: `p99 is ${slowdown.toFixed(2)} × W1's alone`,
+    });
+    ctx.rows.push({
+      label: 'W5c W4 while W1 runs',
+      figures: loginFigures,
+      ratio: ctx.argon2Limit ? { value: loginFigures.requestsPerSecond / ctx.argon2Limit, of: `argon2id limit (${Math.round(ctx.argon2Limit)}/s)` } : undefined,
+    });
+  } finally {
+    await service.stop();
+  }
+}
+
+/** W6: W1 on the main database and on a large one, in turn within each repeat. */
+export async function w6(ctx: BenchContext): Promise<void> {
+  await measureCeiling(ctx, 'W1');
+  const big = await createBenchDatabase(ctx.options.db, 'big', ctx.workDir, ctx.options.bigAccounts);
+  const size = (n: number) => `${n.toLocaleString('en-US')} accounts`;
+  try {
+    ctx.log(`W6: seeding ${size(big.accounts)}`);
+    const seeded = await seed(big);
+    ctx.notes.push(`W6: seeding ${size(big.accounts)} took ${seeded.seconds.toFixed(0)} s.`);
+    const small = await startMainService(ctx, 'W6-small');
+    let large: ServiceProcess | undefined;
+    try {
+      large = await startService({ databaseUrl: big.url, pinning: ctx.pinning, dataDir: ctx.workDir, name: 'W6-large' });
+      ctx.startups.push({ label: size(big.accounts), ms: large.startupMs });
+      const { accounts } = await benchAccounts(large.url, big.url, spreadNumbers(big.accounts, READ_ACCOUNTS));
+      const smallReads = profileReads(ctx.readers);
+      const largeReads = profileReads(accounts);
+      const failure = (await probe(small.url, smallReads[0]!, 200)) ?? (await probe(large.url, largeReads[0]!, 200));
+      if (failure) {
+        ctx.rows.push({ label: 'W6 W1 on a large database', note: failure });
+        return;
+      }
+      const { runs } = await measureInTurn(ctx, [
+        { name: `W6 @ ${size(ctx.main.accounts)}`, target: small, spec: spec(ctx, small.url, smallReads) },
+        { name: `W6 @ ${size(big.accounts)}`, target: large, spec: spec(ctx, large.url, largeReads) },
+      ]);
+      const smallFigures = figuresOf(runs[0]!, small.peakRssBytes());
+      const largeFigures = figuresOf(runs[1]!, large.peakRssBytes());
+      const growth = largeFigures.p50 / smallFigures.p50;
+      ctx.rows.push({ label: `W6a W1 @ ${size(ctx.main.accounts)}`, figures: smallFigures, ratio: ceilingRatio(ctx, smallFigures, 'W1') });
+      ctx.rows.push({
+        label: `W6b W1 @ ${size(big.accounts)}`,
+        figures: largeFigures,
+        ratio: ceilingRatio(ctx, largeFigures, 'W1'),
+        target: ctx.onPostgres ? undefined : 'p50 ≤ 1.3 × W6a p50',
+        met: ctx.onPostgres ? undefined : growth <= 1.3,
+        note: `p50 is ${growth.toFixed(2)} × and p99 ${(largeFigures.p99 / smallFigures.p99).toFixed(2)} × the small database's`,
+      });
+    } finally {
+      await large?.stop();
+      await small.stop();
+    }
+  } finally {
+    if (ctx.options.keep) ctx.notes.push(`Kept W6's database: ${big.url}`);
+    else await big.drop();
+  }
+}
+
+export const STEPS = { W1: w1, W2: w2, W4: w4, W5: w5, W6: w6, W3: w3 } as const;
+
+export function startupLines(ctx: BenchContext): string[] {
+  const groups = new Map<string, number[]>();
+  for (const s of ctx.startups) groups.set(s.label, [...(groups.get(s.label) ?? []), s.ms]);
+  return [...groups].map(([label, ms]) => {
+    const worst = Math.max(...ms);
+    return `Start-up to the first \`/health\` 200 on an existing database of ${label}: median ${median(ms).toFixed(0)} ms, `
+      + `worst ${worst.toFixed(0)} ms over ${ms.length} start${ms.length === 1 ? '' : 's'} (target ≤ 1,000 ms: ${worst <= 1000 ? '✓' : '✗'})`;
+  });
+}

@@ -1,0 +1,121 @@
+// Writes seeded accounts in bulk: batches of accounts, one transaction per batch, each table
+// written with multi-row INSERTs as large as the database's bound-parameter limit allows.
+// Ids are assigned here (from the tables' current maximum, read under a write lock) so that
+// rows can reference each other without a round trip per row.
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { addSeedAccount, emptySeedRows, SEED_EMAIL_PATTERN, SEEDED_TABLES, type IdCursor, type SeedRows } from './seed-data.ts';
+
+/** Most bound parameters one statement may carry: SQLite's default limit, PostgreSQL's protocol limit. */
+const PARAMETER_LIMIT = { sqlite: 32_766, postgres: 65_535 } as const;
+
+export interface SeedOptions {
+  accounts: number;
+  passwordHash: string;
+  now: number;
+  /** Accounts per transaction. */
+  batchSize?: number;
+  onProgress?: (accountsDone: number) => void;
+}
+
+export interface SeedSummary {
+  /** The seeded addresses are bench-<firstNumber>@example.com … bench-<lastNumber>@example.com. */
+  firstNumber: number;
+  lastNumber: number;
+  firstAccountId: number;
+  lastAccountId: number;
+  rows: Record<string, number>;
+}
+
+/** Numbering continues after the highest bench-<n>@example.com already in the database. */
+async function nextSeedNumber(db: Kysely<Database>): Promise<number> {
+  const rows = await db.selectFrom('email_addresses').select('email_lower').where('email_lower', 'like', SEED_EMAIL_PATTERN).execute();
+  let highest = 0;
+  for (const { email_lower } of rows) {
+    const n = Number(/^bench-(\d+)@example\.com$/.exec(email_lower)?.[1] ?? 0);
+    if (n > highest) highest = n;
+  }
+  return highest + 1;
+}
+
+async function readNextIds(db: Kysely<Database>): Promise<IdCursor> {
+  const ids = {} as IdCursor;
+  for (const table of SEEDED_TABLES) {
+    const row = await (db as Kysely<any>).selectFrom(table).select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+    ids[table] = Number(row?.max ?? 0) + 1;
+  }
+  return ids;
+}
+
+async function insertAll(db: Db, trx: Kysely<Database>, rows: SeedRows): Promise<void> {
+  for (const table of SEEDED_TABLES) {
+    const tableRows = rows[table];
+    if (tableRows.length === 0) continue;
+    const columns = Object.keys(tableRows[0]!).length;
+    const perStatement = Math.floor(PARAMETER_LIMIT[db.dialect] / columns);
+    for (let start = 0; start < tableRows.length; start += perStatement) {
+      await (trx as Kysely<any>).insertInto(table).values(tableRows.slice(start, start + perStatement)).execute();
+    }
+  }
+}
+
+/**
+ * Runs `write` in a transaction that holds the write lock from its first statement, so the
+ * maximum ids it reads stay the maximum until it commits, even with a server running.
+ */
+async function inLockedTransaction(db: Db, write: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
+  if (db.dialect === 'postgres') {
+    await db.kysely.transaction().execute(async (trx) => {
+      await sql`lock table ${sql.join(SEEDED_TABLES.map((t) => sql.table(t)))} in share row exclusive mode`.execute(trx);
+      await write(trx);
+      // Explicit ids do not advance identity sequences; move them past what was written.
+      for (const table of SEEDED_TABLES) {
+        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(trx);
+      }
+    });
+    return;
+  }
+  // SQLite: BEGIN IMMEDIATE takes the write lock up front (a deferred transaction that reads
+  // first could fail on its first write if another connection wrote in between).
+  await db.kysely.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      await write(conn);
+      await sql`commit`.execute(conn);
+    } catch (error) {
+      await sql`rollback`.execute(conn);
+      throw error;
+    }
+  });
+}
+
+export async function seedAccounts(db: Db, options: SeedOptions): Promise<SeedSummary> {
+  const batchSize = options.batchSize ?? 1000;
+  const rowsWritten: Record<string, number> = Object.fromEntries(SEEDED_TABLES.map((t) => [t, 0]));
+  let firstNumber = 0;
+  let firstAccountId = 0;
+  let lastAccountId = 0;
+  let done = 0;
+  while (done < options.accounts) {
+    const count = Math.min(batchSize, options.accounts - done);
+    await inLockedTransaction(db, async (trx) => {
+      if (done === 0) firstNumber = await nextSeedNumber(trx);
+      const ids = await readNextIds(trx);
+      if (done === 0) firstAccountId = ids.accounts;
+      const rows = emptySeedRows();
+      for (let i = 0; i < count; i++) addSeedAccount(rows, ids, firstNumber + done + i, options.passwordHash, options.now);
+      await insertAll(db, trx, rows);
+      lastAccountId = ids.accounts - 1;
+      for (const table of SEEDED_TABLES) rowsWritten[table]! += rows[table].length;
+    });
+    done += count;
+    options.onProgress?.(done);
+  }
+  if (db.dialect === 'postgres') {
+    // Autovacuum would analyse the grown tables some time later; until then the planner works
+    // from the empty tables' statistics. Analysing now makes the data usable at once.
+    await sql`analyze ${sql.join(SEEDED_TABLES.map((t) => sql.table(t)))}`.execute(db.kysely);
+  }
+  return { firstNumber, lastNumber: firstNumber + options.accounts - 1, firstAccountId, lastAccountId, rows: rowsWritten };
+}
