@@ -10,6 +10,12 @@ import { cpuSeconds, peakRssBytes } from './proc-stats.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 
+/** The Node flags of `npm start` (package.json), so the bench runs the service as production does. */
+export function productionNodeFlags(): string[] {
+  const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 export interface MeasuredProcess {
   url: string;
   pid: number;
@@ -99,7 +105,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     QUOTA_ITEMS_PER_TOPIC: '100000000',
   };
   const started = performance.now();
-  const child = spawnPinned(options.pinning.server, [join(ROOT, 'dist/main.js')], { cwd: options.dataDir, env, stdio: ['ignore', log, log] });
+  const child = spawnPinned(options.pinning.server, [...productionNodeFlags(), join(ROOT, 'dist/main.js')], { cwd: options.dataDir, env, stdio: ['ignore', log, log] });
   closeSync(log);
   const exited = new Promise<never>((_, reject) => {
     child.once('exit', (code, signal) => reject(new Error(`the service exited during start-up (${signal ?? `code ${code}`}):\n${tail(logFile)}`)));

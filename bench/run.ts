@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createBenchDatabase, describePostgres, seed } from './fixtures.ts';
 import { parseOptions, USAGE, UsageError, WORKLOADS, type BenchOptions } from './options.ts';
 import { detectPinning } from './pinning.ts';
-import { ROOT } from './processes.ts';
+import { productionNodeFlags, ROOT } from './processes.ts';
 import { renderReport } from './report.ts';
 import { prepare, startupLines, STEPS, type BenchContext } from './workloads.ts';
 
@@ -31,7 +31,7 @@ function setupLines(options: BenchOptions, pinningDescription: string, postgres:
   return [
     `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs available, ${Math.round(totalmem() / 1024 ** 3)} GiB; Node ${process.version}; commit ${commit()}.`,
     `Pinning: ${pinningDescription}.`,
-    `Service: \`node dist/main.js\`, NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMITS=off, a fresh process per workload; `
+    `Service: \`node ${productionNodeFlags().join(" ")} dist/main.js\` (as \`npm start\`), NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMITS=off, a fresh process per workload; `
       + (postgres ? `${postgres} (the database server is not pinned; its CPU is not in "server CPU").` : 'SQLite with the default SQLITE_SYNCHRONOUS=FULL (every acknowledged commit is fsynced).'),
     `Data: ${options.accounts.toLocaleString('en-US')} seeded accounts (each: 1 app user, 1 profile of 5 topics × 10 items, items alternating list and image content); `
       + 'reads use 50 accounts spread over the whole range, one per request in turn; W3 writes under 50 other accounts.',

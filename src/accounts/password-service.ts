@@ -70,7 +70,7 @@ export async function changePassword(ctx: AppContext, caller: Caller | null, cha
   if (oldPassword !== undefined && !(await verifyPassword(account.password_hash, oldPassword))) {
     errors.old_password = ['Your old password was entered incorrectly. Please enter it again.'];
   }
-  const problems = passwordProblems(newPassword, { email: account.email, firstName: account.first_name, lastName: account.last_name });
+  const problems = await passwordProblems(newPassword, { email: account.email, firstName: account.first_name, lastName: account.last_name });
   if (problems.length > 0) errors.new_password = problems;
   if (Object.keys(errors).length > 0) throw badRequest(errors);
   const unchanged = oldPassword !== undefined ? newPassword === oldPassword : await verifyPassword(account.password_hash, newPassword);

@@ -10,19 +10,20 @@ import { deleteItem, findItem } from './item-queries.ts';
 import { ItemBody, ItemPatchBody, ItemSchema } from './item-schemas.ts';
 import { createItem, updateItem } from './item-service.ts';
 import { loadItems } from './profile-detail.ts';
-import { topicDataVersion } from './data-version-queries.ts';
+import { topicVersionLookup } from './data-version-queries.ts';
 import { renderingStamp, sendRendering, type RenderingCache } from './rendering-cache.ts';
 import { startChange, writeAppData } from './write-transaction.ts';
 
 const tags = ['items'];
 
 export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
+  const topicVersion = topicVersionLookup(ctx.db.kysely);
   app.get('/app/topics/:id/items/', {
     schema: { tags, summary: "A topic's items with their contents", params: IdParams, response: { 200: Type.Array(ItemSchema) } },
   }, async (request, reply) => {
     const accountId = callerOf(request).accountId;
     const topicId = parseId(request.params.id);
-    const version = await topicDataVersion(ctx.db.kysely, accountId, topicId);
+    const version = await topicVersion(accountId, topicId);
     if (version === undefined) throw notFound();
     const stamp = renderingStamp(version, ctx.clock.now(), ctx.config.mediaUrlTtlMs);
     return sendRendering(reply, cache, `topic-items:${topicId}`, stamp, () => loadItems(ctx, ctx.db.kysely, accountId, { topicId }));

@@ -7,7 +7,7 @@ import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { findAppUser } from './app-user-queries.ts';
 import { IdParams } from './field-schemas.ts';
-import { profileDataVersion } from './data-version-queries.ts';
+import { profileVersionLookup } from './data-version-queries.ts';
 import { loadProfileDetail } from './profile-detail.ts';
 import { deleteProfile, findProfile, listProfiles } from './profile-queries.ts';
 import { ProfileBody, ProfileDetailSchema, ProfilePatchBody, ProfileSchema, toProfile } from './profile-schemas.ts';
@@ -18,6 +18,7 @@ import { startChange, writeAppData } from './write-transaction.ts';
 const tags = ['profiles'];
 
 export function registerProfileRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
+  const profileVersion = profileVersionLookup(ctx.db.kysely);
   app.get('/app/users/:id/profiles/', {
     schema: { tags, summary: "An app user's profiles", params: IdParams, response: { 200: Type.Array(ProfileSchema) } },
   }, async (request) => {
@@ -41,7 +42,7 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
   }, async (request, reply) => {
     const accountId = callerOf(request).accountId;
     const id = parseId(request.params.id);
-    const version = await profileDataVersion(ctx.db.kysely, accountId, id);
+    const version = await profileVersion(accountId, id);
     if (version === undefined) throw notFound();
     const stamp = renderingStamp(version, ctx.clock.now(), ctx.config.mediaUrlTtlMs);
     return sendRendering(reply, cache, `profile:${id}`, stamp, () => loadProfileDetail(ctx, accountId, id));

@@ -9,7 +9,8 @@ import { expiryFor } from '../media/signed-urls.ts';
 
 interface Entry {
   stamp: string;
-  body: string;
+  /** UTF-8 bytes, so that sending does not encode the string again each time. */
+  body: Buffer;
 }
 
 export class RenderingCache {
@@ -21,7 +22,7 @@ export class RenderingCache {
     this.#maxBytes = maxBytes;
   }
 
-  get(key: string, stamp: string): string | undefined {
+  get(key: string, stamp: string): Buffer | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (entry.stamp !== stamp) {
@@ -34,7 +35,7 @@ export class RenderingCache {
     return entry.body;
   }
 
-  set(key: string, stamp: string, body: string): void {
+  set(key: string, stamp: string, body: Buffer): void {
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
     if (body.length > this.#maxBytes / 4) return;
@@ -79,7 +80,7 @@ export async function sendRendering(
   if (body === undefined) {
     const value = await load();
     if (value === undefined) throw notFound();
-    body = String(reply.serialize(value));
+    body = Buffer.from(String(reply.serialize(value)));
     cache.set(key, stamp, body);
   }
   return reply.type('application/json; charset=utf-8').send(body);

@@ -1,16 +1,17 @@
 // The password validators of contract §3: length 8–128, not entirely numeric, not a common
 // password (zxcvbn-ts's list of ~49,000), not too similar to the e-mail address or names.
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { MAX_PASSWORD_LENGTH } from './passwords.ts';
 
 const MIN_LENGTH = 8;
 const MAX_SIMILARITY = 0.7;
 
-let commonPasswords: Set<string> | undefined;
+let commonPasswords: Promise<Set<string>> | undefined;
 
-function isCommon(password: string): boolean {
-  commonPasswords ??= new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
-  return commonPasswords.has(password.toLowerCase());
+// Loaded on first use: the list is only needed when a password is set, and costs memory.
+async function isCommon(password: string): Promise<boolean> {
+  commonPasswords ??= import('@zxcvbn-ts/language-common')
+    .then(({ dictionary }) => new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase())));
+  return (await commonPasswords).has(password.toLowerCase());
 }
 
 /** Ratcliff/Obershelp similarity (Python's SequenceMatcher.ratio), 0 to 1. */
@@ -45,7 +46,7 @@ export interface PasswordContext {
 }
 
 /** The reasons a password is refused; empty when it is acceptable. */
-export function passwordProblems(password: string, context: PasswordContext = {}): string[] {
+export async function passwordProblems(password: string, context: PasswordContext = {}): Promise<string[]> {
   const problems: string[] = [];
   if (password.length < MIN_LENGTH) problems.push(`This password is too short. It must contain at least ${MIN_LENGTH} characters.`);
   if (password.length > MAX_PASSWORD_LENGTH) {
@@ -53,7 +54,7 @@ export function passwordProblems(password: string, context: PasswordContext = {}
     return problems;
   }
   if (/^\d+$/.test(password)) problems.push('This password is entirely numeric.');
-  if (isCommon(password)) problems.push('This password is too common.');
+  if (await isCommon(password)) problems.push('This password is too common.');
   const lower = password.toLowerCase();
   const attributes: Array<[string, string | undefined]> = [
     ['email address', context.email], ['first name', context.firstName], ['last name', context.lastName],

@@ -22,7 +22,7 @@ export interface Registration {
 export async function registerAccount(ctx: AppContext, input: Registration): Promise<Account> {
   const errors: FieldErrors = {};
   if (await emailTaken(ctx.db.kysely, input.email)) errors.email = [EMAIL_IN_USE];
-  const problems = passwordProblems(input.password, { email: input.email, firstName: input.firstName, lastName: input.lastName });
+  const problems = await passwordProblems(input.password, { email: input.email, firstName: input.firstName, lastName: input.lastName });
   if (problems.length > 0) errors.password = problems;
   if (Object.keys(errors).length > 0) throw badRequest(errors);
 

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { unauthorized } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
-import { findToken, revokeToken, touchToken } from './token-queries.ts';
+import { revokeToken, tokenFinder, touchToken } from './token-queries.ts';
 
 export interface Caller {
   accountId: number;
@@ -26,14 +26,16 @@ declare module 'fastify' {
 /** Last use is written at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 3_600_000;
 
-async function authenticate(ctx: AppContext, header: string): Promise<Caller> {
+type TokenFinder = ReturnType<typeof tokenFinder>;
+
+async function authenticate(ctx: AppContext, findToken: TokenFinder, header: string): Promise<Caller> {
   const match = /^token\s+(\S+)\s*$/i.exec(header);
   if (!match) {
     throw unauthorized(/^token\s*$/i.test(header)
       ? 'Invalid token header. No credentials provided.'
       : 'Invalid token header. Use "Authorization: Token <token>".');
   }
-  const row = await findToken(ctx.db.kysely, match[1]!);
+  const row = await findToken(match[1]!);
   if (!row) throw unauthorized('Invalid token.');
   const now = ctx.clock.now();
   const idleTtl = ctx.config.tokenIdleTtlMs;
@@ -46,6 +48,7 @@ async function authenticate(ctx: AppContext, header: string): Promise<Caller> {
 }
 
 export function registerTokenAuth(app: App, ctx: AppContext): void {
+  const findToken = tokenFinder(ctx.db.kysely);
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const mode = request.routeOptions.config?.auth ?? 'required';
@@ -55,7 +58,7 @@ export function registerTokenAuth(app: App, ctx: AppContext): void {
       if (mode === 'required') throw unauthorized('Authentication credentials were not provided.');
       return;
     }
-    request.caller = await authenticate(ctx, header);
+    request.caller = await authenticate(ctx, findToken, header);
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compileOnce } from '../db/compiled-query.ts';
 import type { Database } from '../db/schema.ts';
 import { hashSecret, newSecret } from './token-hash.ts';
 
@@ -10,11 +11,12 @@ export async function issueToken(db: Kysely<Database>, accountId: number, now: n
   return token;
 }
 
-export function findToken(db: Kysely<Database>, token: string) {
-  return db.selectFrom('auth_tokens')
+/** The token lookup of every authenticated request, compiled once for this database. */
+export function tokenFinder(db: Kysely<Database>) {
+  const find = compileOnce(db, (tokenHash: string) => db.selectFrom('auth_tokens')
     .select(['id', 'account_id', 'last_used_at'])
-    .where('token_hash', '=', hashSecret(token))
-    .executeTakeFirst();
+    .where('token_hash', '=', tokenHash), '\u0000token-hash');
+  return async (token: string) => (await find(hashSecret(token)))[0];
 }
 
 export async function touchToken(db: Kysely<Database>, tokenId: number, now: number): Promise<void> {

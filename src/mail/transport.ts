@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 
 export interface MailMessage {
@@ -17,8 +17,14 @@ export interface MailTransport {
   close(): void;
 }
 
+// nodemailer is loaded when the first e-mail goes out: a server that sends none never pays for it.
+async function loadNodemailer() {
+  return (await import('nodemailer')).default;
+}
+
 function smtpTransport(config: Config): MailTransport {
-  const transporter = nodemailer.createTransport({
+  let transporter: Promise<Transporter> | undefined;
+  const connect = async () => (await loadNodemailer()).createTransport({
     url: config.smtpUrl!,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
@@ -26,24 +32,30 @@ function smtpTransport(config: Config): MailTransport {
   });
   return {
     async send(message, messageId) {
-      await transporter.sendMail({ from: config.mailFrom, messageId, ...message });
+      transporter ??= connect();
+      await (await transporter).sendMail({ from: config.mailFrom, messageId, ...message });
     },
-    close: () => transporter.close(),
+    close: () => {
+      void transporter?.then((t) => t.close());
+    },
   };
 }
 
 function fileTransport(config: Config, log: FastifyBaseLogger): MailTransport {
-  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let builder: Promise<Transporter> | undefined;
   return {
     async send(message, messageId) {
-      const info = await builder.sendMail({ from: config.mailFrom, messageId, ...message });
+      builder ??= loadNodemailer().then((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
+      const info = await (await builder).sendMail({ from: config.mailFrom, messageId, ...message });
       await mkdir(config.mailDir, { recursive: true });
       const safeId = messageId.replace(/[^A-Za-z0-9.-]/g, '_');
       const path = join(config.mailDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeId}.eml`);
       await writeFile(path, info.message as Buffer);
       log.info({ to: message.to, subject: message.subject, path }, 'e-mail written to file');
     },
-    close: () => builder.close(),
+    close: () => {
+      void builder?.then((b) => b.close());
+    },
   };
 }
 

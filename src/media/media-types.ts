@@ -1,6 +1,5 @@
 // Which files the gallery accepts (contract §5): images, PDF, audio and video, judged from
 // the bytes with file-type. The client's file name and declared content type are ignored.
-import { fileTypeFromBuffer } from 'file-type';
 
 /** How much of the start of a file type detection looks at (file-type's own sample size). */
 export const SNIFF_BYTES = 4100;
@@ -20,6 +19,8 @@ function isAccepted(mime: string): boolean {
 
 /** The accepted media type of a file that starts with `head`, or undefined. */
 export async function detectMediaType(head: Uint8Array): Promise<MediaType | undefined> {
+  // Loaded on first upload: most requests never need it.
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(head);
   if (!detected || !isAccepted(detected.mime)) return undefined;
   return { mime: detected.mime, extension: detected.ext };

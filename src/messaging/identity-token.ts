@@ -2,7 +2,6 @@
 // provider checks with our public key. The nonce comes from the provider and is signed back
 // as given; the provider, not we, decides whether it is valid.
 import type { KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { Config } from '../config.ts';
 
 export const IDENTITY_TOKEN_CONTENT_TYPE = 'layer-eit;v=1';
@@ -14,7 +13,9 @@ export interface IdentityTokenRequest {
   now: number;
 }
 
-export function issueIdentityToken(settings: NonNullable<Config['messaging']>, key: KeyObject, request: IdentityTokenRequest): Promise<string> {
+export async function issueIdentityToken(settings: NonNullable<Config['messaging']>, key: KeyObject, request: IdentityTokenRequest): Promise<string> {
+  // Loaded on first use: most requests never need it.
+  const { SignJWT } = await import('jose');
   const issuedAt = Math.floor(request.now / 1000);
   // `prn` (principal) is the provider's name for the subject; `nce` carries its nonce.
   return new SignJWT({ prn: String(request.accountId), nce: request.nonce })
