@@ -5,10 +5,11 @@ import type { Database } from '../db/schema.ts';
 /** Which items to read: those of a profile (all its topics), of a topic, or one. */
 export type ItemScope = { profileId: number } | { topicId: number } | { itemId: number };
 
+/** The scope's column, and the owner column of the same table (so the planner starts there). */
 function scopeColumn(scope: ItemScope) {
-  if ('profileId' in scope) return ['topics.profile_id', scope.profileId] as const;
-  if ('topicId' in scope) return ['items.topic_id', scope.topicId] as const;
-  return ['items.id', scope.itemId] as const;
+  if ('profileId' in scope) return ['topics.profile_id', scope.profileId, 'topics.account_id'] as const;
+  if ('topicId' in scope) return ['items.topic_id', scope.topicId, 'items.account_id'] as const;
+  return ['items.id', scope.itemId, 'items.account_id'] as const;
 }
 
 /**
@@ -17,7 +18,7 @@ function scopeColumn(scope: ItemScope) {
  * the two media rows (or nulls).
  */
 export function selectItemRows(db: Kysely<Database>, accountId: number, scope: ItemScope) {
-  const [column, value] = scopeColumn(scope);
+  const [column, value, owner] = scopeColumn(scope);
   return db.selectFrom('items')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
     .leftJoin('image_contents', 'image_contents.item_id', 'items.id')
@@ -37,7 +38,7 @@ export function selectItemRows(db: Kysely<Database>, accountId: number, scope: I
       'content_media.id as content_media_id', 'content_media.name as content_media_name', 'content_media.storage_key as content_media_storage_key',
       'content_media.content_type as content_media_content_type', 'content_media.size as content_media_size',
     ])
-    .where(column, '=', value).where('items.account_id', '=', accountId)
+    .where(column, '=', value).where(owner, '=', accountId).where('items.account_id', '=', accountId)
     .orderBy('items.id')
     .execute();
 }
@@ -46,13 +47,13 @@ export type ItemRow = Awaited<ReturnType<typeof selectItemRows>>[number];
 
 /** The list entries of every list item in scope, in one query. */
 export function selectEntryRows(db: Kysely<Database>, accountId: number, scope: ItemScope) {
-  const [column, value] = scopeColumn(scope);
+  const [column, value, owner] = scopeColumn(scope);
   return db.selectFrom('list_entries')
     .innerJoin('list_contents', 'list_contents.id', 'list_entries.list_content_id')
     .innerJoin('items', 'items.id', 'list_contents.item_id')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
     .select(['list_entries.id', 'list_entries.list_content_id', 'list_entries.text'])
-    .where(column, '=', value).where('list_entries.account_id', '=', accountId)
+    .where(column, '=', value).where(owner, '=', accountId).where('list_entries.account_id', '=', accountId)
     .orderBy('list_entries.id')
     .execute();
 }
@@ -75,9 +76,12 @@ export function findItem(db: Kysely<Database>, accountId: number, id: number): P
     .executeTakeFirst();
 }
 
-export async function countItems(db: Kysely<Database>, accountId: number, topicId: number): Promise<number> {
-  const row = await db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('count'))
+/** How many items the topic has, counting no further than `upTo` (the quota check needs no more). */
+export async function countItems(db: Kysely<Database>, accountId: number, topicId: number, upTo: number): Promise<number> {
+  const row = await db.selectFrom((eb) => eb.selectFrom('items').select('id')
     .where('topic_id', '=', topicId).where('account_id', '=', accountId)
+    .limit(upTo).as('counted'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

@@ -9,10 +9,12 @@ import {
 } from './item-queries.ts';
 import type { ImageContentInput, Item, ItemChanges, ItemInput, ListContentInput } from './item-schemas.ts';
 import { insertEntries, replaceEntries } from './list-entry-queries.ts';
+import { toListEntry } from './list-entry-schemas.ts';
 import { invalidMediaReferences } from './media-references.ts';
 import { loadItems } from './profile-detail.ts';
 import { enforceQuota } from './quotas.ts';
 import { findTopic } from './topic-queries.ts';
+import { itemUrl } from './urls.ts';
 import { startChange, writeAppData } from './write-transaction.ts';
 
 export async function createItem(ctx: AppContext, accountId: number, topicId: number, input: ItemInput): Promise<Item> {
@@ -25,18 +27,26 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
       throw nonFieldError('An item needs exactly one content: give either image_content or list_content.');
     }
     await startChange(trx, topic.app_user_id);
-    enforceQuota(await countItems(trx, accountId, topicId), 1, ctx.config.quotas.itemsPerTopic, 'items in a topic');
+    const quota = ctx.config.quotas.itemsPerTopic;
+    enforceQuota(await countItems(trx, accountId, topicId, quota), 1, quota, 'items in a topic');
     if (image) await checkImageMedia(trx, accountId, topic.app_user_id, image);
     const texts = list ? entryTexts(ctx, list) ?? [] : [];
 
     const itemId = await insertItem(trx, { accountId, topicId, name: input.name });
     if (image) {
       await insertImageContent(trx, accountId, itemId, imageValues(image));
-    } else {
-      const listContentId = await insertListContent(trx, accountId, itemId);
-      await insertEntries(trx, accountId, listContentId, texts);
+      return reload(ctx, trx, accountId, itemId);
     }
-    return reload(ctx, trx, accountId, itemId);
+    // A new list item is all in hand: answer without reading it back.
+    const listContentId = await insertListContent(trx, accountId, itemId);
+    const entries = await insertEntries(trx, accountId, listContentId, texts);
+    return {
+      id: itemId,
+      url: itemUrl(ctx, itemId),
+      name: input.name,
+      image_content: null,
+      list_content: { id: listContentId, entries: entries.map((entry) => toListEntry(ctx, entry)) },
+    };
   });
 }
 

@@ -64,11 +64,15 @@ export async function replaceEntries(trx: Kysely<Database>, accountId: number, l
   await insertEntries(trx, accountId, listContentId, texts);
 }
 
-export async function insertEntries(trx: Kysely<Database>, accountId: number, listContentId: number, texts: string[]): Promise<void> {
+/** Inserts the entries in order; returns them in that order with their new ids. */
+export async function insertEntries(trx: Kysely<Database>, accountId: number, listContentId: number, texts: string[]): Promise<ListEntryRow[]> {
+  const inserted: ListEntryRow[] = [];
   for (let start = 0; start < texts.length; start += INSERT_CHUNK) {
     const rows = texts.slice(start, start + INSERT_CHUNK).map((text) => ({ account_id: accountId, list_content_id: listContentId, text }));
-    await trx.insertInto('list_entries').values(rows).execute();
+    inserted.push(...await trx.insertInto('list_entries').values(rows).returning(['id', 'text']).execute());
   }
+  // Ids are handed out in VALUES order; RETURNING's own order is not promised.
+  return inserted.sort((a, b) => a.id - b.id);
 }
 
 export async function updateEntry(trx: Kysely<Database>, accountId: number, id: number, text: string): Promise<ListEntryRow | undefined> {

@@ -5,12 +5,14 @@ import type { Db } from './database.ts';
 import { accountsMigration } from './migrations/0001-accounts.ts';
 import { outboxMigration } from './migrations/0002-outbox.ts';
 import { appDataMigration } from './migrations/0003-app-data.ts';
+import { ownerScopedIndexesMigration } from './migrations/0004-owner-scoped-indexes.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
     '0001-accounts': accountsMigration(db.dialect),
     '0002-outbox': outboxMigration(db.dialect),
     '0003-app-data': appDataMigration(db.dialect),
+    '0004-owner-scoped-indexes': ownerScopedIndexesMigration(),
   };
 }
 
