@@ -87,7 +87,7 @@ export async function updateAddress(ctx: AppContext, accountId: number, addressI
     if (!account) throw notFound();
     if (current.is_primary === 1) return current;
     await movePrimary(trx, accountId, addressId);
-    await queueMemberSync(ctx, trx, { previousEmail: account.email, email: current.email, firstName: account.first_name, lastName: account.last_name });
+    await queueMemberSync(ctx, trx, accountId, { previousEmail: account.email, email: current.email, firstName: account.first_name, lastName: account.last_name });
     return { ...current, is_primary: 1 as const };
   });
   ctx.outbox.wake();

@@ -6,6 +6,7 @@ import { accountsMigration } from './migrations/0001-accounts.ts';
 import { outboxMigration } from './migrations/0002-outbox.ts';
 import { appDataMigration } from './migrations/0003-app-data.ts';
 import { ownerScopedIndexesMigration } from './migrations/0004-owner-scoped-indexes.ts';
+import { outboxOrderingMigration } from './migrations/0005-outbox-ordering.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -13,6 +14,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0002-outbox': outboxMigration(db.dialect),
     '0003-app-data': appDataMigration(db.dialect),
     '0004-owner-scoped-indexes': ownerScopedIndexesMigration(),
+    '0005-outbox-ordering': outboxOrderingMigration(),
   };
 }
 

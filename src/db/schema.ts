@@ -64,6 +64,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: number;
   sent_at: number | null;
+  /** Rows with the same key are delivered one at a time, in id order (null: no ordering). */
+  ordering_key: string | null;
 }
 
 export interface ServerSecretsTable {

@@ -13,7 +13,8 @@ export interface MemberSync {
   lastName: string;
 }
 
-export async function queueMemberSync(ctx: AppContext, trx: Kysely<Database>, member: MemberSync): Promise<void> {
+/** The account's jobs are delivered in order: a later job waits while an earlier one is retried. */
+export async function queueMemberSync(ctx: AppContext, trx: Kysely<Database>, accountId: number, member: MemberSync): Promise<void> {
   if (!ctx.config.mailchimp) return;
-  await ctx.outbox.enqueue(trx, 'mailchimp', member, ctx.clock.now());
+  await ctx.outbox.enqueue(trx, 'mailchimp', member, ctx.clock.now(), `mailchimp:account:${accountId}`);
 }

@@ -8,8 +8,11 @@ export type OutboxKind = 'email' | 'mailchimp';
 export class Outbox {
   #listeners: Array<() => void> = [];
 
-  /** Writes a message; pass the transaction of the change that causes it. */
-  async enqueue(db: Kysely<Database>, kind: OutboxKind, payload: unknown, now: number): Promise<void> {
+  /**
+   * Writes a message; pass the transaction of the change that causes it. Messages with the same
+   * `orderingKey` are delivered one at a time, in the order they were written.
+   */
+  async enqueue(db: Kysely<Database>, kind: OutboxKind, payload: unknown, now: number, orderingKey: string | null = null): Promise<void> {
     await db.insertInto('outbox').values({
       kind,
       payload: JSON.stringify(payload),
@@ -17,6 +20,7 @@ export class Outbox {
       attempts: 0,
       next_attempt_at: now,
       created_at: now,
+      ordering_key: orderingKey,
     }).execute();
   }
 

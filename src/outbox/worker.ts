@@ -93,6 +93,12 @@ export class OutboxWorker {
       .where('state', '=', 'pending')
       .where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      // Not while an earlier row with the same ordering key is still pending (or in flight).
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('outbox as earlier')
+        .select('earlier.id')
+        .whereRef('earlier.ordering_key', '=', 'outbox.ordering_key')
+        .where('earlier.state', '=', 'pending')
+        .whereRef('earlier.id', '<', 'outbox.id'))))
       .orderBy('next_attempt_at').orderBy('id')
       .limit(BATCH)
       .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked());

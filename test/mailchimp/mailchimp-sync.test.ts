@@ -14,10 +14,12 @@ const LIST_ID = 'list42';
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
 /** Queues a sync job the way the account endpoints do: inside a transaction, waking the worker after commit. */
-async function queueSync(server: TestServer, member: MemberSync): Promise<number> {
+let nextAccountId = 1_000_000;
+
+async function queueSync(server: TestServer, member: MemberSync, accountId = nextAccountId++): Promise<number> {
   const ctx = server.server.ctx;
   const id = await ctx.db.kysely.transaction().execute(async (trx) => {
-    await queueMemberSync(ctx, trx, member);
+    await queueMemberSync(ctx, trx, accountId, member);
     const row = await trx.selectFrom('outbox').select('id').where('kind', '=', 'mailchimp').orderBy('id', 'desc').executeTakeFirst();
     return row?.id ?? 0;
   });
@@ -148,6 +150,28 @@ describe('Mailchimp sync delivery', () => {
     });
   }
 
+  test("one account's jobs go out in order: a later job waits while an earlier one is retried", async () => {
+    const accountId = nextAccountId++;
+    standIn.answerNext({ status: 503 });
+    const move = await queueSync(server, { previousEmail: 'first@example.com', email: 'second@example.com', firstName: 'Or', lastName: 'Der' }, accountId);
+    const rename = await queueSync(server, { previousEmail: 'second@example.com', email: 'second@example.com', firstName: 'Renamed', lastName: 'Der' }, accountId);
+    const other = await queueSync(server, { previousEmail: 'someone@example.com', email: 'someone@example.com', firstName: 'Some', lastName: 'One' });
+    await waitForRow(server, move, (r) => r.last_error !== null);
+    await waitForRow(server, other, (r) => r.state === 'sent');
+    // The move failed once and waits for its back-off; the rename must not overtake it.
+    await server.server.worker.runOnce();
+    assert.equal((await outboxRow(server, rename)).state, 'pending');
+    assert.equal((await outboxRow(server, rename)).attempts, 0);
+
+    server.clock.advance(60_000);
+    server.server.worker.wake();
+    await waitForRow(server, move, (r) => r.state === 'sent');
+    await waitForRow(server, rename, (r) => r.state === 'sent');
+    const paths = standIn.requests.filter((r) => r.body.last_name === 'Der' || r.body.merge_fields?.LNAME === 'Der').map((r) => r.path);
+    const [firstHash, secondHash] = [md5('first@example.com'), md5('second@example.com')];
+    assert.deepEqual(paths.map((p) => p.split('/').pop()), [firstHash, firstHash, secondHash], 'the move (failed, then retried) before the rename');
+  });
+
   const refusals: Array<[number, string, string]> = [
     [400, 'Invalid Resource', 'taken@example.com is already a list member.'],
     [401, 'API Key Invalid', 'Your API key may be invalid, or you\'ve attempted to access the wrong datacenter.'],
@@ -173,7 +197,7 @@ describe('Mailchimp sync delivery', () => {
     const ctx = server.server.ctx;
     const before = await ctx.db.kysely.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     await assert.rejects(ctx.db.kysely.transaction().execute(async (trx) => {
-      await queueMemberSync(ctx, trx, { previousEmail: 'gone@example.com', email: 'gone@example.com', firstName: 'G', lastName: 'H' });
+      await queueMemberSync(ctx, trx, 999_999, { previousEmail: 'gone@example.com', email: 'gone@example.com', firstName: 'G', lastName: 'H' });
       throw new Error('the change failed');
     }), /the change failed/);
     ctx.outbox.wake();
