@@ -1,7 +1,6 @@
-// Password hashing: argon2id with OWASP's parameters (m=19 MiB, t=2, p=1). @node-rs/argon2
-// hashes on libuv's thread pool, off the event loop.
-import { hash, verify } from '@node-rs/argon2';
-import { hashLimiter } from './hash-limiter.ts';
+// Password hashing: argon2id with OWASP's parameters (m=19 MiB, t=2, p=1), off the event
+// loop on the hashing threads of hash-pool.ts.
+import { hashPool } from './hash-pool.ts';
 
 const ARGON2ID = 2; // Algorithm.Argon2id (a const enum, which erasable TypeScript cannot import)
 
@@ -10,7 +9,7 @@ export const HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost:
 export const MAX_PASSWORD_LENGTH = 128;
 
 export function hashPassword(password: string): Promise<string> {
-  return hashLimiter.run(() => hash(password, HASH_OPTIONS));
+  return hashPool.run({ op: 'hash', password, options: HASH_OPTIONS }) as Promise<string>;
 }
 
 let dummyHash: Promise<string> | undefined;
@@ -24,11 +23,11 @@ export async function verifyPassword(storedHash: string | undefined, password: s
   if (storedHash === undefined) {
     dummyHash ??= hashPassword('not a real password: timing equaliser');
     const standIn = await dummyHash;
-    await hashLimiter.run(() => verify(standIn, password));
+    await hashPool.run({ op: 'verify', hash: standIn, password });
     return false;
   }
   try {
-    return await hashLimiter.run(() => verify(storedHash, password));
+    return (await hashPool.run({ op: 'verify', hash: storedHash, password })) === true;
   } catch {
     return false;
   }
