@@ -7,7 +7,8 @@ import { bumpDataVersion } from './data-version.ts';
 import { isForeignKeyViolation } from './constraint-errors.ts';
 
 /**
- * Runs `work` in one transaction. `work` finds the object it changes (owner's account id in the
+ * Runs `work` in one transaction (on SQLite, in a savepoint of a transaction shared with
+ * concurrent writes, committed before this returns). `work` finds the object it changes (owner's account id in the
  * query), then calls `startChange` before writing.
  *
  * A parent deleted by a concurrent request after `work` found it makes the insert under it
@@ -15,7 +16,8 @@ import { isForeignKeyViolation } from './constraint-errors.ts';
  */
 export async function writeAppData<T>(ctx: AppContext, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   try {
-    return await ctx.db.kysely.transaction().execute(work);
+    // SQLite: gathered with concurrent writes into one durable commit (src/db/group-commit.ts).
+    return ctx.db.groupCommit ? await ctx.db.groupCommit.run(work) : await ctx.db.kysely.transaction().execute(work);
   } catch (error) {
     if (isForeignKeyViolation(error)) throw notFound();
     throw error;

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
+import { GroupCommitter } from './group-commit.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -14,6 +15,8 @@ export interface Db {
   dialect: Dialect;
   /** How many queries have run: lets tests check that a request does a fixed number (no N+1). */
   stats: { queries: number };
+  /** SQLite only: runs concurrent writes in shared transactions (one commit for many). */
+  groupCommit?: GroupCommitter;
   close(): Promise<void>;
 }
 
@@ -58,7 +61,7 @@ function openSqlite(path: string, options: DatabaseOptions): Db {
   driver.pragma('busy_timeout = 5000');
   const stats = { queries: 0 };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }), log: () => { stats.queries++; } });
-  return { kysely, dialect: 'sqlite', stats, close: () => kysely.destroy() };
+  return { kysely, dialect: 'sqlite', stats, groupCommit: new GroupCommitter(kysely), close: () => kysely.destroy() };
 }
 
 function openPostgres(url: string, options: DatabaseOptions): Db {
