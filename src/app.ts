@@ -13,6 +13,7 @@ import { registerEmailRoutes } from './accounts/email-routes.ts';
 import { registerPasswordRoutes } from './accounts/password-routes.ts';
 import { registerProfileRoutes } from './accounts/profile-routes.ts';
 import { registerVerificationRoutes } from './accounts/verification-routes.ts';
+import { tooManyRequests } from './http/errors.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerHttpConventions } from './http/server-setup.ts';
 import { registerMediaRoutes } from './media/media-routes.ts';
@@ -57,10 +58,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   // Limits are set per route (config.rateLimit); nothing is limited globally.
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      detail: `Too many requests; try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
-    }),
+    // Thrown by the plugin; the error handler sends it as {"detail"} with Retry-After.
+    errorResponseBuilder: (_request, context) => tooManyRequests(
+      context.ttl / 1000,
+      `Too many requests; try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`,
+    ),
   });
   registerTokenAuth(app, ctx);
 

@@ -157,7 +157,9 @@ describe('per-IP limits on register, reset-password, verify-email and change-pas
     const { server } = mailed;
     assert.equal((await register(server, uniqueEmail())).status, 201);
     assert.equal((await register(server, 'bad')).status, 400, 'refused requests count too');
-    assertTooMany(await register(server, uniqueEmail()));
+    const limited = await register(server, uniqueEmail());
+    assertTooMany(limited);
+    assert.match(limited.body.detail, /^Too many requests; try again in \d+ seconds\.$/);
   });
 
   test('reset-password', async () => {
