@@ -53,7 +53,8 @@ class HashThread {
 
 export class HashPool {
   #threads: HashThread[];
-  #queue: Array<() => void> = [];
+  /** Jobs waiting for a thread, first come first served: a finishing job hands its thread on. */
+  #queue: Array<(thread: HashThread) => void> = [];
   #nextId = 1;
 
   constructor(size: number) {
@@ -61,17 +62,15 @@ export class HashPool {
   }
 
   async run(job: Job): Promise<string | boolean> {
-    let thread = this.#threads.find((t) => !t.busy);
-    while (!thread) {
-      await new Promise<void>((resolve) => this.#queue.push(resolve));
-      thread = this.#threads.find((t) => !t.busy);
-    }
-    thread.busy = true;
+    const free = this.#threads.find((t) => !t.busy);
+    if (free) free.busy = true;
+    const thread = free ?? await new Promise<HashThread>((resolve) => this.#queue.push(resolve));
     try {
       return await thread.run(this.#nextId++, job);
     } finally {
-      thread.busy = false;
-      this.#queue.shift()?.();
+      const next = this.#queue.shift();
+      if (next) next(thread);
+      else thread.busy = false;
     }
   }
 }

@@ -17,6 +17,15 @@ describe('password hashing threads', () => {
     assert.deepEqual(checks, [true, false, true, false, true, false]);
   });
 
+  test('waiting jobs are served first come, first served', async () => {
+    const pool = new HashPool(1);
+    const stored = String(await pool.run({ op: 'hash', password: 'order-password', options: HASH_OPTIONS }));
+    const finished: number[] = [];
+    await Promise.all(Array.from({ length: 6 }, (_, i) => pool.run({ op: 'verify', hash: stored, password: 'order-password' })
+      .then(() => finished.push(i))));
+    assert.deepEqual(finished, [0, 1, 2, 3, 4, 5]);
+  });
+
   test('a malformed stored hash is an error for the pool and a plain "no" for verifyPassword', async () => {
     const pool = new HashPool(1);
     await assert.rejects(pool.run({ op: 'verify', hash: 'not-a-hash', password: 'x' }));
