@@ -11,11 +11,17 @@ import { registerAccount } from './registration-service.ts';
 import { callerOf } from './token-auth.ts';
 import { revokeAccountTokens, revokeToken } from './token-queries.ts';
 
+const ALREADY_LOGGED_IN = 'You are already logged in; log out before registering a new account.';
+
 export function registerAuthRoutes(app: App, ctx: AppContext): void {
   const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.clock);
 
   app.post('/auth/register/', {
     config: { auth: 'optional', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.register) },
+    // An authenticated caller is refused before its body is read or validated (as v1 did).
+    onRequest: async (request) => {
+      if (request.caller) throw forbidden(ALREADY_LOGGED_IN);
+    },
     schema: {
       tags: ['auth'],
       summary: 'Create an account and e-mail a verification key to its address (does not log in)',
@@ -24,7 +30,6 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       response: { 201: AccountSchema },
     },
   }, async (request, reply) => {
-    if (request.caller) throw forbidden('You are already logged in; log out before registering a new account.');
     const { email, password, first_name = '', last_name = '' } = request.body;
     const account = await registerAccount(ctx, { email, password, firstName: first_name, lastName: last_name });
     // The new account's own view, readable once its owner has logged in.
