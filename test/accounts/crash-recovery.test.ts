@@ -1,68 +1,14 @@
 // kill -9 while registrations are being written, then restart on the same database: every
 // registration that was answered 201 is there, with its password and its queued verification e-mail.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { startServiceProcess as startService, type ServiceProcess as Service } from '../helpers/service-process.ts';
 import { PASSWORD, uniqueEmail } from './account-flows.ts';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((done) => probe.close(() => done()));
-  return port;
-}
-
-interface Service {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<void>;
-}
-
-async function startService(databaseUrl: string, dataDir: string): Promise<Service> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: 'http://api.test',
-      DATABASE_URL: databaseUrl,
-      MAIL_DIR: join(dataDir, 'mail'),
-      MEDIA_STORAGE: `fs:${join(dataDir, 'media')}`,
-      RATE_LIMITS: 'off',
-      LOG_LEVEL: 'silent',
-      OUTBOX_POLL_INTERVAL: '100ms',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('the service did not start');
-    }
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  return { child, url, exited };
-}
 
 function post(url: string, path: string, body: unknown): Promise<Response> {
   return fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,0 +1,58 @@
+// The real service as a child process (`node --import tsx src/main.ts`), for tests that kill
+// it with SIGKILL and start it again on the same database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((done) => probe.close(() => done()));
+  return port;
+}
+
+export async function startServiceProcess(databaseUrl: string, dataDir: string): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'http://api.test',
+      DATABASE_URL: databaseUrl,
+      MAIL_DIR: join(dataDir, 'mail'),
+      MEDIA_STORAGE: `fs:${join(dataDir, 'media')}`,
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'silent',
+      OUTBOX_POLL_INTERVAL: '100ms',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/health`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('the service did not start');
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return { child, url, exited };
+}
