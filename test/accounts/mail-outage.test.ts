@@ -1,20 +1,11 @@
 // Contract §7: an SMTP outage never fails the request and loses nothing; the e-mail goes out
 // once the server is back, exactly once.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { freePort } from '../helpers/free-port.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { PASSWORD, VERIFY_SUBJECT, mailsTo, register, uniqueEmail, waitForMail } from './account-flows.ts';
-
-/** A port nothing listens on (yet). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 async function outboxStates(server: TestServer): Promise<Array<{ state: string; last_error: string | null }>> {
   return server.server.ctx.db.kysely.selectFrom('outbox').select(['state', 'last_error']).where('kind', '=', 'email').execute();

@@ -1,8 +1,8 @@
 // The real service as a child process (`node --import tsx src/main.ts`), for tests that kill
 // it with SIGKILL and start it again on the same database.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { freePort } from './free-port.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -10,14 +10,6 @@ export interface ServiceProcess {
   child: ChildProcess;
   url: string;
   exited: Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((done) => probe.close(() => done()));
-  return port;
 }
 
 export async function startServiceProcess(databaseUrl: string, dataDir: string): Promise<ServiceProcess> {
