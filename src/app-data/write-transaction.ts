@@ -1,15 +1,14 @@
 // The transaction every change to an app user's data runs in.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
-import { bumpDataVersion } from './data-version.ts';
 import { isForeignKeyViolation } from './constraint-errors.ts';
 
 /**
  * Runs `work` in one transaction (on SQLite, in a savepoint of a transaction shared with
- * concurrent writes, committed before this returns). `work` finds the object it changes (owner's account id in the
- * query), then calls `startChange` before writing.
+ * concurrent writes, committed before this returns). `work` finds the object it changes
+ * (owner's account id in the query), then calls `startChange` before writing.
  *
  * A parent deleted by a concurrent request after `work` found it makes the insert under it
  * fail on its foreign key: that is the same 404 as a parent that was never there.
@@ -25,11 +24,12 @@ export async function writeAppData<T>(ctx: AppContext, work: (trx: Kysely<Databa
 }
 
 /**
- * Bumps the app user's data version (cached renderings key on it). Being an UPDATE of the app
- * user's row, it also locks that row until commit on PostgreSQL, so one app user's writes
+ * Bumps the app user's data version: something the app user holds (a profile, topic, item,
+ * entry, media resource, emergency item or contact) is changing, and cached renderings key on
+ * this number. Being an UPDATE of the app user's row, it also locks that row until commit on PostgreSQL, so one app user's writes
  * queue up behind each other: quota counts and "one default profile" read after it are exact.
  * (SQLite runs one write transaction at a time anyway.) Call it before any other write.
  */
-export function startChange(trx: Kysely<Database>, appUserId: number): Promise<void> {
-  return bumpDataVersion(trx, appUserId);
+export async function startChange(trx: Kysely<Database>, appUserId: number): Promise<void> {
+  await trx.updateTable('app_users').set({ data_version: sql`data_version + 1` }).where('id', '=', appUserId).execute();
 }
