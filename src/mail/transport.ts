@@ -17,14 +17,22 @@ export interface MailTransport {
   close(): void;
 }
 
-// nodemailer is loaded when the first e-mail goes out: a server that sends none never pays for it.
-async function loadNodemailer() {
-  return (await import('nodemailer')).default;
+/**
+ * A nodemailer transporter made when the first e-mail goes out: nodemailer is loaded only
+ * then, so a server that sends none never pays for it.
+ */
+function lazyTransporter(options: object) {
+  let transporter: Promise<Transporter> | undefined;
+  return {
+    get: () => (transporter ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options))),
+    close: () => {
+      void transporter?.then((t) => t.close());
+    },
+  };
 }
 
 function smtpTransport(config: Config): MailTransport {
-  let transporter: Promise<Transporter> | undefined;
-  const connect = async () => (await loadNodemailer()).createTransport({
+  const transporter = lazyTransporter({
     url: config.smtpUrl!,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
@@ -32,30 +40,24 @@ function smtpTransport(config: Config): MailTransport {
   });
   return {
     async send(message, messageId) {
-      transporter ??= connect();
-      await (await transporter).sendMail({ from: config.mailFrom, messageId, ...message });
+      await (await transporter.get()).sendMail({ from: config.mailFrom, messageId, ...message });
     },
-    close: () => {
-      void transporter?.then((t) => t.close());
-    },
+    close: transporter.close,
   };
 }
 
 function fileTransport(config: Config, log: FastifyBaseLogger): MailTransport {
-  let builder: Promise<Transporter> | undefined;
+  const builder = lazyTransporter({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message, messageId) {
-      builder ??= loadNodemailer().then((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
-      const info = await (await builder).sendMail({ from: config.mailFrom, messageId, ...message });
+      const info = await (await builder.get()).sendMail({ from: config.mailFrom, messageId, ...message });
       await mkdir(config.mailDir, { recursive: true });
       const safeId = messageId.replace(/[^A-Za-z0-9.-]/g, '_');
       const path = join(config.mailDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeId}.eml`);
       await writeFile(path, info.message as Buffer);
       log.info({ to: message.to, subject: message.subject, path }, 'e-mail written to file');
     },
-    close: () => {
-      void builder?.then((b) => b.close());
-    },
+    close: builder.close,
   };
 }
 
