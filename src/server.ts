@@ -45,6 +45,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+    db.changes?.start();
   } catch (error) {
     await db.close();
     throw error;

@@ -17,7 +17,7 @@ import { startChange, writeAppData } from './write-transaction.ts';
 const tags = ['items'];
 
 export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
-  const topicVersion = topicVersionLookup(ctx.db.kysely);
+  const topicVersion = topicVersionLookup(ctx.db);
   app.get('/app/topics/:id/items/', {
     schema: { tags, summary: "A topic's items with their contents", params: IdParams, response: { 200: Type.Array(ItemSchema) } },
   }, async (request, reply) => {

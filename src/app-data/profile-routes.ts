@@ -18,7 +18,7 @@ import { startChange, writeAppData } from './write-transaction.ts';
 const tags = ['profiles'];
 
 export function registerProfileRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
-  const profileVersion = profileVersionLookup(ctx.db.kysely);
+  const profileVersion = profileVersionLookup(ctx.db);
   app.get('/app/users/:id/profiles/', {
     schema: { tags, summary: "An app user's profiles", params: IdParams, response: { 200: Type.Array(ProfileSchema) } },
   }, async (request) => {

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { compileOnce } from '../db/compiled-query.ts';
+import type { Db } from '../db/database.ts';
+import { RowCache } from '../db/row-cache.ts';
 import type { Database } from '../db/schema.ts';
 import { hashSecret, newSecret } from './token-hash.ts';
 
@@ -11,12 +13,34 @@ export async function issueToken(db: Kysely<Database>, accountId: number, now: n
   return token;
 }
 
-/** The token lookup of every authenticated request, compiled once for this database. */
-export function tokenFinder(db: Kysely<Database>) {
-  const find = compileOnce(db, (tokenHash: string) => db.selectFrom('auth_tokens')
+export interface TokenRow {
+  id: number;
+  account_id: number;
+  last_used_at: number;
+}
+
+/** Tokens copied in memory at most (SQLite), about 100 bytes each. */
+const CACHED_TOKENS = 100_000;
+
+/**
+ * The token lookup of every authenticated request, compiled once for this database. With a
+ * change feed (SQLite), found tokens are kept in memory until their row changes.
+ */
+export function tokenFinder(db: Db): (token: string) => Promise<TokenRow | undefined> {
+  const { kysely } = db;
+  const find = compileOnce(kysely, (tokenHash: string) => kysely.selectFrom('auth_tokens')
     .select(['id', 'account_id', 'last_used_at'])
     .where('token_hash', '=', tokenHash), '\u0000token-hash');
-  return async (token: string) => (await find(hashSecret(token)))[0];
+  const load = async (tokenHash: string) => (await find(tokenHash))[0];
+  if (!db.changes) return (token) => load(hashSecret(token));
+  const cache = new RowCache<TokenRow>(db.changes, 'auth_tokens', CACHED_TOKENS);
+  return (token) => {
+    const tokenHash = hashSecret(token);
+    return cache.get(tokenHash, async () => {
+      const row = await load(tokenHash);
+      return row && { tag: tokenHash, value: row };
+    });
+  };
 }
 
 export async function touchToken(db: Kysely<Database>, tokenId: number, now: number): Promise<void> {

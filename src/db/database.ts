@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
+import { ChangeFeed } from './change-feed.ts';
 import { GroupCommitter } from './group-commit.ts';
 import type { Database } from './schema.ts';
 
@@ -17,6 +18,8 @@ export interface Db {
   stats: { queries: number };
   /** SQLite only: runs concurrent writes in shared transactions (one commit for many). */
   groupCommit?: GroupCommitter;
+  /** SQLite only: tells in-process caches when the rows they copy change (started after the migrations). */
+  changes?: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -61,7 +64,14 @@ function openSqlite(path: string, options: DatabaseOptions): Db {
   driver.pragma('busy_timeout = 5000');
   const stats = { queries: 0 };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }), log: () => { stats.queries++; } });
-  return { kysely, dialect: 'sqlite', stats, groupCommit: new GroupCommitter(kysely), close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'sqlite',
+    stats,
+    groupCommit: new GroupCommitter(kysely),
+    changes: new ChangeFeed(driver),
+    close: () => kysely.destroy(),
+  };
 }
 
 function openPostgres(url: string, options: DatabaseOptions): Db {

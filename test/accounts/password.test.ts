@@ -102,6 +102,7 @@ describe('POST /account/change-password/', () => {
   test('old_password: 200 {}; the caller\'s token kept, the others revoked; a notice to the primary address; the new password logs in', async () => {
     const account = await registerVerified(mailed);
     const other = await logIn(mailed.server, account.email);
+    assert.equal(await status(other), 200);
     const response = await change({ old_password: PASSWORD, new_password: NEW_PASSWORD }, account.token);
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, {});
@@ -162,6 +163,8 @@ describe('POST /account/change-password/', () => {
   test('key (forgotten password): works anonymously; revokes every token; notice sent; the key works once', async () => {
     const account = await registerVerified(mailed);
     const other = await logIn(mailed.server, account.email);
+    assert.equal(await status(other), 200);
+    assert.equal(await status(account.token), 200);
     const key = await resetKey(account.email);
     const response = await change({ key, new_password: NEW_PASSWORD });
     assert.equal(response.status, 200);

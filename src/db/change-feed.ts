@@ -1,0 +1,84 @@
+// Tells in-process caches, synchronously, when rows they copy change (SQLite only).
+//
+// The server's connection gets TEMP triggers on the tables the request path copies into
+// memory (tokens, app users' data versions). They call a JavaScript function inside the
+// statement that changes the row, before its transaction commits, so a cache forgets the row
+// before anyone can read the new state. TEMP triggers belong to this connection alone: other
+// processes (the CLI, an operator's sqlite3 shell) never see them, and their commits are
+// caught by `PRAGMA data_version`, which moves whenever another connection commits: then
+// every cache is dropped. That look is taken once per turn of the event loop, so another
+// process's commit is seen from the next turn on (microseconds), this process's own at once.
+//
+// PostgreSQL has no such hook into this process (several instances share the database and
+// NOTIFY arrives after the commit), so there the caches are not used and every request asks
+// the database.
+import type SqliteDriver from 'better-sqlite3';
+
+export type WatchedTable = 'auth_tokens' | 'app_users';
+
+type ChangeListener = (key: string | number) => void;
+
+const FUNCTION_NAME = 'profile_service_row_changed';
+
+// Which row each trigger reports: the token's hash, the app user's id.
+const TRIGGERS: { name: string; on: string; table: WatchedTable; key: string }[] = [
+  { name: 'watch_auth_tokens_update', on: 'AFTER UPDATE ON main.auth_tokens', table: 'auth_tokens', key: 'OLD.token_hash' },
+  { name: 'watch_auth_tokens_delete', on: 'AFTER DELETE ON main.auth_tokens', table: 'auth_tokens', key: 'OLD.token_hash' },
+  { name: 'watch_app_users_version', on: 'AFTER UPDATE OF data_version ON main.app_users', table: 'app_users', key: 'NEW.id' },
+  { name: 'watch_app_users_delete', on: 'AFTER DELETE ON main.app_users', table: 'app_users', key: 'OLD.id' },
+];
+
+export class ChangeFeed {
+  readonly #driver: SqliteDriver.Database;
+  readonly #listeners = new Map<WatchedTable, ChangeListener[]>();
+  readonly #resetListeners: (() => void)[] = [];
+  #dataVersion: SqliteDriver.Statement | undefined;
+  #lastDataVersion = 0;
+  #checkedThisTurn = false;
+
+  constructor(driver: SqliteDriver.Database) {
+    this.#driver = driver;
+    driver.function(FUNCTION_NAME, { deterministic: false }, (table: unknown, key: unknown) => {
+      for (const listener of this.#listeners.get(table as WatchedTable) ?? []) listener(key as string | number);
+      return null;
+    });
+  }
+
+  /** Creates the triggers; the watched tables must exist (call after the migrations). */
+  start(): void {
+    for (const trigger of TRIGGERS) {
+      this.#driver.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${trigger.name} ${trigger.on}
+        BEGIN SELECT ${FUNCTION_NAME}('${trigger.table}', ${trigger.key}); END`);
+    }
+    this.#dataVersion = this.#driver.prepare('PRAGMA data_version').pluck();
+    this.#lastDataVersion = this.#dataVersion.get() as number;
+  }
+
+  /** False until `start`: caches must not keep anything before the triggers exist. */
+  get started(): boolean {
+    return this.#dataVersion !== undefined;
+  }
+
+  onChange(table: WatchedTable, listener: ChangeListener): void {
+    this.#listeners.set(table, [...(this.#listeners.get(table) ?? []), listener]);
+  }
+
+  /** `listener` runs when another connection has committed: whatever was copied may be stale. */
+  onReset(listener: () => void): void {
+    this.#resetListeners.push(listener);
+  }
+
+  /**
+   * Call before trusting a cached copy. Looks at `PRAGMA data_version` at most once per turn
+   * of the event loop (a look costs about as much as a small query).
+   */
+  catchUp(): void {
+    if (this.#checkedThisTurn || !this.#dataVersion) return;
+    this.#checkedThisTurn = true;
+    setImmediate(() => { this.#checkedThisTurn = false; });
+    const version = this.#dataVersion.get() as number;
+    if (version === this.#lastDataVersion) return;
+    this.#lastDataVersion = version;
+    for (const listener of this.#resetListeners) listener();
+  }
+}

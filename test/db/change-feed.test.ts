@@ -1,0 +1,166 @@
+// SQLite keeps tokens and data versions in memory (src/db/change-feed.ts, row-cache.ts): a copy
+// must never outlive its row, whoever changes the row — this process or another one.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import SqliteDriver from 'better-sqlite3';
+import { hashSecret } from '../../src/auth/token-hash.ts';
+import { openDatabase, type Db } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { RowCache } from '../../src/db/row-cache.ts';
+import { createListItem, createOwner, createProfile, createTopic, type Owner } from '../app-data/fixtures.ts';
+import { onPostgres } from '../helpers/database.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite only: PostgreSQL asks the database every time' }, () => {
+  let path: string;
+  let db: Db;
+  let appUserId: number;
+  let otherAppUserId: number;
+
+  before(async () => {
+    path = join(mkdtempSync(join(tmpdir(), 'change-feed-')), 'test.db');
+    db = openDatabase(`sqlite:${path}`);
+    await migrateToLatest(db);
+    db.changes!.start();
+    const newAppUser = async (name: string) => {
+      const account = await db.kysely.insertInto('accounts')
+        .values({ first_name: name, last_name: '', password_hash: 'x', created_at: 0 })
+        .returning('id').executeTakeFirstOrThrow();
+      const appUser = await db.kysely.insertInto('app_users').values({ account_id: account.id, name, quote: null, created_at: 0 })
+        .returning('id').executeTakeFirstOrThrow();
+      return appUser.id;
+    };
+    appUserId = await newAppUser('a');
+    otherAppUserId = await newAppUser('b');
+  });
+  after(() => db.close());
+
+  const bump = (id: number) => db.kysely.updateTable('app_users').set((eb) => ({ data_version: eb('data_version', '+', 1) })).where('id', '=', id).execute();
+  const version = async (id: number) => (await db.kysely.selectFrom('app_users').select('data_version').where('id', '=', id).executeTakeFirstOrThrow()).data_version;
+
+  /** A cache.get whose load reads the real row and counts its calls. */
+  function counted(cache: RowCache<number>, id: number) {
+    const loads = { count: 0 };
+    const get = (key = `k${id}`) => cache.get(key, async () => {
+      loads.count++;
+      return { tag: id, value: await version(id) };
+    });
+    return { loads, get };
+  }
+
+  test('a found value is kept until its row changes; a change to another row keeps it', async () => {
+    const cache = new RowCache<number>(db.changes!, 'app_users', 100);
+    const { loads, get } = counted(cache, appUserId);
+    const first = (await get())!;
+    assert.equal(await get(), first);
+    assert.equal(loads.count, 1);
+    await bump(otherAppUserId);
+    assert.equal(await get(), first);
+    assert.equal(loads.count, 1);
+    await bump(appUserId);
+    assert.equal(await get(), first + 1);
+    assert.equal(loads.count, 2);
+  });
+
+  test('a change inside a transaction that rolls back only costs a reload', async () => {
+    const cache = new RowCache<number>(db.changes!, 'app_users', 100);
+    const { loads, get } = counted(cache, appUserId);
+    const first = await get();
+    await db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('app_users').set({ data_version: 999 }).where('id', '=', appUserId).execute();
+      throw new Error('rolled back');
+    }).catch(() => {});
+    assert.equal(await get(), first);
+    assert.equal(loads.count, 2);
+  });
+
+  test('a load that overlapped a change is returned but not kept (it may have read the old row)', async () => {
+    const cache = new RowCache<number>(db.changes!, 'app_users', 100);
+    const stale = (await cache.get('k', async () => {
+      const value = await version(appUserId);
+      await bump(appUserId);
+      return { tag: appUserId, value };
+    }))!;
+    const { loads, get } = counted(cache, appUserId);
+    assert.equal(await get('k'), stale + 1);
+    assert.equal(loads.count, 1);
+  });
+
+  test('nothing found is not kept; the oldest entry goes when the cache is full', async () => {
+    const cache = new RowCache<number>(db.changes!, 'app_users', 2);
+    let loads = 0;
+    const missing = () => cache.get('missing', async () => { loads++; return undefined; });
+    assert.equal(await missing(), undefined);
+    assert.equal(await missing(), undefined);
+    assert.equal(loads, 2);
+    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => ({ tag: appUserId, value: 1 }));
+    assert.equal(cache.size, 2);
+    assert.equal(await cache.get('a', async () => ({ tag: appUserId, value: 2 })), 2);
+  });
+
+  test('a commit by another connection (another process) drops everything', async () => {
+    const cache = new RowCache<number>(db.changes!, 'app_users', 100);
+    const { loads, get } = counted(cache, appUserId);
+    await get();
+    await nextTurn();
+    await get();
+    assert.equal(loads.count, 1);
+    // Not even the watched table: the feed cannot tell what another connection changed.
+    const other = new SqliteDriver(path);
+    other.prepare('UPDATE accounts SET first_name = ? WHERE id = 1').run('changed elsewhere');
+    other.close();
+    await nextTurn();
+    await get();
+    assert.equal(loads.count, 2);
+  });
+});
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('tokens and cached views changed by another process (SQLite)', { skip: onPostgres && 'SQLite only' }, () => {
+  let server: TestServer;
+  let owner: Owner;
+  let profileId: number;
+
+  before(async () => {
+    server = await startTestServer({ OUTBOX_POLL_INTERVAL: '1h' });
+    owner = await createOwner(server);
+    profileId = (await createProfile(server, owner)).id;
+    await createListItem(server, owner, (await createTopic(server, owner, profileId)).id, ['milk']);
+  });
+  after(() => server.close());
+
+  const withOtherConnection = (work: (other: SqliteDriver.Database) => void) => {
+    const other = new SqliteDriver(server.server.ctx.config.databaseUrl.slice('sqlite:'.length));
+    try {
+      work(other);
+    } finally {
+      other.close();
+    }
+  };
+  const readProfile = () => server.request('GET', `/app/profiles/${profileId}/`, { token: owner.token });
+
+  test('data changed by hand (with its data version moved) shows in the next read', async () => {
+    assert.equal((await readProfile()).status, 200);
+    withOtherConnection((other) => {
+      other.prepare('UPDATE list_entries SET text = ? WHERE account_id = ?').run('oat milk', owner.id);
+      other.prepare('UPDATE app_users SET data_version = data_version + 1 WHERE account_id = ?').run(owner.id);
+    });
+    await nextTurn();
+    const response = await readProfile();
+    assert.equal(response.status, 200);
+    assert.equal(response.body.topics[0].items[0].list_content.entries[0].text, 'oat milk');
+  });
+
+  test('a token deleted by hand is refused at once', async () => {
+    assert.equal((await readProfile()).status, 200);
+    withOtherConnection((other) => {
+      other.prepare('DELETE FROM auth_tokens WHERE token_hash = ?').run(hashSecret(owner.token));
+    });
+    await nextTurn();
+    assert.equal((await readProfile()).status, 401);
+  });
+});
