@@ -10,23 +10,23 @@ import { deleteItem, findItem } from './item-queries.ts';
 import { ItemBody, ItemPatchBody, ItemSchema } from './item-schemas.ts';
 import { createItem, updateItem } from './item-service.ts';
 import { loadItems } from './profile-detail.ts';
-import { topicVersionLookup } from './data-version-queries.ts';
-import { renderingStamp, sendRendering, type RenderingCache } from './rendering-cache.ts';
+import { sendRendering, type RenderingCache } from './rendering-cache.ts';
+import { findTopic } from './topic-queries.ts';
 import { startChange, writeAppData } from './write-transaction.ts';
 
 const tags = ['items'];
 
 export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
-  const topicVersion = topicVersionLookup(ctx.db);
   app.get('/app/topics/:id/items/', {
     schema: { tags, summary: "A topic's items with their contents", params: IdParams, response: { 200: Type.Array(ItemSchema) } },
   }, async (request, reply) => {
-    const accountId = callerOf(request).accountId;
+    const caller = callerOf(request);
     const topicId = parseId(request.params.id);
-    const version = await topicVersion(accountId, topicId);
-    if (version === undefined) throw notFound();
-    const stamp = renderingStamp(version, ctx.clock.now(), ctx.config.mediaUrlTtlMs);
-    return sendRendering(reply, cache, `topic-items:${topicId}`, stamp, () => loadItems(ctx, ctx.db.kysely, accountId, { topicId }));
+    const clock = { now: ctx.clock.now(), mediaUrlTtlMs: ctx.config.mediaUrlTtlMs };
+    return sendRendering(reply, cache, `topic-items:${topicId}`, caller, clock, async () => {
+      if (!await findTopic(ctx.db.kysely, caller.accountId, topicId)) return undefined;
+      return loadItems(ctx, ctx.db.kysely, caller.accountId, { topicId });
+    });
   });
 
   app.post('/app/topics/:id/items/', {

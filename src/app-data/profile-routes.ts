@@ -7,18 +7,16 @@ import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { findAppUser } from './app-user-queries.ts';
 import { IdParams } from './field-schemas.ts';
-import { profileVersionLookup } from './data-version-queries.ts';
 import { loadProfileDetail } from './profile-detail.ts';
 import { deleteProfile, findProfile, listProfiles } from './profile-queries.ts';
 import { ProfileBody, ProfileDetailSchema, ProfilePatchBody, ProfileSchema, toProfile } from './profile-schemas.ts';
 import { changeProfile, createProfile } from './profile-service.ts';
-import { renderingStamp, sendRendering, type RenderingCache } from './rendering-cache.ts';
+import { sendRendering, type RenderingCache } from './rendering-cache.ts';
 import { startChange, writeAppData } from './write-transaction.ts';
 
 const tags = ['profiles'];
 
 export function registerProfileRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
-  const profileVersion = profileVersionLookup(ctx.db);
   app.get('/app/users/:id/profiles/', {
     schema: { tags, summary: "An app user's profiles", params: IdParams, response: { 200: Type.Array(ProfileSchema) } },
   }, async (request) => {
@@ -40,12 +38,10 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
   app.get('/app/profiles/:id/', {
     schema: { tags, summary: 'A profile with its topics, items and their contents', params: IdParams, response: { 200: ProfileDetailSchema } },
   }, async (request, reply) => {
-    const accountId = callerOf(request).accountId;
+    const caller = callerOf(request);
     const id = parseId(request.params.id);
-    const version = await profileVersion(accountId, id);
-    if (version === undefined) throw notFound();
-    const stamp = renderingStamp(version, ctx.clock.now(), ctx.config.mediaUrlTtlMs);
-    return sendRendering(reply, cache, `profile:${id}`, stamp, () => loadProfileDetail(ctx, accountId, id));
+    const clock = { now: ctx.clock.now(), mediaUrlTtlMs: ctx.config.mediaUrlTtlMs };
+    return sendRendering(reply, cache, `profile:${id}`, caller, clock, () => loadProfileDetail(ctx, caller.accountId, id));
   });
 
   const changeSchemas = { patch: ProfilePatchBody, put: ProfileBody };

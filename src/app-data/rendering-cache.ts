@@ -1,13 +1,17 @@
 // Serialised JSON renderings of read-heavy views (the profile detail, a topic's items),
-// kept in memory and keyed on the owning app user's data_version: every write to what an app
-// user holds bumps that number in the same transaction, so a request that reads the current
-// version first can never be served a rendering older than the data. Each instance keeps its
-// own cache; the version check against the database keeps several instances correct.
+// kept in memory and stamped with the owning app user's data_version: every write to what an
+// app user holds bumps that number in the same transaction, and the caller's current version
+// comes with the token check (src/auth/token-queries.ts), read before the view, so a request
+// can never be served a rendering older than the data. Each instance keeps its own cache; the
+// version read with the token keeps several instances correct.
 import type { FastifyReply } from 'fastify';
+import type { Caller } from '../auth/token-auth.ts';
 import { notFound } from '../http/errors.ts';
 import { expiryFor } from '../media/signed-urls.ts';
 
 interface Entry {
+  /** The owner: the account the rendering was loaded for (the load filters on it). */
+  accountId: number;
   stamp: string;
   /** UTF-8 bytes, so that sending does not encode the string again each time. */
   body: Buffer;
@@ -22,9 +26,9 @@ export class RenderingCache {
     this.#maxBytes = maxBytes;
   }
 
-  get(key: string, stamp: string): Buffer | undefined {
+  get(key: string, accountId: number, stamp: string): Buffer | undefined {
     const entry = this.#entries.get(key);
-    if (!entry) return undefined;
+    if (!entry || entry.accountId !== accountId) return undefined;
     if (entry.stamp !== stamp) {
       this.#drop(key, entry);
       return undefined;
@@ -35,11 +39,11 @@ export class RenderingCache {
     return entry.body;
   }
 
-  set(key: string, stamp: string, body: Buffer): void {
+  set(key: string, accountId: number, stamp: string, body: Buffer): void {
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
     if (body.length > this.#maxBytes / 4) return;
-    this.#entries.set(key, { stamp, body });
+    this.#entries.set(key, { accountId, stamp, body });
     this.#bytes += body.length;
     for (const [oldKey, oldEntry] of this.#entries) {
       if (this.#bytes <= this.#maxBytes) break;
@@ -61,27 +65,36 @@ export class RenderingCache {
  * What a cached rendering must match: the data version, and the expiry step of the signed
  * media URLs embedded in it (so a cached body never carries a URL older than a fresh one).
  */
-export function renderingStamp(dataVersion: number, now: number, mediaUrlTtlMs: number): string {
+function renderingStamp(dataVersion: number, now: number, mediaUrlTtlMs: number): string {
   return `${dataVersion}:${expiryFor(now, mediaUrlTtlMs)}`;
 }
 
+export interface RenderingClock {
+  now: number;
+  mediaUrlTtlMs: number;
+}
+
 /**
- * Sends the cached rendering of `key` when its stamp matches; otherwise loads the value,
- * serialises it through the route's response schema, caches and sends it.
+ * Sends the caller's cached rendering of `key` when it is current; otherwise loads the value
+ * (undefined: missing or someone else's, 404), serialises it through the route's response
+ * schema, caches and sends it.
  */
 export async function sendRendering(
   reply: FastifyReply,
   cache: RenderingCache,
   key: string,
-  stamp: string,
+  caller: Caller,
+  clock: RenderingClock,
   load: () => Promise<object | undefined>,
 ): Promise<FastifyReply> {
-  let body = cache.get(key, stamp);
+  // No app user yet: nothing to cache, and the load finds nothing.
+  const stamp = caller.dataVersion === null ? undefined : renderingStamp(caller.dataVersion, clock.now, clock.mediaUrlTtlMs);
+  let body = stamp === undefined ? undefined : cache.get(key, caller.accountId, stamp);
   if (body === undefined) {
     const value = await load();
     if (value === undefined) throw notFound();
     body = Buffer.from(String(reply.serialize(value)));
-    cache.set(key, stamp, body);
+    if (stamp !== undefined) cache.set(key, caller.accountId, stamp, body);
   }
   return reply.type('application/json; charset=utf-8').send(body);
 }

@@ -10,6 +10,11 @@ import { revokeToken, tokenFinder, touchToken } from './token-queries.ts';
 export interface Caller {
   accountId: number;
   tokenId: number;
+  /**
+   * The data version of the caller's app user when the request was authenticated (null: no
+   * app user yet). Cached views of the caller's data are stamped with it.
+   */
+  dataVersion: number | null;
 }
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -44,7 +49,7 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, header: str
     throw unauthorized('Token has expired.');
   }
   if (now - row.last_used_at > TOUCH_INTERVAL_MS) await touchToken(ctx.db.kysely, row.id, now);
-  return { accountId: row.account_id, tokenId: row.id };
+  return { accountId: row.account_id, tokenId: row.id, dataVersion: row.data_version };
 }
 
 export function registerTokenAuth(app: App, ctx: AppContext): void {

@@ -17,28 +17,33 @@ export interface TokenRow {
   id: number;
   account_id: number;
   last_used_at: number;
+  /** The data version of the account's app user (null: none yet), which cached views are stamped with. */
+  data_version: number | null;
 }
 
-/** Tokens copied in memory at most (SQLite), about 100 bytes each. */
+/** Tokens copied in memory at most (SQLite), about 200 bytes each. */
 const CACHED_TOKENS = 100_000;
 
 /**
- * The token lookup of every authenticated request, compiled once for this database. With a
- * change feed (SQLite), found tokens are kept in memory until their row changes.
+ * The lookup of every authenticated request: the token, and in the same query the data
+ * version of the caller's app user, so that a cached view needs no query of its own. Compiled
+ * once; with a change feed (SQLite) found tokens are kept in memory until a token of the
+ * account or its data version changes.
  */
 export function tokenFinder(db: Db): (token: string) => Promise<TokenRow | undefined> {
   const { kysely } = db;
-  const find = compileOnce(kysely, (tokenHash: string) => kysely.selectFrom('auth_tokens')
-    .select(['id', 'account_id', 'last_used_at'])
-    .where('token_hash', '=', tokenHash), '\u0000token-hash');
+  const find = compileOnce(db, 'find_token', (tokenHash: string) => kysely.selectFrom('auth_tokens')
+    .leftJoin('app_users', 'app_users.account_id', 'auth_tokens.account_id')
+    .select(['auth_tokens.id', 'auth_tokens.account_id', 'auth_tokens.last_used_at', 'app_users.data_version'])
+    .where('auth_tokens.token_hash', '=', tokenHash), '\u0000token-hash');
   const load = async (tokenHash: string) => (await find(tokenHash))[0];
   if (!db.changes) return (token) => load(hashSecret(token));
-  const cache = new RowCache<TokenRow>(db.changes, 'auth_tokens', CACHED_TOKENS);
+  const cache = new RowCache<TokenRow>(db.changes, CACHED_TOKENS);
   return (token) => {
     const tokenHash = hashSecret(token);
     return cache.get(tokenHash, async () => {
       const row = await load(tokenHash);
-      return row && { tag: tokenHash, value: row };
+      return row && { accountId: row.account_id, value: row };
     });
   };
 }

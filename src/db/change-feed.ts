@@ -1,7 +1,7 @@
 // Tells in-process caches, synchronously, when rows they copy change (SQLite only).
 //
-// The server's connection gets TEMP triggers on the tables the request path copies into
-// memory (tokens, app users' data versions). They call a JavaScript function inside the
+// The server's connection gets TEMP triggers on the rows the request path copies into memory
+// (an account's tokens, its app user's data version), which report the account. They call a JavaScript function inside the
 // statement that changes the row, before its transaction commits, so a cache forgets the row
 // before anyone can read the new state. TEMP triggers belong to this connection alone: other
 // processes (the CLI, an operator's sqlite3 shell) never see them, and their commits are
@@ -14,23 +14,21 @@
 // the database.
 import type SqliteDriver from 'better-sqlite3';
 
-export type WatchedTable = 'auth_tokens' | 'app_users';
+type ChangeListener = (accountId: number) => void;
 
-type ChangeListener = (key: string | number) => void;
+const FUNCTION_NAME = 'profile_service_account_changed';
 
-const FUNCTION_NAME = 'profile_service_row_changed';
-
-// Which row each trigger reports: the token's hash, the app user's id.
-const TRIGGERS: { name: string; on: string; table: WatchedTable; key: string }[] = [
-  { name: 'watch_auth_tokens_update', on: 'AFTER UPDATE ON main.auth_tokens', table: 'auth_tokens', key: 'OLD.token_hash' },
-  { name: 'watch_auth_tokens_delete', on: 'AFTER DELETE ON main.auth_tokens', table: 'auth_tokens', key: 'OLD.token_hash' },
-  { name: 'watch_app_users_version', on: 'AFTER UPDATE OF data_version ON main.app_users', table: 'app_users', key: 'NEW.id' },
-  { name: 'watch_app_users_delete', on: 'AFTER DELETE ON main.app_users', table: 'app_users', key: 'OLD.id' },
+const TRIGGERS: { name: string; on: string; accountId: string }[] = [
+  { name: 'watch_auth_tokens_update', on: 'AFTER UPDATE ON main.auth_tokens', accountId: 'OLD.account_id' },
+  { name: 'watch_auth_tokens_delete', on: 'AFTER DELETE ON main.auth_tokens', accountId: 'OLD.account_id' },
+  { name: 'watch_app_users_insert', on: 'AFTER INSERT ON main.app_users', accountId: 'NEW.account_id' },
+  { name: 'watch_app_users_version', on: 'AFTER UPDATE OF data_version ON main.app_users', accountId: 'NEW.account_id' },
+  { name: 'watch_app_users_delete', on: 'AFTER DELETE ON main.app_users', accountId: 'OLD.account_id' },
 ];
 
 export class ChangeFeed {
   readonly #driver: SqliteDriver.Database;
-  readonly #listeners = new Map<WatchedTable, ChangeListener[]>();
+  readonly #listeners: ChangeListener[] = [];
   readonly #resetListeners: (() => void)[] = [];
   #dataVersion: SqliteDriver.Statement | undefined;
   #lastDataVersion = 0;
@@ -38,8 +36,8 @@ export class ChangeFeed {
 
   constructor(driver: SqliteDriver.Database) {
     this.#driver = driver;
-    driver.function(FUNCTION_NAME, { deterministic: false }, (table: unknown, key: unknown) => {
-      for (const listener of this.#listeners.get(table as WatchedTable) ?? []) listener(key as string | number);
+    driver.function(FUNCTION_NAME, { deterministic: false }, (accountId: unknown) => {
+      for (const listener of this.#listeners) listener(accountId as number);
       return null;
     });
   }
@@ -48,7 +46,7 @@ export class ChangeFeed {
   start(): void {
     for (const trigger of TRIGGERS) {
       this.#driver.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${trigger.name} ${trigger.on}
-        BEGIN SELECT ${FUNCTION_NAME}('${trigger.table}', ${trigger.key}); END`);
+        BEGIN SELECT ${FUNCTION_NAME}(${trigger.accountId}); END`);
     }
     this.#dataVersion = this.#driver.prepare('PRAGMA data_version').pluck();
     this.#lastDataVersion = this.#dataVersion.get() as number;
@@ -59,8 +57,9 @@ export class ChangeFeed {
     return this.#dataVersion !== undefined;
   }
 
-  onChange(table: WatchedTable, listener: ChangeListener): void {
-    this.#listeners.set(table, [...(this.#listeners.get(table) ?? []), listener]);
+  /** `listener` runs when a token of the account, or its app user's data version, changes. */
+  onChange(listener: ChangeListener): void {
+    this.#listeners.push(listener);
   }
 
   /** `listener` runs when another connection has committed: whatever was copied may be stale. */

@@ -1,14 +1,16 @@
-// For the few queries on every request's path (the token check, a cached view's version
-// check): build and compile the query once, then run it with new parameter values. Kysely
-// would otherwise rebuild and recompile the same SQL on each call, which costs more than
-// running it.
-import type { Compilable, Kysely } from 'kysely';
+// For the few queries on every request's path (the token check): build and compile the query
+// once, then run it as a prepared statement with new parameter values. Kysely would otherwise
+// rebuild and recompile the same SQL on each call, and PostgreSQL would parse and plan it
+// again, which costs more than running it.
+import type { Compilable, CompiledQuery } from 'kysely';
+import type { Db } from './database.ts';
 
 /**
  * `build` receives placeholder values and returns the query; the returned function runs the
- * same SQL with the real values, given in the same order as the placeholders.
+ * same SQL with the real values, given in the same order as the placeholders. `name` names the
+ * prepared statement: one name per query in the whole program.
  */
-export function compileOnce<P extends unknown[], R>(db: Kysely<any>, build: (...placeholders: P) => Compilable<R>, ...placeholders: P) {
+export function compileOnce<P extends unknown[], R>(db: Db, name: string, build: (...placeholders: P) => Compilable<R>, ...placeholders: P) {
   const compiled = build(...placeholders).compile();
   const positions = placeholders.map((placeholder) => {
     const index = compiled.parameters.indexOf(placeholder);
@@ -17,12 +19,11 @@ export function compileOnce<P extends unknown[], R>(db: Kysely<any>, build: (...
     }
     return index;
   });
-  return async (...values: P): Promise<R[]> => {
+  return (...values: P): Promise<R[]> => {
     const parameters = [...compiled.parameters];
     positions.forEach((position, i) => {
       parameters[position] = values[i];
     });
-    const result = await db.executeQuery<R>({ ...compiled, parameters });
-    return result.rows;
+    return db.executePrepared<R>(name, { ...compiled, parameters } as CompiledQuery<R>);
   };
 }

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { ChangeFeed } from './change-feed.ts';
 import { GroupCommitter } from './group-commit.ts';
@@ -20,6 +20,12 @@ export interface Db {
   groupCommit?: GroupCommitter;
   /** SQLite only: tells in-process caches when the rows they copy change (started after the migrations). */
   changes?: ChangeFeed;
+  /**
+   * Runs a compiled query as a prepared statement kept by the connection: on PostgreSQL a
+   * named statement (parsed and planned once per connection, not at every call), on SQLite
+   * through the statement cache below. For the few queries on every request's path.
+   */
+  executePrepared<R>(name: string, query: CompiledQuery<R>): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -70,6 +76,7 @@ function openSqlite(path: string, options: DatabaseOptions): Db {
     stats,
     groupCommit: new GroupCommitter(kysely),
     changes: new ChangeFeed(driver),
+    executePrepared: async (_name, query) => (await kysely.executeQuery(query)).rows,
     close: () => kysely.destroy(),
   };
 }
@@ -88,7 +95,16 @@ function openPostgres(url: string, options: DatabaseOptions): Db {
   pool.on('error', () => {});
   const stats = { queries: 0 };
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: () => { stats.queries++; } });
-  return { kysely, dialect: 'postgres', stats, close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'postgres',
+    stats,
+    async executePrepared(name, query) {
+      stats.queries++;
+      return (await pool.query({ name, text: query.sql, values: [...query.parameters] })).rows;
+    },
+    close: () => kysely.destroy(),
+  };
 }
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): Db {

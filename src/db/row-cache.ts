@@ -1,9 +1,9 @@
-// Results of small hot queries kept in memory, each filed under the row it was read from (its
-// tag: a token's hash, an app user's id). The change feed drops them when that row changes.
-import type { ChangeFeed, WatchedTable } from './change-feed.ts';
+// Results of small hot queries kept in memory, each filed under the account whose rows it was
+// read from. The change feed drops them when those rows change.
+import type { ChangeFeed } from './change-feed.ts';
 
 export interface Loaded<V> {
-  tag: string | number;
+  accountId: number;
   value: V;
 }
 
@@ -11,14 +11,14 @@ export class RowCache<V> {
   readonly #feed: ChangeFeed;
   readonly #maxEntries: number;
   readonly #entries = new Map<string, Loaded<V>>();
-  readonly #keysByTag = new Map<string | number, Set<string>>();
+  readonly #keysByAccount = new Map<number, Set<string>>();
   /** Moves on every drop: a load that overlapped one may have read the old row, and is not kept. */
   #generation = 0;
 
-  constructor(feed: ChangeFeed, table: WatchedTable, maxEntries: number) {
+  constructor(feed: ChangeFeed, maxEntries: number) {
     this.#feed = feed;
     this.#maxEntries = maxEntries;
-    feed.onChange(table, (tag) => this.#dropTag(tag));
+    feed.onChange((accountId) => this.#dropAccount(accountId));
     feed.onReset(() => this.#clear());
   }
 
@@ -41,8 +41,8 @@ export class RowCache<V> {
   #store(key: string, loaded: Loaded<V>): void {
     if (this.#entries.size >= this.#maxEntries) this.#drop(this.#entries.keys().next().value!);
     this.#entries.set(key, loaded);
-    let keys = this.#keysByTag.get(loaded.tag);
-    if (!keys) this.#keysByTag.set(loaded.tag, keys = new Set());
+    let keys = this.#keysByAccount.get(loaded.accountId);
+    if (!keys) this.#keysByAccount.set(loaded.accountId, keys = new Set());
     keys.add(key);
   }
 
@@ -50,19 +50,19 @@ export class RowCache<V> {
     const entry = this.#entries.get(key);
     if (!entry) return;
     this.#entries.delete(key);
-    const keys = this.#keysByTag.get(entry.tag)!;
+    const keys = this.#keysByAccount.get(entry.accountId)!;
     keys.delete(key);
-    if (keys.size === 0) this.#keysByTag.delete(entry.tag);
+    if (keys.size === 0) this.#keysByAccount.delete(entry.accountId);
   }
 
-  #dropTag(tag: string | number): void {
+  #dropAccount(accountId: number): void {
     this.#generation++;
-    for (const key of this.#keysByTag.get(tag) ?? []) this.#drop(key);
+    for (const key of this.#keysByAccount.get(accountId) ?? []) this.#drop(key);
   }
 
   #clear(): void {
     this.#generation++;
     this.#entries.clear();
-    this.#keysByTag.clear();
+    this.#keysByAccount.clear();
   }
 }

@@ -17,60 +17,80 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite only: PostgreSQL asks the database every time' }, () => {
   let path: string;
   let db: Db;
-  let appUserId: number;
-  let otherAppUserId: number;
+  let accountId: number;
+  let otherAccountId: number;
 
   before(async () => {
     path = join(mkdtempSync(join(tmpdir(), 'change-feed-')), 'test.db');
     db = openDatabase(`sqlite:${path}`);
     await migrateToLatest(db);
     db.changes!.start();
-    const newAppUser = async (name: string) => {
+    const newAccount = async (name: string) => {
       const account = await db.kysely.insertInto('accounts')
         .values({ first_name: name, last_name: '', password_hash: 'x', created_at: 0 })
         .returning('id').executeTakeFirstOrThrow();
-      const appUser = await db.kysely.insertInto('app_users').values({ account_id: account.id, name, quote: null, created_at: 0 })
-        .returning('id').executeTakeFirstOrThrow();
-      return appUser.id;
+      await db.kysely.insertInto('app_users').values({ account_id: account.id, name, quote: null, created_at: 0 }).execute();
+      return account.id;
     };
-    appUserId = await newAppUser('a');
-    otherAppUserId = await newAppUser('b');
+    accountId = await newAccount('a');
+    otherAccountId = await newAccount('b');
   });
   after(() => db.close());
 
-  const bump = (id: number) => db.kysely.updateTable('app_users').set((eb) => ({ data_version: eb('data_version', '+', 1) })).where('id', '=', id).execute();
-  const version = async (id: number) => (await db.kysely.selectFrom('app_users').select('data_version').where('id', '=', id).executeTakeFirstOrThrow()).data_version;
+  const bump = (id: number) => db.kysely.updateTable('app_users').set((eb) => ({ data_version: eb('data_version', '+', 1) })).where('account_id', '=', id).execute();
+  const version = async (id: number) => (await db.kysely.selectFrom('app_users').select('data_version').where('account_id', '=', id).executeTakeFirst())?.data_version;
 
   /** A cache.get whose load reads the real row and counts its calls. */
   function counted(cache: RowCache<number>, id: number) {
     const loads = { count: 0 };
     const get = (key = `k${id}`) => cache.get(key, async () => {
       loads.count++;
-      return { tag: id, value: await version(id) };
+      const value = await version(id);
+      return value === undefined ? undefined : { accountId: id, value };
     });
     return { loads, get };
   }
 
   test('a found value is kept until its row changes; a change to another row keeps it', async () => {
-    const cache = new RowCache<number>(db.changes!, 'app_users', 100);
-    const { loads, get } = counted(cache, appUserId);
+    const cache = new RowCache<number>(db.changes!, 100);
+    const { loads, get } = counted(cache, accountId);
     const first = (await get())!;
     assert.equal(await get(), first);
     assert.equal(loads.count, 1);
-    await bump(otherAppUserId);
+    await bump(otherAccountId);
     assert.equal(await get(), first);
     assert.equal(loads.count, 1);
-    await bump(appUserId);
+    await bump(accountId);
     assert.equal(await get(), first + 1);
     assert.equal(loads.count, 2);
   });
 
+  test("a token of the account updated or deleted, its app user added or deleted: its entries go", async () => {
+    const cache = new RowCache<number>(db.changes!, 100);
+    const { loads, get } = counted(cache, accountId);
+    const token = await db.kysely.insertInto('auth_tokens')
+      .values({ account_id: accountId, token_hash: 'f'.repeat(64), created_at: 0, last_used_at: 0 })
+      .returning('id').executeTakeFirstOrThrow();
+    const changes = [
+      () => db.kysely.updateTable('auth_tokens').set({ last_used_at: 1 }).where('id', '=', token.id).execute(),
+      () => db.kysely.deleteFrom('auth_tokens').where('id', '=', token.id).execute(),
+      () => db.kysely.deleteFrom('app_users').where('account_id', '=', accountId).execute(),
+      () => db.kysely.insertInto('app_users').values({ account_id: accountId, name: 'a', quote: null, created_at: 0 }).execute(),
+    ];
+    await get();
+    for (const [index, change] of changes.entries()) {
+      await change();
+      await get();
+      assert.equal(loads.count, index + 2);
+    }
+  });
+
   test('a change inside a transaction that rolls back only costs a reload', async () => {
-    const cache = new RowCache<number>(db.changes!, 'app_users', 100);
-    const { loads, get } = counted(cache, appUserId);
+    const cache = new RowCache<number>(db.changes!, 100);
+    const { loads, get } = counted(cache, accountId);
     const first = await get();
     await db.kysely.transaction().execute(async (trx) => {
-      await trx.updateTable('app_users').set({ data_version: 999 }).where('id', '=', appUserId).execute();
+      await trx.updateTable('app_users').set({ data_version: 999 }).where('account_id', '=', accountId).execute();
       throw new Error('rolled back');
     }).catch(() => {});
     assert.equal(await get(), first);
@@ -78,32 +98,32 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
   });
 
   test('a load that overlapped a change is returned but not kept (it may have read the old row)', async () => {
-    const cache = new RowCache<number>(db.changes!, 'app_users', 100);
+    const cache = new RowCache<number>(db.changes!, 100);
     const stale = (await cache.get('k', async () => {
-      const value = await version(appUserId);
-      await bump(appUserId);
-      return { tag: appUserId, value };
+      const value = (await version(accountId))!;
+      await bump(accountId);
+      return { accountId, value };
     }))!;
-    const { loads, get } = counted(cache, appUserId);
+    const { loads, get } = counted(cache, accountId);
     assert.equal(await get('k'), stale + 1);
     assert.equal(loads.count, 1);
   });
 
   test('nothing found is not kept; the oldest entry goes when the cache is full', async () => {
-    const cache = new RowCache<number>(db.changes!, 'app_users', 2);
+    const cache = new RowCache<number>(db.changes!, 2);
     let loads = 0;
     const missing = () => cache.get('missing', async () => { loads++; return undefined; });
     assert.equal(await missing(), undefined);
     assert.equal(await missing(), undefined);
     assert.equal(loads, 2);
-    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => ({ tag: appUserId, value: 1 }));
+    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => ({ accountId: accountId, value: 1 }));
     assert.equal(cache.size, 2);
-    assert.equal(await cache.get('a', async () => ({ tag: appUserId, value: 2 })), 2);
+    assert.equal(await cache.get('a', async () => ({ accountId: accountId, value: 2 })), 2);
   });
 
   test('a commit by another connection (another process) drops everything', async () => {
-    const cache = new RowCache<number>(db.changes!, 'app_users', 100);
-    const { loads, get } = counted(cache, appUserId);
+    const cache = new RowCache<number>(db.changes!, 100);
+    const { loads, get } = counted(cache, accountId);
     await get();
     await nextTurn();
     await get();
