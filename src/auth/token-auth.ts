@@ -5,7 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { unauthorized } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
-import { revokeToken, tokenFinder, touchToken } from './token-queries.ts';
+import { tokenFinder, type TokenFinder } from './token-finder.ts';
+import { revokeToken, touchToken } from './token-queries.ts';
 
 export interface Caller {
   accountId: number;
@@ -30,8 +31,6 @@ declare module 'fastify' {
 
 /** Last use is written at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 3_600_000;
-
-type TokenFinder = ReturnType<typeof tokenFinder>;
 
 async function authenticate(ctx: AppContext, findToken: TokenFinder, header: string): Promise<Caller> {
   const match = /^token\s+(\S+)\s*$/i.exec(header);
