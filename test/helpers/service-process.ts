@@ -1,5 +1,5 @@
-// The real service as a child process (`node --import tsx src/main.ts`), for tests that kill
-// it with SIGKILL and start it again on the same database.
+// The real service as a child process (`node --import tsx src/main.ts`, or a production build's
+// entry point), for tests that kill it with SIGKILL and start it again on the same database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { freePort } from './free-port.ts';
@@ -12,9 +12,10 @@ export interface ServiceProcess {
   exited: Promise<void>;
 }
 
-export async function startServiceProcess(databaseUrl: string, dataDir: string): Promise<ServiceProcess> {
+/** `nodeArgs`: what node runs, the sources through tsx unless told otherwise. */
+export async function startServiceProcess(databaseUrl: string, dataDir: string, nodeArgs = ['--import', 'tsx', 'src/main.ts']): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

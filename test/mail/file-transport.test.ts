@@ -1,20 +1,10 @@
 // Without SMTP_URL (the `npm start` default) every e-mail is written as an .eml file under
 // MAIL_DIR, with its link built from PUBLIC_URL.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { mailFiles } from '../helpers/mail-files.ts';
 import { PUBLIC_URL, startTestServer, type TestServer } from '../helpers/server.ts';
-
-async function mailFiles(dir: string, count: number): Promise<string[]> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.eml')) : [];
-    if (files.length >= count) return files.map((name) => readFileSync(join(dir, name), 'utf8'));
-    if (Date.now() > deadline) throw new Error(`expected ${count} .eml files in ${dir}, found ${files.length}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('e-mail to files', () => {
   let server: TestServer;
@@ -28,11 +18,10 @@ describe('e-mail to files', () => {
       body: { email: 'file.mail@example.com', password: 'a long and unusual passphrase' },
     });
     assert.equal(response.status, 201, response.text);
-    const [message] = await mailFiles(join(server.dataDir, 'mail'), 1);
-    const decoded = message!.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    assert.match(decoded, /^To: file\.mail@example\.com$/m);
-    assert.match(decoded, /^Subject: Confirm your e-mail address$/m);
-    assert.ok(decoded.includes(`${PUBLIC_URL}/verify-email?key=`), 'the link is built from PUBLIC_URL');
+    const [decoded] = await mailFiles(join(server.dataDir, 'mail'), 1);
+    assert.match(decoded!, /^To: file\.mail@example\.com$/m);
+    assert.match(decoded!, /^Subject: Confirm your e-mail address$/m);
+    assert.ok(decoded!.includes(`${PUBLIC_URL}/verify-email?key=`), 'the link is built from PUBLIC_URL');
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal((await mailFiles(join(server.dataDir, 'mail'), 1)).length, 1, 'written once');
   });
