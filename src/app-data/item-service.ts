@@ -28,7 +28,7 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
     }
     await startChange(trx, topic.app_user_id);
     const quota = ctx.config.quotas.itemsPerTopic;
-    enforceQuota(await countItems(trx, accountId, topicId, quota), 1, quota, 'items in a topic');
+    enforceQuota(await countItems(trx, accountId, topicId), 1, quota, 'items in a topic');
     if (image) await checkImageMedia(trx, accountId, topic.app_user_id, image);
     const texts = list ? entryTexts(ctx, list) ?? [] : [];
 

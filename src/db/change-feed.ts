@@ -1,13 +1,15 @@
 // Tells in-process caches, synchronously, when rows they copy change (SQLite only).
 //
 // The server's connection gets TEMP triggers on the rows the request path copies into memory
-// (an account's tokens, its app user's data version), which report the account. They call a JavaScript function inside the
-// statement that changes the row, before its transaction commits, so a cache forgets the row
-// before anyone can read the new state. TEMP triggers belong to this connection alone: other
-// processes (the CLI, an operator's sqlite3 shell) never see them, and their commits are
-// caught by `PRAGMA data_version`, which moves whenever another connection commits: then
-// every cache is dropped. That look is taken once per turn of the event loop, so another
-// process's commit is seen from the next turn on (microseconds), this process's own at once.
+// (an account's tokens, its app user's data version), which report the account. They call a
+// JavaScript function inside the statement that changes the row, before its transaction
+// commits, so a cache forgets the row before anyone can read the new state.
+//
+// TEMP triggers belong to this connection alone: other processes (the CLI, an operator's
+// sqlite3 shell) never see them, and their commits are caught by `PRAGMA data_version`, which
+// moves whenever another connection commits: then every cache is dropped. That look is taken
+// once per turn of the event loop, so another process's commit is seen from the next turn on
+// (microseconds), this process's own at once.
 //
 // PostgreSQL has no such hook into this process (several instances share the database and
 // NOTIFY arrives after the commit), so there the caches are not used and every request asks

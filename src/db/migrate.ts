@@ -7,6 +7,7 @@ import { outboxMigration } from './migrations/0002-outbox.ts';
 import { appDataMigration } from './migrations/0003-app-data.ts';
 import { ownerScopedIndexesMigration } from './migrations/0004-owner-scoped-indexes.ts';
 import { outboxOrderingMigration } from './migrations/0005-outbox-ordering.ts';
+import { topicItemCountsMigration } from './migrations/0006-topic-item-counts.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -15,6 +16,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0003-app-data': appDataMigration(db.dialect),
     '0004-owner-scoped-indexes': ownerScopedIndexesMigration(),
     '0005-outbox-ordering': outboxOrderingMigration(),
+    '0006-topic-item-counts': topicItemCountsMigration(db.dialect),
   };
 }
 

@@ -107,6 +107,8 @@ export interface TopicsTable {
   profile_id: number;
   name: string;
   topic_type: number;
+  /** Kept by triggers on items (migration 0006). */
+  item_count: Generated<number>;
 }
 
 export interface ItemsTable {

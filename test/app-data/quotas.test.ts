@@ -87,4 +87,30 @@ describe('per-parent quotas', () => {
     const topics = await server.request('GET', `/app/profiles/${profile.id}/topics/`, { token: owner.token });
     assert.equal(topics.body.length, 2);
   });
+
+  test('the items quota reads a per-topic count that follows concurrent creates and deletes', async () => {
+    const owner = await createOwner(server);
+    const profile = await createProfile(server, owner);
+    const topic = await createTopic(server, owner, profile.id);
+    const db = server.server.ctx.db.kysely;
+    const counted = async () => (await db.selectFrom('topics').select('item_count').where('id', '=', topic.id).executeTakeFirstOrThrow()).item_count;
+    const post = () => server.request('POST', `/app/topics/${topic.id}/items/`, { token: owner.token, body: { name: 'I', list_content: { entries: [] } } });
+    const created = await Promise.all(Array.from({ length: 4 }, post));
+    assert.deepEqual(created.map((r) => r.status).sort(), [201, 201, 400, 400]);
+    assert.equal(await counted(), 2);
+    const first = created.find((r) => r.status === 201)!;
+    assert.equal((await server.request('DELETE', new URL(first.body.url).pathname, { token: owner.token })).status, 204);
+    assert.equal(await counted(), 1);
+    assert.equal((await post()).status, 201);
+    assertQuotaRefusal(await post(), 2);
+  });
+
+  test('the per-topic count equals the items stored, for every topic', async () => {
+    const db = server.server.ctx.db.kysely;
+    const rows = await db.selectFrom('topics')
+      .select((eb) => ['topics.id', 'topics.item_count', eb.selectFrom('items').select(eb.fn.countAll<number>().as('n')).whereRef('items.topic_id', '=', 'topics.id').as('stored')])
+      .execute();
+    assert.ok(rows.length > 0);
+    for (const row of rows) assert.equal(row.item_count, Number(row.stored), `topic ${row.id}`);
+  });
 });
