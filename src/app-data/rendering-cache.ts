@@ -1,7 +1,7 @@
 // Serialised JSON renderings of read-heavy views (the profile detail, a topic's items),
 // kept in memory and stamped with the owning app user's data_version: every write to what an
 // app user holds bumps that number in the same transaction, and the caller's current version
-// comes with the token check (src/auth/token-queries.ts), read before the view, so a request
+// comes with the token check (src/auth/token-finder.ts), read before the view, so a request
 // can never be served a rendering older than the data. Each instance keeps its own cache; the
 // version read with the token keeps several instances correct.
 import type { FastifyReply } from 'fastify';
