@@ -64,7 +64,8 @@ export async function build(outdir = join(ROOT, 'dist')): Promise<void> {
   }
 }
 
-if (import.meta.main) {
+// Run as a script (npm run build), not imported (the production-build test).
+if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
   const outdir = process.argv[2] ? resolve(process.argv[2]) : undefined;
   await build(outdir);
 }
