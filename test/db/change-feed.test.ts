@@ -116,9 +116,9 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
     assert.equal(await missing(), undefined);
     assert.equal(await missing(), undefined);
     assert.equal(loads, 2);
-    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => ({ accountId: accountId, value: 1 }));
+    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => ({ accountId, value: 1 }));
     assert.equal(cache.size, 2);
-    assert.equal(await cache.get('a', async () => ({ accountId: accountId, value: 2 })), 2);
+    assert.equal(await cache.get('a', async () => ({ accountId, value: 2 })), 2);
   });
 
   test('a commit by another connection (another process) drops everything', async () => {
