@@ -11,7 +11,7 @@ import { RenderingCache } from './rendering-cache.ts';
 import { registerTopicRoutes } from './topic-routes.ts';
 
 export function registerAppDataRoutes(app: App, ctx: AppContext): void {
-  const cache = new RenderingCache(ctx.config.renderCacheBytes);
+  const cache = new RenderingCache(ctx.config.renderCacheBytes, ctx.config.mediaUrlTtlMs);
   registerAppUserRoutes(app, ctx);
   registerProfileRoutes(app, ctx, cache);
   registerTopicRoutes(app, ctx);

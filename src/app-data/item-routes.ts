@@ -22,8 +22,7 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
   }, async (request, reply) => {
     const caller = callerOf(request);
     const topicId = parseId(request.params.id);
-    const clock = { now: ctx.clock.now(), mediaUrlTtlMs: ctx.config.mediaUrlTtlMs };
-    return sendRendering(reply, cache, `topic-items:${topicId}`, caller, clock, async () => {
+    return sendRendering(reply, cache, `topic-items:${topicId}`, caller, ctx.clock.now(), async () => {
       if (!await findTopic(ctx.db.kysely, caller.accountId, topicId)) return undefined;
       return loadItems(ctx, ctx.db.kysely, caller.accountId, { topicId });
     });

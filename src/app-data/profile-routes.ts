@@ -40,8 +40,7 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
   }, async (request, reply) => {
     const caller = callerOf(request);
     const id = parseId(request.params.id);
-    const clock = { now: ctx.clock.now(), mediaUrlTtlMs: ctx.config.mediaUrlTtlMs };
-    return sendRendering(reply, cache, `profile:${id}`, caller, clock, () => loadProfileDetail(ctx, caller.accountId, id));
+    return sendRendering(reply, cache, `profile:${id}`, caller, ctx.clock.now(), () => loadProfileDetail(ctx, caller.accountId, id));
   });
 
   const changeSchemas = { patch: ProfilePatchBody, put: ProfileBody };

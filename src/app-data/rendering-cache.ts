@@ -21,9 +21,19 @@ export class RenderingCache {
   #entries = new Map<string, Entry>();
   #bytes = 0;
   readonly #maxBytes: number;
+  readonly #mediaUrlTtlMs: number;
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, mediaUrlTtlMs: number) {
     this.#maxBytes = maxBytes;
+    this.#mediaUrlTtlMs = mediaUrlTtlMs;
+  }
+
+  /**
+   * What a cached rendering must match: the data version, and the expiry step of the signed
+   * media URLs embedded in it (so a cached body never carries a URL older than a fresh one).
+   */
+  stamp(dataVersion: number, now: number): string {
+    return `${dataVersion}:${expiryFor(now, this.#mediaUrlTtlMs)}`;
   }
 
   get(key: string, accountId: number, stamp: string): Buffer | undefined {
@@ -62,19 +72,6 @@ export class RenderingCache {
 }
 
 /**
- * What a cached rendering must match: the data version, and the expiry step of the signed
- * media URLs embedded in it (so a cached body never carries a URL older than a fresh one).
- */
-function renderingStamp(dataVersion: number, now: number, mediaUrlTtlMs: number): string {
-  return `${dataVersion}:${expiryFor(now, mediaUrlTtlMs)}`;
-}
-
-export interface RenderingClock {
-  now: number;
-  mediaUrlTtlMs: number;
-}
-
-/**
  * Sends the caller's cached rendering of `key` when it is current; otherwise loads the value
  * (undefined: missing or someone else's, 404), serialises it through the route's response
  * schema, caches and sends it.
@@ -84,11 +81,11 @@ export async function sendRendering(
   cache: RenderingCache,
   key: string,
   caller: Caller,
-  clock: RenderingClock,
+  now: number,
   load: () => Promise<object | undefined>,
 ): Promise<FastifyReply> {
   // No app user yet: nothing to cache, and the load finds nothing.
-  const stamp = caller.dataVersion === null ? undefined : renderingStamp(caller.dataVersion, clock.now, clock.mediaUrlTtlMs);
+  const stamp = caller.dataVersion === null ? undefined : cache.stamp(caller.dataVersion, now);
   let body = stamp === undefined ? undefined : cache.get(key, caller.accountId, stamp);
   if (body === undefined) {
     const value = await load();
