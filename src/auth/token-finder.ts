@@ -28,12 +28,16 @@ export function tokenFinder(db: Db): TokenFinder {
   return db.changes ? cachedFinder(db, db.changes) : batchedFinder(db);
 }
 
+/** The token rows with their account's data version; the finders add which tokens. */
+function tokenRows(db: Db) {
+  return db.kysely.selectFrom('auth_tokens')
+    .leftJoin('app_users', 'app_users.account_id', 'auth_tokens.account_id')
+    .select(['auth_tokens.token_hash', 'auth_tokens.id', 'auth_tokens.account_id', 'auth_tokens.last_used_at', 'app_users.data_version']);
+}
+
 /** SQLite: found tokens stay in memory until a token of the account or its data version changes. */
 function cachedFinder(db: Db, changes: ChangeFeed): TokenFinder {
-  const { kysely } = db;
-  const find = compileOnce(db, 'find_token', (tokenHash: string) => kysely.selectFrom('auth_tokens')
-    .leftJoin('app_users', 'app_users.account_id', 'auth_tokens.account_id')
-    .select(['auth_tokens.id', 'auth_tokens.account_id', 'auth_tokens.last_used_at', 'app_users.data_version'])
+  const find = compileOnce(db, 'find_token', (tokenHash: string) => tokenRows(db)
     .where('auth_tokens.token_hash', '=', tokenHash), '\u0000token-hash');
   const cache = new RowCache<TokenRow>(changes, CACHED_TOKENS);
   return (token) => {
@@ -52,11 +56,8 @@ function cachedFinder(db: Db, changes: ChangeFeed): TokenFinder {
  * nothing but the end of the turn.
  */
 function batchedFinder(db: Db): TokenFinder {
-  const { kysely } = db;
   const placeholder: string[] = [];
-  const find = compileOnce(db, 'find_tokens', (tokenHashes: string[]) => kysely.selectFrom('auth_tokens')
-    .leftJoin('app_users', 'app_users.account_id', 'auth_tokens.account_id')
-    .select(['auth_tokens.token_hash', 'auth_tokens.id', 'auth_tokens.account_id', 'auth_tokens.last_used_at', 'app_users.data_version'])
+  const find = compileOnce(db, 'find_tokens', (tokenHashes: string[]) => tokenRows(db)
     .where(sql<boolean>`auth_tokens.token_hash = any(${tokenHashes})`), placeholder);
   const loader = new DataLoader<string, TokenRow | undefined>(async (tokenHashes) => {
     const byHash = new Map((await find([...tokenHashes])).map((row) => [row.token_hash, row]));
