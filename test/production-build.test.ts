@@ -12,7 +12,9 @@ import { promisify } from 'node:util';
 import { build } from '../scripts/build.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { mailFiles } from './helpers/mail-files.ts';
+import { requester, type TestServer } from './helpers/server.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
+import { keyInText } from './helpers/smtp-sink.ts';
 import { png, uploadForm } from './media/media-fixtures.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -24,12 +26,14 @@ describe('production build', () => {
   let database: TestDatabase;
   let dataDir: string;
   let service: ServiceProcess;
+  let request: TestServer['request'];
 
   before(async () => {
     await build(outdir);
     database = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'profile-service-build-'));
     service = await startServiceProcess(database.url, dataDir, [join(outdir, 'main.js')]);
+    request = requester(service.url);
   });
   after(async () => {
     if (service?.child.exitCode === null) {
@@ -40,43 +44,32 @@ describe('production build', () => {
     await database?.drop();
   });
 
-  async function call(method: string, path: string, options: { token?: string; json?: unknown; form?: FormData } = {}) {
-    const headers: Record<string, string> = {};
-    if (options.token) headers.authorization = `Token ${options.token}`;
-    if (options.json !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(service.url + path, {
-      method, headers, body: options.form ?? (options.json === undefined ? undefined : JSON.stringify(options.json)),
-    });
-    const text = await response.text();
-    return { status: response.status, text, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : undefined };
-  }
-
   test('register, verify with the e-mailed key, log in, upload an image, read the profile', async () => {
     const email = 'built@example.com';
     const password = 'a long and unusual passphrase';
-    assert.equal((await call('POST', '/auth/register/', { json: { email, password } })).status, 201);
+    assert.equal((await request('POST', '/auth/register/', { body: { email, password } })).status, 201);
     const [mail] = await mailFiles(join(dataDir, 'mail'), 1);
-    const key = /key=([A-Za-z0-9_-]+)/.exec(mail!)![1];
-    const verified = await call('POST', '/account/verify-email/', { json: { key, password } });
+    const key = keyInText(mail!, 'the verification e-mail');
+    const verified = await request('POST', '/account/verify-email/', { body: { key, password } });
     assert.equal(verified.status, 200, verified.text);
-    const login = await call('POST', '/auth/login/', { json: { username: email, password } });
+    const login = await request('POST', '/auth/login/', { body: { username: email, password } });
     assert.equal(login.status, 200, login.text);
     const token = login.body.token as string;
 
-    const appUser = await call('POST', '/app/users/', { token, json: {} });
+    const appUser = await request('POST', '/app/users/', { token, body: {} });
     assert.equal(appUser.status, 201, appUser.text);
-    const media = await call('POST', `/app/users/${appUser.body.id}/gallery/`, { token, form: uploadForm({ name: 'Photo', file: png(), type: 'image/png', filename: 'photo.png' }) });
+    const media = await request('POST', `/app/users/${appUser.body.id}/gallery/`, { token, raw: uploadForm({ name: 'Photo', file: png(), type: 'image/png', filename: 'photo.png' }) });
     assert.equal(media.status, 201, media.text);
     assert.equal(media.body.content_type, 'image/png');
-    const profile = await call('POST', `/app/users/${appUser.body.id}/profiles/`, { token, json: { name: 'Home' } });
+    const profile = await request('POST', `/app/users/${appUser.body.id}/profiles/`, { token, body: { name: 'Home' } });
     assert.equal(profile.status, 201, profile.text);
-    const detail = await call('GET', `/app/profiles/${profile.body.id}/`, { token });
+    const detail = await request('GET', `/app/profiles/${profile.body.id}/`, { token });
     assert.equal(detail.status, 200, detail.text);
     assert.equal(detail.body.name, 'Home');
   });
 
   test('the documentation: /openapi.json and the Swagger UI pages', async () => {
-    const openapi = await call('GET', '/openapi.json');
+    const openapi = await request('GET', '/openapi.json');
     assert.equal(openapi.status, 200);
     assert.equal(openapi.body.openapi, '3.1.0');
     const docs = await fetch(`${service.url}/docs/`);
@@ -95,7 +88,7 @@ describe('production build', () => {
     assert.match(stats.stdout, /^sent\s+[1-9]/m);
     const seeded = JSON.parse((await node('seed.js', '--accounts', '2', '--quiet', '--json')).stdout);
     assert.equal(seeded.accounts, 2);
-    const login = await call('POST', '/auth/login/', { json: { username: 'bench-1@example.com', password: seeded.password } });
+    const login = await request('POST', '/auth/login/', { body: { username: 'bench-1@example.com', password: seeded.password } });
     assert.equal(login.status, 200, login.text);
   });
 });

@@ -37,6 +37,26 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** Requests to a service listening at `url` (this process's test server, or a child process). */
+export function requester(url: string): TestServer['request'] {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | Buffer | FormData | undefined;
+    if (options.raw !== undefined) {
+      body = options.raw;
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (options.token) headers.authorization ??= `Token ${options.token}`;
+    const response = await fetch(url + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    if (text && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed as any, text };
+  };
+}
+
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-data-'));
@@ -62,22 +82,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     clock,
     server,
     dataDir,
-    async request(method, path, options = {}) {
-      const headers: Record<string, string> = { ...options.headers };
-      let body: string | Buffer | FormData | undefined;
-      if (options.raw !== undefined) {
-        body = options.raw;
-      } else if (options.body !== undefined) {
-        body = JSON.stringify(options.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      if (options.token) headers.authorization ??= `Token ${options.token}`;
-      const response = await fetch(url + path, { method, headers, body });
-      const text = await response.text();
-      let parsed: unknown = undefined;
-      if (text && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
-      return { status: response.status, headers: response.headers, body: parsed as any, text };
-    },
+    request: requester(url),
     local(absolute) {
       if (!absolute.startsWith(PUBLIC_URL)) throw new Error(`not a service URL: ${absolute}`);
       return url + absolute.slice(PUBLIC_URL.length);

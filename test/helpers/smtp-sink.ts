@@ -80,12 +80,17 @@ export class SmtpSink {
 
   /** The key= value in a message's link. */
   static keyIn(mail: ReceivedMail): string {
-    const match = /key=([A-Za-z0-9_-]+)/.exec(mail.decoded);
-    if (!match) throw new Error(`no key in e-mail "${mail.subject}"`);
-    return match[1]!;
+    return keyInText(mail.decoded, `e-mail "${mail.subject}"`);
   }
 
   close(): Promise<void> {
     return new Promise((resolve) => this.#server.close(() => resolve()));
   }
+}
+
+/** The key= value in the link of an e-mail's (decoded) text; `what` names it in the error. */
+export function keyInText(text: string, what: string): string {
+  const match = /key=([A-Za-z0-9_-]+)/.exec(text);
+  if (!match) throw new Error(`no key in ${what}`);
+  return match[1]!;
 }
