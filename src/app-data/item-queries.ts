@@ -1,5 +1,6 @@
 // Queries on items and their image/list content. Every one takes the caller's account id.
 import type { Kysely } from 'kysely';
+import { compiledQuery } from '../db/compiled-query.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Which items to read: those of a profile (all its topics), of a topic, or one. */
@@ -77,19 +78,23 @@ export function findItem(db: Kysely<Database>, accountId: number, id: number): P
 }
 
 /** How many items the topic has (a counter kept by triggers on items, migration 0006). */
+const selectItemCount = compiledQuery((db, accountId: number, topicId: number) => db.selectFrom('topics').select('item_count')
+  .where('id', '=', topicId).where('account_id', '=', accountId), -1, -2);
+
 export async function countItems(db: Kysely<Database>, accountId: number, topicId: number): Promise<number> {
-  const row = await db.selectFrom('topics').select('item_count')
-    .where('id', '=', topicId).where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
+  const [row] = await selectItemCount(db, accountId, topicId);
+  if (!row) throw new Error(`topic ${topicId} of account ${accountId} not found`);
   return row.item_count;
 }
 
+// Item creates are the busiest write: their inserts are compiled once.
+const insertItemRow = compiledQuery((db, accountId: number, topicId: number, name: string) => db.insertInto('items')
+  .values({ account_id: accountId, topic_id: topicId, name })
+  .returning('id'), -1, -2, '\u0000name');
+
 export async function insertItem(trx: Kysely<Database>, values: { accountId: number; topicId: number; name: string }): Promise<number> {
-  const row = await trx.insertInto('items')
-    .values({ account_id: values.accountId, topic_id: values.topicId, name: values.name })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  const [row] = await insertItemRow(trx, values.accountId, values.topicId, values.name);
+  return row!.id;
 }
 
 export interface ImageContentValues {
@@ -108,9 +113,13 @@ export async function insertImageContent(trx: Kysely<Database>, accountId: numbe
   }).execute();
 }
 
+const insertListContentRow = compiledQuery((db, accountId: number, itemId: number) => db.insertInto('list_contents')
+  .values({ account_id: accountId, item_id: itemId })
+  .returning('id'), -1, -2);
+
 export async function insertListContent(trx: Kysely<Database>, accountId: number, itemId: number): Promise<number> {
-  const row = await trx.insertInto('list_contents').values({ account_id: accountId, item_id: itemId }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+  const [row] = await insertListContentRow(trx, accountId, itemId);
+  return row!.id;
 }
 
 export async function updateItemName(trx: Kysely<Database>, accountId: number, id: number, name: string): Promise<void> {

@@ -1,5 +1,6 @@
 // Queries on list entries. Every one takes the caller's account id.
 import type { Kysely } from 'kysely';
+import { compiledQuery } from '../db/compiled-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { ListEntryRow } from './list-entry-schemas.ts';
 
@@ -64,12 +65,34 @@ export async function replaceEntries(trx: Kysely<Database>, accountId: number, l
   await insertEntries(trx, accountId, listContentId, texts);
 }
 
+type EntryInsert = (trx: Kysely<Database>, ...rowValues: (number | string)[]) => Promise<ListEntryRow[]>;
+
+/** The INSERT of `count` entries, compiled at its first use (item creates write lists on every call). */
+const entryInserts = new Map<number, EntryInsert>();
+
+function entryInsert(count: number): EntryInsert {
+  let insert = entryInserts.get(count);
+  if (!insert) {
+    // Each row's account id, list content id and text, as distinct placeholders.
+    const placeholders = Array.from({ length: count }, (_, i) => [-2 * i - 1, -2 * i - 2, `\u0000text-${i}`]).flat();
+    insert = compiledQuery((db, ...rowValues: (number | string)[]) => db.insertInto('list_entries')
+      .values(Array.from({ length: count }, (_, i) => ({
+        account_id: rowValues[3 * i] as number,
+        list_content_id: rowValues[3 * i + 1] as number,
+        text: rowValues[3 * i + 2] as string,
+      })))
+      .returning(['id', 'text']), ...placeholders);
+    entryInserts.set(count, insert);
+  }
+  return insert;
+}
+
 /** Inserts the entries in order; returns them in that order with their new ids. */
 export async function insertEntries(trx: Kysely<Database>, accountId: number, listContentId: number, texts: string[]): Promise<ListEntryRow[]> {
   const inserted: ListEntryRow[] = [];
   for (let start = 0; start < texts.length; start += INSERT_CHUNK) {
-    const rows = texts.slice(start, start + INSERT_CHUNK).map((text) => ({ account_id: accountId, list_content_id: listContentId, text }));
-    inserted.push(...await trx.insertInto('list_entries').values(rows).returning(['id', 'text']).execute());
+    const chunk = texts.slice(start, start + INSERT_CHUNK);
+    inserted.push(...await entryInsert(chunk.length)(trx, ...chunk.flatMap((text) => [accountId, listContentId, text])));
   }
   // Ids are handed out in VALUES order; RETURNING's own order is not promised.
   return inserted.sort((a, b) => a.id - b.id);

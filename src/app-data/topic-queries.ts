@@ -1,5 +1,6 @@
 // Queries on topics. Every one takes the caller's account id.
 import type { Kysely } from 'kysely';
+import { compiledQuery } from '../db/compiled-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { TopicRow } from './topic-schemas.ts';
 
@@ -21,12 +22,13 @@ export function selectTopics(db: Kysely<Database>, accountId: number, scope: Top
     .execute();
 }
 
-export function findTopic(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedTopicRow | undefined> {
-  return db.selectFrom('topics')
-    .innerJoin('profiles', 'profiles.id', 'topics.profile_id')
-    .select([...COLUMNS, 'topics.profile_id', 'profiles.app_user_id'])
-    .where('topics.id', '=', id).where('topics.account_id', '=', accountId)
-    .executeTakeFirst();
+const selectOwnedTopic = compiledQuery((db, accountId: number, id: number) => db.selectFrom('topics')
+  .innerJoin('profiles', 'profiles.id', 'topics.profile_id')
+  .select([...COLUMNS, 'topics.profile_id', 'profiles.app_user_id'])
+  .where('topics.id', '=', id).where('topics.account_id', '=', accountId), -1, -2);
+
+export async function findTopic(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedTopicRow | undefined> {
+  return (await selectOwnedTopic(db, accountId, id))[0];
 }
 
 export async function countTopics(db: Kysely<Database>, accountId: number, profileId: number): Promise<number> {

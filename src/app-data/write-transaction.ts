@@ -1,6 +1,7 @@
 // The transaction every change to an app user's data runs in.
 import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { compiledQuery } from '../db/compiled-query.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { isForeignKeyViolation } from './constraint-errors.ts';
@@ -23,6 +24,10 @@ export async function writeAppData<T>(ctx: AppContext, work: (trx: Kysely<Databa
   }
 }
 
+const bumpDataVersion = compiledQuery((db, appUserId: number) => db.updateTable('app_users')
+  .set({ data_version: sql`data_version + 1` })
+  .where('id', '=', appUserId), -1);
+
 /**
  * Bumps the app user's data version: something the app user holds (a profile, topic, item,
  * entry, media resource, emergency item or contact) is changing, and cached renderings key on
@@ -31,5 +36,5 @@ export async function writeAppData<T>(ctx: AppContext, work: (trx: Kysely<Databa
  * (SQLite runs one write transaction at a time anyway.) Call it before any other write.
  */
 export async function startChange(trx: Kysely<Database>, appUserId: number): Promise<void> {
-  await trx.updateTable('app_users').set({ data_version: sql`data_version + 1` }).where('id', '=', appUserId).execute();
+  await bumpDataVersion(trx, appUserId);
 }

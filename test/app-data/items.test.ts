@@ -36,6 +36,21 @@ describe('items', () => {
     assert.deepEqual(empty.body.list_content.entries, []);
   });
 
+  test('lists of different lengths, one longer than an INSERT chunk (500 rows), keep their entries and order', async () => {
+    const { owner, topicId } = await ownerWithTopic();
+    for (const length of [1, 3, 2, 3, 1000]) {
+      const texts = Array.from({ length }, (_, i) => `entry ${length}-${i}`);
+      const response = await server.request('POST', `/app/topics/${topicId}/items/`, {
+        token: owner.token, body: { name: `List of ${length}`, list_content: { entries: texts.map((text) => ({ text })) } },
+      });
+      assert.equal(response.status, 201, response.text);
+      const entries: { id: number; text: string }[] = response.body.list_content.entries;
+      assert.deepEqual(entries.map((e) => e.text), texts);
+      const read = await server.request('GET', `/app/items/${response.body.id}/`, { token: owner.token });
+      assert.deepEqual(read.body.list_content.entries, entries);
+    }
+  });
+
   test('an image item: media of the same app user in full, or null', async () => {
     const { owner, topicId } = await ownerWithTopic();
     const image = await insertMedia(server, owner, 'face.png');
