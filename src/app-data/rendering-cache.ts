@@ -1,8 +1,8 @@
 // Serialised JSON renderings of read-heavy views (the profile detail, a topic's items),
 // kept in memory and stamped with the owning app user's data_version: every write to what an
 // app user holds bumps that number in the same transaction, and the caller's current version
-// comes with the token check (src/auth/token-finder.ts), read before the view, so a request
-// can never be served a rendering older than the data. Each instance keeps its own cache; the
+// (src/auth/token-finder.ts) is read before the view, so a request can never be served a
+// rendering older than the data. Each instance keeps its own cache; the
 // version read with the token keeps several instances correct.
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../auth/token-auth.ts';
@@ -85,7 +85,8 @@ export async function sendRendering(
   load: () => Promise<object | undefined>,
 ): Promise<FastifyReply> {
   // No app user yet: nothing to cache, and the load finds nothing.
-  const stamp = caller.dataVersion === null ? undefined : cache.stamp(caller.dataVersion, now);
+  const dataVersion = await caller.dataVersion();
+  const stamp = dataVersion === null ? undefined : cache.stamp(dataVersion, now);
   let body = stamp === undefined ? undefined : cache.get(key, caller.accountId, stamp);
   if (body === undefined) {
     const value = await load();

@@ -12,10 +12,10 @@ export interface Caller {
   accountId: number;
   tokenId: number;
   /**
-   * The data version of the caller's app user when the request was authenticated (null: no
-   * app user yet). Cached views of the caller's data are stamped with it.
+   * The current data version of the caller's app user (null: no app user yet). Cached views
+   * of the caller's data are stamped with it; read it before reading the data.
    */
-  dataVersion: number | null;
+  dataVersion(): Promise<number | null>;
 }
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -48,7 +48,7 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, header: str
     throw unauthorized('Token has expired.');
   }
   if (now - row.last_used_at > TOUCH_INTERVAL_MS) await touchToken(ctx.db.kysely, row.id, now);
-  return { accountId: row.account_id, tokenId: row.id, dataVersion: row.data_version };
+  return { accountId: row.account_id, tokenId: row.id, dataVersion: row.dataVersion };
 }
 
 export function registerTokenAuth(app: App, ctx: AppContext): void {

@@ -1,5 +1,5 @@
-// The lookup of every authenticated request: the token, and in the same query the data
-// version of the caller's app user, so that a cached view needs no query of its own.
+// The lookup of every authenticated request: the token, and the data version of the
+// caller's app user, which cached views are stamped with.
 import DataLoader from 'dataloader';
 import { sql } from 'kysely';
 import type { ChangeFeed } from '../db/change-feed.ts';
@@ -12,14 +12,17 @@ export interface TokenRow {
   id: number;
   account_id: number;
   last_used_at: number;
-  /** The data version of the account's app user (null: none yet), which cached views are stamped with. */
-  data_version: number | null;
 }
 
-export type TokenFinder = (token: string) => Promise<TokenRow | undefined>;
+export interface FoundToken extends TokenRow {
+  /** The data version of the account's app user (null: none yet), for the requests that need it. */
+  dataVersion(): Promise<number | null>;
+}
 
-/** Tokens copied in memory at most (SQLite), about 200 bytes each. */
-const CACHED_TOKENS = 100_000;
+export type TokenFinder = (token: string) => Promise<FoundToken | undefined>;
+
+/** Tokens, and app users' data versions, copied in memory at most (SQLite): about 200 bytes each. */
+const CACHED_ROWS = 100_000;
 
 /** Lookups sent to PostgreSQL in one query at most. */
 const MAX_BATCH = 200;
@@ -28,40 +31,61 @@ export function tokenFinder(db: Db): TokenFinder {
   return db.changes ? cachedFinder(db, db.changes) : batchedFinder(db);
 }
 
-/** The token rows with their account's data version; the finders add which tokens. */
 function tokenRows(db: Db) {
   return db.kysely.selectFrom('auth_tokens')
-    .leftJoin('app_users', 'app_users.account_id', 'auth_tokens.account_id')
-    .select(['auth_tokens.token_hash', 'auth_tokens.id', 'auth_tokens.account_id', 'auth_tokens.last_used_at', 'app_users.data_version']);
+    .select(['auth_tokens.token_hash', 'auth_tokens.id', 'auth_tokens.account_id', 'auth_tokens.last_used_at']);
 }
 
-/** SQLite: found tokens stay in memory until a token of the account or its data version changes. */
+/**
+ * SQLite: a found token stays in memory until a token of its account changes, and the data
+ * version until the app user's changes. Apart, so that a write (which moves the data version)
+ * costs its writer no token lookup on the next request; and the data version is only read
+ * when a request asks for it.
+ */
 function cachedFinder(db: Db, changes: ChangeFeed): TokenFinder {
-  const find = compileOnce(db, 'find_token', (tokenHash: string) => tokenRows(db)
+  const findToken = compileOnce(db, 'find_token', (tokenHash: string) => tokenRows(db)
     .where('auth_tokens.token_hash', '=', tokenHash), '\u0000token-hash');
-  const cache = new RowCache<TokenRow>(changes, CACHED_TOKENS);
+  const findDataVersion = compileOnce(db, 'find_data_version', (accountId: number) => db.kysely.selectFrom('app_users')
+    .select('data_version').where('account_id', '=', accountId), -1);
+  const tokens = new RowCache<FoundToken>(changes, 'tokens', CACHED_ROWS);
+  const dataVersions = new RowCache<number | null>(changes, 'app_user', CACHED_ROWS);
+
+  const dataVersionOf = async (accountId: number): Promise<number | null> => (await dataVersions.get(String(accountId), async () => {
+    const row = (await findDataVersion(accountId))[0];
+    return { accountId, value: row?.data_version ?? null };
+  }))!;
+
   return (token) => {
     const tokenHash = hashSecret(token);
-    return cache.get(tokenHash, async () => {
-      const row = (await find(tokenHash))[0];
-      return row && { accountId: row.account_id, value: row };
+    return tokens.get(tokenHash, async () => {
+      const row = (await findToken(tokenHash))[0];
+      if (!row) return undefined;
+      const accountId = row.account_id;
+      return { accountId, value: { id: row.id, account_id: accountId, last_used_at: row.last_used_at, dataVersion: () => dataVersionOf(accountId) } };
     });
   };
 }
 
 /**
  * PostgreSQL (shared by every instance, so nothing is kept): the lookups of the requests that
- * arrive in one turn of the event loop go to the database as one query. A round trip costs
- * far more than a row, so under load this saves most of them; a lone request waits for
- * nothing but the end of the turn.
+ * arrive in one turn of the event loop go to the database as one query, which also reads each
+ * caller's data version. A round trip costs far more than a row, so under load this saves
+ * most of them; a lone request waits for nothing but the end of the turn.
  */
 function batchedFinder(db: Db): TokenFinder {
   const placeholder: string[] = [];
   const find = compileOnce(db, 'find_tokens', (tokenHashes: string[]) => tokenRows(db)
+    .leftJoin('app_users', 'app_users.account_id', 'auth_tokens.account_id')
+    .select('app_users.data_version')
     .where(sql<boolean>`auth_tokens.token_hash = any(${tokenHashes})`), placeholder);
-  const loader = new DataLoader<string, TokenRow | undefined>(async (tokenHashes) => {
+  const loader = new DataLoader<string, FoundToken | undefined>(async (tokenHashes) => {
     const byHash = new Map((await find([...tokenHashes])).map((row) => [row.token_hash, row]));
-    return tokenHashes.map((tokenHash) => byHash.get(tokenHash));
+    return tokenHashes.map((tokenHash) => {
+      const row = byHash.get(tokenHash);
+      if (!row) return undefined;
+      const dataVersion = Promise.resolve(row.data_version);
+      return { id: row.id, account_id: row.account_id, last_used_at: row.last_used_at, dataVersion: () => dataVersion };
+    });
   }, { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) });
   return (token) => loader.load(hashSecret(token));
 }

@@ -1,7 +1,7 @@
 // Tells in-process caches, synchronously, when rows they copy change (SQLite only).
 //
 // The server's connection gets TEMP triggers on the rows the request path copies into memory
-// (an account's tokens, its app user's data version), which report the account. They call a
+// (an account's tokens, its app user's data version), which report what changed and whose. They call a
 // JavaScript function inside the statement that changes the row, before its transaction
 // commits, so a cache forgets the row before anyone can read the new state.
 //
@@ -16,21 +16,24 @@
 // the database.
 import type SqliteDriver from 'better-sqlite3';
 
+/** What a cache copies: an account's tokens, or its app user (its data version, or that there is none). */
+export type Watched = 'tokens' | 'app_user';
+
 type ChangeListener = (accountId: number) => void;
 
 const FUNCTION_NAME = 'profile_service_account_changed';
 
-const TRIGGERS: { name: string; on: string; accountId: string }[] = [
-  { name: 'watch_auth_tokens_update', on: 'AFTER UPDATE ON main.auth_tokens', accountId: 'OLD.account_id' },
-  { name: 'watch_auth_tokens_delete', on: 'AFTER DELETE ON main.auth_tokens', accountId: 'OLD.account_id' },
-  { name: 'watch_app_users_insert', on: 'AFTER INSERT ON main.app_users', accountId: 'NEW.account_id' },
-  { name: 'watch_app_users_version', on: 'AFTER UPDATE OF data_version ON main.app_users', accountId: 'NEW.account_id' },
-  { name: 'watch_app_users_delete', on: 'AFTER DELETE ON main.app_users', accountId: 'OLD.account_id' },
+const TRIGGERS: { name: string; on: string; watched: Watched; accountId: string }[] = [
+  { name: 'watch_auth_tokens_update', on: 'AFTER UPDATE ON main.auth_tokens', watched: 'tokens', accountId: 'OLD.account_id' },
+  { name: 'watch_auth_tokens_delete', on: 'AFTER DELETE ON main.auth_tokens', watched: 'tokens', accountId: 'OLD.account_id' },
+  { name: 'watch_app_users_insert', on: 'AFTER INSERT ON main.app_users', watched: 'app_user', accountId: 'NEW.account_id' },
+  { name: 'watch_app_users_version', on: 'AFTER UPDATE OF data_version ON main.app_users', watched: 'app_user', accountId: 'NEW.account_id' },
+  { name: 'watch_app_users_delete', on: 'AFTER DELETE ON main.app_users', watched: 'app_user', accountId: 'OLD.account_id' },
 ];
 
 export class ChangeFeed {
   readonly #driver: SqliteDriver.Database;
-  readonly #listeners: ChangeListener[] = [];
+  readonly #listeners: Record<Watched, ChangeListener[]> = { tokens: [], app_user: [] };
   readonly #resetListeners: (() => void)[] = [];
   #dataVersion: SqliteDriver.Statement | undefined;
   #lastDataVersion = 0;
@@ -38,8 +41,8 @@ export class ChangeFeed {
 
   constructor(driver: SqliteDriver.Database) {
     this.#driver = driver;
-    driver.function(FUNCTION_NAME, { deterministic: false }, (accountId: unknown) => {
-      for (const listener of this.#listeners) listener(accountId as number);
+    driver.function(FUNCTION_NAME, { deterministic: false }, (watched: unknown, accountId: unknown) => {
+      for (const listener of this.#listeners[watched as Watched]) listener(accountId as number);
       return null;
     });
   }
@@ -48,7 +51,7 @@ export class ChangeFeed {
   start(): void {
     for (const trigger of TRIGGERS) {
       this.#driver.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${trigger.name} ${trigger.on}
-        BEGIN SELECT ${FUNCTION_NAME}(${trigger.accountId}); END`);
+        BEGIN SELECT ${FUNCTION_NAME}('${trigger.watched}', ${trigger.accountId}); END`);
     }
     this.#dataVersion = this.#driver.prepare('PRAGMA data_version').pluck();
     this.#lastDataVersion = this.#dataVersion.get() as number;
@@ -59,9 +62,9 @@ export class ChangeFeed {
     return this.#dataVersion !== undefined;
   }
 
-  /** `listener` runs when a token of the account, or its app user's data version, changes. */
-  onChange(listener: ChangeListener): void {
-    this.#listeners.push(listener);
+  /** `listener` runs when a token of the account (`tokens`), or its app user or the app user's data version (`app_user`), changes. */
+  onChange(watched: Watched, listener: ChangeListener): void {
+    this.#listeners[watched].push(listener);
   }
 
   /** `listener` runs when another connection has committed: whatever was copied may be stale. */

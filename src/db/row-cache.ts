@@ -1,6 +1,6 @@
 // Results of small hot queries kept in memory, each filed under the account whose rows it was
-// read from. The change feed drops them when those rows change.
-import type { ChangeFeed } from './change-feed.ts';
+// read from. The change feed drops them when those rows (of the kind the cache watches) change.
+import type { ChangeFeed, Watched } from './change-feed.ts';
 
 export interface Loaded<V> {
   accountId: number;
@@ -15,10 +15,10 @@ export class RowCache<V> {
   /** Moves on every drop: a load that overlapped one may have read the old row, and is not kept. */
   #generation = 0;
 
-  constructor(feed: ChangeFeed, maxEntries: number) {
+  constructor(feed: ChangeFeed, watched: Watched, maxEntries: number) {
     this.#feed = feed;
     this.#maxEntries = maxEntries;
-    feed.onChange((accountId) => this.#dropAccount(accountId));
+    feed.onChange(watched, (accountId) => this.#dropAccount(accountId));
     feed.onReset(() => this.#clear());
   }
 

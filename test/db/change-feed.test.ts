@@ -52,7 +52,7 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
   }
 
   test('a found value is kept until its row changes; a change to another row keeps it', async () => {
-    const cache = new RowCache<number>(db.changes!, 100);
+    const cache = new RowCache<number>(db.changes!, 'app_user', 100);
     const { loads, get } = counted(cache, accountId);
     const first = (await get())!;
     assert.equal(await get(), first);
@@ -65,28 +65,33 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
     assert.equal(loads.count, 2);
   });
 
-  test("a token of the account updated or deleted, its app user added or deleted: its entries go", async () => {
-    const cache = new RowCache<number>(db.changes!, 100);
-    const { loads, get } = counted(cache, accountId);
+  test('each cache watches its own rows: tokens (updated, deleted) or the app user (added, deleted, data version moved)', async () => {
+    const versions = counted(new RowCache<number>(db.changes!, 'app_user', 100), accountId);
+    const tokens = counted(new RowCache<number>(db.changes!, 'tokens', 100), accountId);
     const token = await db.kysely.insertInto('auth_tokens')
       .values({ account_id: accountId, token_hash: 'f'.repeat(64), created_at: 0, last_used_at: 0 })
       .returning('id').executeTakeFirstOrThrow();
-    const changes = [
-      () => db.kysely.updateTable('auth_tokens').set({ last_used_at: 1 }).where('id', '=', token.id).execute(),
-      () => db.kysely.deleteFrom('auth_tokens').where('id', '=', token.id).execute(),
-      () => db.kysely.deleteFrom('app_users').where('account_id', '=', accountId).execute(),
-      () => db.kysely.insertInto('app_users').values({ account_id: accountId, name: 'a', quote: null, created_at: 0 }).execute(),
+    const changes: [string, () => Promise<unknown>, typeof versions][] = [
+      ['token updated', () => db.kysely.updateTable('auth_tokens').set({ last_used_at: 1 }).where('id', '=', token.id).execute(), tokens],
+      ['token deleted', () => db.kysely.deleteFrom('auth_tokens').where('id', '=', token.id).execute(), tokens],
+      ['data version moved', () => bump(accountId), versions],
+      ['app user deleted', () => db.kysely.deleteFrom('app_users').where('account_id', '=', accountId).execute(), versions],
+      ['app user added', () => db.kysely.insertInto('app_users').values({ account_id: accountId, name: 'a', quote: null, created_at: 0 }).execute(), versions],
     ];
-    await get();
-    for (const [index, change] of changes.entries()) {
+    await versions.get();
+    await tokens.get();
+    for (const [what, change, dropped] of changes) {
+      const before = { versions: versions.loads.count, tokens: tokens.loads.count };
       await change();
-      await get();
-      assert.equal(loads.count, index + 2);
+      await versions.get();
+      await tokens.get();
+      assert.equal(versions.loads.count, before.versions + (dropped === versions ? 1 : 0), `${what}: data versions`);
+      assert.equal(tokens.loads.count, before.tokens + (dropped === tokens ? 1 : 0), `${what}: tokens`);
     }
   });
 
   test('a change inside a transaction that rolls back only costs a reload', async () => {
-    const cache = new RowCache<number>(db.changes!, 100);
+    const cache = new RowCache<number>(db.changes!, 'app_user', 100);
     const { loads, get } = counted(cache, accountId);
     const first = await get();
     await db.kysely.transaction().execute(async (trx) => {
@@ -98,7 +103,7 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
   });
 
   test('a load that overlapped a change is returned but not kept (it may have read the old row)', async () => {
-    const cache = new RowCache<number>(db.changes!, 100);
+    const cache = new RowCache<number>(db.changes!, 'app_user', 100);
     const stale = (await cache.get('k', async () => {
       const value = (await version(accountId))!;
       await bump(accountId);
@@ -110,7 +115,7 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
   });
 
   test('nothing found is not kept; the oldest entry goes when the cache is full', async () => {
-    const cache = new RowCache<number>(db.changes!, 2);
+    const cache = new RowCache<number>(db.changes!, 'app_user', 2);
     let loads = 0;
     const missing = () => cache.get('missing', async () => { loads++; return undefined; });
     assert.equal(await missing(), undefined);
@@ -122,7 +127,7 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
   });
 
   test('a commit by another connection (another process) drops everything', async () => {
-    const cache = new RowCache<number>(db.changes!, 100);
+    const cache = new RowCache<number>(db.changes!, 'app_user', 100);
     const { loads, get } = counted(cache, accountId);
     await get();
     await nextTurn();
