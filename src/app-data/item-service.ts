@@ -13,23 +13,21 @@ import { toListEntry } from './list-entry-schemas.ts';
 import { invalidMediaReferences } from './media-references.ts';
 import { loadItems } from './profile-detail.ts';
 import { enforceQuota } from './quotas.ts';
-import { findTopic } from './topic-queries.ts';
 import { itemUrl } from './urls.ts';
-import { startChange, writeAppData } from './write-transaction.ts';
+import { startChange, startTopicChange, writeAppData } from './write-transaction.ts';
 
 export async function createItem(ctx: AppContext, accountId: number, topicId: number, input: ItemInput): Promise<Item> {
   return writeAppData(ctx, async (trx) => {
-    const topic = await findTopic(trx, accountId, topicId);
-    if (!topic) throw notFound();
+    const appUserId = await startTopicChange(trx, accountId, topicId);
+    if (appUserId === undefined) throw notFound();
     const image = input.image_content ?? null;
     const list = input.list_content ?? null;
     if ((image === null) === (list === null)) {
       throw nonFieldError('An item needs exactly one content: give either image_content or list_content.');
     }
-    await startChange(trx, topic.app_user_id);
     const quota = ctx.config.quotas.itemsPerTopic;
     enforceQuota(await countItems(trx, accountId, topicId), 1, quota, 'items in a topic');
-    if (image) await checkImageMedia(trx, accountId, topic.app_user_id, image);
+    if (image) await checkImageMedia(trx, accountId, appUserId, image);
     const texts = list ? entryTexts(ctx, list) ?? [] : [];
 
     const itemId = await insertItem(trx, { accountId, topicId, name: input.name });
