@@ -3,7 +3,7 @@
 // under way are gathered and run together in the next transaction, each in its own savepoint:
 // one that fails is rolled back alone, the others commit together, and every caller gets its
 // answer only after the commit that made its write durable.
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
 type Work<T> = (trx: Kysely<Database>) => Promise<T>;
@@ -17,6 +17,13 @@ interface Job {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 const MAX_BATCH = 64;
+
+// The savepoint statements of each place in a batch, made once (Kysely's savepoint API builds
+// a new transaction object and compiles the statement at every call).
+const savepointStatements = (sqlOf: (name: string) => string) => Array.from({ length: MAX_BATCH }, (_, index) => CompiledQuery.raw(sqlOf(`write_${index}`)));
+const SAVEPOINT = savepointStatements((name) => `savepoint ${name}`);
+const RELEASE = savepointStatements((name) => `release ${name}`);
+const ROLLBACK_TO = savepointStatements((name) => `rollback to ${name}`);
 
 export class GroupCommitter {
   readonly #db: Kysely<Database>;
@@ -53,14 +60,15 @@ export class GroupCommitter {
       const trx = await this.#db.startTransaction().execute();
       try {
         for (const [index, job] of batch.entries()) {
-          const name = `write_${index}`;
-          const savepoint = await trx.savepoint(name).execute();
+          await trx.executeQuery(SAVEPOINT[index]!);
           try {
-            outcomes.push({ ok: true, value: await job.work(savepoint) });
-            await savepoint.releaseSavepoint(name).execute();
+            outcomes.push({ ok: true, value: await job.work(trx) });
+            await trx.executeQuery(RELEASE[index]!);
           } catch (error) {
             outcomes.push({ ok: false, error });
-            await savepoint.rollbackToSavepoint(name).execute();
+            // Undo the failed write, then take its savepoint off the stack (the next is not nested in it).
+            await trx.executeQuery(ROLLBACK_TO[index]!);
+            await trx.executeQuery(RELEASE[index]!);
           }
         }
         await trx.commit().execute();
