@@ -39,13 +39,15 @@ const STATEMENT_CACHE_SIZE = 1000;
 /**
  * Kysely asks the driver to prepare every query it runs; better-sqlite3 would compile the
  * SQL each time. Keeping the prepared statements (keyed by SQL text, least recently used
- * dropped first) saves that work on every request.
+ * dropped first) saves that work on every request. Being called once per query, it also
+ * counts them (cheaper than Kysely's query log, which times each query).
  */
-function withStatementCache(db: SqliteDriver.Database): SqliteDatabase {
+function withStatementCache(db: SqliteDriver.Database, stats: Db['stats']): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => db.close(),
     prepare(sqlText) {
+      stats.queries++;
       let statement = cache.get(sqlText);
       if (statement) {
         cache.delete(sqlText);
@@ -69,7 +71,7 @@ function openSqlite(path: string, options: DatabaseOptions): Db {
   driver.pragma('foreign_keys = ON');
   driver.pragma('busy_timeout = 5000');
   const stats = { queries: 0 };
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver) }), log: () => { stats.queries++; } });
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver, stats) }) });
   return {
     kysely,
     dialect: 'sqlite',

@@ -62,7 +62,8 @@ describe('query counts', () => {
     assert.equal(items.filter((i: any) => i.list_content?.entries.length === 8).length, 15);
     assert.equal(items.filter((i: any) => i.image_content?.image_resource && i.image_content?.media_resource).length, 15);
     assert.equal(largeRun.count, smallRun.count, `small: ${smallRun.count} queries, large: ${largeRun.count}`);
-    assert.ok(smallRun.count <= 6, `${smallRun.count} queries`);
+    // Not cached yet: the view is read from the database (and the counter counts).
+    assert.ok(smallRun.count >= 1 && smallRun.count <= 6, `${smallRun.count} queries`);
   });
 
   test('topic lists, topic details and item lists: the same number of queries whatever their size', async () => {
