@@ -8,6 +8,7 @@ import pg from 'pg';
 import { ChangeFeed } from './change-feed.ts';
 import { GroupCommitter } from './group-commit.ts';
 import type { Database } from './schema.ts';
+import { walSync } from './wal-sync.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -67,19 +68,25 @@ function openSqlite(path: string, options: DatabaseOptions): Db {
   driver.pragma('journal_mode = WAL');
   // FULL: the WAL is synced at every commit, so an acknowledged write survives a power loss,
   // not only a killed process. NORMAL survives kill -9 but may lose the last commits on power loss.
-  driver.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`);
+  const synchronous = options.sqliteSynchronous ?? 'FULL';
+  driver.pragma(`synchronous = ${synchronous}`);
   driver.pragma('foreign_keys = ON');
   driver.pragma('busy_timeout = 5000');
   const stats = { queries: 0 };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver, stats) }) });
+  // FULL: group commits sync the WAL themselves, off the event loop (same durability).
+  const wal = synchronous === 'FULL' && path !== ':memory:' ? walSync(path) : undefined;
   return {
     kysely,
     dialect: 'sqlite',
     stats,
-    groupCommit: new GroupCommitter(kysely),
+    groupCommit: new GroupCommitter(kysely, { syncWal: wal?.sync }),
     changes: new ChangeFeed(driver),
     executePrepared: async (_name, query) => (await kysely.executeQuery(query)).rows,
-    close: () => kysely.destroy(),
+    async close() {
+      await kysely.destroy();
+      await wal?.close();
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { GroupCommitter } from '../../src/db/group-commit.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -58,5 +59,61 @@ describe('group commit (SQLite)', () => {
     assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled']);
     const stored = await db.kysely.selectFrom('email_addresses').select('email').where('account_id', '=', account.id).orderBy('email').execute();
     assert.deepEqual(stored.map((r) => r.email), ['a@example.com', 'b@example.com']);
+  });
+
+  /** A WAL sync the test finishes by hand, one call at a time. */
+  function heldSyncs() {
+    const calls: { finish(error?: Error): void }[] = [];
+    const syncWal = () => new Promise<void>((resolve, reject) => {
+      calls.push({ finish: (error) => (error ? reject(error) : resolve()) });
+    });
+    return { calls, syncWal };
+  }
+  const stored = async (firstName: string) => {
+    const reader = openDatabase(`sqlite:${path}`);
+    try {
+      return (await reader.kysely.selectFrom('accounts').select('id').where('first_name', '=', firstName).execute()).length;
+    } finally {
+      await reader.close();
+    }
+  };
+  const settled = async (promise: Promise<unknown>) => {
+    let state = 'pending';
+    promise.then(() => { state = 'fulfilled'; }, () => { state = 'rejected'; });
+    await new Promise((resolve) => setImmediate(resolve));
+    return state;
+  };
+  const waitFor = async (condition: () => boolean) => {
+    for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.ok(condition());
+  };
+
+  test('with a WAL sync: a write is committed, but answered only once the sync is done; the next batch does not wait', async () => {
+    const { calls, syncWal } = heldSyncs();
+    const committer = new GroupCommitter(db.kysely, { syncWal });
+    const first = committer.run((trx) => insertAccount(trx, 'synced-1'));
+    await waitFor(() => calls.length === 1);
+    assert.equal(await stored('synced-1'), 1, 'committed before the sync');
+    assert.equal(await settled(first), 'pending', 'not answered before the sync');
+
+    const second = committer.run((trx) => insertAccount(trx, 'synced-2'));
+    await waitFor(() => calls.length === 2);
+    assert.equal(await stored('synced-2'), 1);
+    calls[1]!.finish();
+    assert.equal(await settled(second), 'fulfilled');
+    assert.equal(await settled(first), 'pending');
+    calls[0]!.finish();
+    assert.equal(typeof (await first).id, 'number');
+  });
+
+  test('with a WAL sync: a failed sync fails the batch; the connection is back at synchronous=FULL for everything else', async () => {
+    const { calls, syncWal } = heldSyncs();
+    const committer = new GroupCommitter(db.kysely, { syncWal });
+    const write = committer.run((trx) => insertAccount(trx, 'sync-failed'));
+    await waitFor(() => calls.length === 1);
+    const level = await sql<{ synchronous: number }>`pragma synchronous`.execute(db.kysely);
+    assert.deepEqual(level.rows, [{ synchronous: 2 }]);
+    calls[0]!.finish(new Error('EIO: the disk failed'));
+    await assert.rejects(write, /EIO/);
   });
 });
