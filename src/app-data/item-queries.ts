@@ -77,10 +77,10 @@ export function findItem(db: Kysely<Database>, accountId: number, id: number): P
     .executeTakeFirst();
 }
 
-/** How many items the topic has (a counter kept by triggers on items, migration 0006). */
 const selectItemCount = compiledQuery((db, accountId: number, topicId: number) => db.selectFrom('topics').select('item_count')
   .where('id', '=', topicId).where('account_id', '=', accountId), -1, -2);
 
+/** How many items the topic has (a counter kept by triggers on items, migration 0006). */
 export async function countItems(db: Kysely<Database>, accountId: number, topicId: number): Promise<number> {
   const [row] = await selectItemCount(db, accountId, topicId);
   if (!row) throw new Error(`topic ${topicId} of account ${accountId} not found`);

@@ -1,9 +1,9 @@
 // Tells in-process caches, synchronously, when rows they copy change (SQLite only).
 //
 // The server's connection gets TEMP triggers on the rows the request path copies into memory
-// (an account's tokens, its app user's data version), which report what changed and whose. They call a
-// JavaScript function inside the statement that changes the row, before its transaction
-// commits, so a cache forgets the row before anyone can read the new state.
+// (an account's tokens, its app user's data version), which report what changed and whose.
+// They call a JavaScript function inside the statement that changes the row, before its
+// transaction commits, so a cache forgets the row before anyone can read the new state.
 //
 // TEMP triggers belong to this connection alone: other processes (the CLI, an operator's
 // sqlite3 shell) never see them, and their commits are caught by `PRAGMA data_version`, which
@@ -62,7 +62,10 @@ export class ChangeFeed {
     return this.#dataVersion !== undefined;
   }
 
-  /** `listener` runs when a token of the account (`tokens`), or its app user or the app user's data version (`app_user`), changes. */
+  /**
+   * `listener` runs when a token of the account changes (`tokens`), or when its app user is
+   * added or deleted or its data version moves (`app_user`).
+   */
   onChange(watched: Watched, listener: ChangeListener): void {
     this.#listeners[watched].push(listener);
   }

@@ -38,8 +38,8 @@ export function compileOnce<P extends unknown[], R>(db: Db, name: string, build:
 
 /**
  * Like `compileOnce`, for queries that run on whatever executor they are given (a transaction,
- * a savepoint): the query is compiled at its first run, once per dialect. Placeholders must
- * be distinct from each other and from the query's constant values.
+ * a held connection): the query is compiled at its first run, once per dialect. Placeholders
+ * must be distinct from each other and from the query's constant values (checked).
  */
 export function compiledQuery<P extends unknown[], R>(build: (db: Kysely<Database>, ...placeholders: P) => Compilable<R>, ...placeholders: P) {
   // Keyed by the dialect's adapter, which a Kysely instance shares with its transactions
