@@ -2,8 +2,8 @@
 // kept in memory and stamped with the owning app user's data_version: every write to what an
 // app user holds bumps that number in the same transaction, and the caller's current version
 // (src/auth/token-finder.ts) is read before the view, so a request can never be served a
-// rendering older than the data. Each instance keeps its own cache; the
-// version read with the token keeps several instances correct.
+// rendering older than the data. Each instance keeps its own cache; on PostgreSQL the version
+// read from the database with the token keeps several instances correct.
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../auth/token-auth.ts';
 import { notFound } from '../http/errors.ts';

@@ -1,5 +1,5 @@
 // Queries on topics. Every one takes the caller's account id.
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { compiledQuery } from '../db/compiled-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { TopicRow } from './topic-schemas.ts';
@@ -22,12 +22,18 @@ export function selectTopics(db: Kysely<Database>, accountId: number, scope: Top
     .execute();
 }
 
-// The app user through a scalar subquery rather than a join: the same plan, but SQLite (3.54)
-// runs it in a quarter of the time (about 4 µs instead of 15), and every item create starts here.
+/**
+ * The app user who holds the topic in scope, as a scalar subquery rather than a join: the same
+ * plan, but SQLite (3.54) runs it in a quarter of the time (about 4 µs instead of 15), and
+ * item creates look it up every time.
+ */
+export function topicAppUser(eb: ExpressionBuilder<Database, 'topics'>) {
+  return eb.selectFrom('profiles').select('profiles.app_user_id').whereRef('profiles.id', '=', 'topics.profile_id').$asScalar();
+}
+
 const selectOwnedTopic = compiledQuery((db, accountId: number, id: number) => db.selectFrom('topics')
   .select([...COLUMNS, 'topics.profile_id'])
-  .select((eb) => eb.selectFrom('profiles').select('profiles.app_user_id').whereRef('profiles.id', '=', 'topics.profile_id')
-    .$asScalar().$notNull().as('app_user_id'))
+  .select((eb) => topicAppUser(eb).$notNull().as('app_user_id'))
   .where('topics.id', '=', id).where('topics.account_id', '=', accountId), -1, -2);
 
 export async function findTopic(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedTopicRow | undefined> {
