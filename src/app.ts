@@ -38,7 +38,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = 20_000;
 
-  await registerHttpConventions(app);
+  await registerHttpConventions(app, ctx.config.overloadEventLoopDelayMs);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

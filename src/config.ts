@@ -67,6 +67,8 @@ export interface Config {
     maxAttempts: number;
   };
   trustProxy: boolean | string | number;
+  /** Event-loop delay above which requests get 503 (0: never). */
+  overloadEventLoopDelayMs: number;
   logLevel: string;
 }
 
@@ -243,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: parseInteger('OUTBOX_MAX_ATTEMPTS', get('OUTBOX_MAX_ATTEMPTS') ?? '12', 1, 100),
     },
     trustProxy: parseTrustProxy(get('TRUST_PROXY')),
+    overloadEventLoopDelayMs: duration('OVERLOAD_EVENT_LOOP_DELAY', '1s'),
     logLevel,
   };
 }

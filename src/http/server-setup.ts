@@ -99,13 +99,14 @@ function registerNotFound(app: App): void {
   });
 }
 
-export async function registerHttpConventions(app: App): Promise<void> {
+/** `maxEventLoopDelay`: 0 turns the overload guard off (test servers share a busy machine). */
+export async function registerHttpConventions(app: App, maxEventLoopDelay: number): Promise<void> {
   registerJsonParser(app);
   registerBodyNormalisation(app);
   registerErrorHandler(app);
   registerNotFound(app);
   await app.register(underPressure, {
-    maxEventLoopDelay: 1000,
+    maxEventLoopDelay,
     retryAfter: 10,
     pressureHandler: (_request, reply) => {
       sendError(reply, 503, { detail: 'The service is overloaded; try again shortly.' }, { 'Retry-After': '10' });

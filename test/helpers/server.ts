@@ -71,6 +71,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OUTBOX_POLL_INTERVAL: '100ms',
     OUTBOX_RETRY_BASE: '100ms',
+    // A test machine may be busy with other work: a slow event loop is not an overload here.
+    OVERLOAD_EVENT_LOOP_DELAY: '0',
     ...env,
   });
   const clock = new TestClock();

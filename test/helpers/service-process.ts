@@ -28,6 +28,7 @@ export async function startServiceProcess(databaseUrl: string, dataDir: string, 
       RATE_LIMITS: 'off',
       LOG_LEVEL: 'silent',
       OUTBOX_POLL_INTERVAL: '100ms',
+      OVERLOAD_EVENT_LOOP_DELAY: '0',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
