@@ -1,27 +1,14 @@
-// The HTTP conventions of contract §2 that hold for every endpoint: JSON parsing, trimming,
-// one error handler, 404 and 405 with Allow, and the overload guard.
+// The HTTP conventions of contract §2 that hold for every endpoint: JSON parsing, trimming and
+// the text rule (body-normalisation.ts), one error handler, 404 and 405 with Allow, and the
+// overload guard.
 import underPressure from '@fastify/under-pressure';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
-import { HttpError } from './errors.ts';
+import { normaliseBody } from './body-normalisation.ts';
+import { badRequest, HttpError } from './errors.ts';
 import type { App } from './types.ts';
 import { formatValidationErrors } from './validation-errors.ts';
-
-/** Fields kept exactly as sent: every other string in a body is trimmed. */
-const UNTRIMMED_FIELDS = new Set(['password', 'old_password', 'new_password']);
-
-function trimStrings(value: unknown): unknown {
-  if (typeof value === 'string') return value.trim();
-  if (Array.isArray(value)) return value.map(trimStrings);
-  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      if (!UNTRIMMED_FIELDS.has(key)) record[key] = trimStrings(record[key]);
-    }
-  }
-  return value;
-}
 
 function registerJsonParser(app: App): void {
   app.removeContentTypeParser('application/json');
@@ -42,7 +29,8 @@ function registerBodyNormalisation(app: App): void {
     if (!request.routeOptions.schema?.body) return;
     // An empty body is an empty object, so missing fields are reported one by one.
     if (request.body === undefined || request.body === null) request.body = {};
-    trimStrings(request.body);
+    const errors = normaliseBody(request.body);
+    if (Object.keys(errors).length > 0) throw badRequest(errors);
   });
 }
 

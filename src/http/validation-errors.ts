@@ -69,7 +69,7 @@ function decodePointer(pointer: string): string[] {
 }
 
 /** Sets errors[a][b]… = [message], making arrays for numeric segments (DRF's list errors). */
-function place(errors: FieldErrors, segments: string[], message: string): void {
+export function placeFieldError(errors: FieldErrors, segments: string[], message: string): void {
   let node: any = errors;
   for (let i = 0; i < segments.length - 1; i++) {
     const key = segments[i]!;
@@ -115,7 +115,7 @@ export function formatValidationErrors(errors: FastifySchemaValidationError[], b
       result.non_field_errors = [`Invalid data. Expected a dictionary, but got ${describe(value)}.`];
       continue;
     }
-    place(result, segments, messageFor(error, value));
+    placeFieldError(result, segments, messageFor(error, value));
   }
   return result;
 }

@@ -41,7 +41,7 @@ export interface ReceivedFile {
   incoming: IncomingFile;
 }
 
-/** The text fields as sent (strings trimmed; `name` is checked by the caller), and the file or why there is none. */
+/** The text fields as sent (the caller trims and checks them), and the file or why there is none. */
 export type UploadForm =
   | { fields: Record<string, unknown>; file: ReceivedFile; fileError?: undefined }
   | { fields: Record<string, unknown>; file?: undefined; fileError: string };
@@ -159,7 +159,7 @@ export async function readUploadForm(ctx: AppContext, request: FastifyRequest): 
         // (4096 bytes, so over 1,000 characters) still fails the length check as it should.
         // A text field named `file` is no file: it leaves the file missing.
         if (!Object.hasOwn(fields, part.fieldname)) {
-          fields[part.fieldname] = typeof part.value === 'string' ? part.value.trim() : part.value;
+          fields[part.fieldname] = part.value;
         }
         continue;
       }

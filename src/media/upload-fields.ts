@@ -4,6 +4,7 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
+import { normaliseBody } from '../http/body-normalisation.ts';
 import type { FieldErrors } from '../http/errors.ts';
 import { formatValidationErrors } from '../http/validation-errors.ts';
 import { UploadFieldsSchema, type UploadFields } from './media-schemas.ts';
@@ -17,7 +18,10 @@ function asAjvErrors(errors: TLocalizedValidationError[]): FastifySchemaValidati
     : [error]) as unknown as FastifySchemaValidationError[];
 }
 
+/** Trims the fields and checks them against the text rule of every body, then the schema. */
 export function checkUploadFields(fields: Record<string, unknown>): { valid: UploadFields } | { errors: FieldErrors } {
+  const textErrors = normaliseBody(fields);
+  if (Object.keys(textErrors).length > 0) return { errors: textErrors };
   if (validator.Check(fields)) return { valid: fields };
   return { errors: formatValidationErrors(asAjvErrors(validator.Errors(fields)), fields) };
 }
