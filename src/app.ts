@@ -1,5 +1,6 @@
 // Builds the Fastify application: conventions, documentation, authentication and the
 // routes of each capability. main.ts (and the tests) start it.
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -15,6 +16,7 @@ import { registerProfileRoutes } from './accounts/profile-routes.ts';
 import { registerVerificationRoutes } from './accounts/verification-routes.ts';
 import { tooManyRequests } from './http/errors.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerHttpConventions } from './http/server-setup.ts';
 import { registerMediaRoutes } from './media/media-routes.ts';
 import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
@@ -54,7 +56,20 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...route.config, auth: 'none' };
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } as never, logLevel: 'warn' });
+  registerSecurityHeaders(app, ctx.config.publicUrl);
+  // The documentation pages, in a scope of their own with helmet's headers and the strict
+  // content security policy Swagger UI's own files allow.
+  await app.register(async (docs) => {
+    await docs.register(helmet, { contentSecurityPolicy: false, frameguard: { action: 'deny' }, hsts: ctx.config.publicUrl.startsWith('https:') });
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      staticCSP: true,
+      // Over plain HTTP (a local run), "upgrade-insecure-requests" would send the page's own files to https.
+      transformStaticCSP: (csp) => (ctx.config.publicUrl.startsWith('https:') ? csp : csp.replace(/\s*upgrade-insecure-requests;?/, '')),
+      uiConfig: { validatorUrl: null } as never,
+      logLevel: 'warn',
+    });
+  });
   // Limits are set per route (config.rateLimit); nothing is limited globally.
   await app.register(rateLimit, {
     global: false,

@@ -16,7 +16,15 @@ export interface Config {
   publicUrl: string;
   databaseUrl: string;
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** PostgreSQL: connections kept, and how long a connection (or a free one) and a query may take. */
+  database: {
+    poolSize: number;
+    connectTimeoutMs: number;
+    queryTimeoutMs: number;
+  };
   smtpUrl: string | undefined;
+  /** How long the SMTP server may take to accept the connection, greet, or answer a command. */
+  smtpTimeoutMs: number;
   mailFrom: string;
   mailDir: string;
   emailVerificationUrl: string;
@@ -40,6 +48,8 @@ export interface Config {
   tokenIdleTtlMs: number;
   emailVerificationTtlMs: number;
   passwordResetTtlMs: number;
+  /** How long an address is held by an account, or a secondary address, that was never verified. */
+  unverifiedAccountTtlMs: number;
   rateLimits: {
     enabled: boolean;
     loginFailuresPerAccountIp: RateLimit;
@@ -49,7 +59,9 @@ export interface Config {
     resetPassword: RateLimit;
     verifyEmail: RateLimit;
     changePassword: RateLimit;
+    passwordChecksPerAccount: RateLimit;
     emailPerAddress: RateLimit;
+    verificationEmailsPerAccount: RateLimit;
   };
   quotas: {
     profilesPerUser: number;
@@ -145,6 +157,11 @@ export function loadConfig(env: Env = process.env): Config {
   };
   const duration = (name: string, fallback: string) => parseDuration(name, get(name) ?? fallback);
   const rate = (name: string, fallback: string) => parseRateLimit(name, get(name) ?? fallback);
+  const positiveDuration = (name: string, fallback: string) => {
+    const ms = duration(name, fallback);
+    if (ms < 1) throw new ConfigError(`${name} must be more than zero`);
+    return ms;
+  };
   const quota = (name: string, fallback: number) => parseInteger(name, get(name) ?? String(fallback), 1);
 
   const port = parseInteger('PORT', get('PORT') ?? '8000', 0, 65535);
@@ -203,7 +220,13 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     databaseUrl,
     sqliteSynchronous,
+    database: {
+      poolSize: parseInteger('DATABASE_POOL_SIZE', get('DATABASE_POOL_SIZE') ?? '10', 1, 1000),
+      connectTimeoutMs: positiveDuration('DATABASE_CONNECT_TIMEOUT', '5s'),
+      queryTimeoutMs: positiveDuration('DATABASE_QUERY_TIMEOUT', '10s'),
+    },
     smtpUrl,
+    smtpTimeoutMs: positiveDuration('SMTP_TIMEOUT', '10s'),
     mailFrom: get('MAIL_FROM') ?? 'Profile Service <no-reply@localhost>',
     mailDir: get('MAIL_DIR') ?? 'data/mail',
     emailVerificationUrl: parseTemplate('EMAIL_VERIFICATION_URL', get('EMAIL_VERIFICATION_URL') ?? `${publicUrl}/verify-email?key={key}`),
@@ -218,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenIdleTtlMs: duration('TOKEN_IDLE_TTL', '30d'),
     emailVerificationTtlMs: duration('EMAIL_VERIFICATION_TTL', '1d'),
     passwordResetTtlMs: duration('PASSWORD_RESET_TTL', '1h'),
+    unverifiedAccountTtlMs: positiveDuration('UNVERIFIED_ACCOUNT_TTL', '7d'),
     rateLimits: {
       enabled: rateLimitsFlag === 'on',
       loginFailuresPerAccountIp: rate('RATE_LIMIT_LOGIN_ACCOUNT_IP', '5/5m'),
@@ -227,7 +251,9 @@ export function loadConfig(env: Env = process.env): Config {
       resetPassword: rate('RATE_LIMIT_RESET_PASSWORD', '10/1h'),
       verifyEmail: rate('RATE_LIMIT_VERIFY_EMAIL', '20/1h'),
       changePassword: rate('RATE_LIMIT_CHANGE_PASSWORD', '20/1h'),
+      passwordChecksPerAccount: rate('RATE_LIMIT_PASSWORD_CHECKS_PER_ACCOUNT', '10/1h'),
       emailPerAddress: rate('RATE_LIMIT_EMAIL_PER_ADDRESS', '1/1m'),
+      verificationEmailsPerAccount: rate('RATE_LIMIT_VERIFICATION_EMAILS_PER_ACCOUNT', '10/1d'),
     },
     quotas: {
       profilesPerUser: quota('QUOTA_PROFILES_PER_USER', 100),

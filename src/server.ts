@@ -2,6 +2,7 @@
 // and by the tests, which start the real thing on a free port.
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
+import { AccountSweeper } from './accounts/account-sweeper.ts';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { systemClock, type AppContext, type Clock } from './context.ts';
@@ -21,6 +22,7 @@ export interface RunningServer {
   app: App;
   ctx: AppContext;
   worker: OutboxWorker;
+  sweeper: AccountSweeper;
   /** The address the server listens on, e.g. http://127.0.0.1:8000 */
   address: string;
   close(): Promise<void>;
@@ -64,21 +66,25 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ...(config.mailchimp ? { mailchimp: mailchimpDelivery(config.mailchimp) } : {}),
   };
   const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);
+  const sweeper = new AccountSweeper(db, ctx.clock, config, log);
 
   const app = await buildApp(ctx);
   const address = await app.listen({ port: config.port, host: config.host });
   worker.start();
+  sweeper.start();
 
   let closing: Promise<void> | undefined;
   return {
     app,
     ctx,
     worker,
+    sweeper,
     address,
     close() {
       closing ??= (async () => {
         await app.close();
         await worker.stop();
+        await sweeper.stop();
         mail.close();
         await db.close();
       })();

@@ -1,7 +1,7 @@
 // The caller's e-mail addresses (contract §4): add, make primary, delete, resend the key.
 // Each change runs under the account lock (see account-lock.ts).
 import type { AppContext } from '../context.ts';
-import { badRequest, conflict, fieldError, nonFieldError, notFound, tooManyRequests, type FieldErrors } from '../http/errors.ts';
+import { badRequest, conflict, fieldError, nonFieldError, notFound, type FieldErrors } from '../http/errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { addressAddedMessage } from '../mail/messages.ts';
 import { queueMemberSync } from '../mailchimp/queue-member-sync.ts';
@@ -11,8 +11,9 @@ import { emailInUse, isDuplicateEmailError } from './duplicate-email.ts';
 import {
   countAddresses, deleteSecondaryAddress, emailTaken, findAddress, insertAddress, movePrimary, type AddressRow,
 } from './email-address-queries.ts';
-import { sendVerificationKey, verificationCooldown } from './email-keys.ts';
+import { checkVerificationLimits, sendVerificationKey } from './email-keys.ts';
 import { NOOP_ACTION } from './email-schemas.ts';
+import { releaseExpiredHold } from './unverified-holds.ts';
 
 export interface NewAddress {
   email: string;
@@ -22,6 +23,7 @@ export interface NewAddress {
 
 export async function addAddress(ctx: AppContext, accountId: number, input: NewAddress): Promise<AddressRow> {
   if (input.primary === true) throw fieldError('primary', 'A new address cannot be primary. Verify it first, then make it primary.');
+  await releaseExpiredHold(ctx.db.kysely, input.email, ctx.clock.now() - ctx.config.unverifiedAccountTtlMs);
   if (await emailTaken(ctx.db.kysely, input.email)) throw emailInUse();
   let address: AddressRow;
   try {
@@ -33,6 +35,7 @@ export async function addAddress(ctx: AppContext, accountId: number, input: NewA
       if (await countAddresses(trx, accountId) >= limit) {
         throw nonFieldError(`An account can have at most ${limit} e-mail addresses. Delete one before adding another.`);
       }
+      await checkVerificationLimits(ctx, trx, accountId, input.email);
       const row = await insertAddress(trx, {
         accountId, email: input.email, primary: false, verifiedAction: input.verifiedAction ?? NOOP_ACTION, now: ctx.clock.now(),
       });
@@ -111,11 +114,7 @@ export async function resendVerification(ctx: AppContext, accountId: number, add
     const address = await findAddress(trx, accountId, addressId);
     if (!address) throw notFound();
     if (address.verified === 1) throw nonFieldError('This e-mail address is already verified.');
-    const waitMs = await verificationCooldown(ctx, trx, address.id);
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      throw tooManyRequests(seconds, `A verification e-mail was sent to this address moments ago; try again in ${seconds} seconds.`);
-    }
+    await checkVerificationLimits(ctx, trx, accountId, address.email);
     await sendVerificationKey(ctx, trx, address);
   });
   ctx.outbox.wake();

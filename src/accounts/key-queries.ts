@@ -45,14 +45,6 @@ export async function useAllVerificationKeys(trx: Kysely<Database>, addressId: n
     .execute();
 }
 
-/** Creation times of the address's verification keys since `since`, oldest first. */
-export async function recentVerificationKeyTimes(db: Kysely<Database>, addressId: number, since: number): Promise<number[]> {
-  const rows = await db.selectFrom('email_verification_keys').select('created_at')
-    .where('email_address_id', '=', addressId).where('created_at', '>', since)
-    .orderBy('created_at').execute();
-  return rows.map((row) => row.created_at);
-}
-
 export async function insertResetKey(trx: Kysely<Database>, accountId: number, addressId: number, key: string, times: KeyTimes): Promise<void> {
   await trx.insertInto('password_reset_keys').values({
     account_id: accountId, email_address_id: addressId, key_hash: hashSecret(key), created_at: times.now, expires_at: times.expiresAt, used_at: null,
@@ -78,11 +70,4 @@ export async function useAllResetKeys(trx: Kysely<Database>, accountId: number, 
   await trx.updateTable('password_reset_keys').set({ used_at: now })
     .where('account_id', '=', accountId).where('used_at', 'is', null)
     .execute();
-}
-
-export async function recentResetKeyTimes(db: Kysely<Database>, addressId: number, since: number): Promise<number[]> {
-  const rows = await db.selectFrom('password_reset_keys').select('created_at')
-    .where('email_address_id', '=', addressId).where('created_at', '>', since)
-    .orderBy('created_at').execute();
-  return rows.map((row) => row.created_at);
 }

@@ -2,11 +2,13 @@
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
+import { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
 import { EmptyObject } from './email-schemas.ts';
 import { ChangePasswordBody, ResetPasswordBody, ResetPasswordResponse } from './password-schemas.ts';
 import { changePassword, requestPasswordReset } from './password-service.ts';
 
 export function registerPasswordRoutes(app: App, ctx: AppContext): void {
+  const passwordChecks = new PasswordCheckThrottle(ctx.config.rateLimits, ctx.clock);
   app.post('/account/reset-password/', {
     config: { auth: 'none', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.resetPassword) },
     schema: {
@@ -31,7 +33,7 @@ export function registerPasswordRoutes(app: App, ctx: AppContext): void {
     },
   }, async (request) => {
     const { new_password, key, old_password } = request.body;
-    await changePassword(ctx, request.caller, { newPassword: new_password, key, oldPassword: old_password });
+    await changePassword(ctx, passwordChecks, request.caller, { newPassword: new_password, key, oldPassword: old_password });
     return {};
   });
 }

@@ -5,6 +5,7 @@ import { queueEmail } from '../mail/email-delivery.ts';
 import { passwordChangedMessage } from '../mail/messages.ts';
 import { passwordProblems } from '../auth/password-rules.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import type { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
 import type { Caller } from '../auth/token-auth.ts';
 import { revokeAccountTokens } from '../auth/token-queries.ts';
 import { lockAccount } from './account-lock.ts';
@@ -25,8 +26,8 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
   if (!address || address.verified !== 1) return;
   const sent = await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, address.account_id);
-    if (await resetCooldown(ctx, trx, address.id) > 0) return false;
-    await sendResetKey(ctx, trx, address.account_id, address);
+    if (await resetCooldown(ctx, trx, address.email) > 0) return false;
+    await sendResetKey(ctx, trx, address);
     return true;
   });
   if (sent) ctx.outbox.wake();
@@ -43,7 +44,9 @@ export interface PasswordChange {
  * With `oldPassword` (an authenticated caller): other tokens are revoked, the caller's is
  * kept. With `key` (the forgotten-password flow): every token is revoked.
  */
-export async function changePassword(ctx: AppContext, caller: Caller | null, change: PasswordChange): Promise<void> {
+export async function changePassword(
+  ctx: AppContext, passwordChecks: PasswordCheckThrottle, caller: Caller | null, change: PasswordChange,
+): Promise<void> {
   const { key, oldPassword, newPassword } = change;
   if (key === undefined && oldPassword === undefined) {
     throw nonFieldError('Give either the reset key from the e-mail or your old password.');
@@ -67,8 +70,10 @@ export async function changePassword(ctx: AppContext, caller: Caller | null, cha
   if (!account) throw notFound();
 
   const errors: FieldErrors = {};
-  if (oldPassword !== undefined && !(await verifyPassword(account.password_hash, oldPassword))) {
-    errors.old_password = ['Your old password was entered incorrectly. Please enter it again.'];
+  if (oldPassword !== undefined) {
+    const attempt = passwordChecks.begin(accountId);
+    if (await verifyPassword(account.password_hash, oldPassword)) attempt.succeeded();
+    else errors.old_password = ['Your old password was entered incorrectly. Please enter it again.'];
   }
   const problems = await passwordProblems(newPassword, { email: account.email, firstName: account.first_name, lastName: account.last_name });
   if (problems.length > 0) errors.new_password = problems;

@@ -9,6 +9,7 @@ import { emailTaken, insertAddress } from '../accounts/email-address-queries.ts'
 import { sendVerificationKey } from '../accounts/email-keys.ts';
 import { NOOP_ACTION } from '../accounts/email-schemas.ts';
 import type { Account } from '../accounts/profile-schemas.ts';
+import { releaseExpiredHold } from '../accounts/unverified-holds.ts';
 import { passwordProblems } from './password-rules.ts';
 import { hashPassword } from './passwords.ts';
 
@@ -21,6 +22,7 @@ export interface Registration {
 
 export async function registerAccount(ctx: AppContext, input: Registration): Promise<Account> {
   const errors: FieldErrors = {};
+  await releaseExpiredHold(ctx.db.kysely, input.email, ctx.clock.now() - ctx.config.unverifiedAccountTtlMs);
   if (await emailTaken(ctx.db.kysely, input.email)) errors.email = [EMAIL_IN_USE];
   const problems = await passwordProblems(input.password, { email: input.email, firstName: input.firstName, lastName: input.lastName });
   if (problems.length > 0) errors.password = problems;

@@ -8,6 +8,7 @@ import { appDataMigration } from './migrations/0003-app-data.ts';
 import { ownerScopedIndexesMigration } from './migrations/0004-owner-scoped-indexes.ts';
 import { outboxOrderingMigration } from './migrations/0005-outbox-ordering.ts';
 import { topicItemCountsMigration } from './migrations/0006-topic-item-counts.ts';
+import { emailSendsMigration } from './migrations/0007-email-sends.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -17,6 +18,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0004-owner-scoped-indexes': ownerScopedIndexesMigration(),
     '0005-outbox-ordering': outboxOrderingMigration(),
     '0006-topic-item-counts': topicItemCountsMigration(db.dialect),
+    '0007-email-sends': emailSendsMigration(db.dialect),
   };
 }
 

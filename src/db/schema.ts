@@ -51,6 +51,16 @@ export interface PasswordResetKeysTable {
   used_at: number | null;
 }
 
+export type EmailSendKind = 'verification' | 'reset';
+
+export interface EmailSendsTable {
+  id: Generated<number>;
+  email_lower: string;
+  account_id: number;
+  kind: EmailSendKind;
+  created_at: number;
+}
+
 export type OutboxState = 'pending' | 'sent' | 'failed';
 
 export interface OutboxTable {
@@ -176,6 +186,7 @@ export interface Database {
   auth_tokens: AuthTokensTable;
   email_verification_keys: EmailVerificationKeysTable;
   password_reset_keys: PasswordResetKeysTable;
+  email_sends: EmailSendsTable;
   outbox: OutboxTable;
   server_secrets: ServerSecretsTable;
 }

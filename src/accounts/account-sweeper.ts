@@ -1,0 +1,50 @@
+// A periodic pass over what expires by itself: unverified holds on addresses past
+// UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts) and records of key e-mails older than the
+// limits that count them. Every instance may run it: each step is an idempotent delete.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Clock } from '../context.ts';
+import type { Db } from '../db/database.ts';
+import { deleteEmailSendsBefore } from './email-send-queries.ts';
+import { deleteExpiredHolds } from './unverified-holds.ts';
+
+const SWEEP_INTERVAL_MS = 60 * 60_000;
+
+export class AccountSweeper {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #config: Config;
+  readonly #log: FastifyBaseLogger;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(db: Db, clock: Clock, config: Config, log: FastifyBaseLogger) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#config = config;
+    this.#log = log;
+  }
+
+  /** Sweeps now, then every hour. */
+  start(): void {
+    const pass = () => {
+      this.#running = this.runOnce().catch((error) => this.#log.warn({ err: error }, 'account sweep failed'));
+    };
+    pass();
+    this.#timer = setInterval(pass, SWEEP_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  async runOnce(): Promise<void> {
+    const now = this.#clock.now();
+    const { emailPerAddress, verificationEmailsPerAccount } = this.#config.rateLimits;
+    const holds = await deleteExpiredHolds(this.#db.kysely, now - this.#config.unverifiedAccountTtlMs);
+    const sends = await deleteEmailSendsBefore(this.#db.kysely, now - Math.max(emailPerAddress.windowMs, verificationEmailsPerAccount.windowMs));
+    if (holds.accounts + holds.addresses > 0) this.#log.info({ ...holds, emailSends: sends }, 'expired unverified accounts and addresses removed');
+  }
+}
