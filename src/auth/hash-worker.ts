@@ -1,7 +1,7 @@
 // A password-hashing thread (see hash-pool.ts). It lowers its own scheduling priority, so
 // that on a busy machine the event loop (every other request) is served first and hashes
 // use the CPU that is left.
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { hashSync, verifySync, type Options } from '@node-rs/argon2';
 
@@ -15,11 +15,13 @@ export interface HashJob {
 
 export type HashOutcome = { id: number; result: string | boolean } | { id: number; error: string };
 
-/** Nice value of hashing threads: on Linux a thread's own (the event loop stays at 0). */
-const HASH_THREAD_NICE = 10;
+/** How much lower than the event loop hashing threads run (on Linux a nice value is a thread's own). */
+const HASH_THREAD_NICE_STEP = 10;
 
 try {
-  setPriority(0, HASH_THREAD_NICE);
+  // Relative to the process's own priority, which the thread starts with: a service started
+  // under `nice` keeps its hashes below its event loop too (19 is the lowest priority).
+  setPriority(0, Math.min(19, getPriority(0) + HASH_THREAD_NICE_STEP));
 } catch {
   // Not permitted or not supported: hashes then compete on equal terms.
 }

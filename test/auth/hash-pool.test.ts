@@ -46,7 +46,9 @@ describe('password hashing threads', () => {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
       return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
     });
-    assert.ok(nices.includes(10), `thread nice values: ${nices.join(',')}`);
-    assert.equal(nices[0], 0, 'the main thread keeps its priority');
+    // Relative to the main thread's, whatever priority the test runner itself was started with.
+    const main = nices[0]!;
+    assert.ok(nices.includes(Math.min(19, main + 10)), `thread nice values: ${nices.join(',')}`);
+    assert.ok(main === 19 || nices.some((nice) => nice > main), 'some thread runs below the main thread');
   });
 });
