@@ -6,7 +6,7 @@ import { callerOf } from '../auth/token-auth.ts';
 import { listAddresses } from './email-address-queries.ts';
 import { emailAddressUrl, toEmailAddress } from './email-address-view.ts';
 import {
-  EmailActionListSchema, EmailAddressListSchema, EmailAddressSchema, EmailCreateBody, EmailIdParams, EmailPatchBody, VERIFICATION_ACTIONS,
+  EmailActionListSchema, EmailAddressListSchema, EmailAddressSchema, EmailCreateBody, EmailIdParams, EmailPatchBody, EmailPutBody, VERIFICATION_ACTIONS,
 } from './email-schemas.ts';
 import { addAddress, deleteAddress, getAddress, updateAddress } from './email-service.ts';
 
@@ -48,18 +48,25 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
     return toEmailAddress(ctx, row);
   });
 
-  app.patch('/account/emails/:id/', {
-    schema: {
-      tags: ['e-mail addresses'],
-      summary: 'Make a verified address primary ({"primary": true}); email and verified_action cannot change',
-      params: EmailIdParams,
-      body: EmailPatchBody,
-      response: { 200: EmailAddressSchema },
-    },
-  }, async (request) => {
-    const row = await updateAddress(ctx, callerOf(request).accountId, parseId(request.params.id), request.body);
-    return toEmailAddress(ctx, row);
-  });
+  for (const [method, body] of [['PATCH', EmailPatchBody], ['PUT', EmailPutBody]] as const) {
+    app.route({
+      method,
+      url: '/account/emails/:id/',
+      schema: {
+        tags: ['e-mail addresses'],
+        summary: method === 'PATCH'
+          ? 'Make a verified address primary ({"primary": true}); email and verified_action cannot change'
+          : 'The same as PATCH, with the address itself required (sent back unchanged)',
+        params: EmailIdParams,
+        body,
+        response: { 200: EmailAddressSchema },
+      },
+      handler: async (request) => {
+        const row = await updateAddress(ctx, callerOf(request).accountId, parseId(request.params.id), request.body);
+        return toEmailAddress(ctx, row);
+      },
+    });
+  }
 
   app.delete('/account/emails/:id/', {
     schema: { tags: ['e-mail addresses'], summary: 'Delete a non-primary address (the primary one: 409)', params: EmailIdParams },

@@ -38,6 +38,12 @@ export const EmailPatchBody = Type.Object({
   verified_action: Type.Optional(Type.Integer({ description: 'Cannot be changed after the address is added.' })),
 });
 
+/** PUT needs every required field (contract §2): the address itself, sent back unchanged. */
+export const EmailPutBody = Type.Object({
+  ...EmailPatchBody.properties,
+  email: Type.String({ description: 'The address as it is: it cannot be changed; add a new address instead.' }),
+});
+
 export const EmailIdParams = Type.Object({ id: Type.String() });
 
 export const VerifyEmailBody = Type.Object({

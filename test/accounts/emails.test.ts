@@ -198,6 +198,24 @@ describe('/account/emails/', () => {
     assert.equal(unset.status, 400);
   });
 
+  test('PUT is PATCH with the address required: missing 400 under email, another address 400, the same one 200', async () => {
+    const { server } = mailed;
+    const account = await registerVerified(mailed);
+    const added = await addVerified(account);
+    const path = `/account/emails/${added.id}/`;
+    const missing = await server.request('PUT', path, { token: account.token, body: { primary: true } });
+    assert.equal(missing.status, 400);
+    assert.deepEqual(missing.body, { email: ['This field is required.'] });
+    const other = await server.request('PUT', path, { token: account.token, body: { email: uniqueEmail(), primary: true } });
+    assert.equal(other.status, 400);
+    assert.deepEqual(Object.keys(other.body), ['email']);
+    const primary = await server.request('PUT', path, { token: account.token, body: { email: added.email.toUpperCase(), primary: true } });
+    assert.equal(primary.status, 200, primary.text);
+    assert.equal(primary.body.primary, true);
+    const stranger = await registerVerified(mailed);
+    assert.equal((await server.request('PUT', path, { token: stranger.token, body: { email: added.email } })).status, 404);
+  });
+
   test('DELETE: the primary address 409 {"detail"} and kept; another address 204 and gone', async () => {
     const { server } = mailed;
     const account = await registerVerified(mailed);
