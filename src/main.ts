@@ -1,23 +1,14 @@
-// `npm start`: read the configuration, migrate, serve until SIGTERM/SIGINT.
-import { loadConfigOrExit } from './config.ts';
-import { startServer } from './server.ts';
+// `npm start`'s entry point. It checks the Node.js version before anything else is loaded:
+// on an older Node, loading the service's native modules crashes the process without a word
+// (Node 20 ended with a segmentation fault). The service itself is in serve.ts, imported only
+// once the check has passed.
+const MINIMUM_NODE_MAJOR = 22;
 
-async function main(): Promise<void> {
-  const config = loadConfigOrExit();
-  const server = await startServer(config);
-  server.ctx.log.info({ address: server.address, publicUrl: config.publicUrl }, 'Profile Service listening');
-
-  const shutdown = (signal: string) => {
-    server.ctx.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    server.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+const major = Number(process.versions.node.split('.')[0]);
+if (major < MINIMUM_NODE_MAJOR) {
+  console.error(`Profile Service needs Node.js ${MINIMUM_NODE_MAJOR} or newer; this is Node.js ${process.versions.node}. `
+    + 'Run it through npm (npm start), which uses the Node.js the project pins, or install a newer Node.js.');
+  process.exit(1);
 }
 
-main().catch((error) => {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+await import('./serve.ts');

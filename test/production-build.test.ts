@@ -91,4 +91,16 @@ describe('production build', () => {
     const login = await request('POST', '/auth/login/', { body: { username: 'bench-1@example.com', password: seeded.password } });
     assert.equal(login.status, 200, login.text);
   });
+
+  test('on a Node.js older than 22 the entry point says what it needs and exits 1 (it crashed without a word)', async (t) => {
+    // The machine's own Node, when it is an old one (this project pins a newer one for npm).
+    const old = await run('/usr/bin/node', ['--version']).then(({ stdout }) => stdout.trim(), () => undefined);
+    if (!old || Number(old.slice(1).split('.')[0]) >= 22) return t.skip(`no Node.js older than 22 at /usr/bin/node (${old ?? 'none'})`);
+    const outcome = await run('/usr/bin/node', [join(outdir, 'main.js')], { env: { PATH: process.env.PATH } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    assert.equal(outcome.code, 1);
+    assert.match(outcome.stderr, /needs Node\.js 22 or newer; this is Node\.js 20\./);
+  });
 });

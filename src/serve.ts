@@ -1,0 +1,24 @@
+// The service itself (started by main.ts once the Node.js version is checked): read the
+// configuration, migrate, serve until SIGTERM/SIGINT.
+import { loadConfigOrExit } from './config.ts';
+import { startServer } from './server.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const server = await startServer(config);
+  server.ctx.log.info({ address: server.address, publicUrl: config.publicUrl }, 'Profile Service listening');
+
+  const shutdown = (signal: string) => {
+    server.ctx.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
