@@ -5,7 +5,7 @@ import { callerOf } from '../auth/token-auth.ts';
 import { AccountSchema, ProfilePatchBody, ProfilePutBody } from './profile-schemas.ts';
 import { getProfile, updateProfile } from './profile-service.ts';
 
-export function registerProfileRoutes(app: App, ctx: AppContext): void {
+export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
   app.get('/account/profile/', {
     schema: { tags: ['account'], summary: "The caller's account", response: { 200: AccountSchema } },
   }, (request) => getProfile(ctx, callerOf(request).accountId));

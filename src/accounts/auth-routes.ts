@@ -1,15 +1,15 @@
 // /auth/register/, /auth/login/, /auth/logout/, /auth/logout-all/ (contract §3).
+import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
+import { LoginThrottle } from '../auth/login-throttle.ts';
+import { callerOf } from '../auth/token-auth.ts';
+import { revokeAccountTokens, revokeToken } from '../auth/token-queries.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, nonFieldError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
-import { AccountSchema } from '../accounts/profile-schemas.ts';
 import { LoginBody, LoginResponse, RegisterBody } from './auth-schemas.ts';
-import { perIpRateLimit } from './ip-rate-limits.ts';
 import { logIn } from './login-service.ts';
-import { LoginThrottle } from './login-throttle.ts';
+import { AccountSchema } from './profile-schemas.ts';
 import { registerAccount } from './registration-service.ts';
-import { callerOf } from './token-auth.ts';
-import { revokeAccountTokens, revokeToken } from './token-queries.ts';
 
 const ALREADY_LOGGED_IN = 'You are already logged in; log out before registering a new account.';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { EmailField } from '../accounts/email-schemas.ts';
-import { FirstNameField, LastNameField } from '../accounts/profile-schemas.ts';
+import { EmailField } from './email-schemas.ts';
+import { FirstNameField, LastNameField } from './profile-schemas.ts';
 
 export const RegisterBody = Type.Object({
   email: EmailField,

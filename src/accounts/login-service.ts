@@ -1,12 +1,12 @@
 // Login (contract §3): an unknown address and a wrong password answer alike, in status, body
 // and time (the password is checked against a dummy hash when no account has the address).
 // Only a verified address logs in; any verified address of the account does.
+import type { LoginThrottle } from '../auth/login-throttle.ts';
+import { MAX_PASSWORD_LENGTH, verifyPassword } from '../auth/passwords.ts';
+import { issueToken } from '../auth/token-queries.ts';
 import type { AppContext } from '../context.ts';
 import { nonFieldError } from '../http/errors.ts';
-import { findLoginAddress } from '../accounts/email-address-queries.ts';
-import type { LoginThrottle } from './login-throttle.ts';
-import { MAX_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
-import { issueToken } from './token-queries.ts';
+import { findLoginAddress } from './email-address-queries.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
 export const UNVERIFIED_ADDRESS = 'This e-mail address is not verified yet. Verify it first with the link we sent to it, then log in.';

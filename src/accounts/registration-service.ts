@@ -1,17 +1,17 @@
 // Registration (contract §3): the account, its primary unverified address and the
 // verification e-mail, in one transaction. It does not log in.
+import { passwordProblems } from '../auth/password-rules.ts';
+import { hashPassword } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
 import { badRequest, type FieldErrors } from '../http/errors.ts';
 import { queueMemberSync } from '../mailchimp/queue-member-sync.ts';
-import { insertAccount } from '../accounts/account-queries.ts';
-import { EMAIL_IN_USE, emailInUse, isDuplicateEmailError } from '../accounts/duplicate-email.ts';
-import { emailTaken, insertAddress } from '../accounts/email-address-queries.ts';
-import { sendVerificationKey } from '../accounts/email-keys.ts';
-import { NOOP_ACTION } from '../accounts/email-schemas.ts';
-import type { Account } from '../accounts/profile-schemas.ts';
-import { releaseExpiredHold } from '../accounts/unverified-holds.ts';
-import { passwordProblems } from './password-rules.ts';
-import { hashPassword } from './passwords.ts';
+import { insertAccount } from './account-queries.ts';
+import { EMAIL_IN_USE, emailInUse, isDuplicateEmailError } from './duplicate-email.ts';
+import { emailTaken, insertAddress } from './email-address-queries.ts';
+import { sendVerificationKey } from './email-keys.ts';
+import { NOOP_ACTION } from './email-schemas.ts';
+import type { Account } from './profile-schemas.ts';
+import { releaseExpiredHold } from './unverified-holds.ts';
 
 export interface Registration {
   email: string;
