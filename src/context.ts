@@ -4,7 +4,7 @@ import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import type { MediaStorage } from './media/media-storage.ts';
+import type { MediaStorage } from './storage/media-storage.ts';
 import type { Outbox } from './outbox/outbox.ts';
 
 export interface Clock {

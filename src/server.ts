@@ -12,7 +12,7 @@ import { getOrCreateSecret } from './db/secrets.ts';
 import type { App } from './http/types.ts';
 import { emailDelivery } from './mail/email-delivery.ts';
 import { createMailTransport } from './mail/transport.ts';
-import { openMediaStorage } from './media/media-storage.ts';
+import { openMediaStorage } from './storage/open-media-storage.ts';
 import { mailchimpDelivery } from './mailchimp/mailchimp-delivery.ts';
 import { loadMessagingKey } from './messaging/messaging-key.ts';
 import { Outbox } from './outbox/outbox.ts';

@@ -1,6 +1,6 @@
 // One byte range from an HTTP Range header (RFC 9110 §14), so that players can seek in audio
 // and video. Several ranges, or a header we cannot read, get the whole file, as the RFC allows.
-import type { ByteRange } from './media-storage.ts';
+import type { ByteRange } from '../storage/media-storage.ts';
 
 /** undefined: send the whole file; 'unsatisfiable': 416. */
 export function parseByteRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {

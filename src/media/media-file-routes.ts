@@ -10,7 +10,7 @@ import { contentDisposition } from './content-disposition.ts';
 import { findMediaByStorageKey } from './media-queries.ts';
 import { FileParams, FileQuery, FileResponse } from './media-schemas.ts';
 import { checkSignature, MEDIA_FILE_PATH } from './signed-urls.ts';
-import { extensionOf, isStorageKey } from './storage-keys.ts';
+import { extensionOf, isStorageKey } from '../storage/storage-keys.ts';
 
 function expired(): HttpError {
   return new HttpError(410, { detail: 'This file link has expired. Fetch the media resource again for a new link.' });

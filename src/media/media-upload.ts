@@ -7,9 +7,9 @@ import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { HttpError } from '../http/errors.ts';
-import type { IncomingFile } from './media-storage.ts';
+import type { IncomingFile } from '../storage/media-storage.ts';
 import { detectMediaType, SNIFF_BYTES } from './media-types.ts';
-import { newStorageKey } from './storage-keys.ts';
+import { newStorageKey } from '../storage/storage-keys.ts';
 
 /** Busboy's limits for an upload; the file's own limit is MEDIA_MAX_BYTES. */
 export function uploadLimits(maxBytes: number) {

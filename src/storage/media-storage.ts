@@ -1,8 +1,7 @@
-// Where uploaded files live, behind a small interface: the local-disk store now, an
-// S3-compatible one later (MEDIA_STORAGE). Objects are immutable: a key is written once,
-// read many times, removed once.
+// Where uploaded files live, behind a small interface that every store implements (the local
+// disk now; an S3-compatible one next), chosen by MEDIA_STORAGE in open-media-storage.ts.
+// Objects are immutable: a key is written once, read many times, removed once.
 import type { Readable } from 'node:stream';
-import { LocalDiskStorage } from './local-disk-storage.ts';
 
 /** Bytes `start` to `end`, both inclusive (as in an HTTP Range header). */
 export interface ByteRange {
@@ -30,10 +29,4 @@ export interface MediaStorage {
   open(key: string, range?: ByteRange): Promise<Readable | null>;
   /** Removes the object; a missing object is not an error. */
   remove(key: string): Promise<void>;
-}
-
-/** Opens the store MEDIA_STORAGE names (`fs:<directory>`), creating what it needs. */
-export async function openMediaStorage(spec: string): Promise<MediaStorage> {
-  if (spec.startsWith('fs:')) return LocalDiskStorage.open(spec.slice('fs:'.length));
-  throw new Error(`unsupported MEDIA_STORAGE "${spec}"`);
 }
