@@ -1,6 +1,6 @@
 // Queries on items and their image/list content. Every one takes the caller's account id.
 import type { Kysely } from 'kysely';
-import { compiledQuery } from '../db/compiled-query.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Which items to read: those of a profile (all its topics), of a topic, or one. */
@@ -77,23 +77,24 @@ export function findItem(db: Kysely<Database>, accountId: number, id: number): P
     .executeTakeFirst();
 }
 
-const selectItemCount = compiledQuery((db, accountId: number, topicId: number) => db.selectFrom('topics').select('item_count')
-  .where('id', '=', topicId).where('account_id', '=', accountId), -1, -2);
+export const selectItemCount = preparedQuery((db, p: { accountId: number; topicId: number }) => db.selectFrom('topics')
+  .select('item_count')
+  .where('id', '=', p.topicId).where('account_id', '=', p.accountId));
 
 /** How many items the topic has (a counter kept by triggers on items, migration 0006). */
 export async function countItems(db: Kysely<Database>, accountId: number, topicId: number): Promise<number> {
-  const [row] = await selectItemCount(db, accountId, topicId);
+  const [row] = await selectItemCount(db, { accountId, topicId });
   if (!row) throw new Error(`topic ${topicId} of account ${accountId} not found`);
   return row.item_count;
 }
 
 // Item creates are the busiest write: their inserts are compiled once.
-const insertItemRow = compiledQuery((db, accountId: number, topicId: number, name: string) => db.insertInto('items')
-  .values({ account_id: accountId, topic_id: topicId, name })
-  .returning('id'), -1, -2, '\u0000name');
+export const insertItemRow = preparedQuery((db, p: { accountId: number; topicId: number; name: string }) => db.insertInto('items')
+  .values({ account_id: p.accountId, topic_id: p.topicId, name: p.name })
+  .returning('id'));
 
 export async function insertItem(trx: Kysely<Database>, values: { accountId: number; topicId: number; name: string }): Promise<number> {
-  const [row] = await insertItemRow(trx, values.accountId, values.topicId, values.name);
+  const [row] = await insertItemRow(trx, values);
   return row!.id;
 }
 
@@ -113,12 +114,12 @@ export async function insertImageContent(trx: Kysely<Database>, accountId: numbe
   }).execute();
 }
 
-const insertListContentRow = compiledQuery((db, accountId: number, itemId: number) => db.insertInto('list_contents')
-  .values({ account_id: accountId, item_id: itemId })
-  .returning('id'), -1, -2);
+export const insertListContentRow = preparedQuery((db, p: { accountId: number; itemId: number }) => db.insertInto('list_contents')
+  .values({ account_id: p.accountId, item_id: p.itemId })
+  .returning('id'));
 
 export async function insertListContent(trx: Kysely<Database>, accountId: number, itemId: number): Promise<number> {
-  const [row] = await insertListContentRow(trx, accountId, itemId);
+  const [row] = await insertListContentRow(trx, { accountId, itemId });
   return row!.id;
 }
 

@@ -1,6 +1,6 @@
 // Queries on list entries. Every one takes the caller's account id.
 import type { Kysely } from 'kysely';
-import { compiledQuery } from '../db/compiled-query.ts';
+import { preparedQuery, type PreparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { ListEntryRow } from './list-entry-schemas.ts';
 
@@ -65,23 +65,18 @@ export async function replaceEntries(trx: Kysely<Database>, accountId: number, l
   await insertEntries(trx, accountId, listContentId, texts);
 }
 
-type EntryInsert = (trx: Kysely<Database>, ...rowValues: (number | string)[]) => Promise<ListEntryRow[]>;
+/** An entry insert's values: the list, and the texts as text0, text1, … */
+type EntryValues = { accountId: number; listContentId: number } & Record<`text${number}`, string>;
 
 /** The INSERT of `count` entries, compiled at its first use (item creates write lists on every call). */
-const entryInserts = new Map<number, EntryInsert>();
+const entryInserts = new Map<number, PreparedQuery<EntryValues, ListEntryRow>>();
 
-function entryInsert(count: number): EntryInsert {
+export function entryInsert(count: number): PreparedQuery<EntryValues, ListEntryRow> {
   let insert = entryInserts.get(count);
   if (!insert) {
-    // Each row's account id, list content id and text, as distinct placeholders.
-    const placeholders = Array.from({ length: count }, (_, i) => [-2 * i - 1, -2 * i - 2, `\u0000text-${i}`]).flat();
-    insert = compiledQuery((db, ...rowValues: (number | string)[]) => db.insertInto('list_entries')
-      .values(Array.from({ length: count }, (_, i) => ({
-        account_id: rowValues[3 * i] as number,
-        list_content_id: rowValues[3 * i + 1] as number,
-        text: rowValues[3 * i + 2] as string,
-      })))
-      .returning(['id', 'text']), ...placeholders);
+    insert = preparedQuery((db, p: EntryValues) => db.insertInto('list_entries')
+      .values(Array.from({ length: count }, (_, i) => ({ account_id: p.accountId, list_content_id: p.listContentId, text: p[`text${i}`] })))
+      .returning(['id', 'text']));
     entryInserts.set(count, insert);
   }
   return insert;
@@ -92,7 +87,9 @@ export async function insertEntries(trx: Kysely<Database>, accountId: number, li
   const inserted: ListEntryRow[] = [];
   for (let start = 0; start < texts.length; start += INSERT_CHUNK) {
     const chunk = texts.slice(start, start + INSERT_CHUNK);
-    inserted.push(...await entryInsert(chunk.length)(trx, ...chunk.flatMap((text) => [accountId, listContentId, text])));
+    const values: EntryValues = { accountId, listContentId };
+    chunk.forEach((text, i) => { values[`text${i}`] = text; });
+    inserted.push(...await entryInsert(chunk.length)(trx, values));
   }
   // Ids are handed out in VALUES order; RETURNING's own order is not promised.
   return inserted.sort((a, b) => a.id - b.id);

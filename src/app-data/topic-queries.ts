@@ -1,6 +1,6 @@
 // Queries on topics. Every one takes the caller's account id.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { compiledQuery } from '../db/compiled-query.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { TopicRow } from './topic-schemas.ts';
 
@@ -31,13 +31,13 @@ export function topicAppUser(eb: ExpressionBuilder<Database, 'topics'>) {
   return eb.selectFrom('profiles').select('profiles.app_user_id').whereRef('profiles.id', '=', 'topics.profile_id').$asScalar();
 }
 
-const selectOwnedTopic = compiledQuery((db, accountId: number, id: number) => db.selectFrom('topics')
+export const selectOwnedTopic = preparedQuery((db, p: { accountId: number; id: number }) => db.selectFrom('topics')
   .select([...COLUMNS, 'topics.profile_id'])
   .select((eb) => topicAppUser(eb).$notNull().as('app_user_id'))
-  .where('topics.id', '=', id).where('topics.account_id', '=', accountId), -1, -2);
+  .where('topics.id', '=', p.id).where('topics.account_id', '=', p.accountId));
 
 export async function findTopic(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedTopicRow | undefined> {
-  return (await selectOwnedTopic(db, accountId, id))[0];
+  return (await selectOwnedTopic(db, { accountId, id }))[0];
 }
 
 export async function countTopics(db: Kysely<Database>, accountId: number, profileId: number): Promise<number> {

@@ -1,7 +1,7 @@
 // The transaction every change to an app user's data runs in.
 import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
-import { compiledQuery } from '../db/compiled-query.ts';
+import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { isForeignKeyViolation } from './constraint-errors.ts';
@@ -25,9 +25,9 @@ export async function writeAppData<T>(ctx: AppContext, work: (trx: Kysely<Databa
   }
 }
 
-const bumpDataVersion = compiledQuery((db, appUserId: number) => db.updateTable('app_users')
+export const bumpDataVersion = preparedQuery((db, p: { appUserId: number }) => db.updateTable('app_users')
   .set({ data_version: sql`data_version + 1` })
-  .where('id', '=', appUserId), -1);
+  .where('id', '=', p.appUserId));
 
 /**
  * Bumps the app user's data version: something the app user holds (a profile, topic, item,
@@ -37,15 +37,15 @@ const bumpDataVersion = compiledQuery((db, appUserId: number) => db.updateTable(
  * (SQLite runs one write transaction at a time anyway.) Call it before any other write.
  */
 export async function startChange(trx: Kysely<Database>, appUserId: number): Promise<void> {
-  await bumpDataVersion(trx, appUserId);
+  await bumpDataVersion(trx, { appUserId });
 }
 
-const bumpTopicOwnersVersion = compiledQuery((db, accountId: number, topicId: number) => db.updateTable('app_users')
+export const bumpTopicOwnersVersion = preparedQuery((db, p: { accountId: number; topicId: number }) => db.updateTable('app_users')
   .set({ data_version: sql`data_version + 1` })
   .where('id', '=', (eb) => eb.selectFrom('topics')
     .select((inner) => topicAppUser(inner).as('app_user_id'))
-    .where('topics.id', '=', topicId).where('topics.account_id', '=', accountId))
-  .returning('id'), -1, -2);
+    .where('topics.id', '=', p.topicId).where('topics.account_id', '=', p.accountId))
+  .returning('id'));
 
 /**
  * `startChange` for a write under a topic, in one statement: finds the app user who holds the
@@ -53,5 +53,5 @@ const bumpTopicOwnersVersion = compiledQuery((db, accountId: number, topicId: nu
  * topic is not the caller's.
  */
 export async function startTopicChange(trx: Kysely<Database>, accountId: number, topicId: number): Promise<number | undefined> {
-  return (await bumpTopicOwnersVersion(trx, accountId, topicId))[0]?.id;
+  return (await bumpTopicOwnersVersion(trx, { accountId, topicId }))[0]?.id;
 }

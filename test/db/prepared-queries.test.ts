@@ -1,0 +1,75 @@
+// The SQL of the hot path's prepared queries, as a reviewer reads it, checked on both
+// dialects: the SQLite text as written here, and PostgreSQL's the same with numbered
+// placeholders. A change to one of these queries shows up here as a changed expectation.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
+} from 'kysely';
+import { insertItemRow, insertListContentRow, selectItemCount } from '../../src/app-data/item-queries.ts';
+import { entryInsert } from '../../src/app-data/list-entry-queries.ts';
+import { selectOwnedTopic } from '../../src/app-data/topic-queries.ts';
+import { bumpDataVersion, bumpTopicOwnersVersion } from '../../src/app-data/write-transaction.ts';
+import type { Database } from '../../src/db/schema.ts';
+
+const sqlite = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+});
+const postgres = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+type Rendered = { render(db: Kysely<Database>): { sql: string; parameters: readonly unknown[] } };
+
+/** Query → its SQL (SQLite's placeholders) and its parameters (`:name` for named ones). */
+const EXPECTED: Array<[string, Rendered, string, unknown[]]> = [
+  ['the caller\'s topic with its app user', selectOwnedTopic,
+    'select "topics"."id", "topics"."name", "topics"."topic_type", "topics"."profile_id", '
+    + '(select "profiles"."app_user_id" from "profiles" where "profiles"."id" = "topics"."profile_id") as "app_user_id" '
+    + 'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?',
+    [':id', ':accountId']],
+  ['a topic\'s item count', selectItemCount,
+    'select "item_count" from "topics" where "id" = ? and "account_id" = ?',
+    [':topicId', ':accountId']],
+  ['an item', insertItemRow,
+    'insert into "items" ("account_id", "topic_id", "name") values (?, ?, ?) returning "id"',
+    [':accountId', ':topicId', ':name']],
+  ['a list content', insertListContentRow,
+    'insert into "list_contents" ("account_id", "item_id") values (?, ?) returning "id"',
+    [':accountId', ':itemId']],
+  ['two list entries', entryInsert(2),
+    'insert into "list_entries" ("account_id", "list_content_id", "text") values (?, ?, ?), (?, ?, ?) returning "id", "text"',
+    [':accountId', ':listContentId', ':text0', ':accountId', ':listContentId', ':text1']],
+  ['the data version bump', bumpDataVersion,
+    'update "app_users" set "data_version" = data_version + 1 where "id" = ?',
+    [':appUserId']],
+  ['the data version bump through a topic', bumpTopicOwnersVersion,
+    'update "app_users" set "data_version" = data_version + 1 where "id" = (select '
+    + '(select "profiles"."app_user_id" from "profiles" where "profiles"."id" = "topics"."profile_id") as "app_user_id" '
+    + 'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?) returning "id"',
+    [':topicId', ':accountId']],
+];
+
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+describe('prepared queries on the hot path', () => {
+  for (const [what, query, sql, parameters] of EXPECTED) {
+    test(`${what}: SQLite and PostgreSQL`, () => {
+      assert.deepEqual(query.render(sqlite), { sql, parameters });
+      assert.deepEqual(query.render(postgres), { sql: numbered(sql), parameters });
+    });
+  }
+});
