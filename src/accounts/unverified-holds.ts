@@ -4,15 +4,17 @@
 // addresses was ever verified is removed with everything it holds (it cannot have logged in,
 // so it holds nothing else), and so is an unverified secondary address of any account. The
 // sweep does it for all of them; registering or adding the address does it for that one at once.
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
+/** Accounts created before `before` that hold addresses, none of them ever verified. */
 function neverVerifiedAccountsBefore(db: Kysely<Database>, before: number) {
+  const addresses = (eb: ExpressionBuilder<Database, 'accounts'>) => eb.selectFrom('email_addresses').select('email_addresses.id')
+    .whereRef('email_addresses.account_id', '=', 'accounts.id');
   return db.deleteFrom('accounts')
     .where('created_at', '<', before)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('email_addresses').select('email_addresses.id')
-      .whereRef('email_addresses.account_id', '=', 'accounts.id')
-      .where('email_addresses.verified', '=', 1))));
+    .where((eb) => eb.exists(addresses(eb)))
+    .where((eb) => eb.not(eb.exists(addresses(eb).where('email_addresses.verified', '=', 1))));
 }
 
 function unverifiedSecondaryAddressesBefore(db: Kysely<Database>, before: number) {
