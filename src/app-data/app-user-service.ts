@@ -1,52 +1,66 @@
-// Creating, changing and deleting app users. One app user per account: the unique index on
+// App users (contract §5). One app user per account: the unique index on
 // app_users.account_id decides when two creates race, and its violation is the same 400.
 import type { AppContext } from '../context.ts';
 import { nonFieldError, notFound } from '../http/errors.ts';
+import { removeMediaFiles } from '../media/media-cleanup.ts';
 import {
-  accountFirstName, accountHasAppUser, deleteAppUser, findAppUser, insertAppUser, mediaStorageKeys, updateAppUser,
+  accountFirstName, accountHasAppUser, deleteAppUser, findAppUser, insertAppUser, listAppUsers, mediaStorageKeys, updateAppUser,
 } from './app-user-queries.ts';
-import type { AppUserInput, AppUserRow } from './app-user-schemas.ts';
+import { toAppUser, toAppUserDetail, type AppUser, type AppUserDetail, type AppUserInput, type AppUserRow } from './app-user-schemas.ts';
 import { isUniqueViolation } from './constraint-errors.ts';
-import { startChange, writeAppData } from './write-transaction.ts';
+import { ownedAppUser, writeOwned } from './owned-write.ts';
+import { listProfiles } from './profile-queries.ts';
+import { toProfile } from './profile-schemas.ts';
 
 const ONE_APP_USER = 'This account already has an app user; an account may have only one.';
 
-export async function createAppUser(ctx: AppContext, accountId: number, input: AppUserInput): Promise<AppUserRow> {
+async function detail(ctx: AppContext, accountId: number, row: AppUserRow): Promise<AppUserDetail> {
+  const profiles = await listProfiles(ctx.db.kysely, accountId, row.id);
+  return toAppUserDetail(ctx, row, profiles.map((profile) => toProfile(ctx, profile)));
+}
+
+export async function listAccountAppUsers(ctx: AppContext, accountId: number): Promise<AppUser[]> {
+  const rows = await listAppUsers(ctx.db.kysely, accountId);
+  return rows.map((row) => toAppUser(ctx, row));
+}
+
+export async function getAppUser(ctx: AppContext, accountId: number, id: number): Promise<AppUserDetail> {
+  const row = await findAppUser(ctx.db.kysely, accountId, id);
+  if (!row) throw notFound();
+  return detail(ctx, accountId, row);
+}
+
+/** The one write with nothing above it to bump: the new row starts its data version. */
+export async function createAppUser(ctx: AppContext, accountId: number, input: AppUserInput): Promise<AppUser> {
   const db = ctx.db.kysely;
   if (await accountHasAppUser(db, accountId)) throw nonFieldError(ONE_APP_USER);
   const name = input.name ?? await accountFirstName(db, accountId);
   try {
-    return await insertAppUser(db, { accountId, name, quote: input.quote ?? null, now: ctx.clock.now() });
+    return toAppUser(ctx, await insertAppUser(db, { accountId, name, quote: input.quote ?? null, now: ctx.clock.now() }));
   } catch (error) {
     if (isUniqueViolation(error, 'app_users_account_key', 'app_users.account_id')) throw nonFieldError(ONE_APP_USER);
     throw error;
   }
 }
 
-export async function changeAppUser(ctx: AppContext, accountId: number, id: number, changes: AppUserInput): Promise<AppUserRow> {
-  return writeAppData(ctx, async (trx) => {
-    const appUser = await findAppUser(trx, accountId, id);
-    if (!appUser) throw notFound();
-    await startChange(trx, id);
+export async function changeAppUser(ctx: AppContext, accountId: number, id: number, changes: AppUserInput): Promise<AppUserDetail> {
+  const row = await writeOwned(ctx, ownedAppUser(accountId, id), async (trx) => {
     const values = {
       ...(changes.name !== undefined && { name: changes.name }),
       ...(changes.quote !== undefined && { quote: changes.quote }),
     };
-    if (Object.keys(values).length === 0) return appUser;
-    const updated = await updateAppUser(trx, accountId, id, values);
-    if (!updated) throw notFound();
-    return updated;
+    return Object.keys(values).length === 0 ? findAppUser(trx, accountId, id) : updateAppUser(trx, accountId, id, values);
   });
+  if (!row) throw notFound();
+  return detail(ctx, accountId, row);
 }
 
-/**
- * Deletes the app user and, through the foreign keys, everything it holds. Returns the storage
- * keys of its media files, whose rows went with it, so the caller can remove the files.
- */
-export async function removeAppUser(ctx: AppContext, accountId: number, id: number): Promise<string[]> {
-  return writeAppData(ctx, async (trx) => {
-    const storageKeys = await mediaStorageKeys(trx, accountId, id);
+/** Deletes the app user and, through the foreign keys, everything it holds; then its media files. */
+export async function removeAppUser(ctx: AppContext, accountId: number, id: number): Promise<void> {
+  const storageKeys = await writeOwned(ctx, ownedAppUser(accountId, id), async (trx) => {
+    const keys = await mediaStorageKeys(trx, accountId, id);
     if (!await deleteAppUser(trx, accountId, id)) throw notFound();
-    return storageKeys;
+    return keys;
   });
+  await removeMediaFiles(ctx, storageKeys);
 }

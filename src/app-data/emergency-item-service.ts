@@ -1,26 +1,30 @@
-// Creating and changing emergency items: the attached media must be the same app user's.
+// Emergency items (contract §5): the attached media must be the same app user's.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { findAppUser } from './app-user-queries.ts';
 import {
-  countEmergencyItems, findEmergencyItem, insertEmergencyItem, updateEmergencyItem, type OwnedEmergencyItemRow,
+  countEmergencyItems, deleteEmergencyItem, findEmergencyItem, insertEmergencyItem, listEmergencyItems, updateEmergencyItem,
+  type OwnedEmergencyItemRow,
 } from './emergency-item-queries.ts';
-import type { EmergencyItemChanges, EmergencyItemInput } from './emergency-item-schemas.ts';
+import { toEmergencyItem, type EmergencyItem, type EmergencyItemChanges, type EmergencyItemInput } from './emergency-item-schemas.ts';
 import { invalidMediaReferences } from './media-references.ts';
+import { ownedAppUser, writeOwned } from './owned-write.ts';
 import { enforceQuota } from './quotas.ts';
-import { startChange, writeAppData } from './write-transaction.ts';
 
-export async function createEmergencyItem(
-  ctx: AppContext,
-  accountId: number,
-  appUserId: number,
-  input: EmergencyItemInput,
-): Promise<OwnedEmergencyItemRow> {
-  return writeAppData(ctx, async (trx) => {
-    if (!await findAppUser(trx, accountId, appUserId)) throw notFound();
-    await startChange(trx, appUserId);
+export async function listUserEmergencyItems(ctx: AppContext, accountId: number, appUserId: number): Promise<EmergencyItem[]> {
+  if (!await findAppUser(ctx.db.kysely, accountId, appUserId)) throw notFound();
+  const rows = await listEmergencyItems(ctx.db.kysely, accountId, appUserId);
+  return rows.map((row) => toEmergencyItem(ctx, row));
+}
+
+export async function getEmergencyItem(ctx: AppContext, accountId: number, id: number): Promise<EmergencyItem> {
+  return toEmergencyItem(ctx, await reload(ctx.db.kysely, accountId, id));
+}
+
+export async function createEmergencyItem(ctx: AppContext, accountId: number, appUserId: number, input: EmergencyItemInput): Promise<EmergencyItem> {
+  const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
     enforceQuota(await countEmergencyItems(trx, accountId, appUserId), 1, ctx.config.quotas.emergencyItemsPerUser, 'emergency items per app user');
     await checkMedia(trx, accountId, appUserId, input.media_resource);
     const id = await insertEmergencyItem(trx, {
@@ -32,18 +36,11 @@ export async function createEmergencyItem(
     });
     return reload(trx, accountId, id);
   });
+  return toEmergencyItem(ctx, row);
 }
 
-export async function changeEmergencyItem(
-  ctx: AppContext,
-  accountId: number,
-  id: number,
-  changes: EmergencyItemChanges,
-): Promise<OwnedEmergencyItemRow> {
-  return writeAppData(ctx, async (trx) => {
-    const item = await findEmergencyItem(trx, accountId, id);
-    if (!item) throw notFound();
-    await startChange(trx, item.app_user_id);
+export async function changeEmergencyItem(ctx: AppContext, accountId: number, id: number, changes: EmergencyItemChanges): Promise<EmergencyItem> {
+  const row = await writeOwned(ctx, (trx) => findEmergencyItem(trx, accountId, id), async (trx, item) => {
     await checkMedia(trx, accountId, item.app_user_id, changes.media_resource);
     const values = {
       ...(changes.name !== undefined && { name: changes.name }),
@@ -53,6 +50,12 @@ export async function changeEmergencyItem(
     if (Object.keys(values).length > 0) await updateEmergencyItem(trx, accountId, id, values);
     return reload(trx, accountId, id);
   });
+  return toEmergencyItem(ctx, row);
+}
+
+/** The item goes; its media resource stays in the gallery. */
+export async function removeEmergencyItem(ctx: AppContext, accountId: number, id: number): Promise<void> {
+  await writeOwned(ctx, (trx) => findEmergencyItem(trx, accountId, id), (trx) => deleteEmergencyItem(trx, accountId, id));
 }
 
 async function checkMedia(trx: Kysely<Database>, accountId: number, appUserId: number, mediaId: number | null | undefined): Promise<void> {

@@ -2,17 +2,15 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';
-import { notFound } from '../http/errors.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { IdParams } from './field-schemas.ts';
-import { deleteItem, findItem } from './item-queries.ts';
 import { ItemBody, ItemPatchBody, ItemSchema } from './item-schemas.ts';
-import { createItem, updateItem } from './item-service.ts';
+import { createItem, getItem, removeItem, updateItem } from './item-service.ts';
 import { loadItems } from './profile-detail.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
+import { created, registerDelete } from './route-helpers.ts';
 import { findTopic } from './topic-queries.ts';
-import { startChange, writeAppData } from './write-transaction.ts';
 
 const tags = ['items'];
 
@@ -36,18 +34,11 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
       body: ItemBody,
       response: { 201: ItemSchema },
     },
-  }, async (request, reply) => {
-    const body = await createItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body);
-    return reply.code(201).header('location', body.url).send(body);
-  });
+  }, async (request, reply) => created(reply, await createItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)));
 
   app.get('/app/items/:id/', {
     schema: { tags, summary: 'An item with its content', params: IdParams, response: { 200: ItemSchema } },
-  }, async (request) => {
-    const [item] = await loadItems(ctx, ctx.db.kysely, callerOf(request).accountId, { itemId: parseId(request.params.id) });
-    if (!item) throw notFound();
-    return item;
-  });
+  }, (request) => getItem(ctx, callerOf(request).accountId, parseId(request.params.id)));
 
   const changeSchemas = { patch: ItemPatchBody, put: ItemBody };
   for (const method of ['patch', 'put'] as const) {
@@ -62,17 +53,5 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
     }, async (request) => updateItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
   }
 
-  app.delete('/app/items/:id/', {
-    schema: { tags, summary: 'Delete an item with its content', params: IdParams, response: { 204: Type.Null() } },
-  }, async (request, reply) => {
-    const accountId = callerOf(request).accountId;
-    const id = parseId(request.params.id);
-    await writeAppData(ctx, async (trx) => {
-      const item = await findItem(trx, accountId, id);
-      if (!item) throw notFound();
-      await startChange(trx, item.app_user_id);
-      await deleteItem(trx, accountId, id);
-    });
-    return reply.code(204).send(null);
-  });
+  registerDelete(app, ctx, '/app/items/:id/', { tags, summary: 'Delete an item with its content' }, removeItem);
 }

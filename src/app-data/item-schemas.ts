@@ -1,8 +1,12 @@
 // Item (contract §5): {id, url, name, image_content, list_content}, exactly one content non-null.
 // Contents are read as objects (media in full) and written with media ids.
 import { Type, type Static } from 'typebox';
+import type { AppContext } from '../context.ts';
+import { toMediaResource, type MediaResource } from '../media/media-view.ts';
 import { LongTextField, MediaIdField, MediaObjectSchema, NameField, Nullable, Url } from './field-schemas.ts';
-import { EntryTextField, ListEntrySchema } from './list-entry-schemas.ts';
+import type { ItemRow } from './item-queries.ts';
+import { EntryTextField, ListEntrySchema, toListEntry, type ListEntryRow } from './list-entry-schemas.ts';
+import { itemUrl } from './urls.ts';
 
 export const ImageContentSchema = Type.Object({
   id: Type.Integer(),
@@ -46,3 +50,38 @@ export type ItemInput = Static<typeof ItemBody>;
 
 export const ItemPatchBody = Type.Partial(ItemBody);
 export type ItemChanges = Static<typeof ItemPatchBody>;
+
+/** An item row's columns of image content and its media, for an item that has none. */
+export const NO_IMAGE_CONTENT = {
+  image_content_id: null, description: null,
+  image_media_id: null, image_media_name: null, image_media_storage_key: null, image_media_content_type: null, image_media_size: null,
+  content_media_id: null, content_media_name: null, content_media_storage_key: null, content_media_content_type: null, content_media_size: null,
+} as const;
+
+/** The read shape of an item, from its row (item-queries.ts) and its list entries (none for an image item). */
+export function toItem(ctx: AppContext, row: ItemRow, entries: ListEntryRow[]): Item {
+  return {
+    id: row.id,
+    url: itemUrl(ctx, row.id),
+    name: row.name,
+    image_content: row.image_content_id === null ? null : {
+      id: row.image_content_id,
+      description: row.description ?? '',
+      image_resource: media(ctx, row.image_media_id, row.image_media_name, row.image_media_storage_key, row.image_media_content_type, row.image_media_size),
+      media_resource: media(ctx, row.content_media_id, row.content_media_name, row.content_media_storage_key, row.content_media_content_type, row.content_media_size),
+    },
+    list_content: row.list_content_id === null ? null : { id: row.list_content_id, entries: entries.map((entry) => toListEntry(ctx, entry)) },
+  };
+}
+
+function media(
+  ctx: AppContext,
+  id: number | null,
+  name: string | null,
+  storageKey: string | null,
+  contentType: string | null,
+  size: number | null,
+): MediaResource | null {
+  if (id === null || name === null || storageKey === null || contentType === null || size === null) return null;
+  return toMediaResource(ctx, { id, name, storage_key: storageKey, content_type: contentType, size: Number(size) });
+}

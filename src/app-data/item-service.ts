@@ -1,25 +1,25 @@
-// Creating and changing items: exactly one content per item, content type fixed at creation,
-// media of the same app user only, a list written as a whole.
+// Items (contract §5): exactly one content per item, content type fixed at creation, media of
+// the same app user only, a list written as a whole.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, fieldError, nonFieldError, notFound } from '../http/errors.ts';
 import {
-  countItems, findItem, insertImageContent, insertItem, insertListContent, updateImageContent, updateItemName, type ImageContentValues,
+  countItems, deleteItem, findItem, insertImageContent, insertItem, insertListContent, updateImageContent, updateItemName, type ImageContentValues,
 } from './item-queries.ts';
-import type { ImageContentInput, Item, ItemChanges, ItemInput, ListContentInput } from './item-schemas.ts';
+import { NO_IMAGE_CONTENT, toItem, type ImageContentInput, type Item, type ItemChanges, type ItemInput, type ListContentInput } from './item-schemas.ts';
 import { insertEntries, replaceEntries } from './list-entry-queries.ts';
-import { toListEntry } from './list-entry-schemas.ts';
 import { invalidMediaReferences } from './media-references.ts';
+import { writeOwned, writeUnderTopic } from './owned-write.ts';
 import { loadItems } from './profile-detail.ts';
 import { enforceQuota } from './quotas.ts';
-import { itemUrl } from './urls.ts';
-import { startChange, startTopicChange, writeAppData } from './write-transaction.ts';
+
+export async function getItem(ctx: AppContext, accountId: number, id: number): Promise<Item> {
+  return reload(ctx, ctx.db.kysely, accountId, id);
+}
 
 export async function createItem(ctx: AppContext, accountId: number, topicId: number, input: ItemInput): Promise<Item> {
-  return writeAppData(ctx, async (trx) => {
-    const appUserId = await startTopicChange(trx, accountId, topicId);
-    if (appUserId === undefined) throw notFound();
+  return writeUnderTopic(ctx, accountId, topicId, async (trx, { app_user_id: appUserId }) => {
     const image = input.image_content ?? null;
     const list = input.list_content ?? null;
     if ((image === null) === (list === null)) {
@@ -38,21 +38,13 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
     // A new list item is all in hand: answer without reading it back.
     const listContentId = await insertListContent(trx, accountId, itemId);
     const entries = await insertEntries(trx, accountId, listContentId, texts);
-    return {
-      id: itemId,
-      url: itemUrl(ctx, itemId),
-      name: input.name,
-      image_content: null,
-      list_content: { id: listContentId, entries: entries.map((entry) => toListEntry(ctx, entry)) },
-    };
+    return toItem(ctx, { ...NO_IMAGE_CONTENT, id: itemId, topic_id: topicId, name: input.name, list_content_id: listContentId }, entries);
   });
 }
 
 /** PATCH and PUT: the name, and the fields of the content the item already has. */
 export async function updateItem(ctx: AppContext, accountId: number, itemId: number, changes: ItemChanges): Promise<Item> {
-  return writeAppData(ctx, async (trx) => {
-    const item = await findItem(trx, accountId, itemId);
-    if (!item) throw notFound();
+  return writeOwned(ctx, (trx) => findItem(trx, accountId, itemId), async (trx, item) => {
     const isImage = item.image_content_id !== null;
     const image = changes.image_content;
     const list = changes.list_content;
@@ -62,7 +54,6 @@ export async function updateItem(ctx: AppContext, accountId: number, itemId: num
     // The item's own content cannot be removed; null for the other content is what it already is.
     if (isImage && image === null) throw fieldError('image_content', 'This field may not be null.');
     if (!isImage && list === null) throw fieldError('list_content', 'This field may not be null.');
-    await startChange(trx, item.app_user_id);
 
     if (changes.name !== undefined) await updateItemName(trx, accountId, itemId, changes.name);
     if (image && item.image_content_id !== null) {
@@ -76,6 +67,10 @@ export async function updateItem(ctx: AppContext, accountId: number, itemId: num
     }
     return reload(ctx, trx, accountId, itemId);
   });
+}
+
+export async function removeItem(ctx: AppContext, accountId: number, id: number): Promise<void> {
+  await writeOwned(ctx, (trx) => findItem(trx, accountId, id), (trx) => deleteItem(trx, accountId, id));
 }
 
 async function checkImageMedia(trx: Kysely<Database>, accountId: number, appUserId: number, image: ImageContentInput): Promise<void> {

@@ -1,4 +1,20 @@
-// The transaction every change to an app user's data runs in.
+// The one way personal data is written. Every change to something an app user holds (a
+// profile, topic, item, list entry, emergency item or contact, media resource, or the app user
+// itself) runs through `writeOwned` or `writeUnderTopic`:
+//
+//   1. one write transaction (on SQLite, a savepoint of a transaction shared with concurrent
+//      writes, committed before this returns: src/db/group-commit.ts);
+//   2. the caller's object, found with its owner's account id in the query; missing is 404,
+//      the same as someone else's;
+//   3. the app user's data version bumped before anything is written: cached renderings key on
+//      it (rendering-cache.ts), so no write can leave one stale. Being an UPDATE of the app
+//      user's row, it also locks that row until commit on PostgreSQL: one app user's writes
+//      queue behind each other, and counts read after it (quotas, the one default profile) are
+//      exact. SQLite runs one write transaction at a time anyway;
+//   4. the write itself.
+//
+// Creating the app user is the one write with nothing above it to bump: its new row starts the
+// version (app-user-service.ts).
 import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
@@ -7,17 +23,19 @@ import { notFound } from '../http/errors.ts';
 import { isForeignKeyViolation } from './constraint-errors.ts';
 import { topicAppUser } from './topic-queries.ts';
 
+/** What a write finds first: the caller's object, with the app user that holds it. */
+export interface Held {
+  app_user_id: number;
+}
+
+export type Finder<R extends Held> = (trx: Kysely<Database>) => Promise<R | undefined>;
+
 /**
- * Runs `work` in one transaction (on SQLite, in a savepoint of a transaction shared with
- * concurrent writes, committed before this returns). `work` finds the object it changes
- * (owner's account id in the query), then calls `startChange` before writing.
- *
- * A parent deleted by a concurrent request after `work` found it makes the insert under it
+ * A parent deleted by a concurrent request after the finder saw it makes an insert under it
  * fail on its foreign key: that is the same 404 as a parent that was never there.
  */
-export async function writeAppData<T>(ctx: AppContext, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+async function inWriteTransaction<T>(ctx: AppContext, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   try {
-    // SQLite: gathered with concurrent writes into one durable commit (src/db/group-commit.ts).
     return ctx.db.groupCommit ? await ctx.db.groupCommit.run(work) : await ctx.db.kysely.transaction().execute(work);
   } catch (error) {
     if (isForeignKeyViolation(error)) throw notFound();
@@ -29,15 +47,14 @@ export const bumpDataVersion = preparedQuery((db, p: { appUserId: number }) => d
   .set({ data_version: sql`data_version + 1` })
   .where('id', '=', p.appUserId));
 
-/**
- * Bumps the app user's data version: something the app user holds (a profile, topic, item,
- * entry, media resource, emergency item or contact) is changing, and cached renderings key on
- * this number. Being an UPDATE of the app user's row, it also locks that row until commit on PostgreSQL, so one app user's writes
- * queue up behind each other: quota counts and "one default profile" read after it are exact.
- * (SQLite runs one write transaction at a time anyway.) Call it before any other write.
- */
-export async function startChange(trx: Kysely<Database>, appUserId: number): Promise<void> {
-  await bumpDataVersion(trx, { appUserId });
+/** Finds the caller's object (404 when it is not there), bumps its app user's data version, then writes. */
+export async function writeOwned<R extends Held, T>(ctx: AppContext, find: Finder<R>, write: (trx: Kysely<Database>, found: R) => Promise<T>): Promise<T> {
+  return inWriteTransaction(ctx, async (trx) => {
+    const found = await find(trx);
+    if (!found) throw notFound();
+    await bumpDataVersion(trx, { appUserId: found.app_user_id });
+    return write(trx, found);
+  });
 }
 
 export const bumpTopicOwnersVersion = preparedQuery((db, p: { accountId: number; topicId: number }) => db.updateTable('app_users')
@@ -48,10 +65,22 @@ export const bumpTopicOwnersVersion = preparedQuery((db, p: { accountId: number;
   .returning('id'));
 
 /**
- * `startChange` for a write under a topic, in one statement: finds the app user who holds the
- * caller's topic and bumps its data version. Returns the app user's id; undefined when the
- * topic is not the caller's.
+ * `writeOwned` for writes under one of the caller's topics (item creates, the busiest write):
+ * the lookup and the bump are one statement, which returns the app user's id.
  */
-export async function startTopicChange(trx: Kysely<Database>, accountId: number, topicId: number): Promise<number | undefined> {
-  return (await bumpTopicOwnersVersion(trx, { accountId, topicId }))[0]?.id;
+export async function writeUnderTopic<T>(
+  ctx: AppContext, accountId: number, topicId: number, write: (trx: Kysely<Database>, held: Held) => Promise<T>,
+): Promise<T> {
+  return inWriteTransaction(ctx, async (trx) => {
+    const appUserId = (await bumpTopicOwnersVersion(trx, { accountId, topicId }))[0]?.id;
+    if (appUserId === undefined) throw notFound();
+    return write(trx, { app_user_id: appUserId });
+  });
+}
+
+/** The finder of writes to an app user, or under one (its profiles, emergency data, gallery). */
+export function ownedAppUser(accountId: number, appUserId: number): Finder<Held> {
+  return (trx) => trx.selectFrom('app_users').select('id as app_user_id')
+    .where('id', '=', appUserId).where('account_id', '=', accountId)
+    .executeTakeFirst();
 }

@@ -5,15 +5,13 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { toMediaResource, type MediaResource } from '../media/media-view.ts';
-import { selectEntryRows, selectItemRows, type ItemRow, type ItemScope } from './item-queries.ts';
-import type { Item } from './item-schemas.ts';
-import { toListEntry, type ListEntryRow } from './list-entry-schemas.ts';
+import { selectEntryRows, selectItemRows, type ItemScope } from './item-queries.ts';
+import { toItem, type Item } from './item-schemas.ts';
+import type { ListEntryRow } from './list-entry-schemas.ts';
 import { findProfile } from './profile-queries.ts';
 import { toProfileDetail, type ProfileDetail } from './profile-schemas.ts';
 import { selectTopics, type TopicScope } from './topic-queries.ts';
 import { toTopic, type Topic } from './topic-schemas.ts';
-import { itemUrl } from './urls.ts';
 
 /** 4 queries: the profile, its topics, their items (with contents and media), the list entries. */
 export async function loadProfileDetail(ctx: AppContext, accountId: number, profileId: number): Promise<ProfileDetail | undefined> {
@@ -47,40 +45,10 @@ async function loadItemsByTopic(ctx: AppContext, db: Kysely<Database>, accountId
   }
   const byTopic = new Map<number, Item[]>();
   for (const row of rows) {
-    const item = toItem(ctx, row, entriesByList);
+    const item = toItem(ctx, row, row.list_content_id === null ? [] : entriesByList.get(row.list_content_id) ?? []);
     const items = byTopic.get(row.topic_id);
     if (items) items.push(item);
     else byTopic.set(row.topic_id, [item]);
   }
   return byTopic;
-}
-
-function toItem(ctx: AppContext, row: ItemRow, entriesByList: Map<number, ListEntryRow[]>): Item {
-  return {
-    id: row.id,
-    url: itemUrl(ctx, row.id),
-    name: row.name,
-    image_content: row.image_content_id === null ? null : {
-      id: row.image_content_id,
-      description: row.description ?? '',
-      image_resource: media(ctx, row.image_media_id, row.image_media_name, row.image_media_storage_key, row.image_media_content_type, row.image_media_size),
-      media_resource: media(ctx, row.content_media_id, row.content_media_name, row.content_media_storage_key, row.content_media_content_type, row.content_media_size),
-    },
-    list_content: row.list_content_id === null ? null : {
-      id: row.list_content_id,
-      entries: (entriesByList.get(row.list_content_id) ?? []).map((entry) => toListEntry(ctx, entry)),
-    },
-  };
-}
-
-function media(
-  ctx: AppContext,
-  id: number | null,
-  name: string | null,
-  storageKey: string | null,
-  contentType: string | null,
-  size: number | null,
-): MediaResource | null {
-  if (id === null || name === null || storageKey === null || contentType === null || size === null) return null;
-  return toMediaResource(ctx, { id, name, storage_key: storageKey, content_type: contentType, size: Number(size) });
 }

@@ -2,38 +2,25 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';
-import { notFound } from '../http/errors.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
-import { findAppUser } from './app-user-queries.ts';
 import { IdParams } from './field-schemas.ts';
 import { loadProfileDetail } from './profile-detail.ts';
-import { deleteProfile, findProfile, listProfiles } from './profile-queries.ts';
-import { ProfileBody, ProfileDetailSchema, ProfilePatchBody, ProfileSchema, toProfile } from './profile-schemas.ts';
-import { changeProfile, createProfile } from './profile-service.ts';
+import { ProfileBody, ProfileDetailSchema, ProfilePatchBody, ProfileSchema } from './profile-schemas.ts';
+import { changeProfile, createProfile, listUserProfiles, removeProfile } from './profile-service.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
-import { startChange, writeAppData } from './write-transaction.ts';
+import { created, registerDelete } from './route-helpers.ts';
 
 const tags = ['profiles'];
 
 export function registerProfileRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
   app.get('/app/users/:id/profiles/', {
     schema: { tags, summary: "An app user's profiles", params: IdParams, response: { 200: Type.Array(ProfileSchema) } },
-  }, async (request) => {
-    const accountId = callerOf(request).accountId;
-    const appUserId = parseId(request.params.id);
-    if (!await findAppUser(ctx.db.kysely, accountId, appUserId)) throw notFound();
-    const rows = await listProfiles(ctx.db.kysely, accountId, appUserId);
-    return rows.map((row) => toProfile(ctx, row));
-  });
+  }, (request) => listUserProfiles(ctx, callerOf(request).accountId, parseId(request.params.id)));
 
   app.post('/app/users/:id/profiles/', {
     schema: { tags, summary: 'Create a profile (is_default: true makes it the only default)', params: IdParams, body: ProfileBody, response: { 201: ProfileSchema } },
-  }, async (request, reply) => {
-    const row = await createProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body);
-    const body = toProfile(ctx, row);
-    return reply.code(201).header('location', body.url).send(body);
-  });
+  }, async (request, reply) => created(reply, await createProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)));
 
   app.get('/app/profiles/:id/', {
     schema: { tags, summary: 'A profile with its topics, items and their contents', params: IdParams, response: { 200: ProfileDetailSchema } },
@@ -50,17 +37,5 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
     }, async (request) => changeProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
   }
 
-  app.delete('/app/profiles/:id/', {
-    schema: { tags, summary: 'Delete a profile with its topics and items', params: IdParams, response: { 204: Type.Null() } },
-  }, async (request, reply) => {
-    const accountId = callerOf(request).accountId;
-    const id = parseId(request.params.id);
-    await writeAppData(ctx, async (trx) => {
-      const profile = await findProfile(trx, accountId, id);
-      if (!profile) throw notFound();
-      await startChange(trx, profile.app_user_id);
-      await deleteProfile(trx, accountId, id);
-    });
-    return reply.code(204).send(null);
-  });
+  registerDelete(app, ctx, '/app/profiles/:id/', { tags, summary: 'Delete a profile with its topics and items' }, removeProfile);
 }

@@ -2,9 +2,9 @@
 // /app/media-resources/{id}/ reads, renames and deletes. Signed file downloads are in
 // media-file-routes.ts.
 import multipart from '@fastify/multipart';
-import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { IdParams } from '../app-data/field-schemas.ts';
+import { created, registerDelete } from '../app-data/route-helpers.ts';
 import { callerOf } from '../auth/token-auth.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
@@ -34,8 +34,7 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
       // schema above is there for the OpenAPI document.
       validatorCompiler: () => () => true,
     }, async (request, reply) => {
-      const media = await uploadMedia(ctx, callerOf(request).accountId, parseId((request.params as { id: string }).id), request);
-      return reply.code(201).header('Location', media.url).send(media);
+      return created(reply, await uploadMedia(ctx, callerOf(request).accountId, parseId((request.params as { id: string }).id), request));
     });
   });
 }
@@ -59,12 +58,7 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
     schema: { tags, summary: 'Rename a media resource (name required)', params: IdParams, body: MediaPutBody, response: { 200: MediaResourceSchema } },
   }, (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
 
-  app.delete('/app/media-resources/:id/', {
-    schema: { tags, summary: 'Delete a media resource and its file; references to it become null', params: IdParams, response: { 204: Type.Null() } },
-  }, async (request, reply) => {
-    await removeMedia(ctx, callerOf(request).accountId, parseId(request.params.id));
-    return reply.code(204).send(null);
-  });
+  registerDelete(app, ctx, '/app/media-resources/:id/', { tags, summary: 'Delete a media resource and its file; references to it become null' }, removeMedia);
 
   registerMediaFileRoutes(app, ctx);
 }

@@ -1,10 +1,10 @@
-// The gallery's logic: list, upload, rename, delete. Database writes bump the app user's
-// data version in the same transaction; stored files follow the database: an upload's file
+// The gallery's logic: list, upload, rename, delete. Database writes go through the
+// owned-write kernel (src/app-data/owned-write.ts); stored files follow the database: an upload's file
 // is committed inside the transaction (and removed if the transaction fails), a deleted
 // resource's file is removed after the commit.
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { startChange, writeAppData } from '../app-data/write-transaction.ts';
+import { ownedAppUser, writeOwned } from '../app-data/owned-write.ts';
 import { enforceQuota } from '../app-data/quotas.ts';
 import { badRequest, notFound, type FieldErrors } from '../http/errors.ts';
 import { removeMediaFiles } from './media-cleanup.ts';
@@ -41,9 +41,7 @@ export async function uploadMedia(ctx: AppContext, accountId: number, appUserId:
 
   let committed = false;
   try {
-    const row = await writeAppData(ctx, async (trx) => {
-      await startChange(trx, appUserId);
-      if (!(await ownsAppUser(trx, accountId, appUserId))) throw notFound();
+    const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
       enforceQuota(await countMedia(trx, accountId, appUserId), 1, ctx.config.quotas.mediaPerUser, 'media resources per app user');
       const inserted = await insertMedia(trx, {
         accountId,
@@ -76,23 +74,13 @@ export async function getMedia(ctx: AppContext, accountId: number, id: number): 
 export async function updateMedia(ctx: AppContext, accountId: number, id: number, changes: MediaChanges): Promise<MediaResource> {
   const { name } = changes;
   if (name === undefined) return getMedia(ctx, accountId, id);
-  const row = await writeAppData(ctx, async (trx) => {
-    const existing = await findMedia(trx, accountId, id);
-    if (!existing) throw notFound();
-    await startChange(trx, existing.app_user_id);
-    return renameMedia(trx, accountId, id, name);
-  });
+  const row = await writeOwned(ctx, (trx) => findMedia(trx, accountId, id), (trx) => renameMedia(trx, accountId, id, name));
   if (!row) throw notFound();
   return toMediaResource(ctx, row);
 }
 
 export async function removeMedia(ctx: AppContext, accountId: number, id: number): Promise<void> {
-  const deleted = await writeAppData(ctx, async (trx) => {
-    const existing = await findMedia(trx, accountId, id);
-    if (!existing) throw notFound();
-    await startChange(trx, existing.app_user_id);
-    return deleteMedia(trx, accountId, id);
-  });
+  const deleted = await writeOwned(ctx, (trx) => findMedia(trx, accountId, id), (trx) => deleteMedia(trx, accountId, id));
   if (!deleted) throw notFound();
   await removeMediaFiles(ctx, [deleted.storage_key]);
 }

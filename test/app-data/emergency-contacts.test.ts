@@ -90,6 +90,23 @@ describe('emergency contacts', () => {
     assert.equal((await server.request('GET', path, { token: owner.token })).status, 404);
   });
 
+  test('PATCH and PUT ignore unknown and read-only fields (an unknown one was a 500, account_id moved the contact)', async () => {
+    const owner = await createOwner(server);
+    const stranger = await createOwner(server);
+    const created = await server.request('POST', `/app/users/${owner.appUserId}/emergency-contacts/`, {
+      token: owner.token, body: { name: 'Dad', phone_number: '123456789' },
+    });
+    const path = `/app/emergency-contacts/${created.body.id}/`;
+    const extras = { '': 'x', extra: 1, id: created.body.id + 1000, url: 'http://evil.example/', account_id: stranger.id, app_user_id: stranger.appUserId };
+    for (const method of ['PATCH', 'PUT']) {
+      const response = await server.request(method, path, { token: owner.token, body: { name: `Papa ${method}`, phone_number: '1987654321', ...extras } });
+      assert.equal(response.status, 200, response.text);
+      assert.deepEqual(response.body, { ...created.body, name: `Papa ${method}`, phone_number: '1987654321' });
+    }
+    assert.equal((await server.request('GET', path, { token: owner.token })).body.name, 'Papa PUT');
+    assert.deepEqual((await server.request('GET', `/app/users/${stranger.appUserId}/emergency-contacts/`, { token: stranger.token })).body, []);
+  });
+
   test('list and create under a missing app user are 404', async () => {
     const owner = await createOwner(server);
     for (const method of ['GET', 'POST']) {

@@ -1,0 +1,63 @@
+// Emergency contacts (contract §5).
+import type { AppContext } from '../context.ts';
+import { notFound } from '../http/errors.ts';
+import { findAppUser } from './app-user-queries.ts';
+import {
+  countEmergencyContacts, deleteEmergencyContact, findEmergencyContact, insertEmergencyContact, listEmergencyContacts, updateEmergencyContact,
+  type EmergencyContactValues,
+} from './emergency-contact-queries.ts';
+import {
+  toEmergencyContact, type EmergencyContact, type EmergencyContactChanges, type EmergencyContactInput,
+} from './emergency-contact-schemas.ts';
+import { ownedAppUser, writeOwned } from './owned-write.ts';
+import { enforceQuota } from './quotas.ts';
+
+const WRITABLE_FIELDS = ['name', 'relation', 'phone_number', 'alt_phone_number', 'email'] as const;
+
+/** The writable fields the body gives: any other field (unknown, read-only, a column such as account_id) is ignored. */
+function definedValues(changes: EmergencyContactChanges): EmergencyContactValues {
+  return Object.fromEntries(WRITABLE_FIELDS.filter((field) => changes[field] !== undefined).map((field) => [field, changes[field]]));
+}
+
+export async function listUserEmergencyContacts(ctx: AppContext, accountId: number, appUserId: number): Promise<EmergencyContact[]> {
+  if (!await findAppUser(ctx.db.kysely, accountId, appUserId)) throw notFound();
+  const rows = await listEmergencyContacts(ctx.db.kysely, accountId, appUserId);
+  return rows.map((row) => toEmergencyContact(ctx, row));
+}
+
+export async function getEmergencyContact(ctx: AppContext, accountId: number, id: number): Promise<EmergencyContact> {
+  const row = await findEmergencyContact(ctx.db.kysely, accountId, id);
+  if (!row) throw notFound();
+  return toEmergencyContact(ctx, row);
+}
+
+export async function createEmergencyContact(
+  ctx: AppContext, accountId: number, appUserId: number, input: EmergencyContactInput,
+): Promise<EmergencyContact> {
+  const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
+    enforceQuota(await countEmergencyContacts(trx, accountId, appUserId), 1, ctx.config.quotas.emergencyContactsPerUser, 'emergency contacts per app user');
+    return insertEmergencyContact(trx, accountId, appUserId, {
+      name: input.name,
+      relation: input.relation ?? '',
+      phone_number: input.phone_number,
+      alt_phone_number: input.alt_phone_number ?? '',
+      email: input.email ?? '',
+    });
+  });
+  return toEmergencyContact(ctx, row);
+}
+
+export async function changeEmergencyContact(
+  ctx: AppContext, accountId: number, id: number, changes: EmergencyContactChanges,
+): Promise<EmergencyContact> {
+  const values = definedValues(changes);
+  const row = await writeOwned(ctx, (trx) => findEmergencyContact(trx, accountId, id), async (trx, contact) => (
+    Object.keys(values).length === 0 ? contact : updateEmergencyContact(trx, accountId, id, values)
+  ));
+  if (!row) throw notFound();
+  return toEmergencyContact(ctx, row);
+}
+
+export async function removeEmergencyContact(ctx: AppContext, accountId: number, id: number): Promise<void> {
+  await writeOwned(ctx, (trx) => findEmergencyContact(trx, accountId, id), (trx) => deleteEmergencyContact(trx, accountId, id));
+}

@@ -1,0 +1,42 @@
+// List entries (contract §5): the entries of a list item, one by one. An image item has no
+// list: its entries are 404, like a missing item's.
+import type { AppContext } from '../context.ts';
+import { notFound } from '../http/errors.ts';
+import { countEntries, deleteEntry, findEntry, findListOfItem, insertEntry, listEntries, updateEntry } from './list-entry-queries.ts';
+import { toListEntry, type ListEntry } from './list-entry-schemas.ts';
+import { writeOwned } from './owned-write.ts';
+import { enforceQuota } from './quotas.ts';
+
+export async function listItemEntries(ctx: AppContext, accountId: number, itemId: number): Promise<ListEntry[]> {
+  const list = await findListOfItem(ctx.db.kysely, accountId, itemId);
+  if (!list) throw notFound();
+  const rows = await listEntries(ctx.db.kysely, accountId, list.list_content_id);
+  return rows.map((row) => toListEntry(ctx, row));
+}
+
+export async function getEntry(ctx: AppContext, accountId: number, id: number): Promise<ListEntry> {
+  const row = await findEntry(ctx.db.kysely, accountId, id);
+  if (!row) throw notFound();
+  return toListEntry(ctx, row);
+}
+
+/** Adds an entry at the end of the list. */
+export async function createEntry(ctx: AppContext, accountId: number, itemId: number, input: { text: string }): Promise<ListEntry> {
+  const row = await writeOwned(ctx, (trx) => findListOfItem(trx, accountId, itemId), async (trx, list) => {
+    enforceQuota(await countEntries(trx, accountId, list.list_content_id), 1, ctx.config.quotas.entriesPerItem, 'entries in a list');
+    return insertEntry(trx, accountId, list.list_content_id, input.text);
+  });
+  return toListEntry(ctx, row);
+}
+
+export async function changeEntry(ctx: AppContext, accountId: number, id: number, changes: { text?: string }): Promise<ListEntry> {
+  const row = await writeOwned(ctx, (trx) => findEntry(trx, accountId, id), async (trx, entry) => (
+    changes.text === undefined ? entry : updateEntry(trx, accountId, id, changes.text)
+  ));
+  if (!row) throw notFound();
+  return toListEntry(ctx, row);
+}
+
+export async function removeEntry(ctx: AppContext, accountId: number, id: number): Promise<void> {
+  await writeOwned(ctx, (trx) => findEntry(trx, accountId, id), (trx) => deleteEntry(trx, accountId, id));
+}
