@@ -43,7 +43,7 @@ export function createLogger(config: Config): FastifyBaseLogger {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config);
   const messagingKey = config.messaging ? loadMessagingKey(config.messaging.privateKeyFile) : undefined;
-  const db = openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
+  const db = openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, ...config.database, log });
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');

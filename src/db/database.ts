@@ -4,9 +4,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type SqliteDatabase, type SqliteStatement } from 'kysely';
-import pg from 'pg';
 import { ChangeFeed } from './change-feed.ts';
 import { GroupCommitter } from './group-commit.ts';
+import { createPostgresPool, kyselyPool, type PostgresPoolOptions } from './postgres-pool.ts';
 import type { Database } from './schema.ts';
 import { walSync } from './wal-sync.ts';
 
@@ -30,9 +30,9 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export interface DatabaseOptions {
+/** Timeouts unset: none (the command-line tools, whose long statements are expected). */
+export interface DatabaseOptions extends PostgresPoolOptions {
   sqliteSynchronous?: 'FULL' | 'NORMAL';
-  poolSize?: number;
 }
 
 const STATEMENT_CACHE_SIZE = 1000;
@@ -91,19 +91,9 @@ function openSqlite(path: string, options: DatabaseOptions): Db {
 }
 
 function openPostgres(url: string, options: DatabaseOptions): Db {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    // int8 (COUNT, bigint timestamps) as JS numbers: every value we store fits in 2^53.
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-    },
-  });
-  // An idle client that loses its connection emits 'error'; without a listener the process dies.
-  pool.on('error', () => {});
+  const pool = createPostgresPool(url, options);
   const stats = { queries: 0 };
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: () => { stats.queries++; } });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: kyselyPool(pool) }), log: () => { stats.queries++; } });
   return {
     kysely,
     dialect: 'postgres',

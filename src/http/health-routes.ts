@@ -1,14 +1,15 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { serviceUnavailable } from './errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
+import { HttpError } from './errors.ts';
 import type { App } from './types.ts';
 
 export function registerHealthRoutes(app: App, ctx: AppContext): void {
   app.get('/health', {
     config: { auth: 'none' },
     schema: {
-      summary: 'Service health: 200 when the database answers, 503 otherwise',
+      summary: 'Service health: 200 when the database answers, 503 otherwise (within the database timeouts)',
       tags: ['service'],
       security: [],
       response: { 200: Type.Object({ status: Type.Literal('ok') }) },
@@ -17,8 +18,10 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
     try {
       await sql`select 1`.execute(ctx.db.kysely);
     } catch (error) {
-      ctx.log.error({ err: error }, 'health check: database unreachable');
-      throw serviceUnavailable('The database is unreachable.');
+      // Any failure is "not healthy"; one that is not the database being away deserves a closer look.
+      if (isDatabaseUnavailable(error)) ctx.log.warn({ err: error }, 'health check: database unavailable');
+      else ctx.log.error({ err: error }, 'health check: database query failed');
+      throw new HttpError(503, { detail: DATABASE_UNAVAILABLE }, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
     }
     return { status: 'ok' as const };
   });

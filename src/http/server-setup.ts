@@ -5,6 +5,7 @@ import underPressure from '@fastify/under-pressure';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { normaliseBody } from './body-normalisation.ts';
 import { badRequest, HttpError } from './errors.ts';
 import type { App } from './types.ts';
@@ -55,6 +56,10 @@ function registerErrorHandler(app: App): void {
         return sendError(reply, 400, { detail: 'The Content-Length header does not match the body.' });
     }
     if (status === 429) return sendError(reply, 429, { detail: 'Too many requests; try again later.' });
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendError(reply, 503, { detail: DATABASE_UNAVAILABLE }, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+    }
     if (status >= 400 && status < 500) {
       return sendError(reply, status, { detail: status === 404 ? 'Not found.' : 'The request could not be processed.' });
     }

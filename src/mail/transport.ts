@@ -32,11 +32,13 @@ function lazyTransporter(options: object) {
 }
 
 function smtpTransport(config: Config): MailTransport {
+  // A server that accepts the connection but then says nothing fails the attempt (the outbox
+  // retries it later) instead of holding the worker.
   const transporter = lazyTransporter({
     url: config.smtpUrl!,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
+    connectionTimeout: config.smtpTimeoutMs,
+    greetingTimeout: config.smtpTimeoutMs,
+    socketTimeout: 3 * config.smtpTimeoutMs,
   });
   return {
     async send(message, messageId) {

@@ -1,11 +1,14 @@
 // Delivers outbox rows: claims due rows with a lease (FOR UPDATE SKIP LOCKED on PostgreSQL,
 // so several instances never claim the same row), hands each to the handler of its kind,
 // then marks it sent, or schedules a retry with exponential back-off, or marks it failed.
+// While the database is away a pass fails (its queries time out or are refused) and the next
+// one runs at the poll interval as usual, so the worker picks up again by itself.
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../context.ts';
 import type { Db } from '../db/database.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { PermanentDeliveryError, type Outbox } from './outbox.ts';
 
 export interface DeliveryHandler {
@@ -74,14 +77,17 @@ export class OutboxWorker {
     try {
       while (!this.#stopped && (await this.runOnce()) === BATCH);
     } catch (error) {
-      this.#log.error({ err: error }, 'outbox pass failed');
+      if (isDatabaseUnavailable(error)) this.#log.warn({ err: error }, 'outbox pass failed: database unavailable');
+      else this.#log.error({ err: error }, 'outbox pass failed');
     }
   }
 
   /** Claims and delivers one batch of due messages; returns how many it claimed. */
   async runOnce(): Promise<number> {
     const rows = await this.#claim();
-    await Promise.all(rows.map((row) => this.#deliver(row)));
+    // Every delivery finishes before the pass ends (stop() waits for the pass), failed or not.
+    const failed = (await Promise.allSettled(rows.map((row) => this.#deliver(row)))).find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
     return rows.length;
   }
 
@@ -116,24 +122,32 @@ export class OutboxWorker {
     try {
       if (!handler) throw new PermanentDeliveryError(`no handler for outbox kind "${row.kind}"`);
       await handler.deliver(payload, row.id);
-      await kysely.updateTable('outbox').set({
-        state: 'sent',
-        sent_at: this.#clock.now(),
-        locked_until: null,
-        last_error: null,
-        payload: JSON.stringify(handler.redact ? handler.redact(payload) : payload),
-      }).where('id', '=', row.id).execute();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const permanent = error instanceof PermanentDeliveryError || row.attempts >= this.#settings.maxAttempts;
-      const delay = Math.min(MAX_BACKOFF_MS, this.#settings.retryBaseMs * 2 ** (row.attempts - 1)) * (0.8 + Math.random() * 0.4);
-      this.#log.warn({ outboxId: row.id, kind: row.kind, attempts: row.attempts, permanent, err: message }, 'outbox delivery failed');
-      await kysely.updateTable('outbox').set({
-        state: permanent ? 'failed' : 'pending',
-        next_attempt_at: Math.round(this.#clock.now() + delay),
-        locked_until: null,
-        last_error: message.slice(0, 2000),
-      }).where('id', '=', row.id).execute();
+      await this.#deliveryFailed(row, error);
+      return;
     }
+    // Delivered. Should this fail (the database went away meanwhile), the row keeps its lease
+    // and is delivered again once the lease runs out: at least once, never lost.
+    await kysely.updateTable('outbox').set({
+      state: 'sent',
+      sent_at: this.#clock.now(),
+      locked_until: null,
+      last_error: null,
+      payload: JSON.stringify(handler.redact ? handler.redact(payload) : payload),
+    }).where('id', '=', row.id).execute();
+  }
+
+  /** Schedules a retry with back-off, or marks the row failed (permanent error, or out of attempts). */
+  async #deliveryFailed(row: { id: number; kind: string; attempts: number }, error: unknown): Promise<void> {
+    const message = error instanceof Error ? error.message : String(error);
+    const permanent = error instanceof PermanentDeliveryError || row.attempts >= this.#settings.maxAttempts;
+    const delay = Math.min(MAX_BACKOFF_MS, this.#settings.retryBaseMs * 2 ** (row.attempts - 1)) * (0.8 + Math.random() * 0.4);
+    this.#log.warn({ outboxId: row.id, kind: row.kind, attempts: row.attempts, permanent, err: message }, 'outbox delivery failed');
+    await this.#db.kysely.updateTable('outbox').set({
+      state: permanent ? 'failed' : 'pending',
+      next_attempt_at: Math.round(this.#clock.now() + delay),
+      locked_until: null,
+      last_error: message.slice(0, 2000),
+    }).where('id', '=', row.id).execute();
   }
 }

@@ -12,8 +12,13 @@ export interface ServiceProcess {
   exited: Promise<void>;
 }
 
-/** `nodeArgs`: what node runs, the sources through tsx unless told otherwise. */
-export async function startServiceProcess(databaseUrl: string, dataDir: string, nodeArgs = ['--import', 'tsx', 'src/main.ts']): Promise<ServiceProcess> {
+/**
+ * `nodeArgs`: what node runs, the sources through tsx unless told otherwise. `env`: more
+ * variables, or other values for these.
+ */
+export async function startServiceProcess(
+  databaseUrl: string, dataDir: string, nodeArgs = ['--import', 'tsx', 'src/main.ts'], env: Record<string, string> = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
@@ -29,6 +34,7 @@ export async function startServiceProcess(databaseUrl: string, dataDir: string, 
       LOG_LEVEL: 'silent',
       OUTBOX_POLL_INTERVAL: '100ms',
       OVERLOAD_EVENT_LOOP_DELAY: '0',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
