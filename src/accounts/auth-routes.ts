@@ -1,4 +1,5 @@
 // /auth/register/, /auth/login/, /auth/logout/, /auth/logout-all/ (contract §3).
+import { Type } from 'typebox';
 import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
 import { LoginThrottle } from '../auth/login-throttle.ts';
 import { callerOf } from '../auth/token-auth.ts';
@@ -53,16 +54,16 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   });
 
   app.post('/auth/logout/', {
-    schema: { tags: ['auth'], summary: 'Revoke the token used for this request' },
+    schema: { tags: ['auth'], summary: 'Revoke the token used for this request', response: { 204: Type.Null() } },
   }, async (request, reply) => {
     await revokeToken(ctx.db.kysely, callerOf(request).tokenId);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 
   app.post('/auth/logout-all/', {
-    schema: { tags: ['auth'], summary: 'Revoke every token of the account (log out everywhere)' },
+    schema: { tags: ['auth'], summary: 'Revoke every token of the account (log out everywhere)', response: { 204: Type.Null() } },
   }, async (request, reply) => {
     await revokeAccountTokens(ctx.db.kysely, callerOf(request).accountId);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 }

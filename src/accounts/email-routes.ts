@@ -1,4 +1,5 @@
 // /account/emails/ (contract §4): the caller's e-mail addresses.
+import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
@@ -69,9 +70,9 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
   }
 
   app.delete('/account/emails/:id/', {
-    schema: { tags: ['e-mail addresses'], summary: 'Delete a non-primary address (the primary one: 409)', params: EmailIdParams },
+    schema: { tags: ['e-mail addresses'], summary: 'Delete a non-primary address (the primary one: 409)', params: EmailIdParams, response: { 204: Type.Null() } },
   }, async (request, reply) => {
     await deleteAddress(ctx, callerOf(request).accountId, parseId(request.params.id));
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 }

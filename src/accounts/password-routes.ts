@@ -28,6 +28,8 @@ export function registerPasswordRoutes(app: App, ctx: AppContext): void {
     schema: {
       tags: ['account'],
       summary: 'Change the password with the old password (token needed) or with a reset key (no token)',
+      // Either: anonymous with a key, or with a token and the old password.
+      security: [{}, { token: [] }],
       body: ChangePasswordBody,
       response: { 200: EmptyObject },
     },

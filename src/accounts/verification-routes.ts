@@ -1,4 +1,5 @@
 // E-mail verification (contract §4): verify with the e-mailed key, or have a fresh key sent.
+import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
@@ -28,9 +29,10 @@ export function registerVerificationRoutes(app: App, ctx: AppContext): void {
       tags: ['e-mail addresses'],
       summary: 'E-mail a fresh verification key to an unverified address (at most once a minute per address)',
       params: EmailIdParams,
+      response: { 204: Type.Null() },
     },
   }, async (request, reply) => {
     await resendVerification(ctx, callerOf(request).accountId, parseId(request.params.id));
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 }

@@ -1,0 +1,151 @@
+// The objects the fuzzer points at: two verified, logged-in accounts (the caller and a
+// stranger), each with a whole tree of personal data, uploaded media and secondary e-mail
+// addresses. Random requests may delete or replace any of the caller's objects, or revoke
+// its token: `repair` puts back whatever is gone, `renewToken` logs in again.
+import assert from 'node:assert/strict';
+import { issueToken } from '../../src/auth/token-queries.ts';
+import { createAccount } from '../helpers/accounts.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { png, upload } from '../media/media-fixtures.ts';
+import { JPEG } from './multipart-arbitraries.ts';
+
+export type IdKind = 'appUser' | 'profile' | 'topic' | 'item' | 'listEntry' | 'emergencyItem' | 'emergencyContact' | 'media' | 'email' | 'file';
+
+/** The path segment before an `{id}` names the kind of object the id is. */
+export const KIND_OF_SEGMENT: Record<string, IdKind> = {
+  users: 'appUser',
+  profiles: 'profile',
+  topics: 'topic',
+  items: 'item',
+  'list-entries': 'listEntry',
+  'emergency-items': 'emergencyItem',
+  'emergency-contacts': 'emergencyContact',
+  'media-resources': 'media',
+  emails: 'email',
+  files: 'file',
+};
+
+export interface Party {
+  label: 'caller' | 'stranger';
+  accountId: number;
+  email: string;
+  password: string;
+  token: string;
+  /** Ids of each kind; for 'file', signed file paths (storage key and query). */
+  ids: Record<Exclude<IdKind, 'file'>, number[]> & { file: string[] };
+}
+
+export class FuzzWorld {
+  /** Fixture requests (setup and repairs), counted apart from the fuzz requests. */
+  fixtureRequests = 0;
+
+  readonly server: TestServer;
+  readonly caller: Party;
+  readonly stranger: Party;
+  /** A token of the caller's that was logged out. */
+  readonly revokedToken: string;
+
+  private constructor(server: TestServer, caller: Party, stranger: Party, revokedToken: string) {
+    this.server = server;
+    this.caller = caller;
+    this.stranger = stranger;
+    this.revokedToken = revokedToken;
+  }
+
+  static async create(server: TestServer): Promise<FuzzWorld> {
+    const caller = await newParty(server, 'caller');
+    const stranger = await newParty(server, 'stranger');
+    const world = new FuzzWorld(server, caller, stranger, await issueToken(server.server.ctx.db.kysely, caller.accountId, server.clock.now()));
+    const logout = await world.call('POST', '/auth/logout/', world.revokedToken);
+    assert.equal(logout.status, 204, logout.text);
+    await world.repair(caller);
+    await world.repair(stranger);
+    return world;
+  }
+
+  /** A fresh token for the party (after a logout, logout-all or password change). */
+  async renewToken(party: Party): Promise<void> {
+    party.token = await issueToken(this.server.server.ctx.db.kysely, party.accountId, this.server.clock.now());
+  }
+
+  /** Puts back every fixture of the party that is gone, and re-reads the ids that changed. */
+  async repair(party: Party): Promise<void> {
+    const ids = party.ids;
+    const exists = async (path: string) => (await this.call('GET', path, party.token)).status === 200;
+    const post = async (path: string, body: unknown) => {
+      const response = await this.call('POST', path, party.token, body);
+      assert.equal(response.status, 201, `fixture POST ${path}: ${response.status} ${response.text}`);
+      return response.body;
+    };
+
+    const users = await this.call('GET', '/app/users/', party.token);
+    ids.appUser = users.body.length > 0 ? [users.body[0].id] : [(await post('/app/users/', { quote: 'Fuzzing \u202e é 😀' })).id];
+    const appUser = ids.appUser[0]!;
+
+    const gallery = (await this.call('GET', `/app/users/${appUser}/gallery/`, party.token)).body as Array<{ id: number; file: string }>;
+    if (gallery.length < 2) {
+      for (const [name, file] of [['dot.png', png()], ['dot.jpg', JPEG]] as const) {
+        const response = await upload(this.server, party.token, appUser, { name, file, filename: name });
+        this.fixtureRequests++;
+        assert.equal(response.status, 201, `fixture upload: ${response.status} ${response.text}`);
+        gallery.push(response.body);
+      }
+    }
+    ids.media = gallery.slice(0, 2).map((media) => media.id);
+    ids.file = gallery.slice(0, 2).map((media) => new URL(media.file).pathname.replace(/^\/media\/files\//, '') + new URL(media.file).search);
+    const [media, otherMedia] = ids.media as [number, number];
+
+    if (!(ids.profile[0] && await exists(`/app/profiles/${ids.profile[0]}/`))) {
+      ids.profile = [(await post(`/app/users/${appUser}/profiles/`, { name: 'Home', is_default: true })).id];
+      ids.topic = [];
+    }
+    if (!(ids.topic[0] && await exists(`/app/topics/${ids.topic[0]}/`))) {
+      ids.topic = [(await post(`/app/profiles/${ids.profile[0]}/topics/`, { name: 'Likes', topic_type: 3 })).id];
+      ids.item = [];
+    }
+    const topic = ids.topic[0]!;
+    const [listItem, imageItem] = ids.item;
+    const keptList = listItem !== undefined && await exists(`/app/items/${listItem}/`);
+    const keptImage = imageItem !== undefined && await exists(`/app/items/${imageItem}/`);
+    ids.item = [
+      keptList ? listItem! : (await post(`/app/topics/${topic}/items/`, { name: 'List', list_content: { entries: [{ text: 'one' }, { text: 'two 😀' }] } })).id,
+      keptImage ? imageItem! : (await post(`/app/topics/${topic}/items/`, { name: 'Picture', image_content: { description: 'A dot', image_resource: media, media_resource: otherMedia } })).id,
+    ];
+    let entries = (await this.call('GET', `/app/items/${ids.item[0]}/list-entries/`, party.token)).body as Array<{ id: number }>;
+    if (!Array.isArray(entries) || entries.length === 0) entries = [await post(`/app/items/${ids.item[0]}/list-entries/`, { text: 'three' })];
+    ids.listEntry = entries.slice(0, 2).map((entry) => entry.id);
+
+    if (!(ids.emergencyItem[0] && await exists(`/app/emergency-items/${ids.emergencyItem[0]}/`))) {
+      ids.emergencyItem = [(await post(`/app/users/${appUser}/emergency-items/`, { name: 'Allergy', description: 'Penicillin', media_resource: media })).id];
+    }
+    if (!(ids.emergencyContact[0] && await exists(`/app/emergency-contacts/${ids.emergencyContact[0]}/`))) {
+      ids.emergencyContact = [(await post(`/app/users/${appUser}/emergency-contacts/`, {
+        name: 'Grace', relation: 'sister', phone_number: '15551234567', alt_phone_number: '', email: 'grace@example.com',
+      })).id];
+    }
+
+    let emails = (await this.call('GET', '/account/emails/', party.token)).body as Array<{ id: number; primary: boolean }>;
+    if (emails.length < 2) {
+      await post('/account/emails/', { email: `${party.label}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com` });
+      emails = (await this.call('GET', '/account/emails/', party.token)).body;
+    }
+    ids.email = emails.map((address) => address.id);
+  }
+
+  private async call(method: string, path: string, token: string, body?: unknown) {
+    this.fixtureRequests++;
+    return this.server.request(method, path, { token, body });
+  }
+}
+
+async function newParty(server: TestServer, label: Party['label']): Promise<Party> {
+  const account = await createAccount(server, { firstName: label === 'caller' ? 'Ada' : 'Stranger' });
+  return {
+    label,
+    accountId: account.id,
+    email: account.email,
+    password: account.password,
+    token: account.token,
+    ids: { appUser: [], profile: [], topic: [], item: [], listEntry: [], emergencyItem: [], emergencyContact: [], media: [], email: [], file: [] },
+  };
+}
