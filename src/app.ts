@@ -14,7 +14,7 @@ import { registerEmailRoutes } from './accounts/email-routes.ts';
 import { registerPasswordRoutes } from './accounts/password-routes.ts';
 import { registerAccountProfileRoutes } from './accounts/profile-routes.ts';
 import { registerVerificationRoutes } from './accounts/verification-routes.ts';
-import { tooManyRequests } from './http/errors.ts';
+import { rateLimited } from './errors.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerHttpConventions } from './http/server-setup.ts';
@@ -74,7 +74,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(rateLimit, {
     global: false,
     // Thrown by the plugin; the error handler sends it as {"detail"} with Retry-After.
-    errorResponseBuilder: (_request, context) => tooManyRequests(
+    errorResponseBuilder: (_request, context) => rateLimited(
       context.ttl / 1000,
       `Too many requests; try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`,
     ),

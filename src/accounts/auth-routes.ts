@@ -5,7 +5,7 @@ import { LoginThrottle } from '../auth/login-throttle.ts';
 import { callerOf } from '../auth/token-auth.ts';
 import { revokeAccountTokens, revokeToken } from '../auth/token-queries.ts';
 import type { AppContext } from '../context.ts';
-import { forbidden, nonFieldError } from '../http/errors.ts';
+import { forbidden, nonFieldError } from '../errors.ts';
 import type { App } from '../http/types.ts';
 import { LoginBody, LoginResponse, RegisterBody } from './auth-schemas.ts';
 import { logIn } from './login-service.ts';

@@ -1,11 +1,11 @@
 // The unique index on email_addresses.email_lower is what really keeps one address to one
 // account (two registrations racing both pass the check before the insert). Its violation,
 // as SQLite and PostgreSQL each report it, becomes the ordinary "address in use" 400.
-import { fieldError, type HttpError } from '../http/errors.ts';
+import { type DomainError, fieldError } from '../errors.ts';
 
 export const EMAIL_IN_USE = 'This e-mail address is already in use.';
 
-export function emailInUse(): HttpError {
+export function emailInUse(): DomainError {
   return fieldError('email', EMAIL_IN_USE);
 }
 

@@ -1,7 +1,7 @@
 // The caller's e-mail addresses (contract §4): add, make primary, delete, resend the key.
 // Each change runs under the account lock (see account-lock.ts).
 import type { AppContext } from '../context.ts';
-import { badRequest, conflict, fieldError, nonFieldError, notFound, type FieldErrors } from '../http/errors.ts';
+import { conflict, fieldError, type FieldErrors, invalid, nonFieldError, notFound } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { addressAddedMessage } from '../mail/messages.ts';
 import { queueMemberSync } from '../mailchimp/queue-member-sync.ts';
@@ -79,7 +79,7 @@ export async function updateAddress(ctx: AppContext, accountId: number, addressI
   if (changes.primary === false && address.is_primary === 1) {
     errors.primary = ['The primary address cannot be unset. Make another verified address primary instead.'];
   }
-  if (Object.keys(errors).length > 0) throw badRequest(errors);
+  if (Object.keys(errors).length > 0) throw invalid(errors);
   if (changes.primary !== true || address.is_primary === 1) return address;
 
   const updated = await ctx.db.kysely.transaction().execute(async (trx) => {

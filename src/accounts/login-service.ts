@@ -5,7 +5,7 @@ import type { LoginThrottle } from '../auth/login-throttle.ts';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from '../auth/passwords.ts';
 import { issueToken } from '../auth/token-queries.ts';
 import type { AppContext } from '../context.ts';
-import { nonFieldError } from '../http/errors.ts';
+import { nonFieldError } from '../errors.ts';
 import { findLoginAddress } from './email-address-queries.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials: unable to log in with the provided e-mail address and password.';

@@ -1,6 +1,6 @@
 // Password reset requests and password changes (contract §4).
 import type { AppContext } from '../context.ts';
-import { badRequest, fieldError, nonFieldError, notFound, unauthorized, type FieldErrors } from '../http/errors.ts';
+import { fieldError, type FieldErrors, invalid, nonFieldError, notFound, unauthenticated } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { passwordChangedMessage } from '../mail/messages.ts';
 import { passwordProblems } from '../auth/password-rules.ts';
@@ -63,7 +63,7 @@ export async function changePassword(
     accountId = found.account_id;
     resetKeyId = found.id;
   } else {
-    if (!caller) throw unauthorized('Authentication credentials were not provided.');
+    if (!caller) throw unauthenticated('Authentication credentials were not provided.');
     accountId = caller.accountId;
   }
   const account = await findAccount(ctx.db.kysely, accountId);
@@ -77,7 +77,7 @@ export async function changePassword(
   }
   const problems = await passwordProblems(newPassword, { email: account.email, firstName: account.first_name, lastName: account.last_name });
   if (problems.length > 0) errors.new_password = problems;
-  if (Object.keys(errors).length > 0) throw badRequest(errors);
+  if (Object.keys(errors).length > 0) throw invalid(errors);
   const unchanged = oldPassword !== undefined ? newPassword === oldPassword : await verifyPassword(account.password_hash, newPassword);
   if (unchanged) throw fieldError('new_password', 'The new password must be different from the old one.');
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { queueMemberSync } from '../mailchimp/queue-member-sync.ts';
 import { findAccount, updateAccountNames } from './account-queries.ts';
 import type { Account, ProfileChanges } from './profile-schemas.ts';

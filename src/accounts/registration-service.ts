@@ -3,7 +3,7 @@
 import { passwordProblems } from '../auth/password-rules.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
-import { badRequest, type FieldErrors } from '../http/errors.ts';
+import { type FieldErrors, invalid } from '../errors.ts';
 import { queueMemberSync } from '../mailchimp/queue-member-sync.ts';
 import { insertAccount } from './account-queries.ts';
 import { EMAIL_IN_USE, emailInUse, isDuplicateEmailError } from './duplicate-email.ts';
@@ -26,7 +26,7 @@ export async function registerAccount(ctx: AppContext, input: Registration): Pro
   if (await emailTaken(ctx.db.kysely, input.email)) errors.email = [EMAIL_IN_USE];
   const problems = await passwordProblems(input.password, { email: input.email, firstName: input.firstName, lastName: input.lastName });
   if (problems.length > 0) errors.password = problems;
-  if (Object.keys(errors).length > 0) throw badRequest(errors);
+  if (Object.keys(errors).length > 0) throw invalid(errors);
 
   const passwordHash = await hashPassword(input.password);
   let accountId: number;

@@ -2,7 +2,7 @@
 // address's owner, so that a mistyped address cannot be verified by a stranger. A wrong
 // password leaves the key usable; a key works once.
 import type { AppContext } from '../context.ts';
-import { fieldError, nonFieldError, notFound } from '../http/errors.ts';
+import { fieldError, nonFieldError, notFound } from '../errors.ts';
 import { queueMemberSync } from '../mailchimp/queue-member-sync.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { lockAccount } from './account-lock.ts';

@@ -1,7 +1,7 @@
 // App users (contract §5). One app user per account: the unique index on
 // app_users.account_id decides when two creates race, and its violation is the same 400.
 import type { AppContext } from '../context.ts';
-import { nonFieldError, notFound } from '../http/errors.ts';
+import { nonFieldError, notFound } from '../errors.ts';
 import { removeMediaFiles } from '../media/media-cleanup.ts';
 import {
   accountFirstName, accountHasAppUser, deleteAppUser, findAppUser, insertAppUser, listAppUsers, mediaStorageKeys, updateAppUser,

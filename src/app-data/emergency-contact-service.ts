@@ -1,6 +1,6 @@
 // Emergency contacts (contract §5).
 import type { AppContext } from '../context.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { findAppUser } from './app-user-queries.ts';
 import {
   countEmergencyContacts, deleteEmergencyContact, findEmergencyContact, insertEmergencyContact, listEmergencyContacts, updateEmergencyContact,

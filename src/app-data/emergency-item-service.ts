@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { findAppUser } from './app-user-queries.ts';
 import {
   countEmergencyItems, deleteEmergencyItem, findEmergencyItem, insertEmergencyItem, listEmergencyItems, updateEmergencyItem,
@@ -60,7 +60,7 @@ export async function removeEmergencyItem(ctx: AppContext, accountId: number, id
 
 async function checkMedia(trx: Kysely<Database>, accountId: number, appUserId: number, mediaId: number | null | undefined): Promise<void> {
   const errors = await invalidMediaReferences(trx, accountId, appUserId, { media_resource: mediaId });
-  if (errors) throw badRequest(errors);
+  if (errors) throw invalid(errors);
 }
 
 async function reload(trx: Kysely<Database>, accountId: number, id: number): Promise<OwnedEmergencyItemRow> {

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { badRequest, fieldError, nonFieldError, notFound } from '../http/errors.ts';
+import { fieldError, invalid, nonFieldError, notFound } from '../errors.ts';
 import {
   countItems, deleteItem, findItem, insertImageContent, insertItem, insertListContent, updateImageContent, updateItemName, type ImageContentValues,
 } from './item-queries.ts';
@@ -78,7 +78,7 @@ async function checkImageMedia(trx: Kysely<Database>, accountId: number, appUser
     image_resource: image.image_resource,
     media_resource: image.media_resource,
   });
-  if (errors) throw badRequest({ image_content: errors });
+  if (errors) throw invalid({ image_content: errors });
 }
 
 function imageValues(image: ImageContentInput): ImageContentValues {

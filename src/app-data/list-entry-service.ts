@@ -1,7 +1,7 @@
 // List entries (contract §5): the entries of a list item, one by one. An image item has no
 // list: its entries are 404, like a missing item's.
 import type { AppContext } from '../context.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { countEntries, deleteEntry, findEntry, findListOfItem, insertEntry, listEntries, updateEntry } from './list-entry-queries.ts';
 import { toListEntry, type ListEntry } from './list-entry-schemas.ts';
 import { writeOwned } from './owned-write.ts';

@@ -2,7 +2,7 @@
 // of the same app user; anything else is refused as if it did not exist.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { FieldErrors } from '../http/errors.ts';
+import type { FieldErrors } from '../errors.ts';
 
 const MAX_ID = 2_147_483_647;
 

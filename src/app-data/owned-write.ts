@@ -19,7 +19,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { isForeignKeyViolation } from './constraint-errors.ts';
 import { topicAppUser } from './topic-queries.ts';
 

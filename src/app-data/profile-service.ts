@@ -3,7 +3,7 @@
 // taken by the owned-write kernel, queues concurrent "make default" requests, so they never
 // collide on the one-default index).
 import type { AppContext } from '../context.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { findAppUser } from './app-user-queries.ts';
 import { loadProfileDetail } from './profile-detail.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';

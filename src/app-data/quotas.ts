@@ -1,5 +1,5 @@
 // Per-parent quotas (config.quotas) that stop unbounded growth: over one, 400 non_field_errors.
-import { nonFieldError } from '../http/errors.ts';
+import { nonFieldError } from '../errors.ts';
 
 /** Refuses adding `adding` more when `current` already counts towards `limit`. */
 export function enforceQuota(current: number, adding: number, limit: number, what: string): void {

@@ -6,7 +6,7 @@
 // read from the database with the token keeps several instances correct.
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../auth/token-auth.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { expiryFor } from '../media/signed-urls.ts';
 
 interface Entry {

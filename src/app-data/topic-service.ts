@@ -1,6 +1,6 @@
 // Topics (contract §5): read with their items in full, written through the owned-write kernel.
 import type { AppContext } from '../context.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { writeOwned } from './owned-write.ts';
 import { loadTopics } from './profile-detail.ts';
 import { findProfile } from './profile-queries.ts';

@@ -7,7 +7,7 @@
 // attempts cannot slip past the limit together; a correct password takes it back.
 import type { Config, RateLimit } from '../config.ts';
 import type { Clock } from '../context.ts';
-import { tooManyRequests } from '../http/errors.ts';
+import { rateLimited } from '../errors.ts';
 
 /** Keys kept per table; beyond it the oldest windows are dropped first. */
 export const MAX_KEYS_PER_TABLE = 100_000;
@@ -111,7 +111,7 @@ export class LoginThrottle {
     );
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
-      throw tooManyRequests(seconds, `Too many failed login attempts; try again in ${seconds} seconds.`);
+      throw rateLimited(seconds, `Too many failed login attempts; try again in ${seconds} seconds.`);
     }
     this.#accountIp.add(accountIp, now);
     this.#ip.add(ip, now);

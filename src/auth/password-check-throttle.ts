@@ -4,7 +4,7 @@
 // (login-throttle.ts): when the check starts, taken back when the password was right.
 import type { Config } from '../config.ts';
 import type { Clock } from '../context.ts';
-import { tooManyRequests } from '../http/errors.ts';
+import { rateLimited } from '../errors.ts';
 import { FailureCounter, type LoginAttempt } from './login-throttle.ts';
 
 export class PasswordCheckThrottle {
@@ -25,7 +25,7 @@ export class PasswordCheckThrottle {
     const waitMs = this.#failures.blockedFor(key, this.#clock.now());
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
-      throw tooManyRequests(seconds, `Too many wrong passwords for this account; try again in ${seconds} seconds.`);
+      throw rateLimited(seconds, `Too many wrong passwords for this account; try again in ${seconds} seconds.`);
     }
     this.#failures.add(key, this.#clock.now());
     return { succeeded: () => this.#failures.remove(key, this.#clock.now()) };

@@ -3,7 +3,7 @@
 // is not looked at ('none').
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { unauthorized } from '../http/errors.ts';
+import { unauthenticated } from '../errors.ts';
 import type { App } from '../http/types.ts';
 import { tokenFinder, type TokenFinder } from './token-finder.ts';
 import { revokeToken, touchToken } from './token-queries.ts';
@@ -35,17 +35,17 @@ const TOUCH_INTERVAL_MS = 3_600_000;
 async function authenticate(ctx: AppContext, findToken: TokenFinder, header: string): Promise<Caller> {
   const match = /^token\s+(\S+)\s*$/i.exec(header);
   if (!match) {
-    throw unauthorized(/^token\s*$/i.test(header)
+    throw unauthenticated(/^token\s*$/i.test(header)
       ? 'Invalid token header. No credentials provided.'
       : 'Invalid token header. Use "Authorization: Token <token>".');
   }
   const row = await findToken(match[1]!);
-  if (!row) throw unauthorized('Invalid token.');
+  if (!row) throw unauthenticated('Invalid token.');
   const now = ctx.clock.now();
   const idleTtl = ctx.config.tokenIdleTtlMs;
   if (idleTtl > 0 && now - row.last_used_at > idleTtl) {
     await revokeToken(ctx.db.kysely, row.id);
-    throw unauthorized('Token has expired.');
+    throw unauthenticated('Token has expired.');
   }
   if (now - row.last_used_at > TOUCH_INTERVAL_MS) await touchToken(ctx.db.kysely, row.id, now);
   return { accountId: row.account_id, tokenId: row.id, dataVersion: row.dataVersion };
@@ -59,7 +59,7 @@ export function registerTokenAuth(app: App, ctx: AppContext): void {
     if (mode === 'none' || request.is404) return;
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
-      if (mode === 'required') throw unauthorized('Authentication credentials were not provided.');
+      if (mode === 'required') throw unauthenticated('Authentication credentials were not provided.');
       return;
     }
     request.caller = await authenticate(ctx, findToken, header);
@@ -68,6 +68,6 @@ export function registerTokenAuth(app: App, ctx: AppContext): void {
 
 /** The authenticated caller of a route whose auth mode is 'required'. */
 export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw unauthorized('Authentication credentials were not provided.');
+  if (!request.caller) throw unauthenticated('Authentication credentials were not provided.');
   return request.caller;
 }

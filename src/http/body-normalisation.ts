@@ -4,7 +4,8 @@
 // PostgreSQL refuses U+0000 in text and SQLite would store it; neither is text a person
 // wrote. The walk is iterative and refuses bodies nested deeper than any shape we accept, so
 // no body can exhaust the stack.
-import { HttpError, type FieldErrors } from './errors.ts';
+import type { FieldErrors } from '../errors.ts';
+import { HttpError } from './errors.ts';
 import { placeFieldError } from './validation-errors.ts';
 
 /** Fields kept exactly as sent: every other string in a body is trimmed. */

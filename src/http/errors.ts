@@ -1,6 +1,7 @@
-// The error bodies of contract §2: field-keyed objects for 400, {"detail"} for the rest.
-
-export type FieldErrors = { [field: string]: string[] | FieldErrors | FieldErrors[] };
+// Errors of the HTTP layer itself (a body that is not JSON, an upload stream cut short, a file
+// link that expired, a range outside a file): thrown with the status and the {"detail"} body
+// of contract §2. What the services throw is a DomainError (src/errors.ts); the one error
+// handler answers both.
 
 export class HttpError extends Error {
   readonly statusCode: number;
@@ -13,41 +14,4 @@ export class HttpError extends Error {
     this.body = body;
     this.headers = headers;
   }
-}
-
-/** 400 with errors keyed by field, nested objects nested: {"image_content": {"media_resource": ["…"]}}. */
-export function badRequest(errors: FieldErrors): HttpError {
-  return new HttpError(400, errors);
-}
-
-export function fieldError(field: string, message: string): HttpError {
-  return badRequest({ [field]: [message] });
-}
-
-export function nonFieldError(message: string): HttpError {
-  return badRequest({ non_field_errors: [message] });
-}
-
-export function notFound(): HttpError {
-  return new HttpError(404, { detail: 'Not found.' });
-}
-
-export function unauthorized(detail: string): HttpError {
-  return new HttpError(401, { detail }, { 'WWW-Authenticate': 'Token' });
-}
-
-export function forbidden(detail: string): HttpError {
-  return new HttpError(403, { detail });
-}
-
-export function conflict(detail: string): HttpError {
-  return new HttpError(409, { detail });
-}
-
-export function tooManyRequests(retryAfterSeconds: number, detail = 'Too many requests; try again later.'): HttpError {
-  return new HttpError(429, { detail }, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
-}
-
-export function serviceUnavailable(detail: string): HttpError {
-  return new HttpError(503, { detail });
 }

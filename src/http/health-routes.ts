@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
-import { HttpError } from './errors.ts';
+import { unavailable } from '../errors.ts';
 import type { App } from './types.ts';
 
 export function registerHealthRoutes(app: App, ctx: AppContext): void {
@@ -21,7 +21,7 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
       // Any failure is "not healthy"; one that is not the database being away deserves a closer look.
       if (isDatabaseUnavailable(error)) ctx.log.warn({ err: error }, 'health check: database unavailable');
       else ctx.log.error({ err: error }, 'health check: database query failed');
-      throw new HttpError(503, { detail: DATABASE_UNAVAILABLE }, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+      throw unavailable(DATABASE_UNAVAILABLE, DATABASE_RETRY_AFTER_SECONDS);
     }
     return { status: 'ok' as const };
   });

@@ -1,4 +1,4 @@
-import { notFound } from './errors.ts';
+import { notFound } from '../errors.ts';
 
 const MAX_ID = 2_147_483_647; // PostgreSQL integer
 

@@ -7,7 +7,8 @@ import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { normaliseBody } from './body-normalisation.ts';
-import { badRequest, HttpError } from './errors.ts';
+import { DomainError, invalid, type ErrorKind } from '../errors.ts';
+import { HttpError } from './errors.ts';
 import type { App } from './types.ts';
 import { formatValidationErrors } from './validation-errors.ts';
 
@@ -31,7 +32,7 @@ function registerBodyNormalisation(app: App): void {
     // An empty body is an empty object, so missing fields are reported one by one.
     if (request.body === undefined || request.body === null) request.body = {};
     const errors = normaliseBody(request.body);
-    if (Object.keys(errors).length > 0) throw badRequest(errors);
+    if (Object.keys(errors).length > 0) throw invalid(errors);
   });
 }
 
@@ -39,8 +40,27 @@ function sendError(reply: FastifyReply, status: number, body: object, headers: R
   return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
 }
 
+/** The contract's status for each kind of domain error (§2). */
+const STATUS_OF: Record<ErrorKind, number> = {
+  'invalid': 400,
+  'unauthenticated': 401,
+  'forbidden': 403,
+  'not-found': 404,
+  'conflict': 409,
+  'rate-limited': 429,
+  'unavailable': 503,
+};
+
+function sendDomainError(reply: FastifyReply, error: DomainError): FastifyReply {
+  const headers: Record<string, string> = {};
+  if (error.kind === 'unauthenticated') headers['WWW-Authenticate'] = 'Token';
+  if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
+  return sendError(reply, STATUS_OF[error.kind], error.body, headers);
+}
+
 function registerErrorHandler(app: App): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((error: FastifyError | HttpError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof DomainError) return sendDomainError(reply, error);
     if (error instanceof HttpError) return sendError(reply, error.statusCode, error.body, error.headers);
     if (error.validation) {
       return sendError(reply, 400, formatValidationErrors(error.validation, request.body));

@@ -1,7 +1,7 @@
 // Turns Ajv's errors into the field-keyed 400 body of contract §2, with messages a client
 // may show to a person.
 import type { FastifySchemaValidationError } from 'fastify';
-import type { FieldErrors } from './errors.ts';
+import type { FieldErrors } from '../errors.ts';
 
 const TYPE_NAMES: Record<string, string> = {
   integer: 'A valid integer is required.',

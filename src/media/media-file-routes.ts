@@ -3,7 +3,8 @@
 // unknown key or a deleted file: 404, as for any object the caller may not see. A correctly
 // signed but expired URL: 410, so a client knows to fetch the media resource again.
 import type { AppContext } from '../context.ts';
-import { HttpError, notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
+import { HttpError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
 import { parseByteRange } from './byte-range.ts';
 import { contentDisposition } from './content-disposition.ts';

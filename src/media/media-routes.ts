@@ -11,7 +11,7 @@ import type { App } from '../http/types.ts';
 import { registerMediaFileRoutes } from './media-file-routes.ts';
 import { MediaListSchema, MediaPatchBody, MediaPutBody, UploadFormSchema } from './media-schemas.ts';
 import { getMedia, listGallery, removeMedia, updateMedia, uploadMedia } from './media-service.ts';
-import { uploadLimits } from './media-upload.ts';
+import { readUploadForm, uploadLimits } from './media-upload.ts';
 import { MediaResourceSchema } from './media-view.ts';
 
 const tags = ['media'];
@@ -34,7 +34,8 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
       // schema above is there for the OpenAPI document.
       validatorCompiler: () => () => true,
     }, async (request, reply) => {
-      return created(reply, await uploadMedia(ctx, callerOf(request).accountId, parseId((request.params as { id: string }).id), request));
+      const appUserId = parseId((request.params as { id: string }).id);
+      return created(reply, await uploadMedia(ctx, callerOf(request).accountId, appUserId, () => readUploadForm(ctx, request)));
     });
   });
 }

@@ -2,17 +2,16 @@
 // owned-write kernel (src/app-data/owned-write.ts); stored files follow the database: an upload's file
 // is committed inside the transaction (and removed if the transaction fails), a deleted
 // resource's file is removed after the commit.
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ownedAppUser, writeOwned } from '../app-data/owned-write.ts';
 import { enforceQuota } from '../app-data/quotas.ts';
-import { badRequest, notFound, type FieldErrors } from '../http/errors.ts';
+import { type FieldErrors, invalid, notFound } from '../errors.ts';
 import { removeMediaFiles } from './media-cleanup.ts';
 import {
   countMedia, deleteMedia, findMedia, insertMedia, listMedia, ownsAppUser, renameMedia,
 } from './media-queries.ts';
 import type { MediaChanges } from './media-schemas.ts';
-import { readUploadForm } from './media-upload.ts';
+import type { UploadForm } from './media-upload.ts';
 import { toMediaResource, type MediaResource } from './media-view.ts';
 import { checkUploadFields } from './upload-fields.ts';
 
@@ -26,16 +25,19 @@ export async function listGallery(ctx: AppContext, accountId: number, appUserId:
   return rows.map((row) => toMediaResource(ctx, row));
 }
 
-export async function uploadMedia(ctx: AppContext, accountId: number, appUserId: number, request: FastifyRequest): Promise<MediaResource> {
+/** `readForm` reads the upload (media-upload.ts); it is called only once the app user is known to be the caller's. */
+export async function uploadMedia(
+  ctx: AppContext, accountId: number, appUserId: number, readForm: () => Promise<UploadForm>,
+): Promise<MediaResource> {
   // Checked before the body is read: a stranger's upload is not stored even for a moment.
   await requireAppUser(ctx, accountId, appUserId);
-  const { fields, file, fileError } = await readUploadForm(ctx, request);
+  const { fields, file, fileError } = await readForm();
   const checked = checkUploadFields(fields);
   if ('errors' in checked || !file) {
     await file?.incoming.discard();
     const errors: FieldErrors = 'errors' in checked ? checked.errors : {};
     if (fileError !== undefined) errors.file = [fileError];
-    throw badRequest(errors);
+    throw invalid(errors);
   }
   const { name } = checked.valid;
 

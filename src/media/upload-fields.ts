@@ -5,7 +5,7 @@ import type { FastifySchemaValidationError } from 'fastify';
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { normaliseBody } from '../http/body-normalisation.ts';
-import type { FieldErrors } from '../http/errors.ts';
+import type { FieldErrors } from '../errors.ts';
 import { formatValidationErrors } from '../http/validation-errors.ts';
 import { UploadFieldsSchema, type UploadFields } from './media-schemas.ts';
 

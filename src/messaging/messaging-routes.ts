@@ -1,7 +1,7 @@
 // POST /auth/messaging/ (contract §6): an identity token for the authenticated caller.
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';
-import { serviceUnavailable } from '../http/errors.ts';
+import { unavailable } from '../errors.ts';
 import type { App } from '../http/types.ts';
 import { issueIdentityToken } from './identity-token.ts';
 import { IdentityTokenBody, IdentityTokenResponse } from './messaging-schemas.ts';
@@ -19,7 +19,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
     const caller = callerOf(request);
     const settings = ctx.config.messaging;
     const key = ctx.secrets.messagingKey;
-    if (!settings || !key) throw serviceUnavailable('Messaging is not configured on this server.');
+    if (!settings || !key) throw unavailable('Messaging is not configured on this server.');
     const token = await issueIdentityToken(settings, key, { accountId: caller.accountId, nonce: request.body.nonce, now: ctx.clock.now() });
     return reply.code(201).send({ identity_token: token });
   });

@@ -1,0 +1,65 @@
+// What went wrong, in the service's own terms. Services, queries and the limits throw these;
+// they know nothing of HTTP. The one error handler (src/http/server-setup.ts) answers each
+// kind with the contract's status and body (§2), and adds the headers a kind calls for.
+
+/** Field-keyed messages, nested objects nested: {"image_content": {"media_resource": ["…"]}}. */
+export type FieldErrors = { [field: string]: string[] | FieldErrors | FieldErrors[] };
+
+export type ErrorKind =
+  | 'invalid' // the input breaks a rule: field-keyed messages
+  | 'not-found' // missing, or someone else's: never said which
+  | 'unauthenticated' // no credentials, or not valid ones
+  | 'forbidden'
+  | 'conflict'
+  | 'rate-limited' // try again after `retryAfterSeconds`
+  | 'unavailable'; // something the request needs is not there now
+
+export class DomainError extends Error {
+  readonly kind: ErrorKind;
+  /** {"detail": "…"}, or the field-keyed messages of an 'invalid' error. */
+  readonly body: { detail: string } | FieldErrors;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(kind: ErrorKind, body: { detail: string } | FieldErrors, retryAfterSeconds?: number) {
+    super(JSON.stringify(body));
+    this.kind = kind;
+    this.body = body;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export function invalid(errors: FieldErrors): DomainError {
+  return new DomainError('invalid', errors);
+}
+
+export function fieldError(field: string, message: string): DomainError {
+  return invalid({ [field]: [message] });
+}
+
+export function nonFieldError(message: string): DomainError {
+  return invalid({ non_field_errors: [message] });
+}
+
+export function notFound(): DomainError {
+  return new DomainError('not-found', { detail: 'Not found.' });
+}
+
+export function unauthenticated(detail: string): DomainError {
+  return new DomainError('unauthenticated', { detail });
+}
+
+export function forbidden(detail: string): DomainError {
+  return new DomainError('forbidden', { detail });
+}
+
+export function conflict(detail: string): DomainError {
+  return new DomainError('conflict', { detail });
+}
+
+export function rateLimited(retryAfterSeconds: number, detail = 'Too many requests; try again later.'): DomainError {
+  return new DomainError('rate-limited', { detail }, Math.max(1, Math.ceil(retryAfterSeconds)));
+}
+
+export function unavailable(detail: string, retryAfterSeconds?: number): DomainError {
+  return new DomainError('unavailable', { detail }, retryAfterSeconds);
+}
