@@ -6,21 +6,21 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import type { AppContext } from './context.ts';
-import { registerTokenAuth } from './auth/token-auth.ts';
-import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
 import { registerAuthRoutes } from './accounts/auth-routes.ts';
 import { registerEmailRoutes } from './accounts/email-routes.ts';
 import { registerPasswordRoutes } from './accounts/password-routes.ts';
 import { registerAccountProfileRoutes } from './accounts/profile-routes.ts';
 import { registerVerificationRoutes } from './accounts/verification-routes.ts';
+import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
+import { registerTokenAuth } from './auth/token-auth.ts';
+import type { AppContext } from './context.ts';
 import { rateLimited } from './errors.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerHttpConventions } from './http/server-setup.ts';
-import { registerMediaRoutes } from './media/media-routes.ts';
-import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
 import type { App } from './http/types.ts';
+import { registerMediaFileRoutes } from './media/media-file-routes.ts';
+import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -83,7 +83,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   registerHealthRoutes(app, ctx);
   registerAppDataRoutes(app, ctx);
-  registerMediaRoutes(app, ctx);
+  registerMediaFileRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerAccountProfileRoutes(app, ctx);
   registerEmailRoutes(app, ctx);

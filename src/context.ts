@@ -2,16 +2,11 @@
 // move it), the outbox to queue mail and sync calls, and a logger.
 import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
 import type { Outbox } from './outbox/outbox.ts';
-
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
 
 export interface AppContext {
   config: Config;

@@ -3,7 +3,7 @@
 // limits that count them. Every instance may run it: each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { deleteEmailSendsBefore } from './email-send-queries.ts';
 import { deleteExpiredHolds } from './unverified-holds.ts';

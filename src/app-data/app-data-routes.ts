@@ -1,9 +1,10 @@
-// The personal-data capability (contract §5), gallery excepted (src/media/).
+// The personal-data capability (contract §5), the media gallery included (its files are served by src/media/).
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import { registerAppUserRoutes } from './app-user-routes.ts';
 import { registerEmergencyContactRoutes } from './emergency-contact-routes.ts';
 import { registerEmergencyItemRoutes } from './emergency-item-routes.ts';
+import { registerGalleryRoutes } from './gallery-routes.ts';
 import { registerItemRoutes } from './item-routes.ts';
 import { registerListEntryRoutes } from './list-entry-routes.ts';
 import { registerProfileRoutes } from './profile-routes.ts';
@@ -19,4 +20,5 @@ export function registerAppDataRoutes(app: App, ctx: AppContext): void {
   registerListEntryRoutes(app, ctx);
   registerEmergencyItemRoutes(app, ctx);
   registerEmergencyContactRoutes(app, ctx);
+  registerGalleryRoutes(app, ctx);
 }

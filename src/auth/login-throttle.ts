@@ -6,7 +6,7 @@
 // An attempt is counted when it starts, before the password is checked, so that parallel
 // attempts cannot slip past the limit together; a correct password takes it back.
 import type { Config, RateLimit } from '../config.ts';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../clock.ts';
 import { rateLimited } from '../errors.ts';
 
 /** Keys kept per table; beyond it the oldest windows are dropped first. */

@@ -3,7 +3,7 @@
 // give unlimited guesses at the password from rotating addresses. Counted like login failures
 // (login-throttle.ts): when the check starts, taken back when the password was right.
 import type { Config } from '../config.ts';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../clock.ts';
 import { rateLimited } from '../errors.ts';
 import { FailureCounter, type LoginAttempt } from './login-throttle.ts';
 

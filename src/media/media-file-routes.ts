@@ -9,7 +9,7 @@ import type { App } from '../http/types.ts';
 import { parseByteRange } from './byte-range.ts';
 import { contentDisposition } from './content-disposition.ts';
 import { findMediaByStorageKey } from './media-queries.ts';
-import { FileParams, FileQuery, FileResponse } from './media-schemas.ts';
+import { FileParams, FileQuery, FileResponse } from './media-file-schemas.ts';
 import { checkSignature, MEDIA_FILE_PATH } from './signed-urls.ts';
 import { extensionOf, isStorageKey } from '../storage/storage-keys.ts';
 

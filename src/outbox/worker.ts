@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { PermanentDeliveryError, type Outbox } from './outbox.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/context.ts';
+import type { Clock } from '../../src/clock.ts';
 
 /** A clock the test moves: starts at the real time, advances only when told. */
 export class TestClock implements Clock {

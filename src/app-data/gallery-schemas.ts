@@ -1,8 +1,8 @@
 // Request shapes of the media gallery (contract §5). The response shape, MediaResourceSchema,
-// lives in media-view.ts because items and emergency items embed it too.
+// lives in src/media/media-view.ts because items and emergency items embed it too.
 import { Type, type Static } from 'typebox';
-import { NameField } from '../app-data/field-schemas.ts';
-import { MediaResourceSchema } from './media-view.ts';
+import { NameField } from './field-schemas.ts';
+import { MediaResourceSchema } from '../media/media-view.ts';
 
 export const MediaListSchema = Type.Array(MediaResourceSchema);
 
@@ -25,12 +25,3 @@ export const MediaPutBody = Type.Object({ name: NameField });
 export const MediaPatchBody = Type.Partial(MediaPutBody);
 
 export type MediaChanges = Static<typeof MediaPatchBody>;
-
-export const FileParams = Type.Object({ storage_key: Type.String({ description: 'The stored file’s generated name' }) });
-
-export const FileQuery = Type.Object({
-  expires: Type.Optional(Type.String({ description: 'Expiry time, seconds since the epoch' })),
-  signature: Type.Optional(Type.String({ description: 'HMAC-SHA256 of the storage key and expiry' })),
-});
-
-export const FileResponse = Type.String({ format: 'binary', description: 'The stored bytes, with the stored content type' });

@@ -3,17 +3,17 @@
 // is committed inside the transaction (and removed if the transaction fails), a deleted
 // resource's file is removed after the commit.
 import type { AppContext } from '../context.ts';
-import { ownedAppUser, writeOwned } from '../app-data/owned-write.ts';
-import { enforceQuota } from '../app-data/quotas.ts';
-import { type FieldErrors, invalid, notFound } from '../errors.ts';
-import { removeMediaFiles } from './media-cleanup.ts';
+import { invalid, notFound, type FieldErrors } from '../errors.ts';
+import { removeMediaFiles } from '../media/media-cleanup.ts';
+import type { UploadForm } from '../media/media-upload.ts';
+import { toMediaResource, type MediaResource } from '../media/media-view.ts';
 import {
   countMedia, deleteMedia, findMedia, insertMedia, listMedia, ownsAppUser, renameMedia,
-} from './media-queries.ts';
-import type { MediaChanges } from './media-schemas.ts';
-import type { UploadForm } from './media-upload.ts';
-import { toMediaResource, type MediaResource } from './media-view.ts';
-import { checkUploadFields } from './upload-fields.ts';
+} from './gallery-queries.ts';
+import type { MediaChanges } from './gallery-schemas.ts';
+import { checkUploadFields } from './gallery-upload-fields.ts';
+import { ownedAppUser, writeOwned } from './owned-write.ts';
+import { enforceQuota } from './quotas.ts';
 
 async function requireAppUser(ctx: AppContext, accountId: number, appUserId: number): Promise<void> {
   if (!(await ownsAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();

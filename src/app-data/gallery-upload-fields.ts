@@ -4,10 +4,10 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
-import { normaliseBody } from '../http/body-normalisation.ts';
 import type { FieldErrors } from '../errors.ts';
+import { normaliseBody } from '../http/body-normalisation.ts';
 import { formatValidationErrors } from '../http/validation-errors.ts';
-import { UploadFieldsSchema, type UploadFields } from './media-schemas.ts';
+import { UploadFieldsSchema, type UploadFields } from './gallery-schemas.ts';
 
 const validator = Compile(UploadFieldsSchema);
 

@@ -1,18 +1,17 @@
 // The media gallery (contract §5): /app/users/{id}/gallery/ lists and uploads,
 // /app/media-resources/{id}/ reads, renames and deletes. Signed file downloads are in
-// media-file-routes.ts.
+// src/media/media-file-routes.ts.
 import multipart from '@fastify/multipart';
-import type { AppContext } from '../context.ts';
-import { IdParams } from '../app-data/field-schemas.ts';
-import { created, registerDelete } from '../app-data/route-helpers.ts';
 import { callerOf } from '../auth/token-auth.ts';
+import type { AppContext } from '../context.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
-import { registerMediaFileRoutes } from './media-file-routes.ts';
-import { MediaListSchema, MediaPatchBody, MediaPutBody, UploadFormSchema } from './media-schemas.ts';
-import { getMedia, listGallery, removeMedia, updateMedia, uploadMedia } from './media-service.ts';
-import { readUploadForm, uploadLimits } from './media-upload.ts';
-import { MediaResourceSchema } from './media-view.ts';
+import { readUploadForm, uploadLimits } from '../media/media-upload.ts';
+import { MediaResourceSchema } from '../media/media-view.ts';
+import { IdParams } from './field-schemas.ts';
+import { MediaListSchema, MediaPatchBody, MediaPutBody, UploadFormSchema } from './gallery-schemas.ts';
+import { getMedia, listGallery, removeMedia, updateMedia, uploadMedia } from './gallery-service.ts';
+import { created, registerDelete } from './route-helpers.ts';
 
 const tags = ['media'];
 
@@ -40,7 +39,7 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
   });
 }
 
-export function registerMediaRoutes(app: App, ctx: AppContext): void {
+export function registerGalleryRoutes(app: App, ctx: AppContext): void {
   app.get('/app/users/:id/gallery/', {
     schema: { tags, summary: "The app user's media resources, by id", params: IdParams, response: { 200: MediaListSchema } },
   }, (request) => listGallery(ctx, callerOf(request).accountId, parseId(request.params.id)));
@@ -61,5 +60,4 @@ export function registerMediaRoutes(app: App, ctx: AppContext): void {
 
   registerDelete(app, ctx, '/app/media-resources/:id/', { tags, summary: 'Delete a media resource and its file; references to it become null' }, removeMedia);
 
-  registerMediaFileRoutes(app, ctx);
 }
