@@ -3,7 +3,7 @@
 import DataLoader from 'dataloader';
 import { sql } from 'kysely';
 import type { ChangeFeed } from '../db/change-feed.ts';
-import { compileOnce } from '../db/compiled-query.ts';
+import { preparedStatement } from '../db/prepared-query.ts';
 import type { Db } from '../db/database.ts';
 import { RowCache } from '../db/row-cache.ts';
 import { hashSecret } from './token-hash.ts';
@@ -43,22 +43,22 @@ function tokenRows(db: Db) {
  * when a request asks for it.
  */
 function cachedFinder(db: Db, changes: ChangeFeed): TokenFinder {
-  const findToken = compileOnce(db, 'find_token', (tokenHash: string) => tokenRows(db)
-    .where('auth_tokens.token_hash', '=', tokenHash), '\u0000token-hash');
-  const findDataVersion = compileOnce(db, 'find_data_version', (accountId: number) => db.kysely.selectFrom('app_users')
-    .select('data_version').where('account_id', '=', accountId), -1);
+  const findToken = preparedStatement(db, 'find_token', (p: { tokenHash: string }) => tokenRows(db)
+    .where('auth_tokens.token_hash', '=', p.tokenHash));
+  const findDataVersion = preparedStatement(db, 'find_data_version', (p: { accountId: number }) => db.kysely.selectFrom('app_users')
+    .select('data_version').where('account_id', '=', p.accountId));
   const tokens = new RowCache<FoundToken>(changes, 'tokens', CACHED_ROWS);
   const dataVersions = new RowCache<number | null>(changes, 'app_user', CACHED_ROWS);
 
   const dataVersionOf = async (accountId: number): Promise<number | null> => (await dataVersions.get(String(accountId), async () => {
-    const row = (await findDataVersion(accountId))[0];
+    const row = (await findDataVersion({ accountId }))[0];
     return { accountId, value: row?.data_version ?? null };
   }))!;
 
   return (token) => {
     const tokenHash = hashSecret(token);
     return tokens.get(tokenHash, async () => {
-      const row = (await findToken(tokenHash))[0];
+      const row = (await findToken({ tokenHash }))[0];
       if (!row) return undefined;
       const accountId = row.account_id;
       return { accountId, value: { id: row.id, account_id: accountId, last_used_at: row.last_used_at, dataVersion: () => dataVersionOf(accountId) } };
@@ -73,13 +73,12 @@ function cachedFinder(db: Db, changes: ChangeFeed): TokenFinder {
  * most of them; a lone request waits for nothing but the end of the turn.
  */
 function batchedFinder(db: Db): TokenFinder {
-  const placeholder: string[] = [];
-  const find = compileOnce(db, 'find_tokens', (tokenHashes: string[]) => tokenRows(db)
+  const find = preparedStatement(db, 'find_tokens', (p: { tokenHashes: string[] }) => tokenRows(db)
     .leftJoin('app_users', 'app_users.account_id', 'auth_tokens.account_id')
     .select('app_users.data_version')
-    .where(sql<boolean>`auth_tokens.token_hash = any(${tokenHashes})`), placeholder);
+    .where(sql<boolean>`auth_tokens.token_hash = any(${p.tokenHashes})`));
   const loader = new DataLoader<string, FoundToken | undefined>(async (tokenHashes) => {
-    const byHash = new Map((await find([...tokenHashes])).map((row) => [row.token_hash, row]));
+    const byHash = new Map((await find({ tokenHashes: [...tokenHashes] })).map((row) => [row.token_hash, row]));
     return tokenHashes.map((tokenHash) => {
       const row = byHash.get(tokenHash);
       if (!row) return undefined;
