@@ -9,6 +9,5 @@ import type { Database } from '../db/schema.ts';
  * then collide on the one-primary index, and two key requests could both pass the cooldown.
  */
 export async function lockAccount(ctx: AppContext, trx: Kysely<Database>, accountId: number): Promise<void> {
-  if (ctx.db.dialect !== 'postgres') return;
-  await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+  await ctx.db.lockRows(trx.selectFrom('accounts').select('id').where('id', '=', accountId)).execute();
 }

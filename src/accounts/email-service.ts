@@ -1,7 +1,7 @@
 // The caller's e-mail addresses (contract §4): add, make primary, delete, resend the key.
 // Each change runs under the account lock (see account-lock.ts).
 import type { AppContext } from '../context.ts';
-import { conflict, fieldError, type FieldErrors, invalid, nonFieldError, notFound } from '../errors.ts';
+import { conflict, fieldError, invalid, nonFieldError, notFound, type FieldErrors } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { addressAddedMessage } from '../mail/messages.ts';
 import { queueMemberSync } from '../mailchimp/queue-member-sync.ts';
@@ -44,7 +44,7 @@ export async function addAddress(ctx: AppContext, accountId: number, input: NewA
       return row;
     });
   } catch (error) {
-    if (isDuplicateEmailError(error)) throw emailInUse();
+    if (isDuplicateEmailError(ctx.db, error)) throw emailInUse();
     throw error;
   }
   ctx.outbox.wake();

@@ -1,6 +1,6 @@
 // Password reset requests and password changes (contract §4).
 import type { AppContext } from '../context.ts';
-import { fieldError, type FieldErrors, invalid, nonFieldError, notFound, unauthenticated } from '../errors.ts';
+import { fieldError, invalid, nonFieldError, notFound, unauthenticated, type FieldErrors } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { passwordChangedMessage } from '../mail/messages.ts';
 import { passwordProblems } from '../auth/password-rules.ts';

@@ -3,7 +3,7 @@
 import { passwordProblems } from '../auth/password-rules.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
-import { type FieldErrors, invalid } from '../errors.ts';
+import { invalid, type FieldErrors } from '../errors.ts';
 import { queueMemberSync } from '../mailchimp/queue-member-sync.ts';
 import { insertAccount } from './account-queries.ts';
 import { EMAIL_IN_USE, emailInUse, isDuplicateEmailError } from './duplicate-email.ts';
@@ -41,7 +41,7 @@ export async function registerAccount(ctx: AppContext, input: Registration): Pro
     });
   } catch (error) {
     // Another registration of the same address committed between the check and the insert.
-    if (isDuplicateEmailError(error)) throw emailInUse();
+    if (isDuplicateEmailError(ctx.db, error)) throw emailInUse();
     throw error;
   }
   ctx.outbox.wake();

@@ -1,18 +1,20 @@
 // App users (contract §5). One app user per account: the unique index on
 // app_users.account_id decides when two creates race, and its violation is the same 400.
 import type { AppContext } from '../context.ts';
+import type { UniqueIndex } from '../db/database.ts';
 import { nonFieldError, notFound } from '../errors.ts';
 import { removeMediaFiles } from '../media/media-cleanup.ts';
 import {
   accountFirstName, accountHasAppUser, deleteAppUser, findAppUser, insertAppUser, listAppUsers, mediaStorageKeys, updateAppUser,
 } from './app-user-queries.ts';
 import { toAppUser, toAppUserDetail, type AppUser, type AppUserDetail, type AppUserInput, type AppUserRow } from './app-user-schemas.ts';
-import { isUniqueViolation } from './constraint-errors.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
 import { listProfiles } from './profile-queries.ts';
 import { toProfile } from './profile-schemas.ts';
 
 const ONE_APP_USER = 'This account already has an app user; an account may have only one.';
+
+const APP_USER_PER_ACCOUNT: UniqueIndex = { name: 'app_users_account_key', columns: 'app_users.account_id' };
 
 async function detail(ctx: AppContext, accountId: number, row: AppUserRow): Promise<AppUserDetail> {
   const profiles = await listProfiles(ctx.db.kysely, accountId, row.id);
@@ -38,7 +40,7 @@ export async function createAppUser(ctx: AppContext, accountId: number, input: A
   try {
     return toAppUser(ctx, await insertAppUser(db, { accountId, name, quote: input.quote ?? null, now: ctx.clock.now() }));
   } catch (error) {
-    if (isUniqueViolation(error, 'app_users_account_key', 'app_users.account_id')) throw nonFieldError(ONE_APP_USER);
+    if (ctx.db.isUniqueViolation(error, APP_USER_PER_ACCOUNT)) throw nonFieldError(ONE_APP_USER);
     throw error;
   }
 }

@@ -20,7 +20,6 @@ import type { AppContext } from '../context.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { isForeignKeyViolation } from './constraint-errors.ts';
 import { topicAppUser } from './topic-queries.ts';
 
 /** What a write finds first: the caller's object, with the app user that holds it. */
@@ -36,9 +35,9 @@ export type Finder<R extends Held> = (trx: Kysely<Database>) => Promise<R | unde
  */
 async function inWriteTransaction<T>(ctx: AppContext, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   try {
-    return ctx.db.groupCommit ? await ctx.db.groupCommit.run(work) : await ctx.db.kysely.transaction().execute(work);
+    return await ctx.db.writeTransaction(work);
   } catch (error) {
-    if (isForeignKeyViolation(error)) throw notFound();
+    if (ctx.db.isForeignKeyViolation(error)) throw notFound();
     throw error;
   }
 }

@@ -2,13 +2,10 @@
 // written with multi-row INSERTs as large as the database's bound-parameter limit allows.
 // Ids are assigned here (from the tables' current maximum, read under a write lock) so that
 // rows can reference each other without a round trip per row.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { addSeedAccount, emptySeedRows, SEED_EMAIL_PATTERN, SEEDED_TABLES, type IdCursor, type SeedRows } from './seed-data.ts';
-
-/** Most bound parameters one statement may carry: SQLite's default limit, PostgreSQL's protocol limit. */
-const PARAMETER_LIMIT = { sqlite: 32_766, postgres: 65_535 } as const;
 
 export interface SeedOptions {
   accounts: number;
@@ -53,41 +50,11 @@ async function insertAll(db: Db, trx: Kysely<Database>, rows: SeedRows): Promise
     const tableRows = rows[table];
     if (tableRows.length === 0) continue;
     const columns = Object.keys(tableRows[0]!).length;
-    const perStatement = Math.floor(PARAMETER_LIMIT[db.dialect] / columns);
+    const perStatement = Math.floor(db.maxParameters / columns);
     for (let start = 0; start < tableRows.length; start += perStatement) {
       await (trx as Kysely<any>).insertInto(table).values(tableRows.slice(start, start + perStatement)).execute();
     }
   }
-}
-
-/**
- * Runs `write` in a transaction that holds the write lock from its first statement, so the
- * maximum ids it reads stay the maximum until it commits, even with a server running.
- */
-async function inLockedTransaction(db: Db, write: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
-  if (db.dialect === 'postgres') {
-    await db.kysely.transaction().execute(async (trx) => {
-      await sql`lock table ${sql.join(SEEDED_TABLES.map((t) => sql.table(t)))} in share row exclusive mode`.execute(trx);
-      await write(trx);
-      // Explicit ids do not advance identity sequences; move them past what was written.
-      for (const table of SEEDED_TABLES) {
-        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(trx);
-      }
-    });
-    return;
-  }
-  // SQLite: BEGIN IMMEDIATE takes the write lock up front (a deferred transaction that reads
-  // first could fail on its first write if another connection wrote in between).
-  await db.kysely.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
-    try {
-      await write(conn);
-      await sql`commit`.execute(conn);
-    } catch (error) {
-      await sql`rollback`.execute(conn);
-      throw error;
-    }
-  });
 }
 
 export async function seedAccounts(db: Db, options: SeedOptions): Promise<SeedSummary> {
@@ -99,7 +66,7 @@ export async function seedAccounts(db: Db, options: SeedOptions): Promise<SeedSu
   let done = 0;
   while (done < options.accounts) {
     const count = Math.min(batchSize, options.accounts - done);
-    await inLockedTransaction(db, async (trx) => {
+    await db.bulkLoad(SEEDED_TABLES, async (trx) => {
       if (done === 0) firstNumber = await nextSeedNumber(trx);
       const ids = await readNextIds(trx);
       if (done === 0) firstAccountId = ids.accounts;
@@ -111,11 +78,6 @@ export async function seedAccounts(db: Db, options: SeedOptions): Promise<SeedSu
     });
     done += count;
     options.onProgress?.(done);
-  }
-  if (db.dialect === 'postgres') {
-    // Autovacuum would analyse the grown tables some time later; until then the planner works
-    // from the empty tables' statistics. Analysing now makes the data usable at once.
-    await sql`analyze ${sql.join(SEEDED_TABLES.map((t) => sql.table(t)))}`.execute(db.kysely);
   }
   return { firstNumber, lastNumber: firstNumber + options.accounts - 1, firstAccountId, lastAccountId, rows: rowsWritten };
 }

@@ -92,9 +92,9 @@ export class OutboxWorker {
   }
 
   async #claim() {
-    const { kysely, dialect } = this.#db;
+    const { kysely } = this.#db;
     const now = this.#clock.now();
-    const due = kysely.selectFrom('outbox')
+    const due = this.#db.claimRows(kysely.selectFrom('outbox')
       .select('id')
       .where('state', '=', 'pending')
       .where('next_attempt_at', '<=', now)
@@ -106,8 +106,7 @@ export class OutboxWorker {
         .where('earlier.state', '=', 'pending')
         .whereRef('earlier.id', '<', 'outbox.id'))))
       .orderBy('next_attempt_at').orderBy('id')
-      .limit(BATCH)
-      .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked());
+      .limit(BATCH));
     return kysely.updateTable('outbox')
       .set({ locked_until: now + LEASE_MS, attempts: sql`attempts + 1` })
       .where('id', 'in', due)

@@ -1,0 +1,43 @@
+// PostgreSQL through pg: any number of instances on one database. Its side of `Db`
+// (database.ts): a pool that survives the database going away (postgres-pool.ts), named
+// prepared statements, row locks and SKIP LOCKED claims, and how it reports constraint
+// violations.
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { DatabaseOptions, Db } from './database.ts';
+import { codeOf } from './driver-errors.ts';
+import { createPostgresPool, kyselyPool } from './postgres-pool.ts';
+import type { Database } from './schema.ts';
+
+export function openPostgres(url: string, options: DatabaseOptions): Db {
+  const pool = createPostgresPool(url, options);
+  const stats = { queries: 0 };
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: kyselyPool(pool) }), log: () => { stats.queries++; } });
+  return {
+    kysely,
+    dialect: 'postgres',
+    stats,
+    async executePrepared(name, query) {
+      stats.queries++;
+      return (await pool.query({ name, text: query.sql, values: [...query.parameters] })).rows;
+    },
+    writeTransaction: (work) => kysely.transaction().execute(work),
+    lockRows: (query) => query.forUpdate() as typeof query,
+    claimRows: (query) => query.forUpdate().skipLocked() as typeof query,
+    isUniqueViolation: (error, index) => codeOf(error) === '23505' && (error as { constraint?: unknown }).constraint === index.name,
+    isForeignKeyViolation: (error) => codeOf(error) === '23503',
+    maxParameters: 65_535, // the wire protocol's limit
+    bulkLoad: (tables, work) => kysely.transaction().execute(async (trx) => {
+      await sql`lock table ${sql.join(tables.map((t) => sql.table(t)))} in share row exclusive mode`.execute(trx);
+      await work(trx);
+      // Explicit ids do not advance identity sequences; move them past what was written.
+      for (const table of tables) {
+        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(trx);
+      }
+    }).then(async () => {
+      // Autovacuum would analyse the grown tables some time later; until then the planner
+      // works from the empty tables' statistics. Analysing now makes the data usable at once.
+      await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(kysely);
+    }),
+    close: () => kysely.destroy(),
+  };
+}

@@ -1,0 +1,86 @@
+// SQLite through better-sqlite3: the embedded default, for one instance. Its side of `Db`
+// (database.ts): group commit, a change feed for in-process caches, a statement cache, and how
+// it reports constraint violations.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDriver from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { ChangeFeed } from './change-feed.ts';
+import { codeOf, messageOf } from './driver-errors.ts';
+import type { DatabaseOptions, Db } from './database.ts';
+import { GroupCommitter } from './group-commit.ts';
+import type { Database } from './schema.ts';
+import { walSync } from './wal-sync.ts';
+
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely asks the driver to prepare every query it runs; better-sqlite3 would compile the
+ * SQL each time. Keeping the prepared statements (keyed by SQL text, least recently used
+ * dropped first) saves that work on every request. Being called once per query, it also
+ * counts them (cheaper than Kysely's query log, which times each query).
+ */
+function withStatementCache(db: SqliteDriver.Database, stats: Db['stats']): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => db.close(),
+    prepare(sqlText) {
+      stats.queries++;
+      let statement = cache.get(sqlText);
+      if (statement) {
+        cache.delete(sqlText);
+      } else {
+        statement = db.prepare(sqlText) as unknown as SqliteStatement;
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sqlText, statement);
+      return statement;
+    },
+  };
+}
+
+export function openSqlite(path: string, options: DatabaseOptions): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const driver = new SqliteDriver(path);
+  driver.pragma('journal_mode = WAL');
+  // FULL: the WAL is synced at every commit, so an acknowledged write survives a power loss,
+  // not only a killed process. NORMAL survives kill -9 but may lose the last commits on power loss.
+  const synchronous = options.sqliteSynchronous ?? 'FULL';
+  driver.pragma(`synchronous = ${synchronous}`);
+  driver.pragma('foreign_keys = ON');
+  driver.pragma('busy_timeout = 5000');
+  const stats = { queries: 0 };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver, stats) }) });
+  // FULL: group commits sync the WAL themselves, off the event loop (same durability).
+  const wal = synchronous === 'FULL' && path !== ':memory:' ? walSync(path) : undefined;
+  const groupCommit = new GroupCommitter(kysely, { syncWal: wal?.sync });
+  return {
+    kysely,
+    dialect: 'sqlite',
+    stats,
+    changes: new ChangeFeed(driver),
+    executePrepared: async (_name, query) => (await kysely.executeQuery(query)).rows,
+    writeTransaction: (work) => groupCommit.run(work),
+    lockRows: (query) => query,
+    claimRows: (query) => query,
+    isUniqueViolation: (error, index) => codeOf(error) === 'SQLITE_CONSTRAINT_UNIQUE' && messageOf(error).includes(index.columns),
+    isForeignKeyViolation: (error) => codeOf(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+    maxParameters: 32_766, // SQLITE_MAX_VARIABLE_NUMBER's default
+    bulkLoad: (_tables, work) => kysely.connection().execute(async (conn) => {
+      // BEGIN IMMEDIATE takes the write lock up front (a deferred transaction that reads first
+      // could fail on its first write if another connection wrote in between).
+      await sql`begin immediate`.execute(conn);
+      try {
+        await work(conn);
+        await sql`commit`.execute(conn);
+      } catch (error) {
+        await sql`rollback`.execute(conn);
+        throw error;
+      }
+    }),
+    async close() {
+      await kysely.destroy();
+      await wal?.close();
+    },
+  };
+}
