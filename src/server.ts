@@ -12,7 +12,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { getOrCreateSecret } from './db/secrets.ts';
 import type { App } from './http/types.ts';
 import { emailDelivery } from './mail/email-delivery.ts';
-import { createMailTransport } from './mail/transport.ts';
+import { createMailTransport, type MailTransport } from './mail/transport.ts';
 import { openMediaStorage } from './storage/open-media-storage.ts';
 import { mailchimpDelivery } from './mailchimp/mailchimp-delivery.ts';
 import { loadMessagingKey } from './messaging/messaging-key.ts';
@@ -45,35 +45,44 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const log = options.log ?? createLogger(config);
   const messagingKey = config.messaging ? loadMessagingKey(config.messaging.privateKeyFile) : undefined;
   const db = openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, ...config.database, log });
+  // Whatever fails from here on (a migration, the media store, the port taken) leaves nothing
+  // open behind it: the database above all, whose connections would outlive the error.
+  let app: App | undefined;
+  let mail: MailTransport | undefined;
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
     db.changes?.start();
+
+    const media = await openMediaStorage(config.mediaStorage);
+    const outbox = new Outbox();
+    const secrets = {
+      mediaUrl: config.mediaUrlSecret ? Buffer.from(config.mediaUrlSecret) : await getOrCreateSecret(db.kysely, 'media-url'),
+      messagingKey,
+    };
+    const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, media, secrets };
+    mail = createMailTransport(config, log);
+    const handlers: Record<string, DeliveryHandler> = {
+      email: emailDelivery(mail, config.publicUrl),
+      ...(config.mailchimp ? { mailchimp: mailchimpDelivery(config.mailchimp) } : {}),
+    };
+    const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);
+    const sweeper = new AccountSweeper(db, ctx.clock, config, log);
+
+    app = await buildApp(ctx);
+    const address = await app.listen({ port: config.port, host: config.host });
+    worker.start();
+    sweeper.start();
+    return running(app, ctx, worker, sweeper, mail, address);
   } catch (error) {
+    await app?.close();
+    mail?.close();
     await db.close();
     throw error;
   }
+}
 
-  const media = await openMediaStorage(config.mediaStorage);
-  const outbox = new Outbox();
-  const secrets = {
-    mediaUrl: config.mediaUrlSecret ? Buffer.from(config.mediaUrlSecret) : await getOrCreateSecret(db.kysely, 'media-url'),
-    messagingKey,
-  };
-  const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, media, secrets };
-  const mail = createMailTransport(config, log);
-  const handlers: Record<string, DeliveryHandler> = {
-    email: emailDelivery(mail, config.publicUrl),
-    ...(config.mailchimp ? { mailchimp: mailchimpDelivery(config.mailchimp) } : {}),
-  };
-  const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);
-  const sweeper = new AccountSweeper(db, ctx.clock, config, log);
-
-  const app = await buildApp(ctx);
-  const address = await app.listen({ port: config.port, host: config.host });
-  worker.start();
-  sweeper.start();
-
+function running(app: App, ctx: AppContext, worker: OutboxWorker, sweeper: AccountSweeper, mail: MailTransport, address: string): RunningServer {
   let closing: Promise<void> | undefined;
   return {
     app,
@@ -87,7 +96,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await worker.stop();
         await sweeper.stop();
         mail.close();
-        await db.close();
+        await ctx.db.close();
       })();
       return closing;
     },
