@@ -23,7 +23,7 @@ export const EXPIRED_RESET_KEY = 'This password reset key has expired. Ask for a
  */
 export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
   const address = await findAddressByEmail(ctx.db.kysely, email);
-  if (!address || address.verified !== 1) return;
+  if (address?.verified !== 1) return;
   const sent = await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, address.account_id);
     if (await resetCooldown(ctx, trx, address.email) > 0) return false;

@@ -60,7 +60,10 @@ export function preparedQuery<P extends object, R>(build: (db: Kysely<Database>,
   const preparedFor = (db: Kysely<Database>) => {
     const dialect = db.getExecutor().adapter;
     let prepared = byDialect.get(dialect);
-    if (!prepared) byDialect.set(dialect, prepared = prepare<P, R>(build(db, markers<P>())));
+    if (!prepared) {
+      prepared = prepare<P, R>(build(db, markers<P>()));
+      byDialect.set(dialect, prepared);
+    }
     return prepared;
   };
   const run = async (db: Kysely<Database>, values: P): Promise<R[]> => (await db.executeQuery(preparedFor(db).bind(values))).rows;

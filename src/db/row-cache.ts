@@ -42,7 +42,10 @@ export class RowCache<V> {
     if (this.#entries.size >= this.#maxEntries) this.#drop(this.#entries.keys().next().value!);
     this.#entries.set(key, loaded);
     let keys = this.#keysByAccount.get(loaded.accountId);
-    if (!keys) this.#keysByAccount.set(loaded.accountId, keys = new Set());
+    if (!keys) {
+      keys = new Set();
+      this.#keysByAccount.set(loaded.accountId, keys);
+    }
     keys.add(key);
   }
 

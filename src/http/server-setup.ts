@@ -84,7 +84,7 @@ function registerErrorHandler(app: App): void {
       return sendError(reply, status, { detail: status === 404 ? 'Not found.' : 'The request could not be processed.' });
     }
     request.log.error({ err: error }, 'request failed');
-    return sendError(reply, status >= 500 ? status : 500, { detail: 'Internal server error.' });
+    return sendError(reply, Math.max(status , 500), { detail: 'Internal server error.' });
   });
 }
 

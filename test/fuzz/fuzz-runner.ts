@@ -5,7 +5,7 @@
 import { fillPath, type Operation } from './openapi-walker.ts';
 import { excerpt, type ResponseChecker, type ObservedResponse } from './response-checker.ts';
 import { isCleanText } from './strings.ts';
-import { plainValue, writeJson, WorldRef } from './json-values.ts';
+import { plainValue, writeJson, type WorldRef } from './json-values.ts';
 import { multipartRequest, type MultipartSpec } from './multipart-arbitraries.ts';
 import { isWellFormedJsonType, type AuthChoice, type IdChoice, type RequestSpec } from './request-arbitraries.ts';
 import { KIND_OF_SEGMENT, type FuzzWorld, type IdKind, type Party } from './fuzz-world.ts';
