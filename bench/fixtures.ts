@@ -66,12 +66,18 @@ export async function describePostgres(url: string): Promise<string> {
 
 /** Runs the bulk seeder as operators would (`node dist/cli/seed.js`); its progress bar shows on stderr. */
 export async function seed(database: BenchDatabase): Promise<{ seconds: number }> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist/cli/seed.js'), '--accounts', String(database.accounts), '--db', database.url, '--json'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'dist/cli/seed.js'), '--accounts', String(database.accounts), '--db', database.url, '--json'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`the seeder failed (code ${code})`);
   return JSON.parse(output) as { seconds: number };
@@ -87,12 +93,18 @@ export function spreadNumbers(total: number, count: number, offset = 0): number[
 async function findAccounts(databaseUrl: string, numbers: number[]): Promise<Omit<BenchAccount, 'token'>[]> {
   const db = openDatabase(databaseUrl);
   try {
-    const rows = await db.kysely.selectFrom('email_addresses')
+    const rows = await db.kysely
+      .selectFrom('email_addresses')
       .innerJoin('profiles', 'profiles.account_id', 'email_addresses.account_id')
       .innerJoin('topics', 'topics.profile_id', 'profiles.id')
       .where('email_addresses.email_lower', 'in', numbers.map(seedEmail))
       .where('profiles.is_default', '=', 1)
-      .select((eb) => ['email_addresses.email_lower as email', 'email_addresses.account_id', 'profiles.id as profile_id', eb.fn.min('topics.id').as('topic_id')])
+      .select((eb) => [
+        'email_addresses.email_lower as email',
+        'email_addresses.account_id',
+        'profiles.id as profile_id',
+        eb.fn.min('topics.id').as('topic_id'),
+      ])
       .groupBy(['email_addresses.email_lower', 'email_addresses.account_id', 'profiles.id'])
       .execute();
     const byEmail = new Map(rows.map((row) => [row.email, row]));
@@ -110,7 +122,11 @@ async function findAccounts(databaseUrl: string, numbers: number[]): Promise<Omi
  * Logs the accounts in through POST /auth/login/ (four at a time). Where the service has no
  * login endpoint yet (404), tokens are issued straight into the database instead.
  */
-async function logIn(serviceUrl: string, databaseUrl: string, accounts: Omit<BenchAccount, 'token'>[]): Promise<{ accounts: BenchAccount[]; via: string }> {
+async function logIn(
+  serviceUrl: string,
+  databaseUrl: string,
+  accounts: Omit<BenchAccount, 'token'>[],
+): Promise<{ accounts: BenchAccount[]; via: string }> {
   const tokens: string[] = new Array(accounts.length);
   let missing = false;
   let next = 0;
@@ -141,7 +157,11 @@ async function logIn(serviceUrl: string, databaseUrl: string, accounts: Omit<Ben
   }
 }
 
-export async function benchAccounts(serviceUrl: string, databaseUrl: string, numbers: number[]): Promise<{ accounts: BenchAccount[]; via: string }> {
+export async function benchAccounts(
+  serviceUrl: string,
+  databaseUrl: string,
+  numbers: number[],
+): Promise<{ accounts: BenchAccount[]; via: string }> {
   return logIn(serviceUrl, databaseUrl, await findAccounts(databaseUrl, numbers));
 }
 
@@ -149,8 +169,11 @@ export async function benchAccounts(serviceUrl: string, databaseUrl: string, num
 export async function countItems(databaseUrl: string, topicIds: number[]): Promise<number> {
   const db = openDatabase(databaseUrl);
   try {
-    const row = await db.kysely.selectFrom('items').where('topic_id', 'in', topicIds)
-      .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db.kysely
+      .selectFrom('items')
+      .where('topic_id', 'in', topicIds)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   } finally {
     await db.close();

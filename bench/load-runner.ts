@@ -35,12 +35,11 @@ export async function runLoad(pinning: Pinning, spec: LoadSpec, workDir: string,
       result = message.result;
     } else failure = message.message;
   }
-  const code = child.exitCode ?? await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const code = child.exitCode ?? (await new Promise<number | null>((resolve) => child.once('exit', resolve)));
   if (!result) throw new Error(`the load generator failed (code ${code}): ${failure ?? 'no result'}`);
 
   const responses = result.ok + result.other;
-  const cpuMsPerRequest = cpuAtStart !== undefined && cpuAtEnd !== undefined && responses > 0
-    ? ((cpuAtEnd - cpuAtStart) * 1000) / responses
-    : undefined;
+  const cpuMsPerRequest =
+    cpuAtStart !== undefined && cpuAtEnd !== undefined && responses > 0 ? ((cpuAtEnd - cpuAtStart) * 1000) / responses : undefined;
   return { ...result, cpuMsPerRequest };
 }

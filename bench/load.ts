@@ -25,36 +25,39 @@ let startedAt = 0;
 let lastResponseAt = 0;
 const cpuAtStart = process.cpuUsage();
 
-const instance = autocannon({
-  url: spec.url,
-  connections: spec.connections,
-  duration: spec.durationSeconds,
-  timeout: 10,
-  requests: spec.requests,
-}, (error, result) => {
-  if (error) {
-    emit({ event: 'error', message: error.message });
-    process.exit(1);
-  }
-  const sorted = latencies.subarray(0, ok).sort();
-  const seconds = (lastResponseAt - startedAt) / 1000;
-  const cpu = process.cpuUsage(cpuAtStart);
-  const outcome: LoadResult = {
-    ok,
-    other,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes,
-    seconds,
-    requestsPerSecond: seconds > 0 ? ok / seconds : 0,
-    p50: percentile(sorted, 50),
-    p90: percentile(sorted, 90),
-    p99: percentile(sorted, 99),
-    max: sorted.length > 0 ? sorted[sorted.length - 1]! : NaN,
-    loadCpuShare: seconds > 0 ? (cpu.user + cpu.system) / 1e6 / seconds : 0,
-  };
-  emit({ event: 'done', result: outcome });
-});
+const instance = autocannon(
+  {
+    url: spec.url,
+    connections: spec.connections,
+    duration: spec.durationSeconds,
+    timeout: 10,
+    requests: spec.requests,
+  },
+  (error, result) => {
+    if (error) {
+      emit({ event: 'error', message: error.message });
+      process.exit(1);
+    }
+    const sorted = latencies.subarray(0, ok).sort();
+    const seconds = (lastResponseAt - startedAt) / 1000;
+    const cpu = process.cpuUsage(cpuAtStart);
+    const outcome: LoadResult = {
+      ok,
+      other,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      statusCodes,
+      seconds,
+      requestsPerSecond: seconds > 0 ? ok / seconds : 0,
+      p50: percentile(sorted, 50),
+      p90: percentile(sorted, 90),
+      p99: percentile(sorted, 99),
+      max: sorted.length > 0 ? sorted[sorted.length - 1]! : NaN,
+      loadCpuShare: seconds > 0 ? (cpu.user + cpu.system) / 1e6 / seconds : 0,
+    };
+    emit({ event: 'done', result: outcome });
+  },
+);
 
 instance.on('start', () => {
   startedAt = performance.now();

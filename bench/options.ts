@@ -69,7 +69,10 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
   if (db !== 'sqlite' && !/^postgres(ql)?:\/\//.test(db)) throw new UsageError(`--db must be a postgres:// URL (or "sqlite"), got "${db}"`);
 
   const only = new Set<WorkloadId>();
-  for (const name of (values.only ?? WORKLOADS.join(',')).split(',').map((s) => s.trim().toUpperCase()).filter(Boolean)) {
+  for (const name of (values.only ?? WORKLOADS.join(','))
+    .split(',')
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean)) {
     if (!(WORKLOADS as readonly string[]).includes(name)) throw new UsageError(`--only takes ${WORKLOADS.join(', ')}; got "${name}"`);
     only.add(name as WorkloadId);
   }

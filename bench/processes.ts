@@ -105,17 +105,26 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     QUOTA_ITEMS_PER_TOPIC: '100000000',
   };
   const started = performance.now();
-  const child = spawnPinned(options.pinning.server, [...productionNodeFlags(), join(ROOT, 'dist/main.js')], { cwd: options.dataDir, env, stdio: ['ignore', log, log] });
+  const child = spawnPinned(options.pinning.server, [...productionNodeFlags(), join(ROOT, 'dist/main.js')], {
+    cwd: options.dataDir,
+    env,
+    stdio: ['ignore', log, log],
+  });
   closeSync(log);
   const exited = new Promise<never>((_, reject) => {
-    child.once('exit', (code, signal) => reject(new Error(`the service exited during start-up (${signal ?? `code ${code}`}):\n${tail(logFile)}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the service exited during start-up (${signal ?? `code ${code}`}):\n${tail(logFile)}`)),
+    );
   });
   exited.catch(() => {});
 
   const deadline = started + 60_000;
   for (;;) {
     const healthy = await Promise.race([
-      fetch(`${url}/health`).then((response) => response.status === 200, () => false),
+      fetch(`${url}/health`).then(
+        (response) => response.status === 200,
+        () => false,
+      ),
       exited,
     ]);
     if (healthy) break;
@@ -131,7 +140,9 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
 
 /** A bare node:http server answering every request with `bodyFile`'s bytes. */
 export async function startCeiling(pinning: Pinning, bodyFile: string, contentType: string): Promise<MeasuredProcess> {
-  const child = spawnPinned(pinning.server, [join(ROOT, 'bench/ceiling.ts'), bodyFile, contentType], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnPinned(pinning.server, [join(ROOT, 'bench/ceiling.ts'), bodyFile, contentType], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
@@ -145,9 +156,14 @@ export async function startCeiling(pinning: Pinning, bodyFile: string, contentTy
 
 /** argon2id verifications per second on the server CPU: W4's physical limit. */
 export async function measureArgon2Limit(pinning: Pinning, seconds: number): Promise<number> {
-  const child = spawnPinned(pinning.server, [join(ROOT, 'bench/argon2-limit.ts'), String(seconds)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnPinned(pinning.server, [join(ROOT, 'bench/argon2-limit.ts'), String(seconds)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`the argon2id limit measurement failed (code ${code})`);
   return (JSON.parse(output) as { verificationsPerSecond: number }).verificationsPerSecond;

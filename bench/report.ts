@@ -53,24 +53,31 @@ export function renderReport(run: RunInfo): string {
   for (const row of run.rows) {
     const f = row.figures;
     const label = row.note && !f ? `${row.label} (${row.note})` : row.label;
-    lines.push(`| ${[
-      label,
-      number(f?.requestsPerSecond, 0),
-      ratio(row),
-      number(f?.p50, 2),
-      number(f?.p99, 2),
-      number(f?.cpuMsPerRequest, 3),
-      number(f?.peakRssMb, 0),
-      row.target ?? dash,
-      verdict(row),
-    ].join(' | ')} |`);
+    lines.push(
+      `| ${[
+        label,
+        number(f?.requestsPerSecond, 0),
+        ratio(row),
+        number(f?.p50, 2),
+        number(f?.p99, 2),
+        number(f?.cpuMsPerRequest, 3),
+        number(f?.peakRssMb, 0),
+        row.target ?? dash,
+        verdict(row),
+      ].join(' | ')} |`,
+    );
   }
   lines.push('', '## Start-up', '', ...run.startup.map((l) => `- ${l}`));
   const checks = run.rows.filter((r) => r.note && r.figures).map((r) => `${r.label}: ${r.note}`);
-  const failures = run.rows.filter((r) => r.figures && r.figures.failures > 0)
+  const failures = run.rows
+    .filter((r) => r.figures && r.figures.failures > 0)
     .map((r) => `${r.label}: ${r.figures!.failures.toLocaleString('en-US')} non-2xx responses or connection errors`);
-  const busyLoad = run.rows.filter((r) => r.figures && r.figures.loadCpuShare > 0.9)
-    .map((r) => `${r.label}: the load generator used ${Math.round(r.figures!.loadCpuShare * 100)} % of its CPU, so it may be what limits this figure`);
+  const busyLoad = run.rows
+    .filter((r) => r.figures && r.figures.loadCpuShare > 0.9)
+    .map(
+      (r) =>
+        `${r.label}: the load generator used ${Math.round(r.figures!.loadCpuShare * 100)} % of its CPU, so it may be what limits this figure`,
+    );
   const notes = [...checks, ...failures, ...busyLoad, ...run.notes];
   if (notes.length > 0) lines.push('', '## Notes', '', ...notes.map((l) => `- ${l}`));
   lines.push('', '## How this run was made', '', ...run.setup.map((l) => `- ${l}`), '');

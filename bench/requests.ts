@@ -26,5 +26,10 @@ export function itemCreates(accounts: BenchAccount[]): LoadRequest[] {
 
 /** W4: a login with the right password. */
 export function logins(accounts: BenchAccount[], password: string): LoadRequest[] {
-  return accounts.map((a) => ({ method: 'POST', path: '/auth/login/', headers: json, body: JSON.stringify({ username: a.email, password }) }));
+  return accounts.map((a) => ({
+    method: 'POST',
+    path: '/auth/login/',
+    headers: json,
+    body: JSON.stringify({ username: a.email, password }),
+  }));
 }

@@ -31,14 +31,16 @@ function setupLines(options: BenchOptions, pinningDescription: string, postgres:
   return [
     `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs available, ${Math.round(totalmem() / 1024 ** 3)} GiB; Node ${process.version}; commit ${commit()}.`,
     `Pinning: ${pinningDescription}.`,
-    `Service: \`node ${productionNodeFlags().join(" ")} dist/main.js\` (as \`npm start\`), NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMITS=off, a fresh process per workload; `
-      + (postgres ? `${postgres} (the database server is not pinned; its CPU is not in "server CPU").` : 'SQLite with the default SQLITE_SYNCHRONOUS=FULL (every acknowledged commit is fsynced).'),
-    `Data: ${options.accounts.toLocaleString('en-US')} seeded accounts (each: 1 app user, 1 profile of 5 topics × 10 items, items alternating list and image content); `
-      + 'reads use 50 accounts spread over the whole range, one per request in turn; W3 writes under 50 other accounts.',
-    `Load: autocannon ${autocannonVersion()} in a child process, ${options.connections} connections (W4: ${options.loginConnections}); `
-      + `${s(options.warmupSeconds)} warm-up, ${options.repeats} × ${s(options.durationSeconds)} measured, medians reported.`,
-    'Server CPU ms/req: utime+stime of the service process (/proc/<pid>/stat) over the measured stretch, divided by the responses. '
-      + 'Peak RSS: VmHWM of /proc/<pid>/status at the end of the workload.',
+    `Service: \`node ${productionNodeFlags().join(' ')} dist/main.js\` (as \`npm start\`), NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMITS=off, a fresh process per workload; ` +
+      (postgres
+        ? `${postgres} (the database server is not pinned; its CPU is not in "server CPU").`
+        : 'SQLite with the default SQLITE_SYNCHRONOUS=FULL (every acknowledged commit is fsynced).'),
+    `Data: ${options.accounts.toLocaleString('en-US')} seeded accounts (each: 1 app user, 1 profile of 5 topics × 10 items, items alternating list and image content); ` +
+      'reads use 50 accounts spread over the whole range, one per request in turn; W3 writes under 50 other accounts.',
+    `Load: autocannon ${autocannonVersion()} in a child process, ${options.connections} connections (W4: ${options.loginConnections}); ` +
+      `${s(options.warmupSeconds)} warm-up, ${options.repeats} × ${s(options.durationSeconds)} measured, medians reported.`,
+    'Server CPU ms/req: utime+stime of the service process (/proc/<pid>/stat) over the measured stretch, divided by the responses. ' +
+      'Peak RSS: VmHWM of /proc/<pid>/status at the end of the workload.',
   ];
 }
 
@@ -67,7 +69,19 @@ async function main(): Promise<void> {
 
   const mainDb = await createBenchDatabase(options.db, 'main', workDir, options.accounts);
   const ctx: BenchContext = {
-    options, pinning, workDir, onPostgres, main: mainDb, readers: [], writers: [], bodies: {}, ceilings: {}, startups: [], rows: [], notes: [], log,
+    options,
+    pinning,
+    workDir,
+    onPostgres,
+    main: mainDb,
+    readers: [],
+    writers: [],
+    bodies: {},
+    ceilings: {},
+    startups: [],
+    rows: [],
+    notes: [],
+    log,
   };
   try {
     log(`seeding ${options.accounts.toLocaleString('en-US')} accounts`);
@@ -105,13 +119,16 @@ async function main(): Promise<void> {
   });
   const resultsDir = join(ROOT, 'bench/results');
   mkdirSync(resultsDir, { recursive: true });
-  const file = join(resultsDir, `${date.toISOString().slice(0, 10)}-${database.toLowerCase()}${options.quick ? '-quick' : ''}${partial}.md`);
+  const file = join(
+    resultsDir,
+    `${date.toISOString().slice(0, 10)}-${database.toLowerCase()}${options.quick ? '-quick' : ''}${partial}.md`,
+  );
   writeFileSync(file, markdown);
   console.log(markdown);
   log(`written to ${file.slice(ROOT.length + 1)}`);
 }
 
 main().catch((error) => {
-  console.error(`The benchmark could not run: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  console.error(`The benchmark could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exit(1);
 });

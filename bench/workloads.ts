@@ -43,13 +43,21 @@ export interface BenchContext {
   log(message: string): void;
 }
 
-function spec(ctx: BenchContext, url: string, requests: LoadRequest[], connections = ctx.options.connections, seconds = ctx.options.durationSeconds): LoadSpec {
+function spec(
+  ctx: BenchContext,
+  url: string,
+  requests: LoadRequest[],
+  connections = ctx.options.connections,
+  seconds = ctx.options.durationSeconds,
+): LoadSpec {
   return { url, connections, durationSeconds: seconds, requests };
 }
 
 function describe(run: Measurement): string {
-  return `${Math.round(run.requestsPerSecond).toLocaleString('en-US')} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms`
-    + (run.other + run.errors > 0 ? `, ${run.other + run.errors} failed` : '');
+  return (
+    `${Math.round(run.requestsPerSecond).toLocaleString('en-US')} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms` +
+    (run.other + run.errors > 0 ? `, ${run.other + run.errors} failed` : '')
+  );
 }
 
 async function startMainService(ctx: BenchContext, name: string): Promise<ServiceProcess> {
@@ -131,9 +139,15 @@ async function measureCeiling(ctx: BenchContext, name: 'W1' | 'W2'): Promise<voi
   if (!body || ctx.ceilings[name]) return;
   const ceiling = await startCeiling(ctx.pinning, body.file, body.contentType);
   try {
-    const { runs } = await measureInTurn(ctx, [{ name: `${name} ceiling`, target: ceiling, spec: spec(ctx, ceiling.url, [{ method: 'GET', path: '/', headers: {} }]) }]);
+    const { runs } = await measureInTurn(ctx, [
+      { name: `${name} ceiling`, target: ceiling, spec: spec(ctx, ceiling.url, [{ method: 'GET', path: '/', headers: {} }]) },
+    ]);
     ctx.ceilings[name] = figuresOf(runs[0]!, ceiling.peakRssBytes());
-    ctx.rows.push({ label: `ceiling for ${name}: node:http serving its ${body.bytes.toLocaleString('en-US')} bytes`, figures: ctx.ceilings[name], ratio: { value: 1, of: `${name} ceiling` } });
+    ctx.rows.push({
+      label: `ceiling for ${name}: node:http serving its ${body.bytes.toLocaleString('en-US')} bytes`,
+      figures: ctx.ceilings[name],
+      ratio: { value: 1, of: `${name} ceiling` },
+    });
   } finally {
     await ceiling.stop();
   }
@@ -218,8 +232,9 @@ export async function w3(ctx: BenchContext): Promise<void> {
       target: ctx.onPostgres ? undefined : '≥ 5,000 creates/s, every acknowledged write stored',
       met: ctx.onPostgres ? undefined : figures.requestsPerSecond >= 5000 && found >= acknowledged,
       // Requests in flight when a run stops are stored but never acknowledged: found may exceed acknowledged.
-      note: `${acknowledged.toLocaleString('en-US')} creates acknowledged (201), ${found.toLocaleString('en-US')} new items found in the database afterwards`
-        + (found >= acknowledged ? '' : ': ACKNOWLEDGED WRITES ARE MISSING'),
+      note:
+        `${acknowledged.toLocaleString('en-US')} creates acknowledged (201), ${found.toLocaleString('en-US')} new items found in the database afterwards` +
+        (found >= acknowledged ? '' : ': ACKNOWLEDGED WRITES ARE MISSING'),
     });
   } finally {
     await service.stop();
@@ -295,7 +310,11 @@ export async function w5(ctx: BenchContext): Promise<void> {
     const duringFigures = { ...figuresOf(during, rss), cpuMsPerRequest: undefined };
     const loginFigures = { ...figuresOf(loginRuns, rss), cpuMsPerRequest: undefined };
     const slowdown = duringFigures.p99 / aloneFigures.p99;
-    ctx.rows.push({ label: 'W5a W1 alone (same server, in turn with W5b)', figures: aloneFigures, ratio: ceilingRatio(ctx, aloneFigures, 'W1') });
+    ctx.rows.push({
+      label: 'W5a W1 alone (same server, in turn with W5b)',
+      figures: aloneFigures,
+      ratio: ceilingRatio(ctx, aloneFigures, 'W1'),
+    });
     ctx.rows.push({
       label: 'W5b W1 while W4 runs',
       figures: duringFigures,
@@ -307,7 +326,9 @@ export async function w5(ctx: BenchContext): Promise<void> {
     ctx.rows.push({
       label: 'W5c W4 while W1 runs',
       figures: loginFigures,
-      ratio: ctx.argon2Limit ? { value: loginFigures.requestsPerSecond / ctx.argon2Limit, of: `argon2id limit (${Math.round(ctx.argon2Limit)}/s)` } : undefined,
+      ratio: ctx.argon2Limit
+        ? { value: loginFigures.requestsPerSecond / ctx.argon2Limit, of: `argon2id limit (${Math.round(ctx.argon2Limit)}/s)` }
+        : undefined,
     });
   } finally {
     await service.stop();
@@ -369,7 +390,9 @@ export function startupLines(ctx: BenchContext): string[] {
   for (const s of ctx.startups) groups.set(s.label, [...(groups.get(s.label) ?? []), s.ms]);
   return [...groups].map(([label, ms]) => {
     const worst = Math.max(...ms);
-    return `Start-up to the first \`/health\` 200 on an existing database of ${label}: median ${median(ms).toFixed(0)} ms, `
-      + `worst ${worst.toFixed(0)} ms over ${ms.length} start${ms.length === 1 ? '' : 's'} (target ≤ 1,000 ms: ${worst <= 1000 ? '✓' : '✗'})`;
+    return (
+      `Start-up to the first \`/health\` 200 on an existing database of ${label}: median ${median(ms).toFixed(0)} ms, ` +
+      `worst ${worst.toFixed(0)} ms over ${ms.length} start${ms.length === 1 ? '' : 's'} (target ≤ 1,000 ms: ${worst <= 1000 ? '✓' : '✗'})`
+    );
   });
 }

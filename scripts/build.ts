@@ -13,9 +13,17 @@ import * as esbuild from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const EXTERNAL = new Set([
-  'better-sqlite3', '@node-rs/argon2', 'pg-native', // native addons
-  'pino', 'thread-stream', '@fastify/swagger-ui', '@fastify/static', // files of their own (workers, static pages)
-  'nodemailer', 'jose', 'file-type', '@zxcvbn-ts/language-common', // imported on first use
+  'better-sqlite3',
+  '@node-rs/argon2',
+  'pg-native', // native addons
+  'pino',
+  'thread-stream',
+  '@fastify/swagger-ui',
+  '@fastify/static', // files of their own (workers, static pages)
+  'nodemailer',
+  'jose',
+  'file-type',
+  '@zxcvbn-ts/language-common', // imported on first use
 ]);
 
 function packageName(specifier: string): string {
@@ -26,9 +34,9 @@ function packageName(specifier: string): string {
 const externals: esbuild.Plugin = {
   name: 'externals',
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('node:') || EXTERNAL.has(packageName(args.path))
-      ? { path: args.path, external: true }
-      : undefined));
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('node:') || EXTERNAL.has(packageName(args.path)) ? { path: args.path, external: true } : undefined,
+    );
   },
 };
 

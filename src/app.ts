@@ -60,7 +60,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   // The documentation pages, in a scope of their own with helmet's headers and the strict
   // content security policy Swagger UI's own files allow.
   await app.register(async (docs) => {
-    await docs.register(helmet, { contentSecurityPolicy: false, frameguard: { action: 'deny' }, hsts: ctx.config.publicUrl.startsWith('https:') });
+    await docs.register(helmet, {
+      contentSecurityPolicy: false,
+      frameguard: { action: 'deny' },
+      hsts: ctx.config.publicUrl.startsWith('https:'),
+    });
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
       staticCSP: true,
@@ -74,10 +78,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(rateLimit, {
     global: false,
     // Thrown by the plugin; the error handler sends it as {"detail"} with Retry-After.
-    errorResponseBuilder: (_request, context) => rateLimited(
-      context.ttl / 1000,
-      `Too many requests; try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`,
-    ),
+    errorResponseBuilder: (_request, context) =>
+      rateLimited(context.ttl / 1000, `Too many requests; try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`),
   });
   registerTokenAuth(app, ctx);
 

@@ -34,17 +34,21 @@ export interface Config {
   mediaUrlTtlMs: number;
   mediaUrlSecret: string | undefined;
   renderCacheBytes: number;
-  messaging: {
-    providerId: string;
-    keyId: string;
-    privateKeyFile: string;
-    tokenTtlSeconds: number;
-  } | undefined;
-  mailchimp: {
-    apiKey: string;
-    listId: string;
-    apiUrl: string;
-  } | undefined;
+  messaging:
+    | {
+        providerId: string;
+        keyId: string;
+        privateKeyFile: string;
+        tokenTtlSeconds: number;
+      }
+    | undefined;
+  mailchimp:
+    | {
+        apiKey: string;
+        listId: string;
+        apiUrl: string;
+      }
+    | undefined;
   tokenIdleTtlMs: number;
   emailVerificationTtlMs: number;
   passwordResetTtlMs: number;
@@ -88,7 +92,17 @@ type Env = Record<string, string | undefined>;
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const SIZE_UNITS: Record<string, number> = {
-  '': 1, b: 1, k: 1024, kb: 1000, kib: 1024, m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3,
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1000,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1000 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1000 ** 3,
+  gib: 1024 ** 3,
 };
 
 /** "3600", "30d", "90s", "1h" → milliseconds. A bare number is seconds. */
@@ -101,7 +115,8 @@ export function parseDuration(name: string, value: string): number {
 export function parseSize(name: string, value: string): number {
   const match = /^(\d+)\s*([a-z]*)$/i.exec(value.trim());
   const unit = match ? SIZE_UNITS[match[2]!.toLowerCase()] : undefined;
-  if (!match || unit === undefined) throw new ConfigError(`${name} must be a number of bytes or a value with a unit (KiB, MiB, GiB), got "${value}"`);
+  if (!match || unit === undefined)
+    throw new ConfigError(`${name} must be a number of bytes or a value with a unit (KiB, MiB, GiB), got "${value}"`);
   return Number(match[1]) * unit;
 }
 
@@ -172,7 +187,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`DATABASE_URL must be "sqlite:<path>" or "postgres://…", got "${databaseUrl}"`);
   }
   const sqliteSynchronous = (get('SQLITE_SYNCHRONOUS') ?? 'FULL').toUpperCase();
-  if (sqliteSynchronous !== 'FULL' && sqliteSynchronous !== 'NORMAL') throw new ConfigError(`SQLITE_SYNCHRONOUS must be FULL or NORMAL, got "${sqliteSynchronous}"`);
+  if (sqliteSynchronous !== 'FULL' && sqliteSynchronous !== 'NORMAL')
+    throw new ConfigError(`SQLITE_SYNCHRONOUS must be FULL or NORMAL, got "${sqliteSynchronous}"`);
 
   const smtpUrl = get('SMTP_URL');
   if (smtpUrl) parseUrl('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
@@ -186,28 +202,40 @@ export function loadConfig(env: Env = process.env): Config {
     const missing = messagingVars.filter((name) => !messagingSet.includes(name));
     throw new ConfigError(`messaging tokens need ${messagingVars.join(', ')} together; missing ${missing.join(', ')}`);
   }
-  const messaging = messagingSet.length === 0 ? undefined : {
-    providerId: get('MESSAGING_PROVIDER_ID')!,
-    keyId: get('MESSAGING_KEY_ID')!,
-    privateKeyFile: get('MESSAGING_PRIVATE_KEY_FILE')!,
-    tokenTtlSeconds: parseDuration('MESSAGING_TOKEN_TTL', get('MESSAGING_TOKEN_TTL') ?? '300') / 1000,
-  };
+  const messaging =
+    messagingSet.length === 0
+      ? undefined
+      : {
+          providerId: get('MESSAGING_PROVIDER_ID')!,
+          keyId: get('MESSAGING_KEY_ID')!,
+          privateKeyFile: get('MESSAGING_PRIVATE_KEY_FILE')!,
+          tokenTtlSeconds: parseDuration('MESSAGING_TOKEN_TTL', get('MESSAGING_TOKEN_TTL') ?? '300') / 1000,
+        };
   if (messaging && messaging.tokenTtlSeconds < 1) throw new ConfigError('MESSAGING_TOKEN_TTL must be at least one second');
 
   const mailchimpKey = get('MAILCHIMP_API_KEY');
   const mailchimpList = get('MAILCHIMP_LIST_ID');
   if (Boolean(mailchimpKey) !== Boolean(mailchimpList)) {
-    throw new ConfigError(`mailing-list sync needs MAILCHIMP_API_KEY and MAILCHIMP_LIST_ID together; missing ${mailchimpKey ? 'MAILCHIMP_LIST_ID' : 'MAILCHIMP_API_KEY'}`);
+    throw new ConfigError(
+      `mailing-list sync needs MAILCHIMP_API_KEY and MAILCHIMP_LIST_ID together; missing ${mailchimpKey ? 'MAILCHIMP_LIST_ID' : 'MAILCHIMP_API_KEY'}`,
+    );
   }
   const mailchimpUrl = get('MAILCHIMP_API_URL');
-  const mailchimp = mailchimpKey && mailchimpList ? {
-    apiKey: mailchimpKey,
-    listId: mailchimpList,
-    apiUrl: (mailchimpUrl ? parseUrl('MAILCHIMP_API_URL', mailchimpUrl, ['http:', 'https:']) : mailchimpApiUrl(mailchimpKey)).replace(/\/+$/, ''),
-  } : undefined;
+  const mailchimp =
+    mailchimpKey && mailchimpList
+      ? {
+          apiKey: mailchimpKey,
+          listId: mailchimpList,
+          apiUrl: (mailchimpUrl ? parseUrl('MAILCHIMP_API_URL', mailchimpUrl, ['http:', 'https:']) : mailchimpApiUrl(mailchimpKey)).replace(
+            /\/+$/,
+            '',
+          ),
+        }
+      : undefined;
 
   const rateLimitsFlag = (get('RATE_LIMITS') ?? 'on').toLowerCase();
-  if (rateLimitsFlag !== 'on' && rateLimitsFlag !== 'off') throw new ConfigError(`RATE_LIMITS must be "on" or "off", got "${rateLimitsFlag}"`);
+  if (rateLimitsFlag !== 'on' && rateLimitsFlag !== 'off')
+    throw new ConfigError(`RATE_LIMITS must be "on" or "off", got "${rateLimitsFlag}"`);
 
   const logLevel = get('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {

@@ -6,8 +6,10 @@ const MINIMUM_NODE_MAJOR = 22;
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major < MINIMUM_NODE_MAJOR) {
-  console.error(`Profile Service needs Node.js ${MINIMUM_NODE_MAJOR} or newer; this is Node.js ${process.versions.node}. `
-    + 'Run it through npm (npm start), which uses the Node.js the project pins, or install a newer Node.js.');
+  console.error(
+    `Profile Service needs Node.js ${MINIMUM_NODE_MAJOR} or newer; this is Node.js ${process.versions.node}. ` +
+      'Run it through npm (npm start), which uses the Node.js the project pins, or install a newer Node.js.',
+  );
   process.exit(1);
 }
 

@@ -12,7 +12,10 @@ async function main(): Promise<void> {
     server.ctx.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    server.close().then(() => process.exit(0), () => process.exit(1));
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

@@ -82,7 +82,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 }
 
-function running(app: App, ctx: AppContext, worker: OutboxWorker, sweeper: AccountSweeper, mail: MailTransport, address: string): RunningServer {
+function running(
+  app: App,
+  ctx: AppContext,
+  worker: OutboxWorker,
+  sweeper: AccountSweeper,
+  mail: MailTransport,
+  address: string,
+): RunningServer {
   let closing: Promise<void> | undefined;
   return {
     app,

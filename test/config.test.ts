@@ -41,8 +41,14 @@ describe('configuration', () => {
   });
 
   test('Mailchimp: the API base comes from the key, MAILCHIMP_API_URL overrides it', () => {
-    assert.equal(loadConfig({ MAILCHIMP_API_KEY: 'abc-us6', MAILCHIMP_LIST_ID: 'l1' }).mailchimp?.apiUrl, 'https://us6.api.mailchimp.com/3.0');
-    assert.equal(loadConfig({ MAILCHIMP_API_KEY: 'abc-us6', MAILCHIMP_LIST_ID: 'l1', MAILCHIMP_API_URL: 'http://127.0.0.1:9/3.0/' }).mailchimp?.apiUrl, 'http://127.0.0.1:9/3.0');
+    assert.equal(
+      loadConfig({ MAILCHIMP_API_KEY: 'abc-us6', MAILCHIMP_LIST_ID: 'l1' }).mailchimp?.apiUrl,
+      'https://us6.api.mailchimp.com/3.0',
+    );
+    assert.equal(
+      loadConfig({ MAILCHIMP_API_KEY: 'abc-us6', MAILCHIMP_LIST_ID: 'l1', MAILCHIMP_API_URL: 'http://127.0.0.1:9/3.0/' }).mailchimp?.apiUrl,
+      'http://127.0.0.1:9/3.0',
+    );
   });
 
   const bad: Array<[Record<string, string>, string]> = [
@@ -69,18 +75,26 @@ describe('configuration', () => {
   ];
   for (const [env, variable] of bad) {
     test(`a bad ${variable} is refused with a message naming it`, () => {
-      assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && error.message.includes(variable));
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && error.message.includes(variable),
+      );
     });
   }
 
   test('the service refuses to start on a bad value, naming the variable, exit status 2', async () => {
     // Asynchronous, so the test runner's own output keeps flowing while the child runs.
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        env: { ...process.env, PORT: 'eighty' },
-        encoding: 'utf8',
-        timeout: 20_000,
-      }, (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }));
+      const child = execFile(
+        process.execPath,
+        ['--import', 'tsx', 'src/main.ts'],
+        {
+          env: { ...process.env, PORT: 'eighty' },
+          encoding: 'utf8',
+          timeout: 20_000,
+        },
+        (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
+      );
     });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /PORT/);

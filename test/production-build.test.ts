@@ -58,7 +58,10 @@ describe('production build', () => {
 
     const appUser = await request('POST', '/app/users/', { token, body: {} });
     assert.equal(appUser.status, 201, appUser.text);
-    const media = await request('POST', `/app/users/${appUser.body.id}/gallery/`, { token, raw: uploadForm({ name: 'Photo', file: png(), type: 'image/png', filename: 'photo.png' }) });
+    const media = await request('POST', `/app/users/${appUser.body.id}/gallery/`, {
+      token,
+      raw: uploadForm({ name: 'Photo', file: png(), type: 'image/png', filename: 'photo.png' }),
+    });
     assert.equal(media.status, 201, media.text);
     assert.equal(media.body.content_type, 'image/png');
     const profile = await request('POST', `/app/users/${appUser.body.id}/profiles/`, { token, body: { name: 'Home' } });
@@ -82,7 +85,8 @@ describe('production build', () => {
 
   test('the command-line tools: migrate, outbox stats, seed (whose accounts then log in)', async () => {
     const env = { PATH: process.env.PATH, DATABASE_URL: database.url };
-    const node = (script: string, ...args: string[]) => run(process.execPath, [join(outdir, 'cli', script), ...args], { cwd: dataDir, env });
+    const node = (script: string, ...args: string[]) =>
+      run(process.execPath, [join(outdir, 'cli', script), ...args], { cwd: dataDir, env });
     await node('migrate.js');
     const stats = await node('outbox.js', 'stats');
     assert.match(stats.stdout, /^sent\s+[1-9]/m);
@@ -94,7 +98,10 @@ describe('production build', () => {
 
   test('on a Node.js older than 22 the entry point says what it needs and exits 1 (it crashed without a word)', async (t) => {
     // The machine's own Node, when it is an old one (this project pins a newer one for npm).
-    const old = await run('/usr/bin/node', ['--version']).then(({ stdout }) => stdout.trim(), () => undefined);
+    const old = await run('/usr/bin/node', ['--version']).then(
+      ({ stdout }) => stdout.trim(),
+      () => undefined,
+    );
     if (!old || Number(old.slice(1).split('.')[0]) >= 22) return t.skip(`no Node.js older than 22 at /usr/bin/node (${old ?? 'none'})`);
     const outcome = await run('/usr/bin/node', [join(outdir, 'main.js')], { env: { PATH: process.env.PATH } }).then(
       () => ({ code: 0, stderr: '' }),

@@ -19,8 +19,12 @@ test('the port is taken: startServer rejects, and the database it opened is clos
   const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-start-'));
   try {
     const config = loadConfig({
-      PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, LOG_LEVEL: 'silent',
-      MAIL_DIR: join(dataDir, 'mail'), MEDIA_STORAGE: `fs:${join(dataDir, 'media')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'silent',
+      MAIL_DIR: join(dataDir, 'mail'),
+      MEDIA_STORAGE: `fs:${join(dataDir, 'media')}`,
     });
     await assert.rejects(startServer(config), /EADDRINUSE/);
     if (database.url.startsWith('sqlite:')) {

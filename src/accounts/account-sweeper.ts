@@ -44,7 +44,11 @@ export class AccountSweeper {
     const now = this.#clock.now();
     const { emailPerAddress, verificationEmailsPerAccount } = this.#config.rateLimits;
     const holds = await deleteExpiredHolds(this.#db.kysely, now - this.#config.unverifiedAccountTtlMs);
-    const sends = await deleteEmailSendsBefore(this.#db.kysely, now - Math.max(emailPerAddress.windowMs, verificationEmailsPerAccount.windowMs));
-    if (holds.accounts + holds.addresses > 0) this.#log.info({ ...holds, emailSends: sends }, 'expired unverified accounts and addresses removed');
+    const sends = await deleteEmailSendsBefore(
+      this.#db.kysely,
+      now - Math.max(emailPerAddress.windowMs, verificationEmailsPerAccount.windowMs),
+    );
+    if (holds.accounts + holds.addresses > 0)
+      this.#log.info({ ...holds, emailSends: sends }, 'expired unverified accounts and addresses removed');
   }
 }

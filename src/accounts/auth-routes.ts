@@ -17,53 +17,69 @@ const ALREADY_LOGGED_IN = 'You are already logged in; log out before registering
 export function registerAuthRoutes(app: App, ctx: AppContext): void {
   const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.clock);
 
-  app.post('/auth/register/', {
-    config: { auth: 'optional', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.register) },
-    // An authenticated caller is refused before its body is read or validated (as v1 did).
-    onRequest: async (request) => {
-      if (request.caller) throw forbidden(ALREADY_LOGGED_IN);
+  app.post(
+    '/auth/register/',
+    {
+      config: { auth: 'optional', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.register) },
+      // An authenticated caller is refused before its body is read or validated (as v1 did).
+      onRequest: async (request) => {
+        if (request.caller) throw forbidden(ALREADY_LOGGED_IN);
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account and e-mail a verification key to its address (does not log in)',
+        security: [],
+        body: RegisterBody,
+        response: { 201: AccountSchema },
+      },
     },
-    schema: {
-      tags: ['auth'],
-      summary: 'Create an account and e-mail a verification key to its address (does not log in)',
-      security: [],
-      body: RegisterBody,
-      response: { 201: AccountSchema },
+    async (request, reply) => {
+      const { email, password, first_name = '', last_name = '' } = request.body;
+      const account = await registerAccount(ctx, { email, password, firstName: first_name, lastName: last_name });
+      // The new account's own view, readable once its owner has logged in.
+      return reply.code(201).header('Location', `${ctx.config.publicUrl}/account/profile/`).send(account);
     },
-  }, async (request, reply) => {
-    const { email, password, first_name = '', last_name = '' } = request.body;
-    const account = await registerAccount(ctx, { email, password, firstName: first_name, lastName: last_name });
-    // The new account's own view, readable once its owner has logged in.
-    return reply.code(201).header('Location', `${ctx.config.publicUrl}/account/profile/`).send(account);
-  });
+  );
 
-  app.post('/auth/login/', {
-    config: { auth: 'none' },
-    schema: {
-      tags: ['auth'],
-      summary: 'Log in with a verified e-mail address and the password; each login issues a new token',
-      security: [],
-      body: LoginBody,
-      response: { 200: LoginResponse },
+  app.post(
+    '/auth/login/',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with a verified e-mail address and the password; each login issues a new token',
+        security: [],
+        body: LoginBody,
+        response: { 200: LoginResponse },
+      },
     },
-  }, async (request) => {
-    const { username, email, password } = request.body;
-    const address = username || email;
-    if (!address) throw nonFieldError('Must include "username" (the e-mail address) and "password".');
-    return { token: await logIn(ctx, throttle, { email: address, password, ip: request.ip }) };
-  });
+    async (request) => {
+      const { username, email, password } = request.body;
+      const address = username || email;
+      if (!address) throw nonFieldError('Must include "username" (the e-mail address) and "password".');
+      return { token: await logIn(ctx, throttle, { email: address, password, ip: request.ip }) };
+    },
+  );
 
-  app.post('/auth/logout/', {
-    schema: { tags: ['auth'], summary: 'Revoke the token used for this request', response: { 204: Type.Null() } },
-  }, async (request, reply) => {
-    await revokeToken(ctx.db.kysely, callerOf(request).tokenId);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/auth/logout/',
+    {
+      schema: { tags: ['auth'], summary: 'Revoke the token used for this request', response: { 204: Type.Null() } },
+    },
+    async (request, reply) => {
+      await revokeToken(ctx.db.kysely, callerOf(request).tokenId);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.post('/auth/logout-all/', {
-    schema: { tags: ['auth'], summary: 'Revoke every token of the account (log out everywhere)', response: { 204: Type.Null() } },
-  }, async (request, reply) => {
-    await revokeAccountTokens(ctx.db.kysely, callerOf(request).accountId);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/auth/logout-all/',
+    {
+      schema: { tags: ['auth'], summary: 'Revoke every token of the account (log out everywhere)', response: { 204: Type.Null() } },
+    },
+    async (request, reply) => {
+      await revokeAccountTokens(ctx.db.kysely, callerOf(request).accountId);
+      return reply.code(204).send(null);
+    },
+  );
 }

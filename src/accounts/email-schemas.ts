@@ -26,9 +26,14 @@ export const EmailActionListSchema = Type.Array(Type.Object({ id: Type.Integer()
 
 export const EmailCreateBody = Type.Object({
   email: EmailField,
-  verified_action: Type.Optional(Type.Enum(VERIFICATION_ACTIONS.map((action) => action.id), {
-    description: 'Run when the address is verified: 1 = noop (default), 2 = replace primary email',
-  })),
+  verified_action: Type.Optional(
+    Type.Enum(
+      VERIFICATION_ACTIONS.map((action) => action.id),
+      {
+        description: 'Run when the address is verified: 1 = noop (default), 2 = replace primary email',
+      },
+    ),
+  ),
   primary: Type.Optional(Type.Boolean({ description: 'Must not be true: an address can be made primary once verified.' })),
 });
 

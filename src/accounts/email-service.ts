@@ -9,7 +9,13 @@ import { lockAccount } from './account-lock.ts';
 import { findAccount } from './account-queries.ts';
 import { emailInUse, isDuplicateEmailError } from './duplicate-email.ts';
 import {
-  countAddresses, deleteSecondaryAddress, emailTaken, findAddress, insertAddress, movePrimary, type AddressRow,
+  countAddresses,
+  deleteSecondaryAddress,
+  emailTaken,
+  findAddress,
+  insertAddress,
+  movePrimary,
+  type AddressRow,
 } from './email-address-queries.ts';
 import { checkVerificationLimits, sendVerificationKey } from './email-keys.ts';
 import { NOOP_ACTION } from './email-schemas.ts';
@@ -32,12 +38,16 @@ export async function addAddress(ctx: AppContext, accountId: number, input: NewA
       const account = await findAccount(trx, accountId);
       if (!account) throw notFound();
       const limit = ctx.config.quotas.emailsPerAccount;
-      if (await countAddresses(trx, accountId) >= limit) {
+      if ((await countAddresses(trx, accountId)) >= limit) {
         throw nonFieldError(`An account can have at most ${limit} e-mail addresses. Delete one before adding another.`);
       }
       await checkVerificationLimits(ctx, trx, accountId, input.email);
       const row = await insertAddress(trx, {
-        accountId, email: input.email, primary: false, verifiedAction: input.verifiedAction ?? NOOP_ACTION, now: ctx.clock.now(),
+        accountId,
+        email: input.email,
+        primary: false,
+        verifiedAction: input.verifiedAction ?? NOOP_ACTION,
+        now: ctx.clock.now(),
       });
       await sendVerificationKey(ctx, trx, row);
       await queueEmail(ctx, trx, addressAddedMessage(account.email, row.email));
@@ -90,7 +100,12 @@ export async function updateAddress(ctx: AppContext, accountId: number, addressI
     if (!account) throw notFound();
     if (current.is_primary === 1) return current;
     await movePrimary(trx, accountId, addressId);
-    await queueMemberSync(ctx, trx, accountId, { previousEmail: account.email, email: current.email, firstName: account.first_name, lastName: account.last_name });
+    await queueMemberSync(ctx, trx, accountId, {
+      previousEmail: account.email,
+      email: current.email,
+      firstName: account.first_name,
+      lastName: account.last_name,
+    });
     return { ...current, is_primary: 1 as const };
   });
   ctx.outbox.wake();

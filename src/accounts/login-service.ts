@@ -24,8 +24,7 @@ export async function logIn(ctx: AppContext, throttle: LoginThrottle, input: Log
   const attempt = throttle.begin(throttleKey, input.ip);
 
   // Too long to be anyone's password: refused without hashing it.
-  const passwordMatches = input.password.length <= MAX_PASSWORD_LENGTH
-    && await verifyPassword(address?.password_hash, input.password);
+  const passwordMatches = input.password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(address?.password_hash, input.password));
   if (!address || !passwordMatches) throw nonFieldError(INVALID_CREDENTIALS);
   attempt.succeeded();
 

@@ -9,33 +9,41 @@ import { changePassword, requestPasswordReset } from './password-service.ts';
 
 export function registerPasswordRoutes(app: App, ctx: AppContext): void {
   const passwordChecks = new PasswordCheckThrottle(ctx.config.rateLimits, ctx.clock);
-  app.post('/account/reset-password/', {
-    config: { auth: 'none', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.resetPassword) },
-    schema: {
-      tags: ['account'],
-      summary: 'E-mail a password reset key to a verified address (the answer never says whether it belongs to an account)',
-      security: [],
-      body: ResetPasswordBody,
-      response: { 200: ResetPasswordResponse },
+  app.post(
+    '/account/reset-password/',
+    {
+      config: { auth: 'none', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.resetPassword) },
+      schema: {
+        tags: ['account'],
+        summary: 'E-mail a password reset key to a verified address (the answer never says whether it belongs to an account)',
+        security: [],
+        body: ResetPasswordBody,
+        response: { 200: ResetPasswordResponse },
+      },
     },
-  }, async (request) => {
-    await requestPasswordReset(ctx, request.body.email);
-    return { email: request.body.email };
-  });
+    async (request) => {
+      await requestPasswordReset(ctx, request.body.email);
+      return { email: request.body.email };
+    },
+  );
 
-  app.post('/account/change-password/', {
-    config: { auth: 'optional', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.changePassword) },
-    schema: {
-      tags: ['account'],
-      summary: 'Change the password with the old password (token needed) or with a reset key (no token)',
-      // Either: anonymous with a key, or with a token and the old password.
-      security: [{}, { token: [] }],
-      body: ChangePasswordBody,
-      response: { 200: EmptyObject },
+  app.post(
+    '/account/change-password/',
+    {
+      config: { auth: 'optional', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.changePassword) },
+      schema: {
+        tags: ['account'],
+        summary: 'Change the password with the old password (token needed) or with a reset key (no token)',
+        // Either: anonymous with a key, or with a token and the old password.
+        security: [{}, { token: [] }],
+        body: ChangePasswordBody,
+        response: { 200: EmptyObject },
+      },
     },
-  }, async (request) => {
-    const { new_password, key, old_password } = request.body;
-    await changePassword(ctx, passwordChecks, request.caller, { newPassword: new_password, key, oldPassword: old_password });
-    return {};
-  });
+    async (request) => {
+      const { new_password, key, old_password } = request.body;
+      await changePassword(ctx, passwordChecks, request.caller, { newPassword: new_password, key, oldPassword: old_password });
+      return {};
+    },
+  );
 }

@@ -26,7 +26,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
   if (address?.verified !== 1) return;
   const sent = await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, address.account_id);
-    if (await resetCooldown(ctx, trx, address.email) > 0) return false;
+    if ((await resetCooldown(ctx, trx, address.email)) > 0) return false;
     await sendResetKey(ctx, trx, address);
     return true;
   });
@@ -45,7 +45,10 @@ export interface PasswordChange {
  * kept. With `key` (the forgotten-password flow): every token is revoked.
  */
 export async function changePassword(
-  ctx: AppContext, passwordChecks: PasswordCheckThrottle, caller: Caller | null, change: PasswordChange,
+  ctx: AppContext,
+  passwordChecks: PasswordCheckThrottle,
+  caller: Caller | null,
+  change: PasswordChange,
 ): Promise<void> {
   const { key, oldPassword, newPassword } = change;
   if (key === undefined && oldPassword === undefined) {
@@ -75,7 +78,11 @@ export async function changePassword(
     if (await verifyPassword(account.password_hash, oldPassword)) attempt.succeeded();
     else errors.old_password = ['Your old password was entered incorrectly. Please enter it again.'];
   }
-  const problems = await passwordProblems(newPassword, { email: account.email, firstName: account.first_name, lastName: account.last_name });
+  const problems = await passwordProblems(newPassword, {
+    email: account.email,
+    firstName: account.first_name,
+    lastName: account.last_name,
+  });
   if (problems.length > 0) errors.new_password = problems;
   if (Object.keys(errors).length > 0) throw invalid(errors);
   const unchanged = oldPassword !== undefined ? newPassword === oldPassword : await verifyPassword(account.password_hash, newPassword);

@@ -6,25 +6,37 @@ import { AccountSchema, ProfilePatchBody, ProfilePutBody } from './profile-schem
 import { getProfile, updateProfile } from './profile-service.ts';
 
 export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
-  app.get('/account/profile/', {
-    schema: { tags: ['account'], summary: "The caller's account", response: { 200: AccountSchema } },
-  }, (request) => getProfile(ctx, callerOf(request).accountId));
-
-  app.patch('/account/profile/', {
-    schema: {
-      tags: ['account'],
-      summary: 'Change first and/or last name (email is read-only: use /account/emails/)',
-      body: ProfilePatchBody,
-      response: { 200: AccountSchema },
+  app.get(
+    '/account/profile/',
+    {
+      schema: { tags: ['account'], summary: "The caller's account", response: { 200: AccountSchema } },
     },
-  }, (request) => updateProfile(ctx, callerOf(request).accountId, request.body));
+    (request) => getProfile(ctx, callerOf(request).accountId),
+  );
 
-  app.put('/account/profile/', {
-    schema: {
-      tags: ['account'],
-      summary: 'Replace first and last name (both required)',
-      body: ProfilePutBody,
-      response: { 200: AccountSchema },
+  app.patch(
+    '/account/profile/',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Change first and/or last name (email is read-only: use /account/emails/)',
+        body: ProfilePatchBody,
+        response: { 200: AccountSchema },
+      },
     },
-  }, (request) => updateProfile(ctx, callerOf(request).accountId, request.body));
+    (request) => updateProfile(ctx, callerOf(request).accountId, request.body),
+  );
+
+  app.put(
+    '/account/profile/',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Replace first and last name (both required)',
+        body: ProfilePutBody,
+        response: { 200: AccountSchema },
+      },
+    },
+    (request) => updateProfile(ctx, callerOf(request).accountId, request.body),
+  );
 }

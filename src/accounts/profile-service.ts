@@ -18,7 +18,12 @@ export async function updateProfile(ctx: AppContext, accountId: number, changes:
     const names = { first_name: changes.first_name ?? account.first_name, last_name: changes.last_name ?? account.last_name };
     if (names.first_name !== account.first_name || names.last_name !== account.last_name) {
       await updateAccountNames(trx, accountId, names);
-      await queueMemberSync(ctx, trx, accountId, { previousEmail: account.email, email: account.email, firstName: names.first_name, lastName: names.last_name });
+      await queueMemberSync(ctx, trx, accountId, {
+        previousEmail: account.email,
+        email: account.email,
+        firstName: names.first_name,
+        lastName: names.last_name,
+      });
     }
     return { id: account.id, email: account.email, ...names };
   });

@@ -36,7 +36,12 @@ export async function registerAccount(ctx: AppContext, input: Registration): Pro
       const id = await insertAccount(trx, { firstName: input.firstName, lastName: input.lastName, passwordHash, now });
       const address = await insertAddress(trx, { accountId: id, email: input.email, primary: true, verifiedAction: NOOP_ACTION, now });
       await sendVerificationKey(ctx, trx, address);
-      await queueMemberSync(ctx, trx, id, { previousEmail: input.email, email: input.email, firstName: input.firstName, lastName: input.lastName });
+      await queueMemberSync(ctx, trx, id, {
+        previousEmail: input.email,
+        email: input.email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+      });
       return id;
     });
   } catch (error) {

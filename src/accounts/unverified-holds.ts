@@ -9,17 +9,17 @@ import type { Database } from '../db/schema.ts';
 
 /** Accounts created before `before` that hold addresses, none of them ever verified. */
 function neverVerifiedAccountsBefore(db: Kysely<Database>, before: number) {
-  const addresses = (eb: ExpressionBuilder<Database, 'accounts'>) => eb.selectFrom('email_addresses').select('email_addresses.id')
-    .whereRef('email_addresses.account_id', '=', 'accounts.id');
-  return db.deleteFrom('accounts')
+  const addresses = (eb: ExpressionBuilder<Database, 'accounts'>) =>
+    eb.selectFrom('email_addresses').select('email_addresses.id').whereRef('email_addresses.account_id', '=', 'accounts.id');
+  return db
+    .deleteFrom('accounts')
     .where('created_at', '<', before)
     .where((eb) => eb.exists(addresses(eb)))
     .where((eb) => eb.not(eb.exists(addresses(eb).where('email_addresses.verified', '=', 1))));
 }
 
 function unverifiedSecondaryAddressesBefore(db: Kysely<Database>, before: number) {
-  return db.deleteFrom('email_addresses')
-    .where('created_at', '<', before).where('verified', '=', 0).where('is_primary', '=', 0);
+  return db.deleteFrom('email_addresses').where('created_at', '<', before).where('verified', '=', 0).where('is_primary', '=', 0);
 }
 
 /** Frees `email` when an expired unverified hold is all that keeps it. */

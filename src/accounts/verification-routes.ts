@@ -10,29 +10,37 @@ import { resendVerification } from './email-service.ts';
 import { verifyEmail } from './verification-service.ts';
 
 export function registerVerificationRoutes(app: App, ctx: AppContext): void {
-  app.post('/account/verify-email/', {
-    config: { auth: 'none', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.verifyEmail) },
-    schema: {
-      tags: ['e-mail addresses'],
-      summary: "Verify an address with the key from its e-mail and the owner's password",
-      security: [],
-      body: VerifyEmailBody,
-      response: { 200: EmptyObject },
+  app.post(
+    '/account/verify-email/',
+    {
+      config: { auth: 'none', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.verifyEmail) },
+      schema: {
+        tags: ['e-mail addresses'],
+        summary: "Verify an address with the key from its e-mail and the owner's password",
+        security: [],
+        body: VerifyEmailBody,
+        response: { 200: EmptyObject },
+      },
     },
-  }, async (request) => {
-    await verifyEmail(ctx, request.body.key, request.body.password);
-    return {};
-  });
+    async (request) => {
+      await verifyEmail(ctx, request.body.key, request.body.password);
+      return {};
+    },
+  );
 
-  app.post('/account/emails/:id/resend-verification/', {
-    schema: {
-      tags: ['e-mail addresses'],
-      summary: 'E-mail a fresh verification key to an unverified address (at most once a minute per address)',
-      params: EmailIdParams,
-      response: { 204: Type.Null() },
+  app.post(
+    '/account/emails/:id/resend-verification/',
+    {
+      schema: {
+        tags: ['e-mail addresses'],
+        summary: 'E-mail a fresh verification key to an unverified address (at most once a minute per address)',
+        params: EmailIdParams,
+        response: { 204: Type.Null() },
+      },
     },
-  }, async (request, reply) => {
-    await resendVerification(ctx, callerOf(request).accountId, parseId(request.params.id));
-    return reply.code(204).send(null);
-  });
+    async (request, reply) => {
+      await resendVerification(ctx, callerOf(request).accountId, parseId(request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
 }

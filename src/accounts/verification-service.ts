@@ -33,7 +33,12 @@ export async function verifyEmail(ctx: AppContext, key: string, password: string
       const account = await findAccount(trx, found.account_id);
       if (!account) throw notFound();
       await replacePrimary(trx, found.account_id, address.id);
-      await queueMemberSync(ctx, trx, found.account_id, { previousEmail: account.email, email: address.email, firstName: account.first_name, lastName: account.last_name });
+      await queueMemberSync(ctx, trx, found.account_id, {
+        previousEmail: account.email,
+        email: address.email,
+        firstName: account.first_name,
+        lastName: account.last_name,
+      });
     }
   });
   ctx.outbox.wake();

@@ -27,7 +27,8 @@ export function insertAppUser(
   trx: Kysely<Database>,
   values: { accountId: number; name: string; quote: string | null; now: number },
 ): Promise<AppUserRow> {
-  return trx.insertInto('app_users')
+  return trx
+    .insertInto('app_users')
     .values({ account_id: values.accountId, name: values.name, quote: values.quote, created_at: values.now })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
@@ -39,16 +40,22 @@ export function updateAppUser(
   id: number,
   changes: { name?: string; quote?: string | null },
 ): Promise<AppUserRow | undefined> {
-  return trx.updateTable('app_users').set(changes)
-    .where('id', '=', id).where('account_id', '=', accountId)
+  return trx
+    .updateTable('app_users')
+    .set(changes)
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
     .returning(COLUMNS)
     .executeTakeFirst();
 }
 
 /** Storage keys of the app user's media files, read before the rows go with the app user. */
 export async function mediaStorageKeys(db: Kysely<Database>, accountId: number, appUserId: number): Promise<string[]> {
-  const rows = await db.selectFrom('media_resources').select('storage_key')
-    .where('app_user_id', '=', appUserId).where('account_id', '=', accountId)
+  const rows = await db
+    .selectFrom('media_resources')
+    .select('storage_key')
+    .where('app_user_id', '=', appUserId)
+    .where('account_id', '=', accountId)
     .execute();
   return rows.map((row) => row.storage_key);
 }

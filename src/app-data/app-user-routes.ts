@@ -12,23 +12,56 @@ import { created, registerDelete } from './route-helpers.ts';
 const tags = ['app users'];
 
 export function registerAppUserRoutes(app: App, ctx: AppContext): void {
-  app.get('/app/users/', {
-    schema: { tags, summary: "The caller's app users (at most one)", response: { 200: Type.Array(AppUserSchema) } },
-  }, (request) => listAccountAppUsers(ctx, callerOf(request).accountId));
+  app.get(
+    '/app/users/',
+    {
+      schema: { tags, summary: "The caller's app users (at most one)", response: { 200: Type.Array(AppUserSchema) } },
+    },
+    (request) => listAccountAppUsers(ctx, callerOf(request).accountId),
+  );
 
-  app.post('/app/users/', {
-    schema: { tags, summary: "Create the caller's app user (name defaults to the account's first name)", body: AppUserBody, response: { 201: AppUserSchema } },
-  }, async (request, reply) => created(reply, await createAppUser(ctx, callerOf(request).accountId, request.body)));
+  app.post(
+    '/app/users/',
+    {
+      schema: {
+        tags,
+        summary: "Create the caller's app user (name defaults to the account's first name)",
+        body: AppUserBody,
+        response: { 201: AppUserSchema },
+      },
+    },
+    async (request, reply) => created(reply, await createAppUser(ctx, callerOf(request).accountId, request.body)),
+  );
 
-  app.get('/app/users/:id/', {
-    schema: { tags, summary: 'An app user, with its profiles', params: IdParams, response: { 200: AppUserDetailSchema } },
-  }, (request) => getAppUser(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/users/:id/',
+    {
+      schema: { tags, summary: 'An app user, with its profiles', params: IdParams, response: { 200: AppUserDetailSchema } },
+    },
+    (request) => getAppUser(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
   for (const method of ['patch', 'put'] as const) {
-    app[method]('/app/users/:id/', {
-      schema: { tags, summary: 'Change an app user’s name or quote', params: IdParams, body: AppUserBody, response: { 200: AppUserDetailSchema } },
-    }, (request) => changeAppUser(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+    app[method](
+      '/app/users/:id/',
+      {
+        schema: {
+          tags,
+          summary: 'Change an app user’s name or quote',
+          params: IdParams,
+          body: AppUserBody,
+          response: { 200: AppUserDetailSchema },
+        },
+      },
+      (request) => changeAppUser(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+    );
   }
 
-  registerDelete(app, ctx, '/app/users/:id/', { tags, summary: 'Delete an app user and everything it holds, media files included' }, removeAppUser);
+  registerDelete(
+    app,
+    ctx,
+    '/app/users/:id/',
+    { tags, summary: 'Delete an app user and everything it holds, media files included' },
+    removeAppUser,
+  );
 }

@@ -5,7 +5,14 @@ import type { UniqueIndex } from '../db/database.ts';
 import { nonFieldError, notFound } from '../errors.ts';
 import { removeMediaFiles } from '../media/media-cleanup.ts';
 import {
-  accountFirstName, accountHasAppUser, deleteAppUser, findAppUser, insertAppUser, listAppUsers, mediaStorageKeys, updateAppUser,
+  accountFirstName,
+  accountHasAppUser,
+  deleteAppUser,
+  findAppUser,
+  insertAppUser,
+  listAppUsers,
+  mediaStorageKeys,
+  updateAppUser,
 } from './app-user-queries.ts';
 import { toAppUser, toAppUserDetail, type AppUser, type AppUserDetail, type AppUserInput, type AppUserRow } from './app-user-schemas.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
@@ -18,7 +25,11 @@ const APP_USER_PER_ACCOUNT: UniqueIndex = { name: 'app_users_account_key', colum
 
 async function detail(ctx: AppContext, accountId: number, row: AppUserRow): Promise<AppUserDetail> {
   const profiles = await listProfiles(ctx.db.kysely, accountId, row.id);
-  return toAppUserDetail(ctx, row, profiles.map((profile) => toProfile(ctx, profile)));
+  return toAppUserDetail(
+    ctx,
+    row,
+    profiles.map((profile) => toProfile(ctx, profile)),
+  );
 }
 
 export async function listAccountAppUsers(ctx: AppContext, accountId: number): Promise<AppUser[]> {
@@ -36,7 +47,7 @@ export async function getAppUser(ctx: AppContext, accountId: number, id: number)
 export async function createAppUser(ctx: AppContext, accountId: number, input: AppUserInput): Promise<AppUser> {
   const db = ctx.db.kysely;
   if (await accountHasAppUser(db, accountId)) throw nonFieldError(ONE_APP_USER);
-  const name = input.name ?? await accountFirstName(db, accountId);
+  const name = input.name ?? (await accountFirstName(db, accountId));
   try {
     return toAppUser(ctx, await insertAppUser(db, { accountId, name, quote: input.quote ?? null, now: ctx.clock.now() }));
   } catch (error) {
@@ -61,7 +72,7 @@ export async function changeAppUser(ctx: AppContext, accountId: number, id: numb
 export async function removeAppUser(ctx: AppContext, accountId: number, id: number): Promise<void> {
   const storageKeys = await writeOwned(ctx, ownedAppUser(accountId, id), async (trx) => {
     const keys = await mediaStorageKeys(trx, accountId, id);
-    if (!await deleteAppUser(trx, accountId, id)) throw notFound();
+    if (!(await deleteAppUser(trx, accountId, id))) throw notFound();
     return keys;
   });
   await removeMediaFiles(ctx, storageKeys);

@@ -12,21 +12,30 @@ export interface OwnedEmergencyContactRow extends EmergencyContactRow {
 export type EmergencyContactValues = Partial<Omit<EmergencyContactRow, 'id'>>;
 
 export function listEmergencyContacts(db: Kysely<Database>, accountId: number, appUserId: number): Promise<EmergencyContactRow[]> {
-  return db.selectFrom('emergency_contacts').select(COLUMNS)
-    .where('app_user_id', '=', appUserId).where('account_id', '=', accountId)
+  return db
+    .selectFrom('emergency_contacts')
+    .select(COLUMNS)
+    .where('app_user_id', '=', appUserId)
+    .where('account_id', '=', accountId)
     .orderBy('id')
     .execute();
 }
 
 export function findEmergencyContact(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedEmergencyContactRow | undefined> {
-  return db.selectFrom('emergency_contacts').select([...COLUMNS, 'app_user_id'])
-    .where('id', '=', id).where('account_id', '=', accountId)
+  return db
+    .selectFrom('emergency_contacts')
+    .select([...COLUMNS, 'app_user_id'])
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
     .executeTakeFirst();
 }
 
 export async function countEmergencyContacts(db: Kysely<Database>, accountId: number, appUserId: number): Promise<number> {
-  const row = await db.selectFrom('emergency_contacts').select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('app_user_id', '=', appUserId).where('account_id', '=', accountId)
+  const row = await db
+    .selectFrom('emergency_contacts')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('app_user_id', '=', appUserId)
+    .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -37,7 +46,8 @@ export function insertEmergencyContact(
   appUserId: number,
   values: Omit<EmergencyContactRow, 'id'>,
 ): Promise<EmergencyContactRow> {
-  return trx.insertInto('emergency_contacts')
+  return trx
+    .insertInto('emergency_contacts')
     .values({ account_id: accountId, app_user_id: appUserId, ...values })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
@@ -49,8 +59,11 @@ export function updateEmergencyContact(
   id: number,
   changes: EmergencyContactValues,
 ): Promise<EmergencyContactRow | undefined> {
-  return trx.updateTable('emergency_contacts').set(changes)
-    .where('id', '=', id).where('account_id', '=', accountId)
+  return trx
+    .updateTable('emergency_contacts')
+    .set(changes)
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
     .returning(COLUMNS)
     .executeTakeFirst();
 }

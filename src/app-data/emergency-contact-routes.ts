@@ -6,7 +6,11 @@ import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { EmergencyContactBody, EmergencyContactPatchBody, EmergencyContactSchema } from './emergency-contact-schemas.ts';
 import {
-  changeEmergencyContact, createEmergencyContact, getEmergencyContact, listUserEmergencyContacts, removeEmergencyContact,
+  changeEmergencyContact,
+  createEmergencyContact,
+  getEmergencyContact,
+  listUserEmergencyContacts,
+  removeEmergencyContact,
 } from './emergency-contact-service.ts';
 import { IdParams } from './field-schemas.ts';
 import { created, registerDelete } from './route-helpers.ts';
@@ -14,23 +18,57 @@ import { created, registerDelete } from './route-helpers.ts';
 const tags = ['emergency contacts'];
 
 export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void {
-  app.get('/app/users/:id/emergency-contacts/', {
-    schema: { tags, summary: "An app user's emergency contacts", params: IdParams, response: { 200: Type.Array(EmergencyContactSchema) } },
-  }, (request) => listUserEmergencyContacts(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/users/:id/emergency-contacts/',
+    {
+      schema: {
+        tags,
+        summary: "An app user's emergency contacts",
+        params: IdParams,
+        response: { 200: Type.Array(EmergencyContactSchema) },
+      },
+    },
+    (request) => listUserEmergencyContacts(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
-  app.post('/app/users/:id/emergency-contacts/', {
-    schema: { tags, summary: 'Create an emergency contact', params: IdParams, body: EmergencyContactBody, response: { 201: EmergencyContactSchema } },
-  }, async (request, reply) => created(reply, await createEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)));
+  app.post(
+    '/app/users/:id/emergency-contacts/',
+    {
+      schema: {
+        tags,
+        summary: 'Create an emergency contact',
+        params: IdParams,
+        body: EmergencyContactBody,
+        response: { 201: EmergencyContactSchema },
+      },
+    },
+    async (request, reply) =>
+      created(reply, await createEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+  );
 
-  app.get('/app/emergency-contacts/:id/', {
-    schema: { tags, summary: 'An emergency contact', params: IdParams, response: { 200: EmergencyContactSchema } },
-  }, (request) => getEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/emergency-contacts/:id/',
+    {
+      schema: { tags, summary: 'An emergency contact', params: IdParams, response: { 200: EmergencyContactSchema } },
+    },
+    (request) => getEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
   const changeSchemas = { patch: EmergencyContactPatchBody, put: EmergencyContactBody };
   for (const method of ['patch', 'put'] as const) {
-    app[method]('/app/emergency-contacts/:id/', {
-      schema: { tags, summary: 'Change an emergency contact', params: IdParams, body: changeSchemas[method], response: { 200: EmergencyContactSchema } },
-    }, (request) => changeEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+    app[method](
+      '/app/emergency-contacts/:id/',
+      {
+        schema: {
+          tags,
+          summary: 'Change an emergency contact',
+          params: IdParams,
+          body: changeSchemas[method],
+          response: { 200: EmergencyContactSchema },
+        },
+      },
+      (request) => changeEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+    );
   }
 
   registerDelete(app, ctx, '/app/emergency-contacts/:id/', { tags, summary: 'Delete an emergency contact' }, removeEmergencyContact);

@@ -3,11 +3,19 @@ import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { findAppUser } from './app-user-queries.ts';
 import {
-  countEmergencyContacts, deleteEmergencyContact, findEmergencyContact, insertEmergencyContact, listEmergencyContacts, updateEmergencyContact,
+  countEmergencyContacts,
+  deleteEmergencyContact,
+  findEmergencyContact,
+  insertEmergencyContact,
+  listEmergencyContacts,
+  updateEmergencyContact,
   type EmergencyContactValues,
 } from './emergency-contact-queries.ts';
 import {
-  toEmergencyContact, type EmergencyContact, type EmergencyContactChanges, type EmergencyContactInput,
+  toEmergencyContact,
+  type EmergencyContact,
+  type EmergencyContactChanges,
+  type EmergencyContactInput,
 } from './emergency-contact-schemas.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
 import { enforceQuota } from './quotas.ts';
@@ -20,7 +28,7 @@ function definedValues(changes: EmergencyContactChanges): EmergencyContactValues
 }
 
 export async function listUserEmergencyContacts(ctx: AppContext, accountId: number, appUserId: number): Promise<EmergencyContact[]> {
-  if (!await findAppUser(ctx.db.kysely, accountId, appUserId)) throw notFound();
+  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
   const rows = await listEmergencyContacts(ctx.db.kysely, accountId, appUserId);
   return rows.map((row) => toEmergencyContact(ctx, row));
 }
@@ -32,10 +40,18 @@ export async function getEmergencyContact(ctx: AppContext, accountId: number, id
 }
 
 export async function createEmergencyContact(
-  ctx: AppContext, accountId: number, appUserId: number, input: EmergencyContactInput,
+  ctx: AppContext,
+  accountId: number,
+  appUserId: number,
+  input: EmergencyContactInput,
 ): Promise<EmergencyContact> {
   const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
-    enforceQuota(await countEmergencyContacts(trx, accountId, appUserId), 1, ctx.config.quotas.emergencyContactsPerUser, 'emergency contacts per app user');
+    enforceQuota(
+      await countEmergencyContacts(trx, accountId, appUserId),
+      1,
+      ctx.config.quotas.emergencyContactsPerUser,
+      'emergency contacts per app user',
+    );
     return insertEmergencyContact(trx, accountId, appUserId, {
       name: input.name,
       relation: input.relation ?? '',
@@ -48,16 +64,25 @@ export async function createEmergencyContact(
 }
 
 export async function changeEmergencyContact(
-  ctx: AppContext, accountId: number, id: number, changes: EmergencyContactChanges,
+  ctx: AppContext,
+  accountId: number,
+  id: number,
+  changes: EmergencyContactChanges,
 ): Promise<EmergencyContact> {
   const values = definedValues(changes);
-  const row = await writeOwned(ctx, (trx) => findEmergencyContact(trx, accountId, id), async (trx, contact) => (
-    Object.keys(values).length === 0 ? contact : updateEmergencyContact(trx, accountId, id, values)
-  ));
+  const row = await writeOwned(
+    ctx,
+    (trx) => findEmergencyContact(trx, accountId, id),
+    async (trx, contact) => (Object.keys(values).length === 0 ? contact : updateEmergencyContact(trx, accountId, id, values)),
+  );
   if (!row) throw notFound();
   return toEmergencyContact(ctx, row);
 }
 
 export async function removeEmergencyContact(ctx: AppContext, accountId: number, id: number): Promise<void> {
-  await writeOwned(ctx, (trx) => findEmergencyContact(trx, accountId, id), (trx) => deleteEmergencyContact(trx, accountId, id));
+  await writeOwned(
+    ctx,
+    (trx) => findEmergencyContact(trx, accountId, id),
+    (trx) => deleteEmergencyContact(trx, accountId, id),
+  );
 }

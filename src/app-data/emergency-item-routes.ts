@@ -6,7 +6,11 @@ import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { EmergencyItemBody, EmergencyItemPatchBody, EmergencyItemSchema } from './emergency-item-schemas.ts';
 import {
-  changeEmergencyItem, createEmergencyItem, getEmergencyItem, listUserEmergencyItems, removeEmergencyItem,
+  changeEmergencyItem,
+  createEmergencyItem,
+  getEmergencyItem,
+  listUserEmergencyItems,
+  removeEmergencyItem,
 } from './emergency-item-service.ts';
 import { IdParams } from './field-schemas.ts';
 import { created, registerDelete } from './route-helpers.ts';
@@ -14,26 +18,62 @@ import { created, registerDelete } from './route-helpers.ts';
 const tags = ['emergency items'];
 
 export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
-  app.get('/app/users/:id/emergency-items/', {
-    schema: { tags, summary: "An app user's emergency items", params: IdParams, response: { 200: Type.Array(EmergencyItemSchema) } },
-  }, (request) => listUserEmergencyItems(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/users/:id/emergency-items/',
+    {
+      schema: { tags, summary: "An app user's emergency items", params: IdParams, response: { 200: Type.Array(EmergencyItemSchema) } },
+    },
+    (request) => listUserEmergencyItems(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
-  app.post('/app/users/:id/emergency-items/', {
-    schema: { tags, summary: 'Create an emergency item', params: IdParams, body: EmergencyItemBody, response: { 201: EmergencyItemSchema } },
-  }, async (request, reply) => created(reply, await createEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)));
+  app.post(
+    '/app/users/:id/emergency-items/',
+    {
+      schema: {
+        tags,
+        summary: 'Create an emergency item',
+        params: IdParams,
+        body: EmergencyItemBody,
+        response: { 201: EmergencyItemSchema },
+      },
+    },
+    async (request, reply) =>
+      created(reply, await createEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+  );
 
-  app.get('/app/emergency-items/:id/', {
-    schema: { tags, summary: 'An emergency item', params: IdParams, response: { 200: EmergencyItemSchema } },
-  }, (request) => getEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/emergency-items/:id/',
+    {
+      schema: { tags, summary: 'An emergency item', params: IdParams, response: { 200: EmergencyItemSchema } },
+    },
+    (request) => getEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
   const changeSchemas = { patch: EmergencyItemPatchBody, put: EmergencyItemBody };
   for (const method of ['patch', 'put'] as const) {
-    app[method]('/app/emergency-items/:id/', {
-      schema: { tags, summary: 'Change an emergency item', params: IdParams, body: changeSchemas[method], response: { 200: EmergencyItemSchema } },
-    }, (request) => changeEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+    app[method](
+      '/app/emergency-items/:id/',
+      {
+        schema: {
+          tags,
+          summary: 'Change an emergency item',
+          params: IdParams,
+          body: changeSchemas[method],
+          response: { 200: EmergencyItemSchema },
+        },
+      },
+      (request) => changeEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+    );
   }
 
-  registerDelete(app, ctx, '/app/emergency-items/:id/', {
-    tags, summary: 'Delete an emergency item (its media resource stays in the gallery)',
-  }, removeEmergencyItem);
+  registerDelete(
+    app,
+    ctx,
+    '/app/emergency-items/:id/',
+    {
+      tags,
+      summary: 'Delete an emergency item (its media resource stays in the gallery)',
+    },
+    removeEmergencyItem,
+  );
 }

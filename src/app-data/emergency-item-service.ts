@@ -5,7 +5,12 @@ import type { Database } from '../db/schema.ts';
 import { invalid, notFound } from '../errors.ts';
 import { findAppUser } from './app-user-queries.ts';
 import {
-  countEmergencyItems, deleteEmergencyItem, findEmergencyItem, insertEmergencyItem, listEmergencyItems, updateEmergencyItem,
+  countEmergencyItems,
+  deleteEmergencyItem,
+  findEmergencyItem,
+  insertEmergencyItem,
+  listEmergencyItems,
+  updateEmergencyItem,
   type OwnedEmergencyItemRow,
 } from './emergency-item-queries.ts';
 import { toEmergencyItem, type EmergencyItem, type EmergencyItemChanges, type EmergencyItemInput } from './emergency-item-schemas.ts';
@@ -14,7 +19,7 @@ import { ownedAppUser, writeOwned } from './owned-write.ts';
 import { enforceQuota } from './quotas.ts';
 
 export async function listUserEmergencyItems(ctx: AppContext, accountId: number, appUserId: number): Promise<EmergencyItem[]> {
-  if (!await findAppUser(ctx.db.kysely, accountId, appUserId)) throw notFound();
+  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
   const rows = await listEmergencyItems(ctx.db.kysely, accountId, appUserId);
   return rows.map((row) => toEmergencyItem(ctx, row));
 }
@@ -23,9 +28,19 @@ export async function getEmergencyItem(ctx: AppContext, accountId: number, id: n
   return toEmergencyItem(ctx, await reload(ctx.db.kysely, accountId, id));
 }
 
-export async function createEmergencyItem(ctx: AppContext, accountId: number, appUserId: number, input: EmergencyItemInput): Promise<EmergencyItem> {
+export async function createEmergencyItem(
+  ctx: AppContext,
+  accountId: number,
+  appUserId: number,
+  input: EmergencyItemInput,
+): Promise<EmergencyItem> {
   const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
-    enforceQuota(await countEmergencyItems(trx, accountId, appUserId), 1, ctx.config.quotas.emergencyItemsPerUser, 'emergency items per app user');
+    enforceQuota(
+      await countEmergencyItems(trx, accountId, appUserId),
+      1,
+      ctx.config.quotas.emergencyItemsPerUser,
+      'emergency items per app user',
+    );
     await checkMedia(trx, accountId, appUserId, input.media_resource);
     const id = await insertEmergencyItem(trx, {
       accountId,
@@ -39,23 +54,36 @@ export async function createEmergencyItem(ctx: AppContext, accountId: number, ap
   return toEmergencyItem(ctx, row);
 }
 
-export async function changeEmergencyItem(ctx: AppContext, accountId: number, id: number, changes: EmergencyItemChanges): Promise<EmergencyItem> {
-  const row = await writeOwned(ctx, (trx) => findEmergencyItem(trx, accountId, id), async (trx, item) => {
-    await checkMedia(trx, accountId, item.app_user_id, changes.media_resource);
-    const values = {
-      ...(changes.name !== undefined && { name: changes.name }),
-      ...(changes.description !== undefined && { description: changes.description }),
-      ...(changes.media_resource !== undefined && { media_resource_id: changes.media_resource }),
-    };
-    if (Object.keys(values).length > 0) await updateEmergencyItem(trx, accountId, id, values);
-    return reload(trx, accountId, id);
-  });
+export async function changeEmergencyItem(
+  ctx: AppContext,
+  accountId: number,
+  id: number,
+  changes: EmergencyItemChanges,
+): Promise<EmergencyItem> {
+  const row = await writeOwned(
+    ctx,
+    (trx) => findEmergencyItem(trx, accountId, id),
+    async (trx, item) => {
+      await checkMedia(trx, accountId, item.app_user_id, changes.media_resource);
+      const values = {
+        ...(changes.name !== undefined && { name: changes.name }),
+        ...(changes.description !== undefined && { description: changes.description }),
+        ...(changes.media_resource !== undefined && { media_resource_id: changes.media_resource }),
+      };
+      if (Object.keys(values).length > 0) await updateEmergencyItem(trx, accountId, id, values);
+      return reload(trx, accountId, id);
+    },
+  );
   return toEmergencyItem(ctx, row);
 }
 
 /** The item goes; its media resource stays in the gallery. */
 export async function removeEmergencyItem(ctx: AppContext, accountId: number, id: number): Promise<void> {
-  await writeOwned(ctx, (trx) => findEmergencyItem(trx, accountId, id), (trx) => deleteEmergencyItem(trx, accountId, id));
+  await writeOwned(
+    ctx,
+    (trx) => findEmergencyItem(trx, accountId, id),
+    (trx) => deleteEmergencyItem(trx, accountId, id),
+  );
 }
 
 async function checkMedia(trx: Kysely<Database>, accountId: number, appUserId: number, mediaId: number | null | undefined): Promise<void> {

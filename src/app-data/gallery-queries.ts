@@ -10,28 +10,40 @@ export interface MediaRecord extends MediaRow {
 }
 
 export async function ownsAppUser(db: Kysely<Database>, accountId: number, appUserId: number): Promise<boolean> {
-  const row = await db.selectFrom('app_users').select('id')
-    .where('id', '=', appUserId).where('account_id', '=', accountId)
+  const row = await db
+    .selectFrom('app_users')
+    .select('id')
+    .where('id', '=', appUserId)
+    .where('account_id', '=', accountId)
     .executeTakeFirst();
   return row !== undefined;
 }
 
 export function listMedia(db: Kysely<Database>, accountId: number, appUserId: number): Promise<MediaRow[]> {
-  return db.selectFrom('media_resources').select(COLUMNS)
-    .where('app_user_id', '=', appUserId).where('account_id', '=', accountId)
+  return db
+    .selectFrom('media_resources')
+    .select(COLUMNS)
+    .where('app_user_id', '=', appUserId)
+    .where('account_id', '=', accountId)
     .orderBy('id')
     .execute();
 }
 
 export function findMedia(db: Kysely<Database>, accountId: number, id: number): Promise<MediaRecord | undefined> {
-  return db.selectFrom('media_resources').select([...COLUMNS, 'app_user_id'])
-    .where('id', '=', id).where('account_id', '=', accountId)
+  return db
+    .selectFrom('media_resources')
+    .select([...COLUMNS, 'app_user_id'])
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
     .executeTakeFirst();
 }
 
 export async function countMedia(db: Kysely<Database>, accountId: number, appUserId: number): Promise<number> {
-  const row = await db.selectFrom('media_resources').select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('app_user_id', '=', appUserId).where('account_id', '=', accountId)
+  const row = await db
+    .selectFrom('media_resources')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('app_user_id', '=', appUserId)
+    .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -40,7 +52,8 @@ export function insertMedia(
   trx: Kysely<Database>,
   values: { accountId: number; appUserId: number; name: string; storageKey: string; contentType: string; size: number; now: number },
 ): Promise<MediaRow> {
-  return trx.insertInto('media_resources')
+  return trx
+    .insertInto('media_resources')
     .values({
       account_id: values.accountId,
       app_user_id: values.appUserId,
@@ -55,8 +68,11 @@ export function insertMedia(
 }
 
 export function renameMedia(trx: Kysely<Database>, accountId: number, id: number, name: string): Promise<MediaRow | undefined> {
-  return trx.updateTable('media_resources').set({ name })
-    .where('id', '=', id).where('account_id', '=', accountId)
+  return trx
+    .updateTable('media_resources')
+    .set({ name })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
     .returning(COLUMNS)
     .executeTakeFirst();
 }
@@ -66,8 +82,10 @@ export function renameMedia(trx: Kysely<Database>, accountId: number, id: number
  * references to null. Returns what is needed to remove the stored file afterwards.
  */
 export function deleteMedia(trx: Kysely<Database>, accountId: number, id: number): Promise<{ storage_key: string } | undefined> {
-  return trx.deleteFrom('media_resources')
-    .where('id', '=', id).where('account_id', '=', accountId)
+  return trx
+    .deleteFrom('media_resources')
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
     .returning('storage_key')
     .executeTakeFirst();
 }

@@ -19,45 +19,83 @@ const tags = ['media'];
 function registerUploadRoute(app: App, ctx: AppContext): void {
   app.register(async (scope: App) => {
     await scope.register(multipart, { limits: uploadLimits(ctx.config.mediaMaxBytes), throwFileSizeLimit: false });
-    scope.post('/app/users/:id/gallery/', {
-      schema: {
-        tags,
-        summary: 'Upload a file to the gallery',
-        description: 'multipart/form-data with `name` and `file`. Images, PDF, audio and video are accepted, '
-          + 'judged from the bytes; over MEDIA_MAX_BYTES: 413. Another content type: 415.',
-        consumes: ['multipart/form-data'],
-        body: UploadFormSchema,
-        response: { 201: MediaResourceSchema },
+    scope.post(
+      '/app/users/:id/gallery/',
+      {
+        schema: {
+          tags,
+          summary: 'Upload a file to the gallery',
+          description:
+            'multipart/form-data with `name` and `file`. Images, PDF, audio and video are accepted, ' +
+            'judged from the bytes; over MEDIA_MAX_BYTES: 413. Another content type: 415.',
+          consumes: ['multipart/form-data'],
+          body: UploadFormSchema,
+          response: { 201: MediaResourceSchema },
+        },
+        // The body is a stream that the handler reads and checks itself (upload-fields.ts); the
+        // schema above is there for the OpenAPI document.
+        validatorCompiler: () => () => true,
       },
-      // The body is a stream that the handler reads and checks itself (upload-fields.ts); the
-      // schema above is there for the OpenAPI document.
-      validatorCompiler: () => () => true,
-    }, async (request, reply) => {
-      const appUserId = parseId((request.params as { id: string }).id);
-      return created(reply, await uploadMedia(ctx, callerOf(request).accountId, appUserId, () => readUploadForm(ctx, request)));
-    });
+      async (request, reply) => {
+        const appUserId = parseId((request.params as { id: string }).id);
+        return created(reply, await uploadMedia(ctx, callerOf(request).accountId, appUserId, () => readUploadForm(ctx, request)));
+      },
+    );
   });
 }
 
 export function registerGalleryRoutes(app: App, ctx: AppContext): void {
-  app.get('/app/users/:id/gallery/', {
-    schema: { tags, summary: "The app user's media resources, by id", params: IdParams, response: { 200: MediaListSchema } },
-  }, (request) => listGallery(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/users/:id/gallery/',
+    {
+      schema: { tags, summary: "The app user's media resources, by id", params: IdParams, response: { 200: MediaListSchema } },
+    },
+    (request) => listGallery(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
   registerUploadRoute(app, ctx);
 
-  app.get('/app/media-resources/:id/', {
-    schema: { tags, summary: 'A media resource', params: IdParams, response: { 200: MediaResourceSchema } },
-  }, (request) => getMedia(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/media-resources/:id/',
+    {
+      schema: { tags, summary: 'A media resource', params: IdParams, response: { 200: MediaResourceSchema } },
+    },
+    (request) => getMedia(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
-  app.patch('/app/media-resources/:id/', {
-    schema: { tags, summary: 'Rename a media resource (the file cannot be replaced)', params: IdParams, body: MediaPatchBody, response: { 200: MediaResourceSchema } },
-  }, (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+  app.patch(
+    '/app/media-resources/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'Rename a media resource (the file cannot be replaced)',
+        params: IdParams,
+        body: MediaPatchBody,
+        response: { 200: MediaResourceSchema },
+      },
+    },
+    (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+  );
 
-  app.put('/app/media-resources/:id/', {
-    schema: { tags, summary: 'Rename a media resource (name required)', params: IdParams, body: MediaPutBody, response: { 200: MediaResourceSchema } },
-  }, (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+  app.put(
+    '/app/media-resources/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'Rename a media resource (name required)',
+        params: IdParams,
+        body: MediaPutBody,
+        response: { 200: MediaResourceSchema },
+      },
+    },
+    (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+  );
 
-  registerDelete(app, ctx, '/app/media-resources/:id/', { tags, summary: 'Delete a media resource and its file; references to it become null' }, removeMedia);
-
+  registerDelete(
+    app,
+    ctx,
+    '/app/media-resources/:id/',
+    { tags, summary: 'Delete a media resource and its file; references to it become null' },
+    removeMedia,
+  );
 }

@@ -7,9 +7,7 @@ import { invalid, notFound, type FieldErrors } from '../errors.ts';
 import { removeMediaFiles } from '../media/media-cleanup.ts';
 import type { UploadForm } from '../media/media-upload.ts';
 import { toMediaResource, type MediaResource } from '../media/media-view.ts';
-import {
-  countMedia, deleteMedia, findMedia, insertMedia, listMedia, ownsAppUser, renameMedia,
-} from './gallery-queries.ts';
+import { countMedia, deleteMedia, findMedia, insertMedia, listMedia, ownsAppUser, renameMedia } from './gallery-queries.ts';
 import type { MediaChanges } from './gallery-schemas.ts';
 import { checkUploadFields } from './gallery-upload-fields.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
@@ -27,7 +25,10 @@ export async function listGallery(ctx: AppContext, accountId: number, appUserId:
 
 /** `readForm` reads the upload (media-upload.ts); it is called only once the app user is known to be the caller's. */
 export async function uploadMedia(
-  ctx: AppContext, accountId: number, appUserId: number, readForm: () => Promise<UploadForm>,
+  ctx: AppContext,
+  accountId: number,
+  appUserId: number,
+  readForm: () => Promise<UploadForm>,
 ): Promise<MediaResource> {
   // Checked before the body is read: a stranger's upload is not stored even for a moment.
   await requireAppUser(ctx, accountId, appUserId);
@@ -76,13 +77,21 @@ export async function getMedia(ctx: AppContext, accountId: number, id: number): 
 export async function updateMedia(ctx: AppContext, accountId: number, id: number, changes: MediaChanges): Promise<MediaResource> {
   const { name } = changes;
   if (name === undefined) return getMedia(ctx, accountId, id);
-  const row = await writeOwned(ctx, (trx) => findMedia(trx, accountId, id), (trx) => renameMedia(trx, accountId, id, name));
+  const row = await writeOwned(
+    ctx,
+    (trx) => findMedia(trx, accountId, id),
+    (trx) => renameMedia(trx, accountId, id, name),
+  );
   if (!row) throw notFound();
   return toMediaResource(ctx, row);
 }
 
 export async function removeMedia(ctx: AppContext, accountId: number, id: number): Promise<void> {
-  const deleted = await writeOwned(ctx, (trx) => findMedia(trx, accountId, id), (trx) => deleteMedia(trx, accountId, id));
+  const deleted = await writeOwned(
+    ctx,
+    (trx) => findMedia(trx, accountId, id),
+    (trx) => deleteMedia(trx, accountId, id),
+  );
   if (!deleted) throw notFound();
   await removeMediaFiles(ctx, [deleted.storage_key]);
 }

@@ -13,9 +13,14 @@ const validator = Compile(UploadFieldsSchema);
 
 /** TypeBox reports all missing properties in one error; Ajv (whose shape we format) one each. */
 function asAjvErrors(errors: TLocalizedValidationError[]): FastifySchemaValidationError[] {
-  return errors.flatMap<unknown>((error) => error.keyword === 'required'
-    ? (error.params as { requiredProperties: string[] }).requiredProperties.map((missingProperty) => ({ ...error, params: { missingProperty } }))
-    : [error]) as unknown as FastifySchemaValidationError[];
+  return errors.flatMap<unknown>((error) =>
+    error.keyword === 'required'
+      ? (error.params as { requiredProperties: string[] }).requiredProperties.map((missingProperty) => ({
+          ...error,
+          params: { missingProperty },
+        }))
+      : [error],
+  ) as unknown as FastifySchemaValidationError[];
 }
 
 /** Trims the fields and checks them against the text rule of every body, then the schema. */

@@ -20,26 +20,38 @@ function scopeColumn(scope: ItemScope) {
  */
 export function selectItemRows(db: Kysely<Database>, accountId: number, scope: ItemScope) {
   const [column, value, owner] = scopeColumn(scope);
-  return db.selectFrom('items')
+  return db
+    .selectFrom('items')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
     .leftJoin('image_contents', 'image_contents.item_id', 'items.id')
     .leftJoin('list_contents', 'list_contents.item_id', 'items.id')
-    .leftJoin('media_resources as image_media', (join) => join
-      .onRef('image_media.id', '=', 'image_contents.image_resource_id')
-      .onRef('image_media.account_id', '=', 'items.account_id'))
-    .leftJoin('media_resources as content_media', (join) => join
-      .onRef('content_media.id', '=', 'image_contents.media_resource_id')
-      .onRef('content_media.account_id', '=', 'items.account_id'))
+    .leftJoin('media_resources as image_media', (join) =>
+      join.onRef('image_media.id', '=', 'image_contents.image_resource_id').onRef('image_media.account_id', '=', 'items.account_id'),
+    )
+    .leftJoin('media_resources as content_media', (join) =>
+      join.onRef('content_media.id', '=', 'image_contents.media_resource_id').onRef('content_media.account_id', '=', 'items.account_id'),
+    )
     .select([
-      'items.id', 'items.topic_id', 'items.name',
-      'image_contents.id as image_content_id', 'image_contents.description',
+      'items.id',
+      'items.topic_id',
+      'items.name',
+      'image_contents.id as image_content_id',
+      'image_contents.description',
       'list_contents.id as list_content_id',
-      'image_media.id as image_media_id', 'image_media.name as image_media_name', 'image_media.storage_key as image_media_storage_key',
-      'image_media.content_type as image_media_content_type', 'image_media.size as image_media_size',
-      'content_media.id as content_media_id', 'content_media.name as content_media_name', 'content_media.storage_key as content_media_storage_key',
-      'content_media.content_type as content_media_content_type', 'content_media.size as content_media_size',
+      'image_media.id as image_media_id',
+      'image_media.name as image_media_name',
+      'image_media.storage_key as image_media_storage_key',
+      'image_media.content_type as image_media_content_type',
+      'image_media.size as image_media_size',
+      'content_media.id as content_media_id',
+      'content_media.name as content_media_name',
+      'content_media.storage_key as content_media_storage_key',
+      'content_media.content_type as content_media_content_type',
+      'content_media.size as content_media_size',
     ])
-    .where(column, '=', value).where(owner, '=', accountId).where('items.account_id', '=', accountId)
+    .where(column, '=', value)
+    .where(owner, '=', accountId)
+    .where('items.account_id', '=', accountId)
     .orderBy('items.id')
     .execute();
 }
@@ -49,12 +61,15 @@ export type ItemRow = Awaited<ReturnType<typeof selectItemRows>>[number];
 /** The list entries of every list item in scope, in one query. */
 export function selectEntryRows(db: Kysely<Database>, accountId: number, scope: ItemScope) {
   const [column, value, owner] = scopeColumn(scope);
-  return db.selectFrom('list_entries')
+  return db
+    .selectFrom('list_entries')
     .innerJoin('list_contents', 'list_contents.id', 'list_entries.list_content_id')
     .innerJoin('items', 'items.id', 'list_contents.item_id')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
     .select(['list_entries.id', 'list_entries.list_content_id', 'list_entries.text'])
-    .where(column, '=', value).where(owner, '=', accountId).where('list_entries.account_id', '=', accountId)
+    .where(column, '=', value)
+    .where(owner, '=', accountId)
+    .where('list_entries.account_id', '=', accountId)
     .orderBy('list_entries.id')
     .execute();
 }
@@ -67,19 +82,21 @@ export interface OwnedItemRow {
 }
 
 export function findItem(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedItemRow | undefined> {
-  return db.selectFrom('items')
+  return db
+    .selectFrom('items')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
     .innerJoin('profiles', 'profiles.id', 'topics.profile_id')
     .leftJoin('image_contents', 'image_contents.item_id', 'items.id')
     .leftJoin('list_contents', 'list_contents.item_id', 'items.id')
     .select(['items.id', 'profiles.app_user_id', 'image_contents.id as image_content_id', 'list_contents.id as list_content_id'])
-    .where('items.id', '=', id).where('items.account_id', '=', accountId)
+    .where('items.id', '=', id)
+    .where('items.account_id', '=', accountId)
     .executeTakeFirst();
 }
 
-export const selectItemCount = preparedQuery((db, p: { accountId: number; topicId: number }) => db.selectFrom('topics')
-  .select('item_count')
-  .where('id', '=', p.topicId).where('account_id', '=', p.accountId));
+export const selectItemCount = preparedQuery((db, p: { accountId: number; topicId: number }) =>
+  db.selectFrom('topics').select('item_count').where('id', '=', p.topicId).where('account_id', '=', p.accountId),
+);
 
 /** How many items the topic has (a counter kept by triggers on items, migration 0006). */
 export async function countItems(db: Kysely<Database>, accountId: number, topicId: number): Promise<number> {
@@ -89,9 +106,9 @@ export async function countItems(db: Kysely<Database>, accountId: number, topicI
 }
 
 // Item creates are the busiest write: their inserts are compiled once.
-export const insertItemRow = preparedQuery((db, p: { accountId: number; topicId: number; name: string }) => db.insertInto('items')
-  .values({ account_id: p.accountId, topic_id: p.topicId, name: p.name })
-  .returning('id'));
+export const insertItemRow = preparedQuery((db, p: { accountId: number; topicId: number; name: string }) =>
+  db.insertInto('items').values({ account_id: p.accountId, topic_id: p.topicId, name: p.name }).returning('id'),
+);
 
 export async function insertItem(trx: Kysely<Database>, values: { accountId: number; topicId: number; name: string }): Promise<number> {
   const [row] = await insertItemRow(trx, values);
@@ -104,19 +121,27 @@ export interface ImageContentValues {
   media_resource_id?: number | null;
 }
 
-export async function insertImageContent(trx: Kysely<Database>, accountId: number, itemId: number, values: ImageContentValues): Promise<void> {
-  await trx.insertInto('image_contents').values({
-    account_id: accountId,
-    item_id: itemId,
-    description: values.description ?? '',
-    image_resource_id: values.image_resource_id ?? null,
-    media_resource_id: values.media_resource_id ?? null,
-  }).execute();
+export async function insertImageContent(
+  trx: Kysely<Database>,
+  accountId: number,
+  itemId: number,
+  values: ImageContentValues,
+): Promise<void> {
+  await trx
+    .insertInto('image_contents')
+    .values({
+      account_id: accountId,
+      item_id: itemId,
+      description: values.description ?? '',
+      image_resource_id: values.image_resource_id ?? null,
+      media_resource_id: values.media_resource_id ?? null,
+    })
+    .execute();
 }
 
-export const insertListContentRow = preparedQuery((db, p: { accountId: number; itemId: number }) => db.insertInto('list_contents')
-  .values({ account_id: p.accountId, item_id: p.itemId })
-  .returning('id'));
+export const insertListContentRow = preparedQuery((db, p: { accountId: number; itemId: number }) =>
+  db.insertInto('list_contents').values({ account_id: p.accountId, item_id: p.itemId }).returning('id'),
+);
 
 export async function insertListContent(trx: Kysely<Database>, accountId: number, itemId: number): Promise<number> {
   const [row] = await insertListContentRow(trx, { accountId, itemId });

@@ -15,42 +15,58 @@ import { findTopic } from './topic-queries.ts';
 const tags = ['items'];
 
 export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
-  app.get('/app/topics/:id/items/', {
-    schema: { tags, summary: "A topic's items with their contents", params: IdParams, response: { 200: Type.Array(ItemSchema) } },
-  }, async (request, reply) => {
-    const caller = callerOf(request);
-    const topicId = parseId(request.params.id);
-    return sendRendering(reply, cache, `topic-items:${topicId}`, caller, ctx.clock.now(), async () => {
-      if (!await findTopic(ctx.db.kysely, caller.accountId, topicId)) return undefined;
-      return loadItems(ctx, ctx.db.kysely, caller.accountId, { topicId });
-    });
-  });
-
-  app.post('/app/topics/:id/items/', {
-    schema: {
-      tags,
-      summary: 'Create an item with exactly one of image_content and list_content',
-      params: IdParams,
-      body: ItemBody,
-      response: { 201: ItemSchema },
+  app.get(
+    '/app/topics/:id/items/',
+    {
+      schema: { tags, summary: "A topic's items with their contents", params: IdParams, response: { 200: Type.Array(ItemSchema) } },
     },
-  }, async (request, reply) => created(reply, await createItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)));
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const topicId = parseId(request.params.id);
+      return sendRendering(reply, cache, `topic-items:${topicId}`, caller, ctx.clock.now(), async () => {
+        if (!(await findTopic(ctx.db.kysely, caller.accountId, topicId))) return undefined;
+        return loadItems(ctx, ctx.db.kysely, caller.accountId, { topicId });
+      });
+    },
+  );
 
-  app.get('/app/items/:id/', {
-    schema: { tags, summary: 'An item with its content', params: IdParams, response: { 200: ItemSchema } },
-  }, (request) => getItem(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.post(
+    '/app/topics/:id/items/',
+    {
+      schema: {
+        tags,
+        summary: 'Create an item with exactly one of image_content and list_content',
+        params: IdParams,
+        body: ItemBody,
+        response: { 201: ItemSchema },
+      },
+    },
+    async (request, reply) => created(reply, await createItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+  );
+
+  app.get(
+    '/app/items/:id/',
+    {
+      schema: { tags, summary: 'An item with its content', params: IdParams, response: { 200: ItemSchema } },
+    },
+    (request) => getItem(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
   const changeSchemas = { patch: ItemPatchBody, put: ItemBody };
   for (const method of ['patch', 'put'] as const) {
-    app[method]('/app/items/:id/', {
-      schema: {
-        tags,
-        summary: 'Change an item’s name and the fields of its content (list_content.entries replaces the list)',
-        params: IdParams,
-        body: changeSchemas[method],
-        response: { 200: ItemSchema },
+    app[method](
+      '/app/items/:id/',
+      {
+        schema: {
+          tags,
+          summary: 'Change an item’s name and the fields of its content (list_content.entries replaces the list)',
+          params: IdParams,
+          body: changeSchemas[method],
+          response: { 200: ItemSchema },
+        },
       },
-    }, async (request) => updateItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+      async (request) => updateItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+    );
   }
 
   registerDelete(app, ctx, '/app/items/:id/', { tags, summary: 'Delete an item with its content' }, removeItem);

@@ -53,9 +53,18 @@ export type ItemChanges = Static<typeof ItemPatchBody>;
 
 /** An item row's columns of image content and its media, for an item that has none. */
 export const NO_IMAGE_CONTENT = {
-  image_content_id: null, description: null,
-  image_media_id: null, image_media_name: null, image_media_storage_key: null, image_media_content_type: null, image_media_size: null,
-  content_media_id: null, content_media_name: null, content_media_storage_key: null, content_media_content_type: null, content_media_size: null,
+  image_content_id: null,
+  description: null,
+  image_media_id: null,
+  image_media_name: null,
+  image_media_storage_key: null,
+  image_media_content_type: null,
+  image_media_size: null,
+  content_media_id: null,
+  content_media_name: null,
+  content_media_storage_key: null,
+  content_media_content_type: null,
+  content_media_size: null,
 } as const;
 
 /** The read shape of an item, from its row (item-queries.ts) and its list entries (none for an image item). */
@@ -64,13 +73,31 @@ export function toItem(ctx: AppContext, row: ItemRow, entries: ListEntryRow[]): 
     id: row.id,
     url: itemUrl(ctx, row.id),
     name: row.name,
-    image_content: row.image_content_id === null ? null : {
-      id: row.image_content_id,
-      description: row.description ?? '',
-      image_resource: media(ctx, row.image_media_id, row.image_media_name, row.image_media_storage_key, row.image_media_content_type, row.image_media_size),
-      media_resource: media(ctx, row.content_media_id, row.content_media_name, row.content_media_storage_key, row.content_media_content_type, row.content_media_size),
-    },
-    list_content: row.list_content_id === null ? null : { id: row.list_content_id, entries: entries.map((entry) => toListEntry(ctx, entry)) },
+    image_content:
+      row.image_content_id === null
+        ? null
+        : {
+            id: row.image_content_id,
+            description: row.description ?? '',
+            image_resource: media(
+              ctx,
+              row.image_media_id,
+              row.image_media_name,
+              row.image_media_storage_key,
+              row.image_media_content_type,
+              row.image_media_size,
+            ),
+            media_resource: media(
+              ctx,
+              row.content_media_id,
+              row.content_media_name,
+              row.content_media_storage_key,
+              row.content_media_content_type,
+              row.content_media_size,
+            ),
+          },
+    list_content:
+      row.list_content_id === null ? null : { id: row.list_content_id, entries: entries.map((entry) => toListEntry(ctx, entry)) },
   };
 }
 

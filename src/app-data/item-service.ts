@@ -5,9 +5,25 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { fieldError, invalid, nonFieldError, notFound } from '../errors.ts';
 import {
-  countItems, deleteItem, findItem, insertImageContent, insertItem, insertListContent, updateImageContent, updateItemName, type ImageContentValues,
+  countItems,
+  deleteItem,
+  findItem,
+  insertImageContent,
+  insertItem,
+  insertListContent,
+  updateImageContent,
+  updateItemName,
+  type ImageContentValues,
 } from './item-queries.ts';
-import { NO_IMAGE_CONTENT, toItem, type ImageContentInput, type Item, type ItemChanges, type ItemInput, type ListContentInput } from './item-schemas.ts';
+import {
+  NO_IMAGE_CONTENT,
+  toItem,
+  type ImageContentInput,
+  type Item,
+  type ItemChanges,
+  type ItemInput,
+  type ListContentInput,
+} from './item-schemas.ts';
 import { insertEntries, replaceEntries } from './list-entry-queries.ts';
 import { invalidMediaReferences } from './media-references.ts';
 import { writeOwned, writeUnderTopic } from './owned-write.ts';
@@ -28,7 +44,7 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
     const quota = ctx.config.quotas.itemsPerTopic;
     enforceQuota(await countItems(trx, accountId, topicId), 1, quota, 'items in a topic');
     if (image) await checkImageMedia(trx, accountId, appUserId, image);
-    const texts = list ? entryTexts(ctx, list) ?? [] : [];
+    const texts = list ? (entryTexts(ctx, list) ?? []) : [];
 
     const itemId = await insertItem(trx, { accountId, topicId, name: input.name });
     if (image) {
@@ -44,33 +60,41 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
 
 /** PATCH and PUT: the name, and the fields of the content the item already has. */
 export async function updateItem(ctx: AppContext, accountId: number, itemId: number, changes: ItemChanges): Promise<Item> {
-  return writeOwned(ctx, (trx) => findItem(trx, accountId, itemId), async (trx, item) => {
-    const isImage = item.image_content_id !== null;
-    const image = changes.image_content;
-    const list = changes.list_content;
-    if ((isImage && list != null) || (!isImage && image != null)) {
-      throw nonFieldError(`This item has ${isImage ? 'image' : 'list'} content; an item's content type cannot be changed.`);
-    }
-    // The item's own content cannot be removed; null for the other content is what it already is.
-    if (isImage && image === null) throw fieldError('image_content', 'This field may not be null.');
-    if (!isImage && list === null) throw fieldError('list_content', 'This field may not be null.');
+  return writeOwned(
+    ctx,
+    (trx) => findItem(trx, accountId, itemId),
+    async (trx, item) => {
+      const isImage = item.image_content_id !== null;
+      const image = changes.image_content;
+      const list = changes.list_content;
+      if ((isImage && list != null) || (!isImage && image != null)) {
+        throw nonFieldError(`This item has ${isImage ? 'image' : 'list'} content; an item's content type cannot be changed.`);
+      }
+      // The item's own content cannot be removed; null for the other content is what it already is.
+      if (isImage && image === null) throw fieldError('image_content', 'This field may not be null.');
+      if (!isImage && list === null) throw fieldError('list_content', 'This field may not be null.');
 
-    if (changes.name !== undefined) await updateItemName(trx, accountId, itemId, changes.name);
-    if (image && item.image_content_id !== null) {
-      await checkImageMedia(trx, accountId, item.app_user_id, image);
-      const values = imageValues(image);
-      if (Object.keys(values).length > 0) await updateImageContent(trx, accountId, item.image_content_id, values);
-    }
-    if (list && item.list_content_id !== null) {
-      const texts = entryTexts(ctx, list);
-      if (texts) await replaceEntries(trx, accountId, item.list_content_id, texts);
-    }
-    return reload(ctx, trx, accountId, itemId);
-  });
+      if (changes.name !== undefined) await updateItemName(trx, accountId, itemId, changes.name);
+      if (image && item.image_content_id !== null) {
+        await checkImageMedia(trx, accountId, item.app_user_id, image);
+        const values = imageValues(image);
+        if (Object.keys(values).length > 0) await updateImageContent(trx, accountId, item.image_content_id, values);
+      }
+      if (list && item.list_content_id !== null) {
+        const texts = entryTexts(ctx, list);
+        if (texts) await replaceEntries(trx, accountId, item.list_content_id, texts);
+      }
+      return reload(ctx, trx, accountId, itemId);
+    },
+  );
 }
 
 export async function removeItem(ctx: AppContext, accountId: number, id: number): Promise<void> {
-  await writeOwned(ctx, (trx) => findItem(trx, accountId, id), (trx) => deleteItem(trx, accountId, id));
+  await writeOwned(
+    ctx,
+    (trx) => findItem(trx, accountId, id),
+    (trx) => deleteItem(trx, accountId, id),
+  );
 }
 
 async function checkImageMedia(trx: Kysely<Database>, accountId: number, appUserId: number, image: ImageContentInput): Promise<void> {

@@ -14,18 +14,23 @@ export interface OwnedListRow {
 
 /** The list content of a list item; undefined for an image item or an item that is not the caller's. */
 export function findListOfItem(db: Kysely<Database>, accountId: number, itemId: number): Promise<OwnedListRow | undefined> {
-  return db.selectFrom('list_contents')
+  return db
+    .selectFrom('list_contents')
     .innerJoin('items', 'items.id', 'list_contents.item_id')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
     .innerJoin('profiles', 'profiles.id', 'topics.profile_id')
     .select(['list_contents.id as list_content_id', 'profiles.app_user_id'])
-    .where('list_contents.item_id', '=', itemId).where('list_contents.account_id', '=', accountId)
+    .where('list_contents.item_id', '=', itemId)
+    .where('list_contents.account_id', '=', accountId)
     .executeTakeFirst();
 }
 
 export function listEntries(db: Kysely<Database>, accountId: number, listContentId: number): Promise<ListEntryRow[]> {
-  return db.selectFrom('list_entries').select(['id', 'text'])
-    .where('list_content_id', '=', listContentId).where('account_id', '=', accountId)
+  return db
+    .selectFrom('list_entries')
+    .select(['id', 'text'])
+    .where('list_content_id', '=', listContentId)
+    .where('account_id', '=', accountId)
     .orderBy('id')
     .execute();
 }
@@ -35,25 +40,31 @@ export interface OwnedEntryRow extends ListEntryRow {
 }
 
 export function findEntry(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedEntryRow | undefined> {
-  return db.selectFrom('list_entries')
+  return db
+    .selectFrom('list_entries')
     .innerJoin('list_contents', 'list_contents.id', 'list_entries.list_content_id')
     .innerJoin('items', 'items.id', 'list_contents.item_id')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
     .innerJoin('profiles', 'profiles.id', 'topics.profile_id')
     .select(['list_entries.id', 'list_entries.text', 'profiles.app_user_id'])
-    .where('list_entries.id', '=', id).where('list_entries.account_id', '=', accountId)
+    .where('list_entries.id', '=', id)
+    .where('list_entries.account_id', '=', accountId)
     .executeTakeFirst();
 }
 
 export async function countEntries(db: Kysely<Database>, accountId: number, listContentId: number): Promise<number> {
-  const row = await db.selectFrom('list_entries').select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('list_content_id', '=', listContentId).where('account_id', '=', accountId)
+  const row = await db
+    .selectFrom('list_entries')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('list_content_id', '=', listContentId)
+    .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
 export function insertEntry(trx: Kysely<Database>, accountId: number, listContentId: number, text: string): Promise<ListEntryRow> {
-  return trx.insertInto('list_entries')
+  return trx
+    .insertInto('list_entries')
     .values({ account_id: accountId, list_content_id: listContentId, text })
     .returning(['id', 'text'])
     .executeTakeFirstOrThrow();
@@ -74,30 +85,45 @@ const entryInserts = new Map<number, PreparedQuery<EntryValues, ListEntryRow>>()
 export function entryInsert(count: number): PreparedQuery<EntryValues, ListEntryRow> {
   let insert = entryInserts.get(count);
   if (!insert) {
-    insert = preparedQuery((db, p: EntryValues) => db.insertInto('list_entries')
-      .values(Array.from({ length: count }, (_, i) => ({ account_id: p.accountId, list_content_id: p.listContentId, text: p[`text${i}`] })))
-      .returning(['id', 'text']));
+    insert = preparedQuery((db, p: EntryValues) =>
+      db
+        .insertInto('list_entries')
+        .values(
+          Array.from({ length: count }, (_, i) => ({ account_id: p.accountId, list_content_id: p.listContentId, text: p[`text${i}`] })),
+        )
+        .returning(['id', 'text']),
+    );
     entryInserts.set(count, insert);
   }
   return insert;
 }
 
 /** Inserts the entries in order; returns them in that order with their new ids. */
-export async function insertEntries(trx: Kysely<Database>, accountId: number, listContentId: number, texts: string[]): Promise<ListEntryRow[]> {
+export async function insertEntries(
+  trx: Kysely<Database>,
+  accountId: number,
+  listContentId: number,
+  texts: string[],
+): Promise<ListEntryRow[]> {
   const inserted: ListEntryRow[] = [];
   for (let start = 0; start < texts.length; start += INSERT_CHUNK) {
     const chunk = texts.slice(start, start + INSERT_CHUNK);
     const values: EntryValues = { accountId, listContentId };
-    chunk.forEach((text, i) => { values[`text${i}`] = text; });
-    inserted.push(...await entryInsert(chunk.length)(trx, values));
+    chunk.forEach((text, i) => {
+      values[`text${i}`] = text;
+    });
+    inserted.push(...(await entryInsert(chunk.length)(trx, values)));
   }
   // Ids are handed out in VALUES order; RETURNING's own order is not promised.
   return inserted.sort((a, b) => a.id - b.id);
 }
 
 export async function updateEntry(trx: Kysely<Database>, accountId: number, id: number, text: string): Promise<ListEntryRow | undefined> {
-  return trx.updateTable('list_entries').set({ text })
-    .where('id', '=', id).where('account_id', '=', accountId)
+  return trx
+    .updateTable('list_entries')
+    .set({ text })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
     .returning(['id', 'text'])
     .executeTakeFirst();
 }

@@ -12,23 +12,51 @@ import { created, registerDelete } from './route-helpers.ts';
 const tags = ['list entries'];
 
 export function registerListEntryRoutes(app: App, ctx: AppContext): void {
-  app.get('/app/items/:id/list-entries/', {
-    schema: { tags, summary: "A list item's entries", params: IdParams, response: { 200: Type.Array(ListEntrySchema) } },
-  }, (request) => listItemEntries(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/items/:id/list-entries/',
+    {
+      schema: { tags, summary: "A list item's entries", params: IdParams, response: { 200: Type.Array(ListEntrySchema) } },
+    },
+    (request) => listItemEntries(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
-  app.post('/app/items/:id/list-entries/', {
-    schema: { tags, summary: 'Add an entry at the end of a list item', params: IdParams, body: ListEntryBody, response: { 201: ListEntrySchema } },
-  }, async (request, reply) => created(reply, await createEntry(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)));
+  app.post(
+    '/app/items/:id/list-entries/',
+    {
+      schema: {
+        tags,
+        summary: 'Add an entry at the end of a list item',
+        params: IdParams,
+        body: ListEntryBody,
+        response: { 201: ListEntrySchema },
+      },
+    },
+    async (request, reply) => created(reply, await createEntry(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+  );
 
-  app.get('/app/list-entries/:id/', {
-    schema: { tags, summary: 'A list entry', params: IdParams, response: { 200: ListEntrySchema } },
-  }, (request) => getEntry(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/list-entries/:id/',
+    {
+      schema: { tags, summary: 'A list entry', params: IdParams, response: { 200: ListEntrySchema } },
+    },
+    (request) => getEntry(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
   const changeSchemas = { patch: ListEntryPatchBody, put: ListEntryBody };
   for (const method of ['patch', 'put'] as const) {
-    app[method]('/app/list-entries/:id/', {
-      schema: { tags, summary: "Change a list entry's text", params: IdParams, body: changeSchemas[method], response: { 200: ListEntrySchema } },
-    }, (request) => changeEntry(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+    app[method](
+      '/app/list-entries/:id/',
+      {
+        schema: {
+          tags,
+          summary: "Change a list entry's text",
+          params: IdParams,
+          body: changeSchemas[method],
+          response: { 200: ListEntrySchema },
+        },
+      },
+      (request) => changeEntry(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+    );
   }
 
   registerDelete(app, ctx, '/app/list-entries/:id/', { tags, summary: 'Delete a list entry' }, removeEntry);

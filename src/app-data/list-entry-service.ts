@@ -22,21 +22,31 @@ export async function getEntry(ctx: AppContext, accountId: number, id: number): 
 
 /** Adds an entry at the end of the list. */
 export async function createEntry(ctx: AppContext, accountId: number, itemId: number, input: { text: string }): Promise<ListEntry> {
-  const row = await writeOwned(ctx, (trx) => findListOfItem(trx, accountId, itemId), async (trx, list) => {
-    enforceQuota(await countEntries(trx, accountId, list.list_content_id), 1, ctx.config.quotas.entriesPerItem, 'entries in a list');
-    return insertEntry(trx, accountId, list.list_content_id, input.text);
-  });
+  const row = await writeOwned(
+    ctx,
+    (trx) => findListOfItem(trx, accountId, itemId),
+    async (trx, list) => {
+      enforceQuota(await countEntries(trx, accountId, list.list_content_id), 1, ctx.config.quotas.entriesPerItem, 'entries in a list');
+      return insertEntry(trx, accountId, list.list_content_id, input.text);
+    },
+  );
   return toListEntry(ctx, row);
 }
 
 export async function changeEntry(ctx: AppContext, accountId: number, id: number, changes: { text?: string }): Promise<ListEntry> {
-  const row = await writeOwned(ctx, (trx) => findEntry(trx, accountId, id), async (trx, entry) => (
-    changes.text === undefined ? entry : updateEntry(trx, accountId, id, changes.text)
-  ));
+  const row = await writeOwned(
+    ctx,
+    (trx) => findEntry(trx, accountId, id),
+    async (trx, entry) => (changes.text === undefined ? entry : updateEntry(trx, accountId, id, changes.text)),
+  );
   if (!row) throw notFound();
   return toListEntry(ctx, row);
 }
 
 export async function removeEntry(ctx: AppContext, accountId: number, id: number): Promise<void> {
-  await writeOwned(ctx, (trx) => findEntry(trx, accountId, id), (trx) => deleteEntry(trx, accountId, id));
+  await writeOwned(
+    ctx,
+    (trx) => findEntry(trx, accountId, id),
+    (trx) => deleteEntry(trx, accountId, id),
+  );
 }

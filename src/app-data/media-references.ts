@@ -20,7 +20,9 @@ export async function invalidMediaReferences(
   const candidates = given.map(([, id]) => id).filter((id) => id >= 1 && id <= MAX_ID);
   const found = new Set<number>();
   if (candidates.length > 0) {
-    const rows = await db.selectFrom('media_resources').select('id')
+    const rows = await db
+      .selectFrom('media_resources')
+      .select('id')
       .where('id', 'in', candidates)
       .where('app_user_id', '=', appUserId)
       .where('account_id', '=', accountId)

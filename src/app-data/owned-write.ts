@@ -42,12 +42,16 @@ async function inWriteTransaction<T>(ctx: AppContext, work: (trx: Kysely<Databas
   }
 }
 
-export const bumpDataVersion = preparedQuery((db, p: { appUserId: number }) => db.updateTable('app_users')
-  .set({ data_version: sql`data_version + 1` })
-  .where('id', '=', p.appUserId));
+export const bumpDataVersion = preparedQuery((db, p: { appUserId: number }) =>
+  db.updateTable('app_users').set({ data_version: sql`data_version + 1` }).where('id', '=', p.appUserId),
+);
 
 /** Finds the caller's object (404 when it is not there), bumps its app user's data version, then writes. */
-export async function writeOwned<R extends Held, T>(ctx: AppContext, find: Finder<R>, write: (trx: Kysely<Database>, found: R) => Promise<T>): Promise<T> {
+export async function writeOwned<R extends Held, T>(
+  ctx: AppContext,
+  find: Finder<R>,
+  write: (trx: Kysely<Database>, found: R) => Promise<T>,
+): Promise<T> {
   return inWriteTransaction(ctx, async (trx) => {
     const found = await find(trx);
     if (!found) throw notFound();
@@ -56,19 +60,29 @@ export async function writeOwned<R extends Held, T>(ctx: AppContext, find: Finde
   });
 }
 
-export const bumpTopicOwnersVersion = preparedQuery((db, p: { accountId: number; topicId: number }) => db.updateTable('app_users')
-  .set({ data_version: sql`data_version + 1` })
-  .where('id', '=', (eb) => eb.selectFrom('topics')
-    .select((inner) => topicAppUser(inner).as('app_user_id'))
-    .where('topics.id', '=', p.topicId).where('topics.account_id', '=', p.accountId))
-  .returning('id'));
+export const bumpTopicOwnersVersion = preparedQuery((db, p: { accountId: number; topicId: number }) =>
+  db
+    .updateTable('app_users')
+    .set({ data_version: sql`data_version + 1` })
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('topics')
+        .select((inner) => topicAppUser(inner).as('app_user_id'))
+        .where('topics.id', '=', p.topicId)
+        .where('topics.account_id', '=', p.accountId),
+    )
+    .returning('id'),
+);
 
 /**
  * `writeOwned` for writes under one of the caller's topics (item creates, the busiest write):
  * the lookup and the bump are one statement, which returns the app user's id.
  */
 export async function writeUnderTopic<T>(
-  ctx: AppContext, accountId: number, topicId: number, write: (trx: Kysely<Database>, held: Held) => Promise<T>,
+  ctx: AppContext,
+  accountId: number,
+  topicId: number,
+  write: (trx: Kysely<Database>, held: Held) => Promise<T>,
 ): Promise<T> {
   return inWriteTransaction(ctx, async (trx) => {
     const appUserId = (await bumpTopicOwnersVersion(trx, { accountId, topicId }))[0]?.id;
@@ -79,7 +93,11 @@ export async function writeUnderTopic<T>(
 
 /** The finder of writes to an app user, or under one (its profiles, emergency data, gallery). */
 export function ownedAppUser(accountId: number, appUserId: number): Finder<Held> {
-  return (trx) => trx.selectFrom('app_users').select('id as app_user_id')
-    .where('id', '=', appUserId).where('account_id', '=', accountId)
-    .executeTakeFirst();
+  return (trx) =>
+    trx
+      .selectFrom('app_users')
+      .select('id as app_user_id')
+      .where('id', '=', appUserId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
 }

@@ -45,7 +45,7 @@ async function loadItemsByTopic(ctx: AppContext, db: Kysely<Database>, accountId
   }
   const byTopic = new Map<number, Item[]>();
   for (const row of rows) {
-    const item = toItem(ctx, row, row.list_content_id === null ? [] : entriesByList.get(row.list_content_id) ?? []);
+    const item = toItem(ctx, row, row.list_content_id === null ? [] : (entriesByList.get(row.list_content_id) ?? []));
     const items = byTopic.get(row.topic_id);
     if (items) items.push(item);
     else byTopic.set(row.topic_id, [item]);

@@ -10,29 +10,42 @@ export interface OwnedProfileRow extends ProfileRow {
 }
 
 export function listProfiles(db: Kysely<Database>, accountId: number, appUserId: number): Promise<ProfileRow[]> {
-  return db.selectFrom('profiles').select(COLUMNS)
-    .where('app_user_id', '=', appUserId).where('account_id', '=', accountId)
+  return db
+    .selectFrom('profiles')
+    .select(COLUMNS)
+    .where('app_user_id', '=', appUserId)
+    .where('account_id', '=', accountId)
     .orderBy('id')
     .execute();
 }
 
 export function findProfile(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedProfileRow | undefined> {
-  return db.selectFrom('profiles').select([...COLUMNS, 'app_user_id'])
-    .where('id', '=', id).where('account_id', '=', accountId)
+  return db
+    .selectFrom('profiles')
+    .select([...COLUMNS, 'app_user_id'])
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
     .executeTakeFirst();
 }
 
 export async function countProfiles(db: Kysely<Database>, accountId: number, appUserId: number): Promise<number> {
-  const row = await db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('app_user_id', '=', appUserId).where('account_id', '=', accountId)
+  const row = await db
+    .selectFrom('profiles')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('app_user_id', '=', appUserId)
+    .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
 /** Clears the default flag on every profile of the app user (the one-default index allows one at a time). */
 export async function clearDefaultProfile(trx: Kysely<Database>, accountId: number, appUserId: number): Promise<void> {
-  await trx.updateTable('profiles').set({ is_default: 0 })
-    .where('app_user_id', '=', appUserId).where('account_id', '=', accountId).where('is_default', '=', 1)
+  await trx
+    .updateTable('profiles')
+    .set({ is_default: 0 })
+    .where('app_user_id', '=', appUserId)
+    .where('account_id', '=', accountId)
+    .where('is_default', '=', 1)
     .execute();
 }
 
@@ -40,7 +53,8 @@ export function insertProfile(
   trx: Kysely<Database>,
   values: { accountId: number; appUserId: number; name: string; isDefault: boolean },
 ): Promise<ProfileRow> {
-  return trx.insertInto('profiles')
+  return trx
+    .insertInto('profiles')
     .values({ account_id: values.accountId, app_user_id: values.appUserId, name: values.name, is_default: values.isDefault ? 1 : 0 })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();

@@ -14,27 +14,61 @@ import { created, registerDelete } from './route-helpers.ts';
 const tags = ['profiles'];
 
 export function registerProfileRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
-  app.get('/app/users/:id/profiles/', {
-    schema: { tags, summary: "An app user's profiles", params: IdParams, response: { 200: Type.Array(ProfileSchema) } },
-  }, (request) => listUserProfiles(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/users/:id/profiles/',
+    {
+      schema: { tags, summary: "An app user's profiles", params: IdParams, response: { 200: Type.Array(ProfileSchema) } },
+    },
+    (request) => listUserProfiles(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
-  app.post('/app/users/:id/profiles/', {
-    schema: { tags, summary: 'Create a profile (is_default: true makes it the only default)', params: IdParams, body: ProfileBody, response: { 201: ProfileSchema } },
-  }, async (request, reply) => created(reply, await createProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)));
+  app.post(
+    '/app/users/:id/profiles/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a profile (is_default: true makes it the only default)',
+        params: IdParams,
+        body: ProfileBody,
+        response: { 201: ProfileSchema },
+      },
+    },
+    async (request, reply) =>
+      created(reply, await createProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+  );
 
-  app.get('/app/profiles/:id/', {
-    schema: { tags, summary: 'A profile with its topics, items and their contents', params: IdParams, response: { 200: ProfileDetailSchema } },
-  }, async (request, reply) => {
-    const caller = callerOf(request);
-    const id = parseId(request.params.id);
-    return sendRendering(reply, cache, `profile:${id}`, caller, ctx.clock.now(), () => loadProfileDetail(ctx, caller.accountId, id));
-  });
+  app.get(
+    '/app/profiles/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'A profile with its topics, items and their contents',
+        params: IdParams,
+        response: { 200: ProfileDetailSchema },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const id = parseId(request.params.id);
+      return sendRendering(reply, cache, `profile:${id}`, caller, ctx.clock.now(), () => loadProfileDetail(ctx, caller.accountId, id));
+    },
+  );
 
   const changeSchemas = { patch: ProfilePatchBody, put: ProfileBody };
   for (const method of ['patch', 'put'] as const) {
-    app[method]('/app/profiles/:id/', {
-      schema: { tags, summary: 'Rename a profile or make it the default', params: IdParams, body: changeSchemas[method], response: { 200: ProfileDetailSchema } },
-    }, async (request) => changeProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+    app[method](
+      '/app/profiles/:id/',
+      {
+        schema: {
+          tags,
+          summary: 'Rename a profile or make it the default',
+          params: IdParams,
+          body: changeSchemas[method],
+          response: { 200: ProfileDetailSchema },
+        },
+      },
+      async (request) => changeProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+    );
   }
 
   registerDelete(app, ctx, '/app/profiles/:id/', { tags, summary: 'Delete a profile with its topics and items' }, removeProfile);

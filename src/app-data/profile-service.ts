@@ -7,12 +7,20 @@ import { notFound } from '../errors.ts';
 import { findAppUser } from './app-user-queries.ts';
 import { loadProfileDetail } from './profile-detail.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
-import { clearDefaultProfile, countProfiles, deleteProfile, findProfile, insertProfile, listProfiles, updateProfile } from './profile-queries.ts';
+import {
+  clearDefaultProfile,
+  countProfiles,
+  deleteProfile,
+  findProfile,
+  insertProfile,
+  listProfiles,
+  updateProfile,
+} from './profile-queries.ts';
 import { toProfile, type Profile, type ProfileChanges, type ProfileDetail } from './profile-schemas.ts';
 import { enforceQuota } from './quotas.ts';
 
 export async function listUserProfiles(ctx: AppContext, accountId: number, appUserId: number): Promise<Profile[]> {
-  if (!await findAppUser(ctx.db.kysely, accountId, appUserId)) throw notFound();
+  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
   const rows = await listProfiles(ctx.db.kysely, accountId, appUserId);
   return rows.map((row) => toProfile(ctx, row));
 }
@@ -32,20 +40,33 @@ export async function createProfile(
   return toProfile(ctx, row);
 }
 
-export async function changeProfile(ctx: AppContext, accountId: number, profileId: number, changes: ProfileChanges): Promise<ProfileDetail> {
-  await writeOwned(ctx, (trx) => findProfile(trx, accountId, profileId), async (trx, profile) => {
-    if (changes.is_default === true) await clearDefaultProfile(trx, accountId, profile.app_user_id);
-    const values = {
-      ...(changes.name !== undefined && { name: changes.name }),
-      ...(changes.is_default !== undefined && { is_default: changes.is_default ? 1 as const : 0 as const }),
-    };
-    if (Object.keys(values).length > 0) await updateProfile(trx, accountId, profileId, values);
-  });
+export async function changeProfile(
+  ctx: AppContext,
+  accountId: number,
+  profileId: number,
+  changes: ProfileChanges,
+): Promise<ProfileDetail> {
+  await writeOwned(
+    ctx,
+    (trx) => findProfile(trx, accountId, profileId),
+    async (trx, profile) => {
+      if (changes.is_default === true) await clearDefaultProfile(trx, accountId, profile.app_user_id);
+      const values = {
+        ...(changes.name !== undefined && { name: changes.name }),
+        ...(changes.is_default !== undefined && { is_default: changes.is_default ? (1 as const) : (0 as const) }),
+      };
+      if (Object.keys(values).length > 0) await updateProfile(trx, accountId, profileId, values);
+    },
+  );
   const detail = await loadProfileDetail(ctx, accountId, profileId);
   if (!detail) throw notFound();
   return detail;
 }
 
 export async function removeProfile(ctx: AppContext, accountId: number, id: number): Promise<void> {
-  await writeOwned(ctx, (trx) => findProfile(trx, accountId, id), (trx) => deleteProfile(trx, accountId, id));
+  await writeOwned(
+    ctx,
+    (trx) => findProfile(trx, accountId, id),
+    (trx) => deleteProfile(trx, accountId, id),
+  );
 }

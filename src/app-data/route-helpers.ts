@@ -14,7 +14,10 @@ export function created<T extends { url: string }>(reply: FastifyReply, body: T)
 
 /** DELETE `path` (a detail with an `{id}`): 204, or 404 when the caller has no such object. */
 export function registerDelete(
-  app: App, ctx: AppContext, path: string, doc: { tags: string[]; summary: string },
+  app: App,
+  ctx: AppContext,
+  path: string,
+  doc: { tags: string[]; summary: string },
   remove: (ctx: AppContext, accountId: number, id: number) => Promise<void>,
 ): void {
   app.delete(path, { schema: { ...doc, params: IdParams, response: { 204: Type.Null() } } }, async (request, reply) => {

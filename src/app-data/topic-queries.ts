@@ -15,9 +15,13 @@ export interface OwnedTopicRow extends TopicRow {
 }
 
 export function selectTopics(db: Kysely<Database>, accountId: number, scope: TopicScope): Promise<TopicRow[]> {
-  const [column, value] = 'profileId' in scope ? ['topics.profile_id', scope.profileId] as const : ['topics.id', scope.topicId] as const;
-  return db.selectFrom('topics').select(COLUMNS)
-    .where(column, '=', value).where('topics.account_id', '=', accountId)
+  const [column, value] =
+    'profileId' in scope ? (['topics.profile_id', scope.profileId] as const) : (['topics.id', scope.topicId] as const);
+  return db
+    .selectFrom('topics')
+    .select(COLUMNS)
+    .where(column, '=', value)
+    .where('topics.account_id', '=', accountId)
     .orderBy('topics.id')
     .execute();
 }
@@ -31,18 +35,25 @@ export function topicAppUser(eb: ExpressionBuilder<Database, 'topics'>) {
   return eb.selectFrom('profiles').select('profiles.app_user_id').whereRef('profiles.id', '=', 'topics.profile_id').$asScalar();
 }
 
-export const selectOwnedTopic = preparedQuery((db, p: { accountId: number; id: number }) => db.selectFrom('topics')
-  .select([...COLUMNS, 'topics.profile_id'])
-  .select((eb) => topicAppUser(eb).$notNull().as('app_user_id'))
-  .where('topics.id', '=', p.id).where('topics.account_id', '=', p.accountId));
+export const selectOwnedTopic = preparedQuery((db, p: { accountId: number; id: number }) =>
+  db
+    .selectFrom('topics')
+    .select([...COLUMNS, 'topics.profile_id'])
+    .select((eb) => topicAppUser(eb).$notNull().as('app_user_id'))
+    .where('topics.id', '=', p.id)
+    .where('topics.account_id', '=', p.accountId),
+);
 
 export async function findTopic(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedTopicRow | undefined> {
   return (await selectOwnedTopic(db, { accountId, id }))[0];
 }
 
 export async function countTopics(db: Kysely<Database>, accountId: number, profileId: number): Promise<number> {
-  const row = await db.selectFrom('topics').select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('profile_id', '=', profileId).where('account_id', '=', accountId)
+  const row = await db
+    .selectFrom('topics')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('profile_id', '=', profileId)
+    .where('account_id', '=', accountId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -51,7 +62,8 @@ export function insertTopic(
   trx: Kysely<Database>,
   values: { accountId: number; profileId: number; name: string; topicType: number },
 ): Promise<TopicRow> {
-  return trx.insertInto('topics')
+  return trx
+    .insertInto('topics')
     .values({ account_id: values.accountId, profile_id: values.profileId, name: values.name, topic_type: values.topicType })
     .returning(['id', 'name', 'topic_type'])
     .executeTakeFirstOrThrow();

@@ -13,27 +13,53 @@ import { TOPIC_TYPES, TopicTypeSchema } from './topic-types.ts';
 const tags = ['topics'];
 
 export function registerTopicRoutes(app: App, ctx: AppContext): void {
-  app.get('/app/topic-types/', {
-    schema: { tags, summary: 'The topic types and their labels', response: { 200: Type.Array(TopicTypeSchema) } },
-  }, async () => TOPIC_TYPES);
+  app.get(
+    '/app/topic-types/',
+    {
+      schema: { tags, summary: 'The topic types and their labels', response: { 200: Type.Array(TopicTypeSchema) } },
+    },
+    async () => TOPIC_TYPES,
+  );
 
-  app.get('/app/profiles/:id/topics/', {
-    schema: { tags, summary: "A profile's topics, items in full", params: IdParams, response: { 200: Type.Array(TopicSchema) } },
-  }, (request) => listTopics(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/profiles/:id/topics/',
+    {
+      schema: { tags, summary: "A profile's topics, items in full", params: IdParams, response: { 200: Type.Array(TopicSchema) } },
+    },
+    (request) => listTopics(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
-  app.post('/app/profiles/:id/topics/', {
-    schema: { tags, summary: 'Create a topic in a profile', params: IdParams, body: TopicBody, response: { 201: TopicSchema } },
-  }, async (request, reply) => created(reply, await createTopic(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)));
+  app.post(
+    '/app/profiles/:id/topics/',
+    {
+      schema: { tags, summary: 'Create a topic in a profile', params: IdParams, body: TopicBody, response: { 201: TopicSchema } },
+    },
+    async (request, reply) => created(reply, await createTopic(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+  );
 
-  app.get('/app/topics/:id/', {
-    schema: { tags, summary: 'A topic, items in full', params: IdParams, response: { 200: TopicSchema } },
-  }, (request) => getTopic(ctx, callerOf(request).accountId, parseId(request.params.id)));
+  app.get(
+    '/app/topics/:id/',
+    {
+      schema: { tags, summary: 'A topic, items in full', params: IdParams, response: { 200: TopicSchema } },
+    },
+    (request) => getTopic(ctx, callerOf(request).accountId, parseId(request.params.id)),
+  );
 
   const changeSchemas = { patch: TopicPatchBody, put: TopicBody };
   for (const method of ['patch', 'put'] as const) {
-    app[method]('/app/topics/:id/', {
-      schema: { tags, summary: "Change a topic's name or type", params: IdParams, body: changeSchemas[method], response: { 200: TopicSchema } },
-    }, (request) => changeTopic(ctx, callerOf(request).accountId, parseId(request.params.id), request.body));
+    app[method](
+      '/app/topics/:id/',
+      {
+        schema: {
+          tags,
+          summary: "Change a topic's name or type",
+          params: IdParams,
+          body: changeSchemas[method],
+          response: { 200: TopicSchema },
+        },
+      },
+      (request) => changeTopic(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+    );
   }
 
   registerDelete(app, ctx, '/app/topics/:id/', { tags, summary: 'Delete a topic with its items' }, removeTopic);

@@ -64,7 +64,7 @@ export class HashPool {
   async run(job: Job): Promise<string | boolean> {
     const free = this.#threads.find((t) => !t.busy);
     if (free) free.busy = true;
-    const thread = free ?? await new Promise<HashThread>((resolve) => this.#queue.push(resolve));
+    const thread = free ?? (await new Promise<HashThread>((resolve) => this.#queue.push(resolve)));
     try {
       return await thread.run(this.#nextId++, job);
     } finally {

@@ -9,8 +9,9 @@ let commonPasswords: Promise<Set<string>> | undefined;
 
 // Loaded on first use: the list is only needed when a password is set, and costs memory.
 async function isCommon(password: string): Promise<boolean> {
-  commonPasswords ??= import('@zxcvbn-ts/language-common')
-    .then(({ dictionary }) => new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase())));
+  commonPasswords ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase())),
+  );
   return (await commonPasswords).has(password.toLowerCase());
 }
 
@@ -57,7 +58,9 @@ export async function passwordProblems(password: string, context: PasswordContex
   if (await isCommon(password)) problems.push('This password is too common.');
   const lower = password.toLowerCase();
   const attributes: Array<[string, string | undefined]> = [
-    ['email address', context.email], ['first name', context.firstName], ['last name', context.lastName],
+    ['email address', context.email],
+    ['first name', context.firstName],
+    ['last name', context.lastName],
   ];
   for (const [label, value] of attributes) {
     if (!value) continue;

@@ -35,9 +35,11 @@ const TOUCH_INTERVAL_MS = 3_600_000;
 async function authenticate(ctx: AppContext, findToken: TokenFinder, header: string): Promise<Caller> {
   const match = /^token\s+(\S+)\s*$/i.exec(header);
   if (!match) {
-    throw unauthenticated(/^token\s*$/i.test(header)
-      ? 'Invalid token header. No credentials provided.'
-      : 'Invalid token header. Use "Authorization: Token <token>".');
+    throw unauthenticated(
+      /^token\s*$/i.test(header)
+        ? 'Invalid token header. No credentials provided.'
+        : 'Invalid token header. Use "Authorization: Token <token>".',
+    );
   }
   const row = await findToken(match[1]!);
   if (!row) throw unauthenticated('Invalid token.');

@@ -32,7 +32,8 @@ export function tokenFinder(db: Db): TokenFinder {
 }
 
 function tokenRows(db: Db) {
-  return db.kysely.selectFrom('auth_tokens')
+  return db.kysely
+    .selectFrom('auth_tokens')
     .select(['auth_tokens.token_hash', 'auth_tokens.id', 'auth_tokens.account_id', 'auth_tokens.last_used_at']);
 }
 
@@ -43,17 +44,20 @@ function tokenRows(db: Db) {
  * when a request asks for it.
  */
 function cachedFinder(db: Db, changes: ChangeFeed): TokenFinder {
-  const findToken = preparedStatement(db, 'find_token', (p: { tokenHash: string }) => tokenRows(db)
-    .where('auth_tokens.token_hash', '=', p.tokenHash));
-  const findDataVersion = preparedStatement(db, 'find_data_version', (p: { accountId: number }) => db.kysely.selectFrom('app_users')
-    .select('data_version').where('account_id', '=', p.accountId));
+  const findToken = preparedStatement(db, 'find_token', (p: { tokenHash: string }) =>
+    tokenRows(db).where('auth_tokens.token_hash', '=', p.tokenHash),
+  );
+  const findDataVersion = preparedStatement(db, 'find_data_version', (p: { accountId: number }) =>
+    db.kysely.selectFrom('app_users').select('data_version').where('account_id', '=', p.accountId),
+  );
   const tokens = new RowCache<FoundToken>(changes, 'tokens', CACHED_ROWS);
   const dataVersions = new RowCache<number | null>(changes, 'app_user', CACHED_ROWS);
 
-  const dataVersionOf = async (accountId: number): Promise<number | null> => (await dataVersions.get(String(accountId), async () => {
-    const row = (await findDataVersion({ accountId }))[0];
-    return { accountId, value: row?.data_version ?? null };
-  }))!;
+  const dataVersionOf = async (accountId: number): Promise<number | null> =>
+    (await dataVersions.get(String(accountId), async () => {
+      const row = (await findDataVersion({ accountId }))[0];
+      return { accountId, value: row?.data_version ?? null };
+    }))!;
 
   return (token) => {
     const tokenHash = hashSecret(token);
@@ -61,7 +65,10 @@ function cachedFinder(db: Db, changes: ChangeFeed): TokenFinder {
       const row = (await findToken({ tokenHash }))[0];
       if (!row) return undefined;
       const accountId = row.account_id;
-      return { accountId, value: { id: row.id, account_id: accountId, last_used_at: row.last_used_at, dataVersion: () => dataVersionOf(accountId) } };
+      return {
+        accountId,
+        value: { id: row.id, account_id: accountId, last_used_at: row.last_used_at, dataVersion: () => dataVersionOf(accountId) },
+      };
     });
   };
 }
@@ -73,18 +80,23 @@ function cachedFinder(db: Db, changes: ChangeFeed): TokenFinder {
  * most of them; a lone request waits for nothing but the end of the turn.
  */
 function batchedFinder(db: Db): TokenFinder {
-  const find = preparedStatement(db, 'find_tokens', (p: { tokenHashes: string[] }) => tokenRows(db)
-    .leftJoin('app_users', 'app_users.account_id', 'auth_tokens.account_id')
-    .select('app_users.data_version')
-    .where(sql<boolean>`auth_tokens.token_hash = any(${p.tokenHashes})`));
-  const loader = new DataLoader<string, FoundToken | undefined>(async (tokenHashes) => {
-    const byHash = new Map((await find({ tokenHashes: [...tokenHashes] })).map((row) => [row.token_hash, row]));
-    return tokenHashes.map((tokenHash) => {
-      const row = byHash.get(tokenHash);
-      if (!row) return undefined;
-      const dataVersion = Promise.resolve(row.data_version);
-      return { id: row.id, account_id: row.account_id, last_used_at: row.last_used_at, dataVersion: () => dataVersion };
-    });
-  }, { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) });
+  const find = preparedStatement(db, 'find_tokens', (p: { tokenHashes: string[] }) =>
+    tokenRows(db)
+      .leftJoin('app_users', 'app_users.account_id', 'auth_tokens.account_id')
+      .select('app_users.data_version')
+      .where(sql<boolean>`auth_tokens.token_hash = any(${p.tokenHashes})`),
+  );
+  const loader = new DataLoader<string, FoundToken | undefined>(
+    async (tokenHashes) => {
+      const byHash = new Map((await find({ tokenHashes: [...tokenHashes] })).map((row) => [row.token_hash, row]));
+      return tokenHashes.map((tokenHash) => {
+        const row = byHash.get(tokenHash);
+        if (!row) return undefined;
+        const dataVersion = Promise.resolve(row.data_version);
+        return { id: row.id, account_id: row.account_id, last_used_at: row.last_used_at, dataVersion: () => dataVersion };
+      });
+    },
+    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+  );
   return (token) => loader.load(hashSecret(token));
 }

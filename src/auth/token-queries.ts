@@ -4,7 +4,8 @@ import { hashSecret, newSecret } from './token-hash.ts';
 
 export async function issueToken(db: Kysely<Database>, accountId: number, now: number): Promise<string> {
   const token = newSecret();
-  await db.insertInto('auth_tokens')
+  await db
+    .insertInto('auth_tokens')
     .values({ account_id: accountId, token_hash: hashSecret(token), created_at: now, last_used_at: now })
     .execute();
   return token;

@@ -8,7 +8,12 @@ import { openDatabase, type Db } from '../db/database.ts';
 import { pendingMigrations } from '../db/migrate.ts';
 import type { OutboxState } from '../db/schema.ts';
 import {
-  OUTBOX_STATES, countOutboxByState, listOutboxEntries, retryFailedEntries, statesOf, type OutboxEntry,
+  OUTBOX_STATES,
+  countOutboxByState,
+  listOutboxEntries,
+  retryFailedEntries,
+  statesOf,
+  type OutboxEntry,
 } from '../outbox/outbox-admin.ts';
 
 const USAGE = `Usage:
@@ -45,7 +50,11 @@ function printEntries(entries: OutboxEntry[]): void {
   }
   const header = ['ID', 'KIND', 'STATE', 'ATTEMPTS', 'CREATED', 'NEXT ATTEMPT / SENT', 'ABOUT'];
   const rows = entries.map((e) => [
-    String(e.id), e.kind, e.state, String(e.attempts), isoTime(e.createdAt),
+    String(e.id),
+    e.kind,
+    e.state,
+    String(e.attempts),
+    isoTime(e.createdAt),
     e.state === 'sent' ? isoTime(e.sentAt) : e.state === 'pending' ? isoTime(e.nextAttemptAt) : '-',
     e.summary,
   ]);
@@ -91,7 +100,7 @@ function stats(args: string[]): Run {
 function retry(args: string[]): Run {
   const { values, positionals } = parseArgs({ args, options: { 'all-failed': { type: 'boolean' } }, allowPositionals: true });
   const allFailed = values['all-failed'] === true;
-  if (allFailed === (positionals.length > 0)) throw new UsageError('retry needs entry ids or --all-failed (not both)');
+  if (allFailed === positionals.length > 0) throw new UsageError('retry needs entry ids or --all-failed (not both)');
   const ids = allFailed ? undefined : [...new Set(positionals.map((id) => parsePositiveInteger('an entry id', id)))];
   return async (db) => {
     const retried = await retryFailedEntries(db.kysely, ids, Date.now());
@@ -117,14 +126,18 @@ async function openServiceDatabase(databaseUrl: string): Promise<Db> {
     const path = databaseUrl.slice('sqlite:'.length);
     // Opening would create an empty file: say instead that the service has not run here.
     if (path === ':memory:' || !existsSync(path)) {
-      throw new CommandError(`No database at "${path}" (DATABASE_URL). Check DATABASE_URL and the working directory, or start the service once to create it.`);
+      throw new CommandError(
+        `No database at "${path}" (DATABASE_URL). Check DATABASE_URL and the working directory, or start the service once to create it.`,
+      );
     }
   }
   const db = openDatabase(databaseUrl, { poolSize: 1 });
   try {
     const pending = await pendingMigrations(db);
     if (pending.length > 0) {
-      throw new CommandError(`The database (DATABASE_URL) is not migrated to this version (pending: ${pending.join(', ')}). Start the service, which migrates at start-up, then run this again.`);
+      throw new CommandError(
+        `The database (DATABASE_URL) is not migrated to this version (pending: ${pending.join(', ')}). Start the service, which migrates at start-up, then run this again.`,
+      );
     }
     return db;
   } catch (error) {

@@ -24,9 +24,11 @@ export function createProgressBar(total: number, unit: string, stream: NodeJS.Wr
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? done / seconds : 0;
     const eta = rate > 0 ? (total - done) / rate : Infinity;
-    return `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${Math.floor(fraction * 100)}% `
-      + `${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} ${unit}, `
-      + `${Math.round(rate).toLocaleString('en-US')}/s, ${done < total ? `${formatSeconds(eta)} left` : `${formatSeconds(seconds)} in all`}`;
+    return (
+      `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${Math.floor(fraction * 100)}% ` +
+      `${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} ${unit}, ` +
+      `${Math.round(rate).toLocaleString('en-US')}/s, ${done < total ? `${formatSeconds(eta)} left` : `${formatSeconds(seconds)} in all`}`
+    );
   };
 
   return {

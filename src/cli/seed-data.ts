@@ -12,7 +12,15 @@ export const ENTRIES_PER_LIST = 3;
 
 /** The tables the seeder writes, in foreign-key order. */
 export const SEEDED_TABLES = [
-  'accounts', 'email_addresses', 'app_users', 'profiles', 'topics', 'items', 'list_contents', 'list_entries', 'image_contents',
+  'accounts',
+  'email_addresses',
+  'app_users',
+  'profiles',
+  'topics',
+  'items',
+  'list_contents',
+  'list_entries',
+  'image_contents',
 ] as const;
 
 export type SeededTable = (typeof SEEDED_TABLES)[number];
@@ -39,12 +47,19 @@ const TOPICS: ReadonlyArray<{ name: string; topicType: number }> = [
 
 const ENTRIES = ['Take the blue tablets', 'Call the pharmacist', 'Water the tomatoes'];
 
-const DESCRIPTION =
-  'A photograph of the front door with the spare key hidden under the third flower pot on the left.';
+const DESCRIPTION = 'A photograph of the front door with the spare key hidden under the third flower pot on the left.';
 
 export function emptySeedRows(): SeedRows {
   return {
-    accounts: [], email_addresses: [], app_users: [], profiles: [], topics: [], items: [], list_contents: [], list_entries: [], image_contents: [],
+    accounts: [],
+    email_addresses: [],
+    app_users: [],
+    profiles: [],
+    topics: [],
+    items: [],
+    list_contents: [],
+    list_entries: [],
+    image_contents: [],
   };
 }
 
@@ -54,8 +69,15 @@ export function addSeedAccount(rows: SeedRows, ids: IdCursor, n: number, passwor
   const email = seedEmail(n);
   rows.accounts.push({ id: accountId, first_name: 'Bench', last_name: `User ${n}`, password_hash: passwordHash, created_at: now });
   rows.email_addresses.push({
-    id: ids.email_addresses++, account_id: accountId, email, email_lower: email, verified: 1, is_primary: 1, verified_action: 1,
-    created_at: now, last_key_sent_at: null,
+    id: ids.email_addresses++,
+    account_id: accountId,
+    email,
+    email_lower: email,
+    verified: 1,
+    is_primary: 1,
+    verified_action: 1,
+    created_at: now,
+    last_key_sent_at: null,
   });
   const appUserId = ids.app_users++;
   rows.app_users.push({ id: appUserId, account_id: accountId, name: 'Bench', quote: 'Seeded for benchmarks and demos.', created_at: now });
@@ -73,12 +95,21 @@ export function addSeedAccount(rows: SeedRows, ids: IdCursor, n: number, passwor
         const listId = ids.list_contents++;
         rows.list_contents.push({ id: listId, account_id: accountId, item_id: itemId });
         for (let e = 0; e < ENTRIES_PER_LIST; e++) {
-          rows.list_entries.push({ id: ids.list_entries++, account_id: accountId, list_content_id: listId, text: ENTRIES[e % ENTRIES.length]! });
+          rows.list_entries.push({
+            id: ids.list_entries++,
+            account_id: accountId,
+            list_content_id: listId,
+            text: ENTRIES[e % ENTRIES.length]!,
+          });
         }
       } else {
         rows.image_contents.push({
-          id: ids.image_contents++, account_id: accountId, item_id: itemId, description: DESCRIPTION,
-          image_resource_id: null, media_resource_id: null,
+          id: ids.image_contents++,
+          account_id: accountId,
+          item_id: itemId,
+          description: DESCRIPTION,
+          image_resource_id: null,
+          media_resource_id: null,
         });
       }
     }

@@ -39,7 +39,10 @@ async function nextSeedNumber(db: Kysely<Database>): Promise<number> {
 async function readNextIds(db: Kysely<Database>): Promise<IdCursor> {
   const ids = {} as IdCursor;
   for (const table of SEEDED_TABLES) {
-    const row = await (db as Kysely<any>).selectFrom(table).select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+    const row = await (db as Kysely<any>)
+      .selectFrom(table)
+      .select((eb) => eb.fn.max('id').as('max'))
+      .executeTakeFirst();
     ids[table] = Number(row?.max ?? 0) + 1;
   }
   return ids;
@@ -52,7 +55,10 @@ async function insertAll(db: Db, trx: Kysely<Database>, rows: SeedRows): Promise
     const columns = Object.keys(tableRows[0]!).length;
     const perStatement = Math.floor(db.maxParameters / columns);
     for (let start = 0; start < tableRows.length; start += perStatement) {
-      await (trx as Kysely<any>).insertInto(table).values(tableRows.slice(start, start + perStatement)).execute();
+      await (trx as Kysely<any>)
+        .insertInto(table)
+        .values(tableRows.slice(start, start + perStatement))
+        .execute();
     }
   }
 }

@@ -59,7 +59,8 @@ async function main(): Promise<void> {
   const password = values.password ?? SEED_PASSWORD;
   loadDotEnv();
   const databaseUrl = values.db ?? (process.env.DATABASE_URL?.trim() || 'sqlite:data/profile-service.db');
-  if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\//.test(databaseUrl)) fail(`--db must be "sqlite:<path>" or "postgres://…", got "${databaseUrl}".`);
+  if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    fail(`--db must be "sqlite:<path>" or "postgres://…", got "${databaseUrl}".`);
 
   const db = openDatabase(databaseUrl);
   try {
@@ -68,7 +69,13 @@ async function main(): Promise<void> {
     const passwordHash = await hashPassword(password);
     const progress = values.quiet ? undefined : createProgressBar(accounts, 'accounts');
     progress?.update(0);
-    const summary = await seedAccounts(db, { accounts, passwordHash, now: Date.now(), batchSize, onProgress: (done) => progress?.update(done) });
+    const summary = await seedAccounts(db, {
+      accounts,
+      passwordHash,
+      now: Date.now(),
+      batchSize,
+      onProgress: (done) => progress?.update(done),
+    });
     progress?.finish();
     const seconds = (performance.now() - started) / 1000;
     const totalRows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
@@ -77,8 +84,10 @@ async function main(): Promise<void> {
       console.log(JSON.stringify({ ...summary, accounts, password, seconds: Number(seconds.toFixed(2)) }));
       return;
     }
-    console.log(`Seeded ${accounts.toLocaleString('en-US')} verified accounts in ${seconds.toFixed(1)} s `
-      + `(${totalRows.toLocaleString('en-US')} rows, ${Math.round(totalRows / seconds).toLocaleString('en-US')} rows/s).`);
+    console.log(
+      `Seeded ${accounts.toLocaleString('en-US')} verified accounts in ${seconds.toFixed(1)} s ` +
+        `(${totalRows.toLocaleString('en-US')} rows, ${Math.round(totalRows / seconds).toLocaleString('en-US')} rows/s).`,
+    );
     console.log(`  addresses: ${seedEmail(summary.firstNumber)} … ${seedEmail(summary.lastNumber)}`);
     console.log(`  password:  ${password}`);
     console.log(`  account ids ${summary.firstAccountId} … ${summary.lastAccountId}`);

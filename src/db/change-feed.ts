@@ -27,7 +27,12 @@ const TRIGGERS: { name: string; on: string; watched: Watched; accountId: string 
   { name: 'watch_auth_tokens_update', on: 'AFTER UPDATE ON main.auth_tokens', watched: 'tokens', accountId: 'OLD.account_id' },
   { name: 'watch_auth_tokens_delete', on: 'AFTER DELETE ON main.auth_tokens', watched: 'tokens', accountId: 'OLD.account_id' },
   { name: 'watch_app_users_insert', on: 'AFTER INSERT ON main.app_users', watched: 'app_user', accountId: 'NEW.account_id' },
-  { name: 'watch_app_users_version', on: 'AFTER UPDATE OF data_version ON main.app_users', watched: 'app_user', accountId: 'NEW.account_id' },
+  {
+    name: 'watch_app_users_version',
+    on: 'AFTER UPDATE OF data_version ON main.app_users',
+    watched: 'app_user',
+    accountId: 'NEW.account_id',
+  },
   { name: 'watch_app_users_delete', on: 'AFTER DELETE ON main.app_users', watched: 'app_user', accountId: 'OLD.account_id' },
 ];
 
@@ -82,7 +87,9 @@ export class ChangeFeed {
   catchUp(): void {
     if (this.#checkedThisTurn || !this.#dataVersion) return;
     this.#checkedThisTurn = true;
-    setImmediate(() => { this.#checkedThisTurn = false; });
+    setImmediate(() => {
+      this.#checkedThisTurn = false;
+    });
     const version = this.#dataVersion.get() as number;
     if (version === this.#lastDataVersion) return;
     this.#lastDataVersion = version;

@@ -38,7 +38,8 @@ const SYNCED_COMMITS = statement('pragma synchronous = full');
 
 // The savepoint statements of each place in a batch, made once (Kysely's savepoint API builds
 // a new transaction object and compiles the statement at every call).
-const savepointStatements = (sqlOf: (name: string) => string) => Array.from({ length: MAX_BATCH }, (_, index) => statement(sqlOf(`write_${index}`)));
+const savepointStatements = (sqlOf: (name: string) => string) =>
+  Array.from({ length: MAX_BATCH }, (_, index) => statement(sqlOf(`write_${index}`)));
 const SAVEPOINT = savepointStatements((name) => `savepoint ${name}`);
 const RELEASE = savepointStatements((name) => `release ${name}`);
 const ROLLBACK_TO = savepointStatements((name) => `rollback to ${name}`);
@@ -86,11 +87,12 @@ export class GroupCommitter {
       for (const job of batch) job.reject(error);
       return;
     }
-    const answer = () => batch.forEach((job, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) job.resolve(outcome.value);
-      else job.reject(outcome.error);
-    });
+    const answer = () =>
+      batch.forEach((job, index) => {
+        const outcome = outcomes[index]!;
+        if (outcome.ok) job.resolve(outcome.value);
+        else job.reject(outcome.error);
+      });
     if (!this.#syncWal) return answer();
     // Not awaited: the next batch runs while the disk syncs this one.
     this.#syncWal().then(answer, (error: unknown) => {

@@ -11,7 +11,12 @@ import type { Database } from './schema.ts';
 export function openPostgres(url: string, options: DatabaseOptions): Db {
   const pool = createPostgresPool(url, options);
   const stats = { queries: 0 };
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: kyselyPool(pool) }), log: () => { stats.queries++; } });
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: kyselyPool(pool) }),
+    log: () => {
+      stats.queries++;
+    },
+  });
   return {
     kysely,
     dialect: 'postgres',
@@ -26,18 +31,22 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
     isUniqueViolation: (error, index) => codeOf(error) === '23505' && (error as { constraint?: unknown }).constraint === index.name,
     isForeignKeyViolation: (error) => codeOf(error) === '23503',
     maxParameters: 65_535, // the wire protocol's limit
-    bulkLoad: (tables, work) => kysely.transaction().execute(async (trx) => {
-      await sql`lock table ${sql.join(tables.map((t) => sql.table(t)))} in share row exclusive mode`.execute(trx);
-      await work(trx);
-      // Explicit ids do not advance identity sequences; move them past what was written.
-      for (const table of tables) {
-        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(trx);
-      }
-    }).then(async () => {
-      // Autovacuum would analyse the grown tables some time later; until then the planner
-      // works from the empty tables' statistics. Analysing now makes the data usable at once.
-      await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(kysely);
-    }),
+    bulkLoad: (tables, work) =>
+      kysely
+        .transaction()
+        .execute(async (trx) => {
+          await sql`lock table ${sql.join(tables.map((t) => sql.table(t)))} in share row exclusive mode`.execute(trx);
+          await work(trx);
+          // Explicit ids do not advance identity sequences; move them past what was written.
+          for (const table of tables) {
+            await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(trx);
+          }
+        })
+        .then(async () => {
+          // Autovacuum would analyse the grown tables some time later; until then the planner
+          // works from the empty tables' statistics. Analysing now makes the data usable at once.
+          await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(kysely);
+        }),
     close: () => kysely.destroy(),
   };
 }

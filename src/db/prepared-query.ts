@@ -30,7 +30,9 @@ function markers<P>(): P {
 }
 
 /** The compiled query, and a function that puts a call's values in place of its markers. */
-export function prepare<P extends object, R>(query: Compilable<R>): { sql: string; parameters: readonly unknown[]; bind: (values: P) => CompiledQuery<R> } {
+export function prepare<P extends object, R>(
+  query: Compilable<R>,
+): { sql: string; parameters: readonly unknown[]; bind: (values: P) => CompiledQuery<R> } {
   const compiled = query.compile();
   const slots = compiled.parameters.flatMap((value, index) => (value instanceof Parameter ? [{ index, name: value.name as keyof P }] : []));
   return {
@@ -77,8 +79,7 @@ export function preparedQuery<P extends object, R>(build: (db: Kysely<Database>,
  */
 export function preparedStatement<P extends object, R>(db: Db, name: string, build: (params: P) => Compilable<R>) {
   const prepared = prepare<P, R>(build(markers<P>()));
-  return Object.assign(
-    (values: P): Promise<R[]> => db.executePrepared<R>(name, prepared.bind(values)),
-    { render: () => ({ sql: prepared.sql, parameters: prepared.parameters }) },
-  );
+  return Object.assign((values: P): Promise<R[]> => db.executePrepared<R>(name, prepared.bind(values)), {
+    render: () => ({ sql: prepared.sql, parameters: prepared.parameters }),
+  });
 }

@@ -7,8 +7,11 @@ import type { Database } from './schema.ts';
 export async function getOrCreateSecret(db: Kysely<Database>, name: string): Promise<Buffer> {
   const existing = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst();
   if (existing) return Buffer.from(existing.value, 'base64');
-  await db.insertInto('server_secrets').values({ name, value: randomBytes(32).toString('base64') })
-    .onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('server_secrets')
+    .values({ name, value: randomBytes(32).toString('base64') })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
   // Another instance may have won the race: read back whichever value was stored.
   const stored = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
   return Buffer.from(stored.value, 'base64');

@@ -66,18 +66,19 @@ export function openSqlite(path: string, options: DatabaseOptions): Db {
     isUniqueViolation: (error, index) => codeOf(error) === 'SQLITE_CONSTRAINT_UNIQUE' && messageOf(error).includes(index.columns),
     isForeignKeyViolation: (error) => codeOf(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
     maxParameters: 32_766, // SQLITE_MAX_VARIABLE_NUMBER's default
-    bulkLoad: (_tables, work) => kysely.connection().execute(async (conn) => {
-      // BEGIN IMMEDIATE takes the write lock up front (a deferred transaction that reads first
-      // could fail on its first write if another connection wrote in between).
-      await sql`begin immediate`.execute(conn);
-      try {
-        await work(conn);
-        await sql`commit`.execute(conn);
-      } catch (error) {
-        await sql`rollback`.execute(conn);
-        throw error;
-      }
-    }),
+    bulkLoad: (_tables, work) =>
+      kysely.connection().execute(async (conn) => {
+        // BEGIN IMMEDIATE takes the write lock up front (a deferred transaction that reads first
+        // could fail on its first write if another connection wrote in between).
+        await sql`begin immediate`.execute(conn);
+        try {
+          await work(conn);
+          await sql`commit`.execute(conn);
+        } catch (error) {
+          await sql`rollback`.execute(conn);
+          throw error;
+        }
+      }),
     async close() {
       await kysely.destroy();
       await wal?.close();

@@ -6,7 +6,16 @@ export const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shor
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Socket errors of a connection that could not be made or was broken. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** pg's and pg-pool's own messages for a broken, closed, refused or silent connection. */
 const DRIVER_MESSAGES = [

@@ -6,23 +6,27 @@ import { unavailable } from '../errors.ts';
 import type { App } from './types.ts';
 
 export function registerHealthRoutes(app: App, ctx: AppContext): void {
-  app.get('/health', {
-    config: { auth: 'none' },
-    schema: {
-      summary: 'Service health: 200 when the database answers, 503 otherwise (within the database timeouts)',
-      tags: ['service'],
-      security: [],
-      response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+  app.get(
+    '/health',
+    {
+      config: { auth: 'none' },
+      schema: {
+        summary: 'Service health: 200 when the database answers, 503 otherwise (within the database timeouts)',
+        tags: ['service'],
+        security: [],
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
     },
-  }, async () => {
-    try {
-      await sql`select 1`.execute(ctx.db.kysely);
-    } catch (error) {
-      // Any failure is "not healthy"; one that is not the database being away deserves a closer look.
-      if (isDatabaseUnavailable(error)) ctx.log.warn({ err: error }, 'health check: database unavailable');
-      else ctx.log.error({ err: error }, 'health check: database query failed');
-      throw unavailable(DATABASE_UNAVAILABLE, DATABASE_RETRY_AFTER_SECONDS);
-    }
-    return { status: 'ok' as const };
-  });
+    async () => {
+      try {
+        await sql`select 1`.execute(ctx.db.kysely);
+      } catch (error) {
+        // Any failure is "not healthy"; one that is not the database being away deserves a closer look.
+        if (isDatabaseUnavailable(error)) ctx.log.warn({ err: error }, 'health check: database unavailable');
+        else ctx.log.error({ err: error }, 'health check: database query failed');
+        throw unavailable(DATABASE_UNAVAILABLE, DATABASE_RETRY_AFTER_SECONDS);
+      }
+      return { status: 'ok' as const };
+    },
+  );
 }

@@ -42,13 +42,13 @@ function sendError(reply: FastifyReply, status: number, body: object, headers: R
 
 /** The contract's status for each kind of domain error (§2). */
 const STATUS_OF: Record<ErrorKind, number> = {
-  'invalid': 400,
-  'unauthenticated': 401,
-  'forbidden': 403,
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
   'not-found': 404,
-  'conflict': 409,
+  conflict: 409,
   'rate-limited': 429,
-  'unavailable': 503,
+  unavailable: 503,
 };
 
 function sendDomainError(reply: FastifyReply, error: DomainError): FastifyReply {
@@ -84,7 +84,7 @@ function registerErrorHandler(app: App): void {
       return sendError(reply, status, { detail: status === 404 ? 'Not found.' : 'The request could not be processed.' });
     }
     request.log.error({ err: error }, 'request failed');
-    return sendError(reply, Math.max(status , 500), { detail: 'Internal server error.' });
+    return sendError(reply, Math.max(status, 500), { detail: 'Internal server error.' });
   });
 }
 

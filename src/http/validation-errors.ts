@@ -27,7 +27,9 @@ function messageFor(error: FastifySchemaValidationError, value: unknown): string
       return 'This field is required.';
     case 'type': {
       if (value === null) return 'This field may not be null.';
-      const types = String(params.type).split(',').filter((t) => t !== 'null');
+      const types = String(params.type)
+        .split(',')
+        .filter((t) => t !== 'null');
       return TYPE_NAMES[types[0]!] ?? `Expected ${types.join(' or ')}.`;
     }
     case 'minLength':
@@ -65,7 +67,10 @@ function valueAt(root: unknown, segments: string[]): unknown {
 
 function decodePointer(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Sets errors[a][b]… = [message], making arrays for numeric segments (DRF's list errors). */
@@ -74,7 +79,7 @@ export function placeFieldError(errors: FieldErrors, segments: string[], message
   for (let i = 0; i < segments.length - 1; i++) {
     const key = segments[i]!;
     const nextIsIndex = /^\d+$/.test(segments[i + 1]!);
-    if (node[key] === undefined || Array.isArray(node[key]) && typeof node[key][0] === 'string') {
+    if (node[key] === undefined || (Array.isArray(node[key]) && typeof node[key][0] === 'string')) {
       node[key] = nextIsIndex ? [] : {};
     }
     node = node[key];

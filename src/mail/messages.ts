@@ -13,27 +13,38 @@ function linkFor(template: string, key: string): string {
 
 function compose(to: string, subject: string, paragraphs: string[], link?: string): MailMessage {
   const text = [...paragraphs, ...(link ? [link] : []), '— Profile Service'].join('\n\n') + '\n';
-  const html = '<!doctype html><html><body>'
-    + paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('')
-    + (link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : '')
-    + '<p>— Profile Service</p></body></html>';
+  const html =
+    '<!doctype html><html><body>' +
+    paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('') +
+    (link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : '') +
+    '<p>— Profile Service</p></body></html>';
   return { to, subject, text, html };
 }
 
 export function verificationMessage(config: Config, to: string, key: string): MailMessage {
   const hours = Math.round(config.emailVerificationTtlMs / 3_600_000);
-  return compose(to, 'Confirm your e-mail address', [
-    `Please confirm that ${to} is your e-mail address by opening the link below. You will be asked for your password.`,
-    `The link works once and expires in ${hours} hour${hours === 1 ? '' : 's'}. If you did not ask for this, ignore this message.`,
-  ], linkFor(config.emailVerificationUrl, key));
+  return compose(
+    to,
+    'Confirm your e-mail address',
+    [
+      `Please confirm that ${to} is your e-mail address by opening the link below. You will be asked for your password.`,
+      `The link works once and expires in ${hours} hour${hours === 1 ? '' : 's'}. If you did not ask for this, ignore this message.`,
+    ],
+    linkFor(config.emailVerificationUrl, key),
+  );
 }
 
 export function passwordResetMessage(config: Config, to: string, key: string): MailMessage {
   const minutes = Math.round(config.passwordResetTtlMs / 60_000);
-  return compose(to, 'Reset your password', [
-    'Someone (hopefully you) asked to reset the password of your Profile Service account. Open the link below to choose a new one.',
-    `The link works once and expires in ${minutes} minutes. If you did not ask for this, ignore this message: your password is unchanged.`,
-  ], linkFor(config.passwordResetUrl, key));
+  return compose(
+    to,
+    'Reset your password',
+    [
+      'Someone (hopefully you) asked to reset the password of your Profile Service account. Open the link below to choose a new one.',
+      `The link works once and expires in ${minutes} minutes. If you did not ask for this, ignore this message: your password is unchanged.`,
+    ],
+    linkFor(config.passwordResetUrl, key),
+  );
 }
 
 export function addressAddedMessage(to: string, addedAddress: string): MailMessage {

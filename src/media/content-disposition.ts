@@ -8,7 +8,10 @@ function dispositionType(contentType: string): 'inline' | 'attachment' {
 
 function fileName(name: string, extension: string): string {
   // No path separators, control characters or quotes; a name that is only dots is no name.
-  const cleaned = name.replace(/[\\/\p{Cc}"]+/gu, '_').replace(/^[\s.]+|[\s.]+$/g, '').slice(0, 200);
+  const cleaned = name
+    .replace(/[\\/\p{Cc}"]+/gu, '_')
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .slice(0, 200);
   const base = cleaned === '' ? 'file' : cleaned;
   return base.toLowerCase().endsWith(`.${extension}`) ? base : `${base}.${extension}`;
 }

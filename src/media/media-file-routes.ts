@@ -35,41 +35,41 @@ export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
       response: { 200: FileResponse, 206: FileResponse },
     },
     handler: async (request, reply) => {
-    const storageKey = request.params.storage_key;
-    if (!isStorageKey(storageKey)) throw notFound();
-    const now = ctx.clock.now();
-    const check = checkSignature(ctx.secrets.mediaUrl, storageKey, request.query.expires, request.query.signature, now);
-    if (check === 'invalid') throw notFound();
-    if (check === 'expired') throw expired();
-    const media = await findMediaByStorageKey(ctx.db.kysely, storageKey);
-    if (!media) throw notFound();
+      const storageKey = request.params.storage_key;
+      if (!isStorageKey(storageKey)) throw notFound();
+      const now = ctx.clock.now();
+      const check = checkSignature(ctx.secrets.mediaUrl, storageKey, request.query.expires, request.query.signature, now);
+      if (check === 'invalid') throw notFound();
+      if (check === 'expired') throw expired();
+      const media = await findMediaByStorageKey(ctx.db.kysely, storageKey);
+      if (!media) throw notFound();
 
-    // Validators are not sent, so a conditional range (If-Range) always gets the whole file.
-    const range = request.headers['if-range'] === undefined ? parseByteRange(request.headers.range, media.size) : undefined;
-    if (range === 'unsatisfiable') {
-      throw new HttpError(416, { detail: 'The requested range is outside the file.' }, { 'Content-Range': `bytes */${media.size}` });
-    }
-    const stream = await ctx.media.open(storageKey, range);
-    if (!stream) {
-      request.log.error({ storageKey }, 'a media resource has no stored file');
-      throw notFound();
-    }
+      // Validators are not sent, so a conditional range (If-Range) always gets the whole file.
+      const range = request.headers['if-range'] === undefined ? parseByteRange(request.headers.range, media.size) : undefined;
+      if (range === 'unsatisfiable') {
+        throw new HttpError(416, { detail: 'The requested range is outside the file.' }, { 'Content-Range': `bytes */${media.size}` });
+      }
+      const stream = await ctx.media.open(storageKey, range);
+      if (!stream) {
+        request.log.error({ storageKey }, 'a media resource has no stored file');
+        throw notFound();
+      }
 
-    const secondsLeft = Math.max(0, Math.floor((Number(request.query.expires) * 1000 - now) / 1000));
-    reply.headers({
-      'Content-Type': media.content_type,
-      'Content-Length': String(range ? range.end - range.start + 1 : media.size),
-      'Content-Disposition': contentDisposition(media.content_type, media.name, extensionOf(storageKey)),
-      'Cache-Control': `private, max-age=${secondsLeft}`,
-      'X-Content-Type-Options': 'nosniff',
-      // Opened directly in a browser, the file runs no script, whatever it contains.
-      'Content-Security-Policy': 'sandbox',
-      'Accept-Ranges': 'bytes',
-    });
-    if (range) reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${media.size}`);
-    if (request.method === 'HEAD') stream.destroy();
-    // The response schema documents the body as binary; a stream is sent as it is, unserialised.
-    return reply.send((request.method === 'HEAD' ? undefined : stream) as never);
+      const secondsLeft = Math.max(0, Math.floor((Number(request.query.expires) * 1000 - now) / 1000));
+      reply.headers({
+        'Content-Type': media.content_type,
+        'Content-Length': String(range ? range.end - range.start + 1 : media.size),
+        'Content-Disposition': contentDisposition(media.content_type, media.name, extensionOf(storageKey)),
+        'Cache-Control': `private, max-age=${secondsLeft}`,
+        'X-Content-Type-Options': 'nosniff',
+        // Opened directly in a browser, the file runs no script, whatever it contains.
+        'Content-Security-Policy': 'sandbox',
+        'Accept-Ranges': 'bytes',
+      });
+      if (range) reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${media.size}`);
+      if (request.method === 'HEAD') stream.destroy();
+      // The response schema documents the body as binary; a stream is sent as it is, unserialised.
+      return reply.send((request.method === 'HEAD' ? undefined : stream) as never);
     },
   });
 }

@@ -5,7 +5,9 @@ import type { Database } from '../db/schema.ts';
 import type { MediaRow } from './media-view.ts';
 
 export function findMediaByStorageKey(db: Kysely<Database>, storageKey: string): Promise<MediaRow | undefined> {
-  return db.selectFrom('media_resources').select(['id', 'name', 'storage_key', 'content_type', 'size'])
+  return db
+    .selectFrom('media_resources')
+    .select(['id', 'name', 'storage_key', 'content_type', 'size'])
     .where('storage_key', '=', storageKey)
     .executeTakeFirst();
 }

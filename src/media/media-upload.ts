@@ -69,7 +69,9 @@ function toHttpError(error: MalformedUpload): HttpError {
 /** Reads a part's stream to its end, keeping nothing. */
 async function drain(iterator: AsyncIterator<Buffer>): Promise<void> {
   try {
-    while (!(await iterator.next()).done) { /* discard */ }
+    while (!(await iterator.next()).done) {
+      /* discard */
+    }
   } catch (error) {
     throw new MalformedUpload('malformed upload', { cause: error });
   }
@@ -107,15 +109,17 @@ async function receiveFile(ctx: AppContext, part: MultipartFile): Promise<{ file
   }
 
   const storageKey = newStorageKey(type.extension);
-  const body = Readable.from((async function* () {
-    yield headBytes;
-    if (ended) return;
-    for (;;) {
-      const step = await nextChunk(chunks);
-      if (step.done) return;
-      yield step.value;
-    }
-  })());
+  const body = Readable.from(
+    (async function* () {
+      yield headBytes;
+      if (ended) return;
+      for (;;) {
+        const step = await nextChunk(chunks);
+        if (step.done) return;
+        yield step.value;
+      }
+    })(),
+  );
   try {
     const incoming = await ctx.media.receive(storageKey, body);
     return { file: { storageKey, contentType: type.mime, incoming } };

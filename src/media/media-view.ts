@@ -4,14 +4,17 @@ import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { expiryFor, signedFileUrl } from './signed-urls.ts';
 
-export const MediaResourceSchema = Type.Object({
-  id: Type.Integer(),
-  url: Type.String(),
-  name: Type.String(),
-  file: Type.String({ description: 'Signed URL that downloads the bytes without a token; expires (MEDIA_URL_TTL).' }),
-  content_type: Type.String(),
-  size: Type.Integer(),
-}, { $id: 'MediaResource' });
+export const MediaResourceSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    url: Type.String(),
+    name: Type.String(),
+    file: Type.String({ description: 'Signed URL that downloads the bytes without a token; expires (MEDIA_URL_TTL).' }),
+    content_type: Type.String(),
+    size: Type.Integer(),
+  },
+  { $id: 'MediaResource' },
+);
 
 export type MediaResource = Static<typeof MediaResourceSchema>;
 

@@ -25,7 +25,13 @@ export function signedFileUrl(publicUrl: string, secret: Buffer, storageKey: str
 
 export type SignatureCheck = 'valid' | 'expired' | 'invalid';
 
-export function checkSignature(secret: Buffer, storageKey: string, expires: string | undefined, given: string | undefined, now: number): SignatureCheck {
+export function checkSignature(
+  secret: Buffer,
+  storageKey: string,
+  expires: string | undefined,
+  given: string | undefined,
+  now: number,
+): SignatureCheck {
   if (!expires || !given || !/^\d{1,12}$/.test(expires)) return 'invalid';
   const expected = Buffer.from(signature(secret, storageKey, Number(expires)));
   const actual = Buffer.from(given);

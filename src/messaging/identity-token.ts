@@ -13,16 +13,22 @@ export interface IdentityTokenRequest {
   now: number;
 }
 
-export async function issueIdentityToken(settings: NonNullable<Config['messaging']>, key: KeyObject, request: IdentityTokenRequest): Promise<string> {
+export async function issueIdentityToken(
+  settings: NonNullable<Config['messaging']>,
+  key: KeyObject,
+  request: IdentityTokenRequest,
+): Promise<string> {
   // Loaded on first use: most requests never need it.
   const { SignJWT } = await import('jose');
   const issuedAt = Math.floor(request.now / 1000);
   // `prn` (principal) is the provider's name for the subject; `nce` carries its nonce.
-  return new SignJWT({ prn: String(request.accountId), nce: request.nonce })
-    .setProtectedHeader({ typ: 'JWT', alg: 'RS256', cty: IDENTITY_TOKEN_CONTENT_TYPE, kid: settings.keyId })
-    .setIssuer(settings.providerId)
-    .setIssuedAt(issuedAt)
-    // JWT times are whole seconds; a TTL given as e.g. "1500ms" is rounded down.
-    .setExpirationTime(issuedAt + Math.floor(settings.tokenTtlSeconds))
-    .sign(key);
+  return (
+    new SignJWT({ prn: String(request.accountId), nce: request.nonce })
+      .setProtectedHeader({ typ: 'JWT', alg: 'RS256', cty: IDENTITY_TOKEN_CONTENT_TYPE, kid: settings.keyId })
+      .setIssuer(settings.providerId)
+      .setIssuedAt(issuedAt)
+      // JWT times are whole seconds; a TTL given as e.g. "1500ms" is rounded down.
+      .setExpirationTime(issuedAt + Math.floor(settings.tokenTtlSeconds))
+      .sign(key)
+  );
 }

@@ -24,11 +24,15 @@ export function loadMessagingKey(file: string): KeyObject {
     throw new ConfigError(`MESSAGING_PRIVATE_KEY_FILE "${file}" does not hold an unencrypted private key in PEM (PKCS#8 or PKCS#1)`);
   }
   if (key.asymmetricKeyType !== 'rsa') {
-    throw new ConfigError(`MESSAGING_PRIVATE_KEY_FILE "${file}" holds a key of type "${key.asymmetricKeyType ?? 'unknown'}"; RS256 needs an RSA private key`);
+    throw new ConfigError(
+      `MESSAGING_PRIVATE_KEY_FILE "${file}" holds a key of type "${key.asymmetricKeyType ?? 'unknown'}"; RS256 needs an RSA private key`,
+    );
   }
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (bits < MIN_MODULUS_BITS) {
-    throw new ConfigError(`MESSAGING_PRIVATE_KEY_FILE "${file}" holds a ${bits}-bit RSA key; RS256 needs at least ${MIN_MODULUS_BITS} bits`);
+    throw new ConfigError(
+      `MESSAGING_PRIVATE_KEY_FILE "${file}" holds a ${bits}-bit RSA key; RS256 needs at least ${MIN_MODULUS_BITS} bits`,
+    );
   }
   return key;
 }

@@ -7,20 +7,28 @@ import { issueIdentityToken } from './identity-token.ts';
 import { IdentityTokenBody, IdentityTokenResponse } from './messaging-schemas.ts';
 
 export function registerMessagingRoutes(app: App, ctx: AppContext): void {
-  app.post('/auth/messaging/', {
-    schema: {
-      summary: 'Issue an identity token for the messaging provider',
-      description: 'Signs the provider\'s nonce into an RS256 JWT naming the caller\'s account. 503 when messaging is not configured.',
-      tags: ['auth'],
-      body: IdentityTokenBody,
-      response: { 201: IdentityTokenResponse },
+  app.post(
+    '/auth/messaging/',
+    {
+      schema: {
+        summary: 'Issue an identity token for the messaging provider',
+        description: "Signs the provider's nonce into an RS256 JWT naming the caller's account. 503 when messaging is not configured.",
+        tags: ['auth'],
+        body: IdentityTokenBody,
+        response: { 201: IdentityTokenResponse },
+      },
     },
-  }, async (request, reply) => {
-    const caller = callerOf(request);
-    const settings = ctx.config.messaging;
-    const key = ctx.secrets.messagingKey;
-    if (!settings || !key) throw unavailable('Messaging is not configured on this server.');
-    const token = await issueIdentityToken(settings, key, { accountId: caller.accountId, nonce: request.body.nonce, now: ctx.clock.now() });
-    return reply.code(201).send({ identity_token: token });
-  });
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const settings = ctx.config.messaging;
+      const key = ctx.secrets.messagingKey;
+      if (!settings || !key) throw unavailable('Messaging is not configured on this server.');
+      const token = await issueIdentityToken(settings, key, {
+        accountId: caller.accountId,
+        nonce: request.body.nonce,
+        now: ctx.clock.now(),
+      });
+      return reply.code(201).send({ identity_token: token });
+    },
+  );
 }

@@ -42,7 +42,8 @@ function summarise(kind: string, payload: string): string {
 
 /** The newest `limit` entries matching the filter, returned oldest first. */
 export async function listOutboxEntries(db: Kysely<Database>, filter: OutboxFilter): Promise<OutboxEntry[]> {
-  const rows = await db.selectFrom('outbox')
+  const rows = await db
+    .selectFrom('outbox')
     .select(['id', 'kind', 'state', 'attempts', 'created_at', 'next_attempt_at', 'sent_at', 'last_error', 'payload'])
     .$if(filter.state !== undefined, (q) => q.where('state', '=', filter.state!))
     .$if(filter.kind !== undefined, (q) => q.where('kind', '=', filter.kind!))
@@ -63,7 +64,8 @@ export async function listOutboxEntries(db: Kysely<Database>, filter: OutboxFilt
 }
 
 export async function countOutboxByState(db: Kysely<Database>): Promise<Record<OutboxState, number>> {
-  const rows = await db.selectFrom('outbox')
+  const rows = await db
+    .selectFrom('outbox')
     .select((eb) => ['state', eb.fn.countAll<number>().as('count')])
     .groupBy('state')
     .execute();
@@ -80,7 +82,8 @@ export async function countOutboxByState(db: Kysely<Database>): Promise<Record<O
  */
 export async function retryFailedEntries(db: Kysely<Database>, ids: number[] | undefined, now: number): Promise<number[]> {
   if (ids !== undefined && ids.length === 0) return [];
-  const rows = await db.updateTable('outbox')
+  const rows = await db
+    .updateTable('outbox')
     .set({ state: 'pending', attempts: 0, next_attempt_at: now, locked_until: null })
     .where('state', '=', 'failed')
     .$if(ids !== undefined, (q) => q.where('id', 'in', ids!))

@@ -13,15 +13,18 @@ export class Outbox {
    * `orderingKey` are delivered one at a time, in the order they were written.
    */
   async enqueue(db: Kysely<Database>, kind: OutboxKind, payload: unknown, now: number, orderingKey: string | null = null): Promise<void> {
-    await db.insertInto('outbox').values({
-      kind,
-      payload: JSON.stringify(payload),
-      state: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      created_at: now,
-      ordering_key: orderingKey,
-    }).execute();
+    await db
+      .insertInto('outbox')
+      .values({
+        kind,
+        payload: JSON.stringify(payload),
+        state: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        ordering_key: orderingKey,
+      })
+      .execute();
   }
 
   /** Call after the transaction commits, so the worker delivers at once instead of at its next poll. */

@@ -32,7 +32,14 @@ export class OutboxWorker {
   #again = false;
   #stopped = true;
 
-  constructor(db: Db, clock: Clock, settings: Config['outbox'], log: FastifyBaseLogger, handlers: Record<string, DeliveryHandler>, outbox?: Outbox) {
+  constructor(
+    db: Db,
+    clock: Clock,
+    settings: Config['outbox'],
+    log: FastifyBaseLogger,
+    handlers: Record<string, DeliveryHandler>,
+    outbox?: Outbox,
+  ) {
     this.#db = db;
     this.#clock = clock;
     this.#settings = settings;
@@ -94,20 +101,31 @@ export class OutboxWorker {
   async #claim() {
     const { kysely } = this.#db;
     const now = this.#clock.now();
-    const due = this.#db.claimRows(kysely.selectFrom('outbox')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-      // Not while an earlier row with the same ordering key is still pending (or in flight).
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('outbox as earlier')
-        .select('earlier.id')
-        .whereRef('earlier.ordering_key', '=', 'outbox.ordering_key')
-        .where('earlier.state', '=', 'pending')
-        .whereRef('earlier.id', '<', 'outbox.id'))))
-      .orderBy('next_attempt_at').orderBy('id')
-      .limit(BATCH));
-    return kysely.updateTable('outbox')
+    const due = this.#db.claimRows(
+      kysely
+        .selectFrom('outbox')
+        .select('id')
+        .where('state', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+        // Not while an earlier row with the same ordering key is still pending (or in flight).
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('outbox as earlier')
+                .select('earlier.id')
+                .whereRef('earlier.ordering_key', '=', 'outbox.ordering_key')
+                .where('earlier.state', '=', 'pending')
+                .whereRef('earlier.id', '<', 'outbox.id'),
+            ),
+          ),
+        )
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(BATCH),
+    );
+    return kysely
+      .updateTable('outbox')
       .set({ locked_until: now + LEASE_MS, attempts: sql`attempts + 1` })
       .where('id', 'in', due)
       .returning(['id', 'kind', 'payload', 'attempts'])
@@ -127,13 +145,17 @@ export class OutboxWorker {
     }
     // Delivered. Should this fail (the database went away meanwhile), the row keeps its lease
     // and is delivered again once the lease runs out: at least once, never lost.
-    await kysely.updateTable('outbox').set({
-      state: 'sent',
-      sent_at: this.#clock.now(),
-      locked_until: null,
-      last_error: null,
-      payload: JSON.stringify(handler.redact ? handler.redact(payload) : payload),
-    }).where('id', '=', row.id).execute();
+    await kysely
+      .updateTable('outbox')
+      .set({
+        state: 'sent',
+        sent_at: this.#clock.now(),
+        locked_until: null,
+        last_error: null,
+        payload: JSON.stringify(handler.redact ? handler.redact(payload) : payload),
+      })
+      .where('id', '=', row.id)
+      .execute();
   }
 
   /** Schedules a retry with back-off, or marks the row failed (permanent error, or out of attempts). */
@@ -142,11 +164,15 @@ export class OutboxWorker {
     const permanent = error instanceof PermanentDeliveryError || row.attempts >= this.#settings.maxAttempts;
     const delay = Math.min(MAX_BACKOFF_MS, this.#settings.retryBaseMs * 2 ** (row.attempts - 1)) * (0.8 + Math.random() * 0.4);
     this.#log.warn({ outboxId: row.id, kind: row.kind, attempts: row.attempts, permanent, err: message }, 'outbox delivery failed');
-    await this.#db.kysely.updateTable('outbox').set({
-      state: permanent ? 'failed' : 'pending',
-      next_attempt_at: Math.round(this.#clock.now() + delay),
-      locked_until: null,
-      last_error: message.slice(0, 2000),
-    }).where('id', '=', row.id).execute();
+    await this.#db.kysely
+      .updateTable('outbox')
+      .set({
+        state: permanent ? 'failed' : 'pending',
+        next_attempt_at: Math.round(this.#clock.now() + delay),
+        locked_until: null,
+        last_error: message.slice(0, 2000),
+      })
+      .where('id', '=', row.id)
+      .execute();
   }
 }

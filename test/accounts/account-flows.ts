@@ -37,7 +37,8 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 export function mailsTo(sink: SmtpSink, to: string, subject?: string): ReceivedMail[] {
-  return sink.messages.filter((m) => m.to.includes(to.toLowerCase()) || m.to.includes(to))
+  return sink.messages
+    .filter((m) => m.to.includes(to.toLowerCase()) || m.to.includes(to))
     .filter((m) => subject === undefined || m.subject === subject);
 }
 
@@ -58,7 +59,12 @@ export interface RegisteredAccount {
   token: string;
 }
 
-export async function register(server: TestServer, email: string, password = PASSWORD, names: { first_name?: string; last_name?: string } = {}) {
+export async function register(
+  server: TestServer,
+  email: string,
+  password = PASSWORD,
+  names: { first_name?: string; last_name?: string } = {},
+) {
   return server.request('POST', '/auth/register/', { body: { email, password, ...names } });
 }
 

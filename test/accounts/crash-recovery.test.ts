@@ -36,23 +36,25 @@ describe('kill -9 during registrations, then restart', () => {
     const acknowledged: string[] = [];
     let killed = false;
     const first = service;
-    await Promise.all(emails.map(async (email, index) => {
-      // Staggered, so some are still being written when the process dies.
-      await new Promise((done) => setTimeout(done, index * 15));
-      if (killed) return;
-      try {
-        const response = await post(first.url, '/auth/register/', { email, password: PASSWORD });
-        if (response.status === 201) acknowledged.push(email);
-        else assert.fail(`register answered ${response.status}: ${await response.text()}`);
-      } catch (error) {
-        if (!killed) throw error;
-        return;
-      }
-      if (acknowledged.length === 15 && !killed) {
-        killed = true;
-        first.child.kill('SIGKILL');
-      }
-    }));
+    await Promise.all(
+      emails.map(async (email, index) => {
+        // Staggered, so some are still being written when the process dies.
+        await new Promise((done) => setTimeout(done, index * 15));
+        if (killed) return;
+        try {
+          const response = await post(first.url, '/auth/register/', { email, password: PASSWORD });
+          if (response.status === 201) acknowledged.push(email);
+          else assert.fail(`register answered ${response.status}: ${await response.text()}`);
+        } catch (error) {
+          if (!killed) throw error;
+          return;
+        }
+        if (acknowledged.length === 15 && !killed) {
+          killed = true;
+          first.child.kill('SIGKILL');
+        }
+      }),
+    );
     await first.exited;
     assert.equal(first.child.signalCode, 'SIGKILL');
     assert.ok(acknowledged.length >= 15);
@@ -63,7 +65,7 @@ describe('kill -9 during registrations, then restart', () => {
       // address (or a lost password) would be "Invalid credentials".
       const response = await post(service.url, '/auth/login/', { username: email, password: PASSWORD });
       assert.equal(response.status, 400);
-      const body = await response.json() as { non_field_errors: string[] };
+      const body = (await response.json()) as { non_field_errors: string[] };
       assert.match(body.non_field_errors[0]!, /not verified/, email);
       const again = await post(service.url, '/auth/register/', { email, password: PASSWORD });
       assert.equal(again.status, 400, 'the address is taken');
@@ -75,7 +77,7 @@ describe('kill -9 during registrations, then restart', () => {
     const db = openDatabase(database.url);
     try {
       const rows = await db.kysely.selectFrom('outbox').select(['payload', 'state']).where('kind', '=', 'email').execute();
-      const recipients = rows.map((row) => (JSON.parse(row.payload) as { to: string; subject: string }));
+      const recipients = rows.map((row) => JSON.parse(row.payload) as { to: string; subject: string });
       for (const email of acknowledged) {
         assert.equal(recipients.filter((r) => r.to === email && r.subject === 'Confirm your e-mail address').length, 1, email);
       }

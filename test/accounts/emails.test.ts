@@ -2,8 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PUBLIC_URL } from '../helpers/server.ts';
 import {
-  ADDED_SUBJECT, PASSWORD, VERIFY_SUBJECT, logIn, mailsTo, registerVerified, startMailedServer, uniqueEmail, verificationKey, waitForMail,
-  type MailedServer, type RegisteredAccount,
+  ADDED_SUBJECT,
+  PASSWORD,
+  VERIFY_SUBJECT,
+  logIn,
+  mailsTo,
+  registerVerified,
+  startMailedServer,
+  uniqueEmail,
+  verificationKey,
+  waitForMail,
+  type MailedServer,
+  type RegisteredAccount,
 } from './account-flows.ts';
 
 const FIELDS = ['email', 'id', 'primary', 'url', 'verified', 'verified_action'];
@@ -28,22 +38,33 @@ describe('/account/emails/', () => {
     return added.body as { id: number; email: string };
   }
 
-  test('GET lists the caller\'s addresses, ordered by id, with url', async () => {
+  test("GET lists the caller's addresses, ordered by id, with url", async () => {
     const account = await registerVerified(mailed);
     const response = await mailed.server.request('GET', '/account/emails/', { token: account.token });
     assert.equal(response.status, 200);
     assert.equal(response.body.length, 1);
     const [primary] = response.body;
     assert.deepEqual(Object.keys(primary).sort(), FIELDS);
-    assert.deepEqual({ ...primary, id: 0 }, {
-      id: 0, url: `${PUBLIC_URL}/account/emails/${primary.id}/`, email: account.email, verified: true, verified_action: 1, primary: true,
-    });
+    assert.deepEqual(
+      { ...primary, id: 0 },
+      {
+        id: 0,
+        url: `${PUBLIC_URL}/account/emails/${primary.id}/`,
+        email: account.email,
+        verified: true,
+        verified_action: 1,
+        primary: true,
+      },
+    );
     await addAddress(account, { email: uniqueEmail() });
     await addAddress(account, { email: uniqueEmail() });
     const list = await mailed.server.request('GET', '/account/emails/', { token: account.token });
     const ids = list.body.map((a: { id: number }) => a.id);
     assert.equal(ids.length, 3);
-    assert.deepEqual(ids, [...ids].sort((a: number, b: number) => a - b));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a: number, b: number) => a - b),
+    );
   });
 
   test('POST: 201, Location = absolute url, unverified; a key to the new address and a notice to the primary one', async () => {
@@ -107,7 +128,11 @@ describe('/account/emails/', () => {
     const a = await registerVerified(mailed);
     const b = await registerVerified(mailed);
     const email = uniqueEmail('contested');
-    const responses = await Promise.all([addAddress(a, { email }), addAddress(b, { email }), addAddress(a, { email: email.toUpperCase() })]);
+    const responses = await Promise.all([
+      addAddress(a, { email }),
+      addAddress(b, { email }),
+      addAddress(a, { email: email.toUpperCase() }),
+    ]);
     assert.deepEqual(responses.map((r) => r.status).sort(), [201, 400, 400], JSON.stringify(responses.map((r) => r.body)));
   });
 
@@ -116,10 +141,19 @@ describe('/account/emails/', () => {
     const owner = await registerVerified(mailed);
     const stranger = await registerVerified(mailed);
     const added = await addAddress(owner, { email: uniqueEmail() });
-    const paths = [`/account/emails/${added.body.id}/`, '/account/emails/999999/', '/account/emails/0/', '/account/emails/abc/', '/account/emails/-1/'];
+    const paths = [
+      `/account/emails/${added.body.id}/`,
+      '/account/emails/999999/',
+      '/account/emails/0/',
+      '/account/emails/abc/',
+      '/account/emails/-1/',
+    ];
     for (const path of paths) {
       for (const method of ['GET', 'PATCH', 'DELETE']) {
-        const response = await server.request(method, path, { token: stranger.token, body: method === 'PATCH' ? { primary: true } : undefined });
+        const response = await server.request(method, path, {
+          token: stranger.token,
+          body: method === 'PATCH' ? { primary: true } : undefined,
+        });
         assert.equal(response.status, 404, `${method} ${path}`);
         assert.deepEqual(response.body, { detail: 'Not found.' });
       }
@@ -130,7 +164,12 @@ describe('/account/emails/', () => {
   });
 
   test('anonymous: 401', async () => {
-    for (const [method, path] of [['GET', '/account/emails/'], ['POST', '/account/emails/'], ['GET', '/account/emails/1/'], ['DELETE', '/account/emails/1/']]) {
+    for (const [method, path] of [
+      ['GET', '/account/emails/'],
+      ['POST', '/account/emails/'],
+      ['GET', '/account/emails/1/'],
+      ['DELETE', '/account/emails/1/'],
+    ]) {
       assert.equal((await mailed.server.request(method!, path!)).status, 401, `${method} ${path}`);
     }
   });
@@ -138,7 +177,10 @@ describe('/account/emails/', () => {
   test('PATCH primary:true on an unverified address: 400, nothing changes', async () => {
     const account = await registerVerified(mailed);
     const added = await addAddress(account, { email: uniqueEmail() });
-    const response = await mailed.server.request('PATCH', added.body.url.replace(PUBLIC_URL, ''), { token: account.token, body: { primary: true } });
+    const response = await mailed.server.request('PATCH', added.body.url.replace(PUBLIC_URL, ''), {
+      token: account.token,
+      body: { primary: true },
+    });
     assert.equal(response.status, 400);
     assert.deepEqual(Object.keys(response.body), ['primary']);
     const profile = await mailed.server.request('GET', '/account/profile/', { token: account.token });
@@ -155,11 +197,20 @@ describe('/account/emails/', () => {
     assert.equal(response.body.primary, true);
     assert.equal(response.body.verified, true);
     const list = await server.request('GET', '/account/emails/', { token: account.token });
-    assert.deepEqual(list.body.map((a: { email: string; primary: boolean }) => [a.email, a.primary]), [[account.email, false], [second.email, true]]);
+    assert.deepEqual(
+      list.body.map((a: { email: string; primary: boolean }) => [a.email, a.primary]),
+      [
+        [account.email, false],
+        [second.email, true],
+      ],
+    );
     const profile = await server.request('GET', '/account/profile/', { token: account.token });
     assert.equal(profile.body.email, second.email);
     // Again: no change, still 200; the old primary can be made primary again.
-    assert.equal((await server.request('PATCH', `/account/emails/${second.id}/`, { token: account.token, body: { primary: true } })).status, 200);
+    assert.equal(
+      (await server.request('PATCH', `/account/emails/${second.id}/`, { token: account.token, body: { primary: true } })).status,
+      200,
+    );
     const back = await server.request('PATCH', `/account/emails/${list.body[0].id}/`, { token: account.token, body: { primary: true } });
     assert.equal(back.body.primary, true);
     assert.equal((await server.request('GET', '/account/profile/', { token: account.token })).body.email, account.email);
@@ -170,8 +221,13 @@ describe('/account/emails/', () => {
     const account = await registerVerified(mailed);
     const b = await addVerified(account);
     const c = await addVerified(account);
-    const responses = await Promise.all([b, c, b, c].map((a) => server.request('PATCH', `/account/emails/${a.id}/`, { token: account.token, body: { primary: true } })));
-    assert.deepEqual(responses.map((r) => r.status), [200, 200, 200, 200]);
+    const responses = await Promise.all(
+      [b, c, b, c].map((a) => server.request('PATCH', `/account/emails/${a.id}/`, { token: account.token, body: { primary: true } })),
+    );
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 200, 200, 200],
+    );
     const list = await server.request('GET', '/account/emails/', { token: account.token });
     assert.equal(list.body.filter((a: { primary: boolean }) => a.primary).length, 1);
   });
@@ -230,7 +286,10 @@ describe('/account/emails/', () => {
     assert.equal((await server.request('GET', `/account/emails/${added.body.id}/`, { token: account.token })).status, 404);
     assert.equal((await server.request('DELETE', `/account/emails/${added.body.id}/`, { token: account.token })).status, 404);
     const after = await server.request('GET', '/account/emails/', { token: account.token });
-    assert.deepEqual(after.body.map((a: { id: number }) => a.id), [primary.id]);
+    assert.deepEqual(
+      after.body.map((a: { id: number }) => a.id),
+      [primary.id],
+    );
     // The address is free again.
     assert.equal((await addAddress(account, { email: added.body.email })).status, 201);
   });
@@ -247,7 +306,10 @@ describe('/account/emails/', () => {
   test('GET /account/emails/actions/ needs no token', async () => {
     const response = await mailed.server.request('GET', '/account/emails/actions/');
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body, [{ id: 1, label: 'noop' }, { id: 2, label: 'replace primary email' }]);
+    assert.deepEqual(response.body, [
+      { id: 1, label: 'noop' },
+      { id: 2, label: 'replace primary email' },
+    ]);
   });
 
   test('resend-verification: 204 and a fresh key (the older key still works); 400 once verified', async () => {
@@ -274,7 +336,10 @@ describe('per-address verification e-mail cooldown (RATE_LIMITS=on)', () => {
   let mailed: MailedServer;
   before(async () => {
     mailed = await startMailedServer({
-      RATE_LIMITS: 'on', RATE_LIMIT_REGISTER: '100/1h', RATE_LIMIT_VERIFY_EMAIL: '100/1h', RATE_LIMIT_EMAIL_PER_ADDRESS: '1/1m',
+      RATE_LIMITS: 'on',
+      RATE_LIMIT_REGISTER: '100/1h',
+      RATE_LIMIT_VERIFY_EMAIL: '100/1h',
+      RATE_LIMIT_EMAIL_PER_ADDRESS: '1/1m',
     });
   });
   after(() => mailed.close());

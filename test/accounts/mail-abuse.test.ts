@@ -3,7 +3,16 @@
 // verification e-mails, whatever addresses it adds.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PASSWORD, VERIFY_SUBJECT, mailsTo, registerVerified, startMailedServer, uniqueEmail, verificationKey, type MailedServer } from './account-flows.ts';
+import {
+  PASSWORD,
+  VERIFY_SUBJECT,
+  mailsTo,
+  registerVerified,
+  startMailedServer,
+  uniqueEmail,
+  verificationKey,
+  type MailedServer,
+} from './account-flows.ts';
 
 describe('verification e-mails cannot be used to spam an address', () => {
   let mailed: MailedServer;

@@ -54,7 +54,10 @@ describe('SMTP down at registration, then up', () => {
     server.clock.advance(3_600_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(mailsTo(sink, email).length, 1, 'delivered exactly once');
-    assert.deepEqual((await outboxStates(server)).map((row) => row.state), ['sent']);
+    assert.deepEqual(
+      (await outboxStates(server)).map((row) => row.state),
+      ['sent'],
+    );
 
     const verified = await server.request('POST', '/account/verify-email/', { body: { key, password: PASSWORD } });
     assert.equal(verified.status, 200);

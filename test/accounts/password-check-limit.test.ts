@@ -20,7 +20,9 @@ describe('old-password checks per account (RATE_LIMIT_PASSWORD_CHECKS_PER_ACCOUN
 
   function change(token: string, oldPassword: string, ip: string) {
     return mailed.server.request('POST', '/account/change-password/', {
-      token, body: { old_password: oldPassword, new_password: 'amber-falcon-88-river' }, headers: { 'x-forwarded-for': ip },
+      token,
+      body: { old_password: oldPassword, new_password: 'amber-falcon-88-river' },
+      headers: { 'x-forwarded-for': ip },
     });
   }
 
@@ -43,7 +45,10 @@ describe('old-password checks per account (RATE_LIMIT_PASSWORD_CHECKS_PER_ACCOUN
     const account = await registerVerified(mailed);
     for (let i = 0; i < 2; i++) assert.equal((await change(account.token, 'wrong-password-77', '10.0.1.1')).status, 400);
     // A right old password with a too-weak new one still fails, but the check itself passed.
-    const weak = await mailed.server.request('POST', '/account/change-password/', { token: account.token, body: { old_password: PASSWORD, new_password: '123' } });
+    const weak = await mailed.server.request('POST', '/account/change-password/', {
+      token: account.token,
+      body: { old_password: PASSWORD, new_password: '123' },
+    });
     assert.equal(weak.status, 400);
     assert.equal(weak.body.old_password, undefined);
     assert.equal((await change(account.token, 'wrong-password-77', '10.0.1.2')).status, 400, 'the right one did not count');

@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
 import {
-  CHANGED_SUBJECT, PASSWORD, RESET_SUBJECT, logIn, mailsTo, register, registerVerified, startMailedServer, uniqueEmail, waitForMail,
+  CHANGED_SUBJECT,
+  PASSWORD,
+  RESET_SUBJECT,
+  logIn,
+  mailsTo,
+  register,
+  registerVerified,
+  startMailedServer,
+  uniqueEmail,
+  waitForMail,
   type MailedServer,
 } from './account-flows.ts';
 
@@ -99,7 +108,7 @@ describe('POST /account/change-password/', () => {
     return (await mailed.server.request('GET', '/account/profile/', { token })).status;
   }
 
-  test('old_password: 200 {}; the caller\'s token kept, the others revoked; a notice to the primary address; the new password logs in', async () => {
+  test("old_password: 200 {}; the caller's token kept, the others revoked; a notice to the primary address; the new password logs in", async () => {
     const account = await registerVerified(mailed);
     const other = await logIn(mailed.server, account.email);
     assert.equal(await status(other), 200);
@@ -205,7 +214,7 @@ describe('POST /account/change-password/', () => {
     await logIn(server, account.email);
   });
 
-  test('a logged-in caller cannot use another account\'s key', async () => {
+  test("a logged-in caller cannot use another account's key", async () => {
     const victim = await registerVerified(mailed);
     const caller = await registerVerified(mailed);
     const key = await resetKey(victim.email);
@@ -220,7 +229,10 @@ describe('reset e-mail cooldown per address (RATE_LIMITS=on)', () => {
   let mailed: MailedServer;
   before(async () => {
     mailed = await startMailedServer({
-      RATE_LIMITS: 'on', RATE_LIMIT_REGISTER: '100/1h', RATE_LIMIT_RESET_PASSWORD: '100/1h', RATE_LIMIT_VERIFY_EMAIL: '100/1h',
+      RATE_LIMITS: 'on',
+      RATE_LIMIT_REGISTER: '100/1h',
+      RATE_LIMIT_RESET_PASSWORD: '100/1h',
+      RATE_LIMIT_VERIFY_EMAIL: '100/1h',
       RATE_LIMIT_EMAIL_PER_ADDRESS: '1/1m',
     });
   });

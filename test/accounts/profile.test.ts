@@ -30,7 +30,8 @@ describe('/account/profile/', () => {
   test('PATCH changes the names given; email is read-only and ignored', async () => {
     const account = await createAccount(server);
     const response = await server.request('PATCH', '/account/profile/', {
-      token: account.token, body: { first_name: '  Grace ', email: 'someone-else@example.com', id: 999 },
+      token: account.token,
+      body: { first_name: '  Grace ', email: 'someone-else@example.com', id: 999 },
     });
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { id: account.id, email: account.email, first_name: 'Grace', last_name: 'Lovelace' });
@@ -48,7 +49,10 @@ describe('/account/profile/', () => {
     const missing = await server.request('PUT', '/account/profile/', { token: account.token, body: { first_name: 'Only' } });
     assert.equal(missing.status, 400);
     assert.deepEqual(missing.body, { last_name: ['This field is required.'] });
-    const full = await server.request('PUT', '/account/profile/', { token: account.token, body: { first_name: 'Alan', last_name: 'Turing' } });
+    const full = await server.request('PUT', '/account/profile/', {
+      token: account.token,
+      body: { first_name: 'Alan', last_name: 'Turing' },
+    });
     assert.equal(full.status, 200);
     assert.equal(full.body.first_name, 'Alan');
     assert.equal(full.body.last_name, 'Turing');

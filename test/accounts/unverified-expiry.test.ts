@@ -4,7 +4,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { EMAIL_IN_USE } from '../../src/accounts/duplicate-email.ts';
-import { PASSWORD, register, registerVerified, startMailedServer, uniqueEmail, verificationKey, type MailedServer } from './account-flows.ts';
+import {
+  PASSWORD,
+  register,
+  registerVerified,
+  startMailedServer,
+  uniqueEmail,
+  verificationKey,
+  type MailedServer,
+} from './account-flows.ts';
 
 const DAY = 24 * 3_600_000;
 
@@ -16,9 +24,10 @@ describe('unverified accounts and addresses expire (UNVERIFIED_ACCOUNT_TTL=7d)',
   after(() => mailed.close());
 
   const db = () => mailed.server.server.ctx.db.kysely;
-  const accountExists = async (id: number) => (await db().selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  const accountExists = async (id: number) =>
+    (await db().selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 
-  test('a squatted address can be registered by its owner once the squatter\'s account has expired; not before', async () => {
+  test("a squatted address can be registered by its owner once the squatter's account has expired; not before", async () => {
     const { server, sink } = mailed;
     const email = uniqueEmail('squatted');
     const squatter = await register(server, email, 'squatter-password-91');
@@ -70,7 +79,10 @@ describe('unverified accounts and addresses expire (UNVERIFIED_ACCOUNT_TTL=7d)',
     const owner = await register(server, email);
     assert.equal(owner.status, 201, owner.text);
     const holderAddresses = await server.request('GET', '/account/emails/', { token: holder.token });
-    assert.deepEqual(holderAddresses.body.map((address: { email: string }) => address.email), [holder.email]);
+    assert.deepEqual(
+      holderAddresses.body.map((address: { email: string }) => address.email),
+      [holder.email],
+    );
     // The holder's own verified primary address is never released, however old.
     assert.equal((await register(server, holder.email)).status, 400);
   });

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
-  PASSWORD, logIn, register, registerVerified, startMailedServer, uniqueEmail, verificationKey, type MailedServer,
+  PASSWORD,
+  logIn,
+  register,
+  registerVerified,
+  startMailedServer,
+  uniqueEmail,
+  verificationKey,
+  type MailedServer,
 } from './account-flows.ts';
 
 const INVALID = /invalid/;
@@ -89,15 +96,21 @@ describe('POST /account/verify-email/', () => {
     const other = uniqueEmail('other');
     await server.request('POST', '/account/emails/', { token: account.token, body: { email: other } });
     const replacement = uniqueEmail('replacement');
-    const added = await server.request('POST', '/account/emails/', { token: account.token, body: { email: replacement, verified_action: 2 } });
+    const added = await server.request('POST', '/account/emails/', {
+      token: account.token,
+      body: { email: replacement, verified_action: 2 },
+    });
     assert.equal(added.status, 201);
     assert.equal((await verify(await verificationKey(sink, replacement))).status, 200);
 
     const list = await server.request('GET', '/account/emails/', { token: account.token });
-    assert.deepEqual(list.body.map((a: { email: string; primary: boolean; verified: boolean }) => [a.email, a.primary, a.verified]), [
-      [other, false, false],
-      [replacement, true, true],
-    ]);
+    assert.deepEqual(
+      list.body.map((a: { email: string; primary: boolean; verified: boolean }) => [a.email, a.primary, a.verified]),
+      [
+        [other, false, false],
+        [replacement, true, true],
+      ],
+    );
     const profile = await server.request('GET', '/account/profile/', { token: account.token });
     assert.equal(profile.body.email, replacement);
     const oldLogin = await server.request('POST', '/auth/login/', { body: { username: account.email, password: PASSWORD } });

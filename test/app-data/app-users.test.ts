@@ -4,11 +4,19 @@ import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { createAccount } from '../helpers/accounts.ts';
 import { PUBLIC_URL, startTestServer, type TestServer } from '../helpers/server.ts';
-import {
-  create, createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia,
-} from './fixtures.ts';
+import { create, createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia } from './fixtures.ts';
 
-const DETAIL_FIELDS = ['emergency_contacts_url', 'emergency_items_url', 'gallery_url', 'id', 'name', 'profiles', 'profiles_url', 'quote', 'url'];
+const DETAIL_FIELDS = [
+  'emergency_contacts_url',
+  'emergency_items_url',
+  'gallery_url',
+  'id',
+  'name',
+  'profiles',
+  'profiles_url',
+  'quote',
+  'url',
+];
 
 describe('app users', () => {
   let server: TestServer;
@@ -18,12 +26,21 @@ describe('app users', () => {
   after(() => server.close());
 
   async function dataVersion(appUserId: number): Promise<number> {
-    const row = await server.server.ctx.db.kysely.selectFrom('app_users').select('data_version').where('id', '=', appUserId).executeTakeFirstOrThrow();
+    const row = await server.server.ctx.db.kysely
+      .selectFrom('app_users')
+      .select('data_version')
+      .where('id', '=', appUserId)
+      .executeTakeFirstOrThrow();
     return row.data_version;
   }
 
   test('anonymous callers get 401', async () => {
-    for (const [method, path] of [['GET', '/app/users/'], ['POST', '/app/users/'], ['GET', '/app/users/1/'], ['GET', '/app/topic-types/']] as const) {
+    for (const [method, path] of [
+      ['GET', '/app/users/'],
+      ['POST', '/app/users/'],
+      ['GET', '/app/users/1/'],
+      ['GET', '/app/topic-types/'],
+    ] as const) {
       const response = await server.request(method, path, { body: method === 'POST' ? {} : undefined });
       assert.equal(response.status, 401, `${method} ${path}`);
       assert.equal(response.headers.get('www-authenticate'), 'Token');
@@ -66,7 +83,9 @@ describe('app users', () => {
 
   test('concurrent creates for one account: exactly one 201, the others 400, never 500', async () => {
     const account = await createAccount(server);
-    const responses = await Promise.all(Array.from({ length: 8 }, () => server.request('POST', '/app/users/', { token: account.token, body: {} })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => server.request('POST', '/app/users/', { token: account.token, body: {} })),
+    );
     const statuses = responses.map((r) => r.status).sort();
     assert.deepEqual(statuses, [201, 400, 400, 400, 400, 400, 400, 400], responses.map((r) => r.text).join('\n'));
     for (const response of responses.filter((r) => r.status === 400)) assert.ok(response.body.non_field_errors);
@@ -92,7 +111,10 @@ describe('app users', () => {
       assert.deepEqual(Object.keys(response.body), [field], JSON.stringify(response.body));
       assert.equal(typeof response.body[field][0], 'string');
     }
-    const ok = await server.request('POST', '/app/users/', { token: account.token, body: { name: 'x'.repeat(255), quote: 'q'.repeat(10_000) } });
+    const ok = await server.request('POST', '/app/users/', {
+      token: account.token,
+      body: { name: 'x'.repeat(255), quote: 'q'.repeat(10_000) },
+    });
     assert.equal(ok.status, 201, 'the limits themselves are allowed');
   });
 
@@ -125,7 +147,7 @@ describe('app users', () => {
     assert.equal(patched.body.name, 'Ada');
     assert.equal(patched.body.quote, 'Hello');
     assert.deepEqual(Object.keys(patched.body).sort(), DETAIL_FIELDS);
-    assert.ok(await dataVersion(owner.appUserId) > before);
+    assert.ok((await dataVersion(owner.appUserId)) > before);
 
     const put = await server.request('PUT', path, { token: owner.token, body: { name: 'Ada L.', quote: null } });
     assert.equal(put.status, 200, put.text);
@@ -158,7 +180,11 @@ describe('app users', () => {
     const profile = await createProfile(server, owner);
     const topic = await createTopic(server, owner, profile.id);
     const mediaId = await insertMedia(server, owner);
-    const { storage_key: storageKey } = await db.selectFrom('media_resources').select('storage_key').where('id', '=', mediaId).executeTakeFirstOrThrow();
+    const { storage_key: storageKey } = await db
+      .selectFrom('media_resources')
+      .select('storage_key')
+      .where('id', '=', mediaId)
+      .executeTakeFirstOrThrow();
     const file = await server.server.ctx.media.receive(storageKey, Readable.from([randomBytes(64)]));
     await file.commit();
     await createListItem(server, owner, topic.id);
@@ -175,7 +201,17 @@ describe('app users', () => {
 
     assert.equal((await server.request('GET', `/app/users/${owner.appUserId}/`, { token: owner.token })).status, 404);
     assert.deepEqual((await server.request('GET', '/app/users/', { token: owner.token })).body, []);
-    for (const table of ['profiles', 'topics', 'items', 'image_contents', 'list_contents', 'list_entries', 'emergency_items', 'emergency_contacts', 'media_resources'] as const) {
+    for (const table of [
+      'profiles',
+      'topics',
+      'items',
+      'image_contents',
+      'list_contents',
+      'list_entries',
+      'emergency_items',
+      'emergency_contacts',
+      'media_resources',
+    ] as const) {
       const rows = await db.selectFrom(table).select('id').where('account_id', '=', owner.id).execute();
       assert.deepEqual(rows, [], `${table} rows remain`);
     }

@@ -26,10 +26,26 @@ describe('kill -9 during item creates, then restart', () => {
     try {
       await migrateToLatest(db);
       const k = db.kysely;
-      const account = await k.insertInto('accounts').values({ first_name: 'Kim', last_name: 'Crash', password_hash: 'unused', created_at: 0 }).returning('id').executeTakeFirstOrThrow();
-      const appUser = await k.insertInto('app_users').values({ account_id: account.id, name: 'Kim', quote: null, created_at: 0 }).returning('id').executeTakeFirstOrThrow();
-      const profile = await k.insertInto('profiles').values({ account_id: account.id, app_user_id: appUser.id, name: 'Home', is_default: 1 }).returning('id').executeTakeFirstOrThrow();
-      const topic = await k.insertInto('topics').values({ account_id: account.id, profile_id: profile.id, name: 'Lists', topic_type: 3 }).returning('id').executeTakeFirstOrThrow();
+      const account = await k
+        .insertInto('accounts')
+        .values({ first_name: 'Kim', last_name: 'Crash', password_hash: 'unused', created_at: 0 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const appUser = await k
+        .insertInto('app_users')
+        .values({ account_id: account.id, name: 'Kim', quote: null, created_at: 0 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const profile = await k
+        .insertInto('profiles')
+        .values({ account_id: account.id, app_user_id: appUser.id, name: 'Home', is_default: 1 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const topic = await k
+        .insertInto('topics')
+        .values({ account_id: account.id, profile_id: profile.id, name: 'Lists', topic_type: 3 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       token = await issueToken(k, account.id, Date.now());
       topicId = topic.id;
     } finally {
@@ -49,28 +65,30 @@ describe('kill -9 during item creates, then restart', () => {
     const first = service;
     const acknowledged: Array<{ id: number; entries: string[] }> = [];
     let killed = false;
-    await Promise.all(Array.from({ length: 120 }, async (_, index) => {
-      await new Promise((done) => setTimeout(done, Math.floor(index / 8) * 10));
-      if (killed) return;
-      const entries = [`entry ${index}.1`, `entry ${index}.2`, `entry ${index}.3`];
-      let response: Response;
-      try {
-        response = await fetch(`${first.url}/app/topics/${topicId}/items/`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Token ${token}` },
-          body: JSON.stringify({ name: `Item ${index}`, list_content: { entries: entries.map((text) => ({ text })) } }),
-        });
-      } catch (error) {
+    await Promise.all(
+      Array.from({ length: 120 }, async (_, index) => {
+        await new Promise((done) => setTimeout(done, Math.floor(index / 8) * 10));
         if (killed) return;
-        throw error;
-      }
-      assert.equal(response.status, 201, await response.clone().text());
-      acknowledged.push({ id: ((await response.json()) as { id: number }).id, entries });
-      if (acknowledged.length === 40 && !killed) {
-        killed = true;
-        first.child.kill('SIGKILL');
-      }
-    }));
+        const entries = [`entry ${index}.1`, `entry ${index}.2`, `entry ${index}.3`];
+        let response: Response;
+        try {
+          response = await fetch(`${first.url}/app/topics/${topicId}/items/`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Token ${token}` },
+            body: JSON.stringify({ name: `Item ${index}`, list_content: { entries: entries.map((text) => ({ text })) } }),
+          });
+        } catch (error) {
+          if (killed) return;
+          throw error;
+        }
+        assert.equal(response.status, 201, await response.clone().text());
+        acknowledged.push({ id: ((await response.json()) as { id: number }).id, entries });
+        if (acknowledged.length === 40 && !killed) {
+          killed = true;
+          first.child.kill('SIGKILL');
+        }
+      }),
+    );
     await first.exited;
     assert.equal(first.child.signalCode, 'SIGKILL');
     assert.ok(acknowledged.length >= 40);
@@ -81,7 +99,11 @@ describe('kill -9 during item creates, then restart', () => {
     const items = (await response.json()) as Array<{ id: number; list_content: { entries: Array<{ text: string }> } }>;
     const byId = new Map(items.map((item) => [item.id, item]));
     for (const { id, entries } of acknowledged) {
-      assert.deepEqual(byId.get(id)?.list_content.entries.map((e) => e.text), entries, `item ${id}`);
+      assert.deepEqual(
+        byId.get(id)?.list_content.entries.map((e) => e.text),
+        entries,
+        `item ${id}`,
+      );
     }
   });
 });

@@ -15,7 +15,11 @@ describe('data version', () => {
   after(() => server.close());
 
   async function version(): Promise<number> {
-    const row = await server.server.ctx.db.kysely.selectFrom('app_users').select('data_version').where('id', '=', owner.appUserId).executeTakeFirstOrThrow();
+    const row = await server.server.ctx.db.kysely
+      .selectFrom('app_users')
+      .select('data_version')
+      .where('id', '=', owner.appUserId)
+      .executeTakeFirstOrThrow();
     return row.data_version;
   }
 
@@ -23,7 +27,7 @@ describe('data version', () => {
     const before = await version();
     const response = await server.request(method, path, { token: owner.token, body });
     assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${response.text}`);
-    assert.ok(await version() > before, `${method} ${path} moves the data version`);
+    assert.ok((await version()) > before, `${method} ${path} moves the data version`);
     return response.body;
   }
 
@@ -64,12 +68,20 @@ describe('data version', () => {
     const topic = await createTopic(server, owner, profile.id);
     const item = await createListItem(server, owner, topic.id);
     const before = await version();
-    for (const path of [`/app/users/${owner.appUserId}/`, `/app/profiles/${profile.id}/`, `/app/topics/${topic.id}/items/`, pathOf(item.url)]) {
+    for (const path of [
+      `/app/users/${owner.appUserId}/`,
+      `/app/profiles/${profile.id}/`,
+      `/app/topics/${topic.id}/items/`,
+      pathOf(item.url),
+    ]) {
       assert.equal((await server.request('GET', path, { token: owner.token })).status, 200);
     }
     const refused = await server.request('PATCH', pathOf(item.url), { token: owner.token, body: { image_content: {} } });
     assert.equal(refused.status, 400);
-    const badMedia = await server.request('POST', `/app/users/${owner.appUserId}/emergency-items/`, { token: owner.token, body: { name: 'E', media_resource: 99999 } });
+    const badMedia = await server.request('POST', `/app/users/${owner.appUserId}/emergency-items/`, {
+      token: owner.token,
+      body: { name: 'E', media_resource: 99999 },
+    });
     assert.equal(badMedia.status, 400);
     assert.equal(await version(), before);
   });

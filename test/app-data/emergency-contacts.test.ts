@@ -19,13 +19,25 @@ describe('emergency contacts', () => {
     assert.equal(response.status, 201, response.text);
     const id = response.body.id;
     assert.deepEqual(response.body, {
-      id, url: `${PUBLIC_URL}/app/emergency-contacts/${id}/`, name: 'Mum', relation: '', phone_number: '0123456789', alt_phone_number: '', email: '',
+      id,
+      url: `${PUBLIC_URL}/app/emergency-contacts/${id}/`,
+      name: 'Mum',
+      relation: '',
+      phone_number: '0123456789',
+      alt_phone_number: '',
+      email: '',
     });
     assert.equal(response.headers.get('location'), response.body.url);
 
     const full = await server.request('POST', path, {
       token: owner.token,
-      body: { name: 'Dr Who', relation: 'Doctor', phone_number: '1234567890123456', alt_phone_number: '987654321', email: 'doc@example.com' },
+      body: {
+        name: 'Dr Who',
+        relation: 'Doctor',
+        phone_number: '1234567890123456',
+        alt_phone_number: '987654321',
+        email: 'doc@example.com',
+      },
     });
     assert.equal(full.status, 201, full.text);
     assert.deepEqual((await server.request('GET', path, { token: owner.token })).body, [response.body, full.body]);
@@ -60,14 +72,18 @@ describe('emergency contacts', () => {
     assert.deepEqual(email.body, { email: ['Enter a valid email address.'] });
     assert.deepEqual((await server.request('GET', path, { token: owner.token })).body, []);
 
-    const accepted = await server.request('POST', path, { token: owner.token, body: { ...valid, alt_phone_number: '', email: '', relation: '' } });
+    const accepted = await server.request('POST', path, {
+      token: owner.token,
+      body: { ...valid, alt_phone_number: '', email: '', relation: '' },
+    });
     assert.equal(accepted.status, 201);
   });
 
   test('detail: GET, PATCH, PUT (name and phone required), DELETE', async () => {
     const owner = await createOwner(server);
     const created = await server.request('POST', `/app/users/${owner.appUserId}/emergency-contacts/`, {
-      token: owner.token, body: { name: 'Dad', phone_number: '123456789', email: 'dad@example.com' },
+      token: owner.token,
+      body: { name: 'Dad', phone_number: '123456789', email: 'dad@example.com' },
     });
     const path = `/app/emergency-contacts/${created.body.id}/`;
     assert.deepEqual((await server.request('GET', path, { token: owner.token })).body, created.body);
@@ -94,24 +110,39 @@ describe('emergency contacts', () => {
     const owner = await createOwner(server);
     const stranger = await createOwner(server);
     const created = await server.request('POST', `/app/users/${owner.appUserId}/emergency-contacts/`, {
-      token: owner.token, body: { name: 'Dad', phone_number: '123456789' },
+      token: owner.token,
+      body: { name: 'Dad', phone_number: '123456789' },
     });
     const path = `/app/emergency-contacts/${created.body.id}/`;
-    const extras = { '': 'x', extra: 1, id: created.body.id + 1000, url: 'http://evil.example/', account_id: stranger.id, app_user_id: stranger.appUserId };
+    const extras = {
+      '': 'x',
+      extra: 1,
+      id: created.body.id + 1000,
+      url: 'http://evil.example/',
+      account_id: stranger.id,
+      app_user_id: stranger.appUserId,
+    };
     for (const method of ['PATCH', 'PUT']) {
-      const response = await server.request(method, path, { token: owner.token, body: { name: `Papa ${method}`, phone_number: '1987654321', ...extras } });
+      const response = await server.request(method, path, {
+        token: owner.token,
+        body: { name: `Papa ${method}`, phone_number: '1987654321', ...extras },
+      });
       assert.equal(response.status, 200, response.text);
       assert.deepEqual(response.body, { ...created.body, name: `Papa ${method}`, phone_number: '1987654321' });
     }
     assert.equal((await server.request('GET', path, { token: owner.token })).body.name, 'Papa PUT');
-    assert.deepEqual((await server.request('GET', `/app/users/${stranger.appUserId}/emergency-contacts/`, { token: stranger.token })).body, []);
+    assert.deepEqual(
+      (await server.request('GET', `/app/users/${stranger.appUserId}/emergency-contacts/`, { token: stranger.token })).body,
+      [],
+    );
   });
 
   test('list and create under a missing app user are 404', async () => {
     const owner = await createOwner(server);
     for (const method of ['GET', 'POST']) {
       const response = await server.request(method, '/app/users/31337/emergency-contacts/', {
-        token: owner.token, body: method === 'POST' ? { name: 'A', phone_number: '123456789' } : undefined,
+        token: owner.token,
+        body: method === 'POST' ? { name: 'A', phone_number: '123456789' } : undefined,
       });
       assert.equal(response.status, 404);
       assert.deepEqual(response.body, { detail: 'Not found.' });

@@ -16,11 +16,20 @@ describe('emergency items', () => {
     const response = await server.request('POST', path, { token: owner.token, body: { name: 'Allergy' } });
     assert.equal(response.status, 201, response.text);
     const id = response.body.id;
-    assert.deepEqual(response.body, { id, url: `${PUBLIC_URL}/app/emergency-items/${id}/`, name: 'Allergy', description: '', media_resource: null });
+    assert.deepEqual(response.body, {
+      id,
+      url: `${PUBLIC_URL}/app/emergency-items/${id}/`,
+      name: 'Allergy',
+      description: '',
+      media_resource: null,
+    });
     assert.equal(response.headers.get('location'), response.body.url);
 
     const media = await insertMedia(server, owner, 'card.png');
-    const second = await server.request('POST', path, { token: owner.token, body: { name: 'Card', description: 'Insurance', media_resource: media } });
+    const second = await server.request('POST', path, {
+      token: owner.token,
+      body: { name: 'Card', description: 'Insurance', media_resource: media },
+    });
     assert.equal(second.status, 201);
     assert.equal(second.body.media_resource.id, media);
     assert.equal(second.body.media_resource.name, 'card.png');
@@ -61,7 +70,10 @@ describe('emergency items', () => {
     const media = await insertMedia(server, owner);
     const stranger = await createOwner(server);
     const theirs = await insertMedia(server, stranger);
-    const created = await server.request('POST', `/app/users/${owner.appUserId}/emergency-items/`, { token: owner.token, body: { name: 'Pills', description: 'Daily' } });
+    const created = await server.request('POST', `/app/users/${owner.appUserId}/emergency-items/`, {
+      token: owner.token,
+      body: { name: 'Pills', description: 'Daily' },
+    });
     const path = `/app/emergency-items/${created.body.id}/`;
     assert.deepEqual((await server.request('GET', path, { token: owner.token })).body, created.body);
 
@@ -93,7 +105,10 @@ describe('emergency items', () => {
   test('list and create under a missing app user are 404', async () => {
     const owner = await createOwner(server);
     for (const method of ['GET', 'POST']) {
-      const response = await server.request(method, '/app/users/31337/emergency-items/', { token: owner.token, body: method === 'POST' ? { name: 'A' } : undefined });
+      const response = await server.request(method, '/app/users/31337/emergency-items/', {
+        token: owner.token,
+        body: method === 'POST' ? { name: 'A' } : undefined,
+      });
       assert.equal(response.status, 404);
       assert.deepEqual(response.body, { detail: 'Not found.' });
     }

@@ -19,15 +19,19 @@ export async function createOwner(server: TestServer, options: { firstName?: str
 
 /** A media resource row of the owner's app user, as the gallery would store it. */
 export async function insertMedia(server: TestServer, owner: Owner, name = 'photo.png'): Promise<number> {
-  const row = await server.server.ctx.db.kysely.insertInto('media_resources').values({
-    account_id: owner.id,
-    app_user_id: owner.appUserId,
-    name,
-    storage_key: `${randomBytes(16).toString('hex')}.png`,
-    content_type: 'image/png',
-    size: 1234,
-    created_at: server.clock.now(),
-  }).returning('id').executeTakeFirstOrThrow();
+  const row = await server.server.ctx.db.kysely
+    .insertInto('media_resources')
+    .values({
+      account_id: owner.id,
+      app_user_id: owner.appUserId,
+      name,
+      storage_key: `${randomBytes(16).toString('hex')}.png`,
+      content_type: 'image/png',
+      size: 1234,
+      created_at: server.clock.now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -47,11 +51,17 @@ export async function createTopic(server: TestServer, owner: Owner, profileId: n
 }
 
 export async function createListItem(server: TestServer, owner: Owner, topicId: number, texts: string[] = ['one', 'two']): Promise<any> {
-  return create(server, owner.token, `/app/topics/${topicId}/items/`, { name: 'List', list_content: { entries: texts.map((text) => ({ text })) } });
+  return create(server, owner.token, `/app/topics/${topicId}/items/`, {
+    name: 'List',
+    list_content: { entries: texts.map((text) => ({ text })) },
+  });
 }
 
 export async function createImageItem(server: TestServer, owner: Owner, topicId: number, image: object = {}): Promise<any> {
-  return create(server, owner.token, `/app/topics/${topicId}/items/`, { name: 'Picture', image_content: { description: 'A picture', ...image } });
+  return create(server, owner.token, `/app/topics/${topicId}/items/`, {
+    name: 'Picture',
+    image_content: { description: 'A picture', ...image },
+  });
 }
 
 /** The path part of a URL the service wrote (PUBLIC_URL based). */

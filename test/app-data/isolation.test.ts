@@ -3,7 +3,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { create, createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia, pathOf, type Owner } from './fixtures.ts';
+import {
+  create,
+  createImageItem,
+  createListItem,
+  createOwner,
+  createProfile,
+  createTopic,
+  insertMedia,
+  pathOf,
+  type Owner,
+} from './fixtures.ts';
 
 interface DetailCase {
   type: string;
@@ -38,8 +48,14 @@ describe('isolation between accounts', () => {
     const listItem = await createListItem(server, owner, topic.id, ['a', 'b']);
     const imageItem = await createImageItem(server, owner, topic.id, { media_resource: media });
     const entry = listItem.list_content.entries[0];
-    const emergencyItem = await create(server, owner.token, `/app/users/${owner.appUserId}/emergency-items/`, { name: 'E', media_resource: media });
-    const contact = await create(server, owner.token, `/app/users/${owner.appUserId}/emergency-contacts/`, { name: 'C', phone_number: '123456789' });
+    const emergencyItem = await create(server, owner.token, `/app/users/${owner.appUserId}/emergency-items/`, {
+      name: 'E',
+      media_resource: media,
+    });
+    const contact = await create(server, owner.token, `/app/users/${owner.appUserId}/emergency-contacts/`, {
+      name: 'C',
+      phone_number: '123456789',
+    });
     // The intruder has data of their own, so "their" objects exist alongside.
     const intruderProfile = await createProfile(server, intruder);
     await createTopic(server, intruder, intruderProfile.id);
@@ -57,7 +73,11 @@ describe('isolation between accounts', () => {
     collections = [
       { type: 'profiles', path: `/app/users/${owner.appUserId}/profiles/`, body: { name: 'Mallory', is_default: true } },
       { type: 'emergency items', path: `/app/users/${owner.appUserId}/emergency-items/`, body: { name: 'Mallory' } },
-      { type: 'emergency contacts', path: `/app/users/${owner.appUserId}/emergency-contacts/`, body: { name: 'Mallory', phone_number: '999999999' } },
+      {
+        type: 'emergency contacts',
+        path: `/app/users/${owner.appUserId}/emergency-contacts/`,
+        body: { name: 'Mallory', phone_number: '999999999' },
+      },
       { type: 'topics', path: `/app/profiles/${profile.id}/topics/`, body: { name: 'Mallory', topic_type: 3 } },
       { type: 'items', path: `/app/topics/${topic.id}/items/`, body: { name: 'Mallory', list_content: {} } },
       { type: 'list entries', path: `/app/items/${listItem.id}/list-entries/`, body: { text: 'Mallory' } },
@@ -74,7 +94,11 @@ describe('isolation between accounts', () => {
       assert.equal(response.status, 200, `owner GET ${path}`);
       bodies.push(response.body);
     }
-    const version = await server.server.ctx.db.kysely.selectFrom('app_users').select('data_version').where('id', '=', owner.appUserId).executeTakeFirstOrThrow();
+    const version = await server.server.ctx.db.kysely
+      .selectFrom('app_users')
+      .select('data_version')
+      .where('id', '=', owner.appUserId)
+      .executeTakeFirstOrThrow();
     bodies.push(version);
     return bodies;
   }
@@ -100,7 +124,7 @@ describe('isolation between accounts', () => {
     assert.deepEqual(await snapshot(), before, 'nothing of the owner changed');
   });
 
-  test('collections: GET and POST under another account\'s parent are 404, like a missing parent', async () => {
+  test("collections: GET and POST under another account's parent are 404, like a missing parent", async () => {
     const before = await snapshot();
     for (const collection of collections) {
       for (const method of ['GET', 'POST']) {
@@ -126,8 +150,11 @@ describe('isolation between accounts', () => {
     }
   });
 
-  test('the intruder\'s own list of app users shows only their own', async () => {
+  test("the intruder's own list of app users shows only their own", async () => {
     const response = await server.request('GET', '/app/users/', { token: intruder.token });
-    assert.deepEqual(response.body.map((u: { id: number }) => u.id), [intruder.appUserId]);
+    assert.deepEqual(
+      response.body.map((u: { id: number }) => u.id),
+      [intruder.appUserId],
+    );
   });
 });

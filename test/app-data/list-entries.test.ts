@@ -17,7 +17,7 @@ describe('list entries', () => {
     return { owner, item: await createListItem(server, owner, topic.id, texts), topicId: topic.id };
   }
 
-  test('GET lists a list item\'s entries by id; POST appends one: 201 + Location', async () => {
+  test("GET lists a list item's entries by id; POST appends one: 201 + Location", async () => {
     const { owner, item } = await listItem(['first', 'second']);
     const path = `/app/items/${item.id}/list-entries/`;
     const listed = await server.request('GET', path, { token: owner.token });
@@ -30,7 +30,10 @@ describe('list entries', () => {
     assert.deepEqual(created.body, { id, url: `${PUBLIC_URL}/app/list-entries/${id}/`, text: 'third' });
     assert.equal(created.headers.get('location'), created.body.url);
     const after = await server.request('GET', path, { token: owner.token });
-    assert.deepEqual(after.body.map((e: { text: string }) => e.text), ['first', 'second', 'third']);
+    assert.deepEqual(
+      after.body.map((e: { text: string }) => e.text),
+      ['first', 'second', 'third'],
+    );
     const itemView = await server.request('GET', `/app/items/${item.id}/`, { token: owner.token });
     assert.deepEqual(itemView.body.list_content.entries, after.body);
   });
@@ -53,7 +56,10 @@ describe('list entries', () => {
     const topic = await createTopic(server, owner, profile.id);
     const image = await createImageItem(server, owner, topic.id);
     for (const method of ['GET', 'POST']) {
-      const response = await server.request(method, `/app/items/${image.id}/list-entries/`, { token: owner.token, body: method === 'POST' ? { text: 'a' } : undefined });
+      const response = await server.request(method, `/app/items/${image.id}/list-entries/`, {
+        token: owner.token,
+        body: method === 'POST' ? { text: 'a' } : undefined,
+      });
       assert.equal(response.status, 404, method);
       assert.deepEqual(response.body, { detail: 'Not found.' });
     }

@@ -18,7 +18,10 @@ describe('profiles', () => {
 
   test('POST creates a profile: 201, Location, is_default false unless asked; GET lists them by id', async () => {
     const owner = await createOwner(server);
-    const response = await server.request('POST', `/app/users/${owner.appUserId}/profiles/`, { token: owner.token, body: { name: ' Home ' } });
+    const response = await server.request('POST', `/app/users/${owner.appUserId}/profiles/`, {
+      token: owner.token,
+      body: { name: ' Home ' },
+    });
     assert.equal(response.status, 201, response.text);
     const id = response.body.id;
     assert.deepEqual(response.body, { id, url: `${PUBLIC_URL}/app/profiles/${id}/`, name: 'Home', is_default: false });
@@ -32,8 +35,12 @@ describe('profiles', () => {
     const owner = await createOwner(server);
     const path = `/app/users/${owner.appUserId}/profiles/`;
     const cases: Array<[unknown, string]> = [
-      [{}, 'name'], [{ name: '' }, 'name'], [{ name: 'x'.repeat(256) }, 'name'], [{ name: 7 }, 'name'],
-      [{ name: 'A', is_default: 'yes' }, 'is_default'], [{ name: 'A', is_default: 1 }, 'is_default'],
+      [{}, 'name'],
+      [{ name: '' }, 'name'],
+      [{ name: 'x'.repeat(256) }, 'name'],
+      [{ name: 7 }, 'name'],
+      [{ name: 'A', is_default: 'yes' }, 'is_default'],
+      [{ name: 'A', is_default: 1 }, 'is_default'],
     ];
     for (const [body, field] of cases) {
       const response = await server.request('POST', path, { token: owner.token, body });
@@ -51,7 +58,10 @@ describe('profiles', () => {
   test('lists and creates under a missing app user are 404', async () => {
     const owner = await createOwner(server);
     for (const method of ['GET', 'POST']) {
-      const response = await server.request(method, '/app/users/999999/profiles/', { token: owner.token, body: method === 'POST' ? { name: 'A' } : undefined });
+      const response = await server.request(method, '/app/users/999999/profiles/', {
+        token: owner.token,
+        body: method === 'POST' ? { name: 'A' } : undefined,
+      });
       assert.equal(response.status, 404);
       assert.deepEqual(response.body, { detail: 'Not found.' });
     }
@@ -61,22 +71,38 @@ describe('profiles', () => {
     const owner = await createOwner(server);
     const a = await createProfile(server, owner, { name: 'A', is_default: true });
     const b = await createProfile(server, owner, { name: 'B', is_default: true });
-    assert.deepEqual((await profiles(owner)).map((p) => [p.id, p.is_default]), [[a.id, false], [b.id, true]]);
+    assert.deepEqual(
+      (await profiles(owner)).map((p) => [p.id, p.is_default]),
+      [
+        [a.id, false],
+        [b.id, true],
+      ],
+    );
 
     const patched = await server.request('PATCH', `/app/profiles/${a.id}/`, { token: owner.token, body: { is_default: true } });
     assert.equal(patched.status, 200, patched.text);
     assert.equal(patched.body.is_default, true);
-    assert.deepEqual((await profiles(owner)).map((p) => [p.id, p.is_default]), [[a.id, true], [b.id, false]]);
+    assert.deepEqual(
+      (await profiles(owner)).map((p) => [p.id, p.is_default]),
+      [
+        [a.id, true],
+        [b.id, false],
+      ],
+    );
 
     const again = await server.request('PATCH', `/app/profiles/${a.id}/`, { token: owner.token, body: { is_default: true } });
     assert.equal(again.status, 200, 'making the default the default again is fine');
 
     const cleared = await server.request('PATCH', `/app/profiles/${a.id}/`, { token: owner.token, body: { is_default: false } });
     assert.equal(cleared.body.is_default, false);
-    assert.deepEqual((await profiles(owner)).map((p) => p.is_default), [false, false], 'no default at all is allowed');
+    assert.deepEqual(
+      (await profiles(owner)).map((p) => p.is_default),
+      [false, false],
+      'no default at all is allowed',
+    );
   });
 
-  test('one app user\'s default does not touch another\'s', async () => {
+  test("one app user's default does not touch another's", async () => {
     const first = await createOwner(server);
     const second = await createOwner(server);
     const mine = await createProfile(server, first, { is_default: true });
@@ -89,14 +115,29 @@ describe('profiles', () => {
     const owner = await createOwner(server);
     const created = [];
     for (let i = 0; i < 8; i++) created.push(await createProfile(server, owner, { name: `P${i}` }));
-    const responses = await Promise.all(created.map((p) => server.request('PATCH', `/app/profiles/${p.id}/`, { token: owner.token, body: { is_default: true } })));
-    assert.deepEqual(responses.map((r) => r.status), created.map(() => 200), responses.map((r) => r.text).join('\n'));
+    const responses = await Promise.all(
+      created.map((p) => server.request('PATCH', `/app/profiles/${p.id}/`, { token: owner.token, body: { is_default: true } })),
+    );
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      created.map(() => 200),
+      responses.map((r) => r.text).join('\n'),
+    );
     assert.equal((await profiles(owner)).filter((p) => p.is_default).length, 1);
 
-    const creates = await Promise.all(Array.from({ length: 6 }, (_, i) => server.request('POST', `/app/users/${owner.appUserId}/profiles/`, {
-      token: owner.token, body: { name: `New ${i}`, is_default: true },
-    })));
-    assert.deepEqual(creates.map((r) => r.status), creates.map(() => 201), creates.map((r) => r.text).join('\n'));
+    const creates = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        server.request('POST', `/app/users/${owner.appUserId}/profiles/`, {
+          token: owner.token,
+          body: { name: `New ${i}`, is_default: true },
+        }),
+      ),
+    );
+    assert.deepEqual(
+      creates.map((r) => r.status),
+      creates.map(() => 201),
+      creates.map((r) => r.text).join('\n'),
+    );
     assert.equal((await profiles(owner)).filter((p) => p.is_default).length, 1);
   });
 
@@ -145,13 +186,21 @@ describe('profiles', () => {
 
     const response = await server.request('DELETE', `/app/profiles/${profile.id}/`, { token: owner.token });
     assert.equal(response.status, 204);
-    for (const path of [`/app/profiles/${profile.id}/`, `/app/topics/${topic.id}/`, `/app/items/${item.id}/`, `/app/list-entries/${item.list_content.entries[0].id}/`]) {
+    for (const path of [
+      `/app/profiles/${profile.id}/`,
+      `/app/topics/${topic.id}/`,
+      `/app/items/${item.id}/`,
+      `/app/list-entries/${item.list_content.entries[0].id}/`,
+    ]) {
       assert.equal((await server.request('GET', path, { token: owner.token })).status, 404, path);
     }
     const db = server.server.ctx.db.kysely;
     assert.deepEqual(await db.selectFrom('list_contents').select('id').where('item_id', '=', item.id).execute(), []);
     assert.equal((await server.request('GET', `/app/topics/${keptTopic.id}/`, { token: owner.token })).status, 200);
-    assert.deepEqual((await profiles(owner)).map((p) => p.id), [kept.id]);
+    assert.deepEqual(
+      (await profiles(owner)).map((p) => p.id),
+      [kept.id],
+    );
     assert.equal((await server.request('DELETE', `/app/profiles/${profile.id}/`, { token: owner.token })).status, 404);
   });
 });

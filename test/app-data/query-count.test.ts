@@ -23,9 +23,18 @@ describe('query counts', () => {
     for (let t = 0; t < topics; t++) {
       const topic = await createTopic(server, owner, profile.id, { name: `Topic ${t}`, topic_type: t % 2 === 0 ? 3 : 4 });
       for (let i = 0; i < itemsPerTopic; i++) {
-        const item = i % 2 === 0
-          ? await createListItem(server, owner, topic.id, Array.from({ length: entriesPerItem }, (_, e) => `entry ${e}`))
-          : await createImageItem(server, owner, topic.id, { image_resource: await insertMedia(server, owner), media_resource: await insertMedia(server, owner) });
+        const item =
+          i % 2 === 0
+            ? await createListItem(
+                server,
+                owner,
+                topic.id,
+                Array.from({ length: entriesPerItem }, (_, e) => `entry ${e}`),
+              )
+            : await createImageItem(server, owner, topic.id, {
+                image_resource: await insertMedia(server, owner),
+                media_resource: await insertMedia(server, owner),
+              });
         first ??= { profileId: profile.id, topicId: topic.id, itemId: item.id };
       }
     }
@@ -79,7 +88,9 @@ describe('query counts', () => {
     }
   });
 
-  test('a write leaves its writer\'s token in memory (SQLite): the next request does not look it up again', { skip: onPostgres && 'SQLite only: PostgreSQL keeps nothing in memory' }, async () => {
+  test("a write leaves its writer's token in memory (SQLite): the next request does not look it up again", {
+    skip: onPostgres && 'SQLite only: PostgreSQL keeps nothing in memory',
+  }, async () => {
     const stats = server.server.ctx.db.stats;
     const countFor = async (path: string) => {
       const before = stats.queries;

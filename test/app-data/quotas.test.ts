@@ -52,7 +52,10 @@ describe('per-parent quotas', () => {
     const second = await createProfile(server, owner);
     await createTopic(server, owner, first.id);
     await createTopic(server, owner, first.id);
-    assertQuotaRefusal(await server.request('POST', `/app/profiles/${first.id}/topics/`, { token: owner.token, body: { name: 'T', topic_type: 3 } }), 2);
+    assertQuotaRefusal(
+      await server.request('POST', `/app/profiles/${first.id}/topics/`, { token: owner.token, body: { name: 'T', topic_type: 3 } }),
+      2,
+    );
     await createTopic(server, owner, second.id);
   });
 
@@ -61,7 +64,13 @@ describe('per-parent quotas', () => {
     const profile = await createProfile(server, owner);
     const topic = await createTopic(server, owner, profile.id);
     const tooMany = [{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'd' }];
-    assertQuotaRefusal(await server.request('POST', `/app/topics/${topic.id}/items/`, { token: owner.token, body: { name: 'L', list_content: { entries: tooMany } } }), 3);
+    assertQuotaRefusal(
+      await server.request('POST', `/app/topics/${topic.id}/items/`, {
+        token: owner.token,
+        body: { name: 'L', list_content: { entries: tooMany } },
+      }),
+      3,
+    );
 
     const item = await createListItem(server, owner, topic.id, ['a', 'b']);
     const path = `/app/items/${item.id}/list-entries/`;
@@ -69,20 +78,37 @@ describe('per-parent quotas', () => {
     assertQuotaRefusal(await server.request('POST', path, { token: owner.token, body: { text: 'd' } }), 3);
 
     const before = await server.request('GET', `/app/items/${item.id}/`, { token: owner.token });
-    assertQuotaRefusal(await server.request('PATCH', `/app/items/${item.id}/`, { token: owner.token, body: { name: 'Changed', list_content: { entries: tooMany } } }), 3);
+    assertQuotaRefusal(
+      await server.request('PATCH', `/app/items/${item.id}/`, {
+        token: owner.token,
+        body: { name: 'Changed', list_content: { entries: tooMany } },
+      }),
+      3,
+    );
     assert.deepEqual((await server.request('GET', `/app/items/${item.id}/`, { token: owner.token })).body, before.body);
 
-    const replaced = await server.request('PATCH', `/app/items/${item.id}/`, { token: owner.token, body: { list_content: { entries: tooMany.slice(1) } } });
+    const replaced = await server.request('PATCH', `/app/items/${item.id}/`, {
+      token: owner.token,
+      body: { list_content: { entries: tooMany.slice(1) } },
+    });
     assert.equal(replaced.status, 200, 'a full list may be replaced by another full list');
-    assert.deepEqual(replaced.body.list_content.entries.map((e: { text: string }) => e.text), ['b', 'c', 'd']);
+    assert.deepEqual(
+      replaced.body.list_content.entries.map((e: { text: string }) => e.text),
+      ['b', 'c', 'd'],
+    );
   });
 
   test('concurrent creates never overshoot a quota and never fail with 500', async () => {
     const owner = await createOwner(server);
     const profile = await createProfile(server, owner);
-    const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => server.request('POST', `/app/profiles/${profile.id}/topics/`, {
-      token: owner.token, body: { name: `T${i}`, topic_type: 3 },
-    })));
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        server.request('POST', `/app/profiles/${profile.id}/topics/`, {
+          token: owner.token,
+          body: { name: `T${i}`, topic_type: 3 },
+        }),
+      ),
+    );
     assert.deepEqual(responses.map((r) => r.status).sort(), [201, 201, 400, 400, 400, 400], responses.map((r) => r.text).join('\n'));
     const topics = await server.request('GET', `/app/profiles/${profile.id}/topics/`, { token: owner.token });
     assert.equal(topics.body.length, 2);
@@ -93,8 +119,10 @@ describe('per-parent quotas', () => {
     const profile = await createProfile(server, owner);
     const topic = await createTopic(server, owner, profile.id);
     const db = server.server.ctx.db.kysely;
-    const counted = async () => (await db.selectFrom('topics').select('item_count').where('id', '=', topic.id).executeTakeFirstOrThrow()).item_count;
-    const post = () => server.request('POST', `/app/topics/${topic.id}/items/`, { token: owner.token, body: { name: 'I', list_content: { entries: [] } } });
+    const counted = async () =>
+      (await db.selectFrom('topics').select('item_count').where('id', '=', topic.id).executeTakeFirstOrThrow()).item_count;
+    const post = () =>
+      server.request('POST', `/app/topics/${topic.id}/items/`, { token: owner.token, body: { name: 'I', list_content: { entries: [] } } });
     const created = await Promise.all(Array.from({ length: 4 }, post));
     assert.deepEqual(created.map((r) => r.status).sort(), [201, 201, 400, 400]);
     assert.equal(await counted(), 2);
@@ -107,8 +135,13 @@ describe('per-parent quotas', () => {
 
   test('the per-topic count equals the items stored, for every topic', async () => {
     const db = server.server.ctx.db.kysely;
-    const rows = await db.selectFrom('topics')
-      .select((eb) => ['topics.id', 'topics.item_count', eb.selectFrom('items').select(eb.fn.countAll<number>().as('n')).whereRef('items.topic_id', '=', 'topics.id').as('stored')])
+    const rows = await db
+      .selectFrom('topics')
+      .select((eb) => [
+        'topics.id',
+        'topics.item_count',
+        eb.selectFrom('items').select(eb.fn.countAll<number>().as('n')).whereRef('items.topic_id', '=', 'topics.id').as('stored'),
+      ])
       .execute();
     assert.ok(rows.length > 0);
     for (const row of rows) assert.equal(row.item_count, Number(row.stored), `topic ${row.id}`);

@@ -68,7 +68,10 @@ describe('rendering cache', () => {
     await change('PATCH', `/app/items/${listItem.id}/`, { name: 'Groceries', list_content: { entries: [{ text: 'bread' }] } });
     let body = await profile();
     assert.equal(itemIn(body, listItem.id).name, 'Groceries');
-    assert.deepEqual(itemIn(body, listItem.id).list_content.entries.map((e: any) => e.text), ['bread']);
+    assert.deepEqual(
+      itemIn(body, listItem.id).list_content.entries.map((e: any) => e.text),
+      ['bread'],
+    );
 
     const added = await createListItem(server, owner, topicId, ['new']);
     assert.ok(itemIn(await profile(), added.id));
@@ -104,14 +107,18 @@ describe('rendering cache', () => {
     assert.ok(expires >= server.clock.now() + 60 * 60_000, 'a served URL is valid for at least MEDIA_URL_TTL');
   });
 
-  test("a cached rendering is not served to another account", async () => {
+  test('a cached rendering is not served to another account', async () => {
     await profile();
     await topicItems();
     // One without an app user, and one whose app user has the owner's data version (the same stamp).
     const stranger = await createAccount(server);
     const lookalike = await createOwner(server);
     const db = server.server.ctx.db.kysely;
-    const { data_version } = await db.selectFrom('app_users').select('data_version').where('id', '=', owner.appUserId).executeTakeFirstOrThrow();
+    const { data_version } = await db
+      .selectFrom('app_users')
+      .select('data_version')
+      .where('id', '=', owner.appUserId)
+      .executeTakeFirstOrThrow();
     await db.updateTable('app_users').set({ data_version }).where('id', '=', lookalike.appUserId).execute();
     for (const token of [stranger.token, lookalike.token]) {
       for (const path of [`/app/profiles/${profileId}/`, `/app/topics/${topicId}/items/`]) {

@@ -14,17 +14,28 @@ describe('topics', () => {
     const owner = await createOwner(server);
     const response = await server.request('GET', '/app/topic-types/', { token: owner.token });
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body, [{ id: 3, label: 'text topic' }, { id: 4, label: 'visual topic' }]);
+    assert.deepEqual(response.body, [
+      { id: 3, label: 'text topic' },
+      { id: 4, label: 'visual topic' },
+    ]);
   });
 
   test('POST creates a topic: 201, Location, items_url, empty items; GET lists them by id, items in full', async () => {
     const owner = await createOwner(server);
     const profile = await createProfile(server, owner);
-    const response = await server.request('POST', `/app/profiles/${profile.id}/topics/`, { token: owner.token, body: { name: 'Food', topic_type: 4 } });
+    const response = await server.request('POST', `/app/profiles/${profile.id}/topics/`, {
+      token: owner.token,
+      body: { name: 'Food', topic_type: 4 },
+    });
     assert.equal(response.status, 201, response.text);
     const id = response.body.id;
     assert.deepEqual(response.body, {
-      id, url: `${PUBLIC_URL}/app/topics/${id}/`, name: 'Food', topic_type: 4, items_url: `${PUBLIC_URL}/app/topics/${id}/items/`, items: [],
+      id,
+      url: `${PUBLIC_URL}/app/topics/${id}/`,
+      name: 'Food',
+      topic_type: 4,
+      items_url: `${PUBLIC_URL}/app/topics/${id}/items/`,
+      items: [],
     });
     assert.equal(response.headers.get('location'), response.body.url);
 
@@ -94,7 +105,10 @@ describe('topics', () => {
   test('lists and creates under a missing profile are 404', async () => {
     const owner = await createOwner(server);
     for (const method of ['GET', 'POST']) {
-      const response = await server.request(method, '/app/profiles/424242/topics/', { token: owner.token, body: method === 'POST' ? { name: 'A', topic_type: 3 } : undefined });
+      const response = await server.request(method, '/app/profiles/424242/topics/', {
+        token: owner.token,
+        body: method === 'POST' ? { name: 'A', topic_type: 3 } : undefined,
+      });
       assert.equal(response.status, 404);
       assert.deepEqual(response.body, { detail: 'Not found.' });
     }
@@ -110,10 +124,20 @@ describe('topics', () => {
     assert.equal(response.status, 204);
     assert.equal((await server.request('GET', `/app/topics/${topic.id}/`, { token: owner.token })).status, 404);
     assert.equal((await server.request('GET', `/app/items/${item.id}/`, { token: owner.token })).status, 404);
-    const entries = await server.server.ctx.db.kysely.selectFrom('list_entries').select('id')
-      .where('id', 'in', item.list_content.entries.map((e: { id: number }) => e.id)).execute();
+    const entries = await server.server.ctx.db.kysely
+      .selectFrom('list_entries')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        item.list_content.entries.map((e: { id: number }) => e.id),
+      )
+      .execute();
     assert.deepEqual(entries, []);
     const remaining = await server.request('GET', `/app/profiles/${profile.id}/topics/`, { token: owner.token });
-    assert.deepEqual(remaining.body.map((t: { id: number }) => t.id), [other.id]);
+    assert.deepEqual(
+      remaining.body.map((t: { id: number }) => t.id),
+      [other.id],
+    );
   });
 });

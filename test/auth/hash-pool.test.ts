@@ -10,10 +10,12 @@ describe('password hashing threads', () => {
     const passwords = ['alpha-password', 'bravo-password', 'charlie-password'];
     const hashes = await Promise.all(passwords.map((password) => pool.run({ op: 'hash', password, options: HASH_OPTIONS })));
     for (const hash of hashes) assert.match(String(hash), /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    const checks = await Promise.all(passwords.flatMap((password, i) => [
-      pool.run({ op: 'verify', hash: String(hashes[i]), password }),
-      pool.run({ op: 'verify', hash: String(hashes[i]), password: `${password}!` }),
-    ]));
+    const checks = await Promise.all(
+      passwords.flatMap((password, i) => [
+        pool.run({ op: 'verify', hash: String(hashes[i]), password }),
+        pool.run({ op: 'verify', hash: String(hashes[i]), password: `${password}!` }),
+      ]),
+    );
     assert.deepEqual(checks, [true, false, true, false, true, false]);
   });
 
@@ -21,8 +23,11 @@ describe('password hashing threads', () => {
     const pool = new HashPool(1);
     const stored = String(await pool.run({ op: 'hash', password: 'order-password', options: HASH_OPTIONS }));
     const finished: number[] = [];
-    await Promise.all(Array.from({ length: 6 }, (_, i) => pool.run({ op: 'verify', hash: stored, password: 'order-password' })
-      .then(() => finished.push(i))));
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        pool.run({ op: 'verify', hash: stored, password: 'order-password' }).then(() => finished.push(i)),
+      ),
+    );
     assert.deepEqual(finished, [0, 1, 2, 3, 4, 5]);
   });
 

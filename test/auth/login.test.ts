@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
-  PASSWORD, logIn, register, registerVerified, startMailedServer, uniqueEmail, verificationKey, type MailedServer,
+  PASSWORD,
+  logIn,
+  register,
+  registerVerified,
+  startMailedServer,
+  uniqueEmail,
+  verificationKey,
+  type MailedServer,
 } from '../accounts/account-flows.ts';
 
 const INVALID = /^Invalid credentials/;
@@ -37,7 +44,9 @@ describe('POST /auth/login/', () => {
     const account = await registerVerified(mailed);
     const byEmail = await mailed.server.request('POST', '/auth/login/', { body: { email: account.email, password: PASSWORD } });
     assert.equal(byEmail.status, 200);
-    const upper = await mailed.server.request('POST', '/auth/login/', { body: { username: account.email.toUpperCase(), password: PASSWORD } });
+    const upper = await mailed.server.request('POST', '/auth/login/', {
+      body: { username: account.email.toUpperCase(), password: PASSWORD },
+    });
     assert.equal(upper.status, 200);
   });
 
@@ -52,7 +61,9 @@ describe('POST /auth/login/', () => {
 
   test('a wrong password and an unknown address answer alike: 400 "Invalid credentials…"', async () => {
     const account = await registerVerified(mailed);
-    const wrong = await mailed.server.request('POST', '/auth/login/', { body: { username: account.email, password: 'not-the-password-1' } });
+    const wrong = await mailed.server.request('POST', '/auth/login/', {
+      body: { username: account.email, password: 'not-the-password-1' },
+    });
     const unknown = await mailed.server.request('POST', '/auth/login/', { body: { username: uniqueEmail('nobody'), password: PASSWORD } });
     assert.equal(wrong.status, 400);
     assert.equal(unknown.status, 400);
@@ -61,13 +72,17 @@ describe('POST /auth/login/', () => {
     // An unverified address with a wrong password says nothing about verification either.
     const email = uniqueEmail('unverified');
     await register(mailed.server, email);
-    const unverifiedWrong = await mailed.server.request('POST', '/auth/login/', { body: { username: email, password: 'not-the-password-1' } });
+    const unverifiedWrong = await mailed.server.request('POST', '/auth/login/', {
+      body: { username: email, password: 'not-the-password-1' },
+    });
     assert.deepEqual(unverifiedWrong.body, wrong.body);
   });
 
   test('a password over 128 characters is refused as invalid credentials', async () => {
     const account = await registerVerified(mailed);
-    const response = await mailed.server.request('POST', '/auth/login/', { body: { username: account.email, password: PASSWORD + 'x'.repeat(200) } });
+    const response = await mailed.server.request('POST', '/auth/login/', {
+      body: { username: account.email, password: PASSWORD + 'x'.repeat(200) },
+    });
     assert.equal(response.status, 400);
     assert.match(response.body.non_field_errors[0], INVALID);
   });
@@ -126,7 +141,7 @@ describe('logout, logout-all and token expiry', () => {
     assert.equal((await server.request('POST', '/auth/logout/', { token: account.token })).status, 401);
   });
 
-  test('POST /auth/logout-all/ revokes every token of the account and no one else\'s', async () => {
+  test("POST /auth/logout-all/ revokes every token of the account and no one else's", async () => {
     const { server } = mailed;
     const account = await registerVerified(mailed);
     const stranger = await registerVerified(mailed);

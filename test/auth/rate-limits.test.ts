@@ -164,22 +164,29 @@ describe('per-IP limits on register, reset-password, verify-email and change-pas
 
   test('reset-password', async () => {
     const { server } = mailed;
-    for (let i = 0; i < 2; i++) assert.equal((await server.request('POST', '/account/reset-password/', { body: { email: uniqueEmail() } })).status, 200);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await server.request('POST', '/account/reset-password/', { body: { email: uniqueEmail() } })).status, 200);
     assertTooMany(await server.request('POST', '/account/reset-password/', { body: { email: uniqueEmail() } }));
   });
 
   test('verify-email', async () => {
     const { server } = mailed;
-    for (let i = 0; i < 2; i++) assert.equal((await server.request('POST', '/account/verify-email/', { body: { key: 'nope', password: PASSWORD } })).status, 400);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await server.request('POST', '/account/verify-email/', { body: { key: 'nope', password: PASSWORD } })).status, 400);
     assertTooMany(await server.request('POST', '/account/verify-email/', { body: { key: 'nope', password: PASSWORD } }));
   });
 
   test('change-password', async () => {
     const { server } = mailed;
     for (let i = 0; i < 2; i++) {
-      assert.equal((await server.request('POST', '/account/change-password/', { body: { key: 'nope', new_password: 'another-fine-pass-9' } })).status, 400);
+      assert.equal(
+        (await server.request('POST', '/account/change-password/', { body: { key: 'nope', new_password: 'another-fine-pass-9' } })).status,
+        400,
+      );
     }
-    assertTooMany(await server.request('POST', '/account/change-password/', { body: { key: 'nope', new_password: 'another-fine-pass-9' } }));
+    assertTooMany(
+      await server.request('POST', '/account/change-password/', { body: { key: 'nope', new_password: 'another-fine-pass-9' } }),
+    );
   });
 });
 

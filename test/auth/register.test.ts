@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PUBLIC_URL } from '../helpers/server.ts';
 import {
-  PASSWORD, VERIFY_SUBJECT, logIn, mailsTo, register, startMailedServer, uniqueEmail, verificationKey, waitForMail, type MailedServer,
+  PASSWORD,
+  VERIFY_SUBJECT,
+  logIn,
+  mailsTo,
+  register,
+  startMailedServer,
+  uniqueEmail,
+  verificationKey,
+  waitForMail,
+  type MailedServer,
 } from '../accounts/account-flows.ts';
 
 describe('POST /auth/register/', () => {
@@ -58,7 +67,10 @@ describe('POST /auth/register/', () => {
     for (const options of [{ body: {} }, { raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }]) {
       assert.equal((await server.request('POST', '/auth/register/', { token, ...options })).status, 403);
     }
-    const bad = await server.request('POST', '/auth/register/', { token: 'not-a-token', body: { email: uniqueEmail(), password: PASSWORD } });
+    const bad = await server.request('POST', '/auth/register/', {
+      token: 'not-a-token',
+      body: { email: uniqueEmail(), password: PASSWORD },
+    });
     assert.equal(bad.status, 401);
     assert.equal(bad.headers.get('www-authenticate'), 'Token');
   });
@@ -91,7 +103,10 @@ describe('POST /auth/register/', () => {
       const response = await register(server, email, password);
       assert.equal(response.status, 400, password);
       assert.deepEqual(Object.keys(response.body), ['password']);
-      assert.ok(response.body.password.some((m: string) => message.test(m)), `${password}: ${JSON.stringify(response.body)}`);
+      assert.ok(
+        response.body.password.some((m: string) => message.test(m)),
+        `${password}: ${JSON.stringify(response.body)}`,
+      );
     }
     const similar = await register(server, email, 'Margaretha1', { first_name: 'Margaretha' });
     assert.equal(similar.status, 400);
@@ -115,13 +130,19 @@ describe('POST /auth/register/', () => {
 
     const typed = await server.request('POST', '/auth/register/', { body: { email: true, password: 123, first_name: 5 } });
     assert.equal(typed.status, 400);
-    assert.deepEqual(typed.body, { email: ['Not a valid string.'], password: ['Not a valid string.'], first_name: ['Not a valid string.'] });
+    assert.deepEqual(typed.body, {
+      email: ['Not a valid string.'],
+      password: ['Not a valid string.'],
+      first_name: ['Not a valid string.'],
+    });
 
     const invalid = await server.request('POST', '/auth/register/', { body: { email: 'not-an-address', password: PASSWORD } });
     assert.equal(invalid.status, 400);
     assert.deepEqual(invalid.body, { email: ['Enter a valid email address.'] });
 
-    const long = await server.request('POST', '/auth/register/', { body: { email: uniqueEmail(), password: PASSWORD, last_name: 'x'.repeat(151) } });
+    const long = await server.request('POST', '/auth/register/', {
+      body: { email: uniqueEmail(), password: PASSWORD, last_name: 'x'.repeat(151) },
+    });
     assert.equal(long.status, 400);
     assert.deepEqual(long.body, { last_name: ['Ensure this field has no more than 150 characters.'] });
 
@@ -139,7 +160,10 @@ describe('POST /auth/register/', () => {
 
   test('malformed JSON 400, text/plain 415, a body over 1 MiB 413', async () => {
     const { server } = mailed;
-    const malformed = await server.request('POST', '/auth/register/', { raw: '{"email": ', headers: { 'content-type': 'application/json' } });
+    const malformed = await server.request('POST', '/auth/register/', {
+      raw: '{"email": ',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(malformed.status, 400);
     assert.equal(typeof malformed.body.detail, 'string');
 
@@ -157,14 +181,21 @@ describe('POST /auth/register/', () => {
     const { server } = mailed;
     const email = uniqueEmail('race');
     const responses = await Promise.all([
-      register(server, email), register(server, email.toUpperCase()), register(server, email), register(server, email),
+      register(server, email),
+      register(server, email.toUpperCase()),
+      register(server, email),
+      register(server, email),
     ]);
     const statuses = responses.map((r) => r.status).sort();
     assert.deepEqual(statuses, [201, 400, 400, 400], JSON.stringify(responses.map((r) => r.body)));
     for (const response of responses.filter((r) => r.status === 400)) {
       assert.deepEqual(Object.keys(response.body), ['email']);
     }
-    const accounts = await server.server.ctx.db.kysely.selectFrom('email_addresses').select('account_id').where('email_lower', '=', email).execute();
+    const accounts = await server.server.ctx.db.kysely
+      .selectFrom('email_addresses')
+      .select('account_id')
+      .where('email_lower', '=', email)
+      .execute();
     assert.equal(accounts.length, 1);
   });
 

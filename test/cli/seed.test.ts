@@ -28,8 +28,23 @@ async function seedFailure(...args: string[]): Promise<{ code: number; stderr: s
   assert.fail(`seed ${args.join(' ')} succeeded`);
 }
 
-async function count(db: Db, table: 'accounts' | 'email_addresses' | 'app_users' | 'profiles' | 'topics' | 'items' | 'list_contents' | 'list_entries' | 'image_contents'): Promise<number> {
-  const row = await db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+async function count(
+  db: Db,
+  table:
+    | 'accounts'
+    | 'email_addresses'
+    | 'app_users'
+    | 'profiles'
+    | 'topics'
+    | 'items'
+    | 'list_contents'
+    | 'list_entries'
+    | 'image_contents',
+): Promise<number> {
+  const row = await db.kysely
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -66,15 +81,20 @@ describe('bulk seeder (npm run seed)', () => {
     assert.equal(await count(db, 'image_contents'), 75);
 
     const addresses = await db.kysely.selectFrom('email_addresses').select(['email', 'verified', 'is_primary']).orderBy('id').execute();
-    assert.deepEqual(addresses, [1, 2, 3].map((n) => ({ email: `bench-${n}@example.com`, verified: 1, is_primary: 1 })));
+    assert.deepEqual(
+      addresses,
+      [1, 2, 3].map((n) => ({ email: `bench-${n}@example.com`, verified: 1, is_primary: 1 })),
+    );
   });
 
   test('every item has exactly one content; list entries are ~20 characters, descriptions ~100', async () => {
-    const items = await db.kysely.selectFrom('items')
+    const items = await db.kysely
+      .selectFrom('items')
       .leftJoin('list_contents', 'list_contents.item_id', 'items.id')
       .leftJoin('image_contents', 'image_contents.item_id', 'items.id')
       .select(['items.id', 'list_contents.id as list_id', 'image_contents.description'])
-      .orderBy('items.id').execute();
+      .orderBy('items.id')
+      .execute();
     for (const item of items) assert.ok((item.list_id === null) !== (item.description === null), `item ${item.id} has one content`);
     assert.equal(items[0]!.list_id !== null, true, 'the first item of a topic is a list');
     assert.equal(items[1]!.description !== null, true, 'the second is an image');
@@ -110,9 +130,17 @@ describe('bulk seeder (npm run seed)', () => {
   test('the seeded profile reads through the API as 5 topics × 10 items (when the endpoint exists)', async (t) => {
     if (!(await routeExists('/app/profiles'))) return t.skip('GET /app/profiles/{id}/ is not implemented yet');
     const account = await createAccount(server);
-    const owner = await db.kysely.selectFrom('email_addresses').select('account_id').where('email_lower', '=', 'bench-2@example.com').executeTakeFirstOrThrow();
+    const owner = await db.kysely
+      .selectFrom('email_addresses')
+      .select('account_id')
+      .where('email_lower', '=', 'bench-2@example.com')
+      .executeTakeFirstOrThrow();
     const token = await issueToken(db.kysely, owner.account_id, server.clock.now());
-    const profile = await db.kysely.selectFrom('profiles').select('id').where('account_id', '=', owner.account_id).executeTakeFirstOrThrow();
+    const profile = await db.kysely
+      .selectFrom('profiles')
+      .select('id')
+      .where('account_id', '=', owner.account_id)
+      .executeTakeFirstOrThrow();
     const detail = await server.request('GET', `/app/profiles/${profile.id}/`, { token });
     assert.equal(detail.status, 200, detail.text);
     assert.equal(detail.body.topics.length, 5);
@@ -130,10 +158,19 @@ describe('bulk seeder (npm run seed)', () => {
 
   test('seeding again continues the numbering, and the service can still create rows afterwards', async () => {
     // An address that looks like a bench one but has no number does not shift the numbering.
-    await db.kysely.insertInto('email_addresses').values({
-      account_id: summary.firstAccountId, email: 'bench-extra@example.com', email_lower: 'bench-extra@example.com',
-      verified: 0, is_primary: 0, verified_action: 1, created_at: 0, last_key_sent_at: null,
-    }).execute();
+    await db.kysely
+      .insertInto('email_addresses')
+      .values({
+        account_id: summary.firstAccountId,
+        email: 'bench-extra@example.com',
+        email_lower: 'bench-extra@example.com',
+        verified: 0,
+        is_primary: 0,
+        verified_action: 1,
+        created_at: 0,
+        last_key_sent_at: null,
+      })
+      .execute();
     const accountsBefore = await count(db, 'accounts');
     const itemsBefore = await count(db, 'items');
     const more = await seed('--accounts', '2', '--db', database.url);
@@ -142,12 +179,22 @@ describe('bulk seeder (npm run seed)', () => {
     assert.equal(await count(db, 'accounts'), accountsBefore + 2);
     assert.equal(await count(db, 'items'), itemsBefore + 100);
     // On PostgreSQL explicit ids do not move the identity sequences; the seeder must have.
-    const account = await db.kysely.insertInto('accounts')
-      .values({ first_name: 'After', last_name: 'Seeding', password_hash: 'x', created_at: 0 }).returning('id').executeTakeFirstOrThrow();
+    const account = await db.kysely
+      .insertInto('accounts')
+      .values({ first_name: 'After', last_name: 'Seeding', password_hash: 'x', created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     assert.equal(account.id, more.lastAccountId + 1);
     const topic = await db.kysely.selectFrom('topics').select(['id', 'account_id']).orderBy('id').executeTakeFirstOrThrow();
-    const maxItem = await db.kysely.selectFrom('items').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
-    const item = await db.kysely.insertInto('items').values({ account_id: topic.account_id, topic_id: topic.id, name: 'new' }).returning('id').executeTakeFirstOrThrow();
+    const maxItem = await db.kysely
+      .selectFrom('items')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirstOrThrow();
+    const item = await db.kysely
+      .insertInto('items')
+      .values({ account_id: topic.account_id, topic_id: topic.id, name: 'new' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     assert.equal(item.id, Number(maxItem.id) + 1);
   });
 

@@ -26,9 +26,11 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
     await migrateToLatest(db);
     db.changes!.start();
     const newAccount = async (name: string) => {
-      const account = await db.kysely.insertInto('accounts')
+      const account = await db.kysely
+        .insertInto('accounts')
         .values({ first_name: name, last_name: '', password_hash: 'x', created_at: 0 })
-        .returning('id').executeTakeFirstOrThrow();
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await db.kysely.insertInto('app_users').values({ account_id: account.id, name, quote: null, created_at: 0 }).execute();
       return account.id;
     };
@@ -37,17 +39,24 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
   });
   after(() => db.close());
 
-  const bump = (id: number) => db.kysely.updateTable('app_users').set((eb) => ({ data_version: eb('data_version', '+', 1) })).where('account_id', '=', id).execute();
-  const version = async (id: number) => (await db.kysely.selectFrom('app_users').select('data_version').where('account_id', '=', id).executeTakeFirst())?.data_version;
+  const bump = (id: number) =>
+    db.kysely
+      .updateTable('app_users')
+      .set((eb) => ({ data_version: eb('data_version', '+', 1) }))
+      .where('account_id', '=', id)
+      .execute();
+  const version = async (id: number) =>
+    (await db.kysely.selectFrom('app_users').select('data_version').where('account_id', '=', id).executeTakeFirst())?.data_version;
 
   /** A cache.get whose load reads the real row and counts its calls. */
   function counted(cache: RowCache<number>, id: number) {
     const loads = { count: 0 };
-    const get = (key = `k${id}`) => cache.get(key, async () => {
-      loads.count++;
-      const value = await version(id);
-      return value === undefined ? undefined : { accountId: id, value };
-    });
+    const get = (key = `k${id}`) =>
+      cache.get(key, async () => {
+        loads.count++;
+        const value = await version(id);
+        return value === undefined ? undefined : { accountId: id, value };
+      });
     return { loads, get };
   }
 
@@ -68,15 +77,21 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
   test('each cache watches its own rows: tokens (updated, deleted) or the app user (added, deleted, data version moved)', async () => {
     const versions = counted(new RowCache<number>(db.changes!, 'app_user', 100), accountId);
     const tokens = counted(new RowCache<number>(db.changes!, 'tokens', 100), accountId);
-    const token = await db.kysely.insertInto('auth_tokens')
+    const token = await db.kysely
+      .insertInto('auth_tokens')
       .values({ account_id: accountId, token_hash: 'f'.repeat(64), created_at: 0, last_used_at: 0 })
-      .returning('id').executeTakeFirstOrThrow();
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const changes: [string, () => Promise<unknown>, typeof versions][] = [
       ['token updated', () => db.kysely.updateTable('auth_tokens').set({ last_used_at: 1 }).where('id', '=', token.id).execute(), tokens],
       ['token deleted', () => db.kysely.deleteFrom('auth_tokens').where('id', '=', token.id).execute(), tokens],
       ['data version moved', () => bump(accountId), versions],
       ['app user deleted', () => db.kysely.deleteFrom('app_users').where('account_id', '=', accountId).execute(), versions],
-      ['app user added', () => db.kysely.insertInto('app_users').values({ account_id: accountId, name: 'a', quote: null, created_at: 0 }).execute(), versions],
+      [
+        'app user added',
+        () => db.kysely.insertInto('app_users').values({ account_id: accountId, name: 'a', quote: null, created_at: 0 }).execute(),
+        versions,
+      ],
     ];
     await versions.get();
     await tokens.get();
@@ -94,10 +109,13 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
     const cache = new RowCache<number>(db.changes!, 'app_user', 100);
     const { loads, get } = counted(cache, accountId);
     const first = await get();
-    await db.kysely.transaction().execute(async (trx) => {
-      await trx.updateTable('app_users').set({ data_version: 999 }).where('account_id', '=', accountId).execute();
-      throw new Error('rolled back');
-    }).catch(() => {});
+    await db.kysely
+      .transaction()
+      .execute(async (trx) => {
+        await trx.updateTable('app_users').set({ data_version: 999 }).where('account_id', '=', accountId).execute();
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
     assert.equal(await get(), first);
     assert.equal(loads.count, 2);
   });
@@ -117,7 +135,11 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
   test('nothing found is not kept; the oldest entry goes when the cache is full', async () => {
     const cache = new RowCache<number>(db.changes!, 'app_user', 2);
     let loads = 0;
-    const missing = () => cache.get('missing', async () => { loads++; return undefined; });
+    const missing = () =>
+      cache.get('missing', async () => {
+        loads++;
+        return undefined;
+      });
     assert.equal(await missing(), undefined);
     assert.equal(await missing(), undefined);
     assert.equal(loads, 2);

@@ -19,18 +19,25 @@ describe('group commit (SQLite)', () => {
   });
   after(() => db.close());
 
-  const insertAccount = (trx: Db['kysely'], firstName: string) => trx.insertInto('accounts')
-    .values({ first_name: firstName, last_name: '', password_hash: 'x', created_at: 0 })
-    .returning('id').executeTakeFirstOrThrow();
+  const insertAccount = (trx: Db['kysely'], firstName: string) =>
+    trx
+      .insertInto('accounts')
+      .values({ first_name: firstName, last_name: '', password_hash: 'x', created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
   test('concurrent writes share commits; a failing one is rolled back alone; all answer after their commit', async () => {
     const committer = new GroupCommitter(db.kysely);
     const names = Array.from({ length: 40 }, (_, i) => `writer-${i}`);
-    const results = await Promise.allSettled(names.map((name, i) => committer.run(async (trx) => {
-      const row = await insertAccount(trx, name);
-      if (i % 7 === 3) throw new Error(`refused ${name}`);
-      return row.id;
-    })));
+    const results = await Promise.allSettled(
+      names.map((name, i) =>
+        committer.run(async (trx) => {
+          const row = await insertAccount(trx, name);
+          if (i % 7 === 3) throw new Error(`refused ${name}`);
+          return row.id;
+        }),
+      ),
+    );
     const refused = names.filter((_, i) => i % 7 === 3);
     assert.equal(results.filter((r) => r.status === 'rejected').length, refused.length);
     for (const [i, result] of results.entries()) {
@@ -41,7 +48,9 @@ describe('group commit (SQLite)', () => {
     // What a second connection sees: every acknowledged write, none of the refused ones.
     const reader = openDatabase(`sqlite:${path}`);
     try {
-      const stored = (await reader.kysely.selectFrom('accounts').select('first_name').where('first_name', 'like', 'writer-%').execute()).map((r) => r.first_name);
+      const stored = (
+        await reader.kysely.selectFrom('accounts').select('first_name').where('first_name', 'like', 'writer-%').execute()
+      ).map((r) => r.first_name);
       assert.deepEqual(stored.sort(), names.filter((n) => !refused.includes(n)).sort());
     } finally {
       await reader.close();
@@ -52,21 +61,46 @@ describe('group commit (SQLite)', () => {
     const committer = new GroupCommitter(db.kysely);
     const account = await committer.run((trx) => insertAccount(trx, 'owner'));
     const now = 0;
-    const address = (email: string) => committer.run((trx) => trx.insertInto('email_addresses').values({
-      account_id: account.id, email, email_lower: email, verified: 0, is_primary: 0, verified_action: 1, created_at: now, last_key_sent_at: null,
-    }).execute());
+    const address = (email: string) =>
+      committer.run((trx) =>
+        trx
+          .insertInto('email_addresses')
+          .values({
+            account_id: account.id,
+            email,
+            email_lower: email,
+            verified: 0,
+            is_primary: 0,
+            verified_action: 1,
+            created_at: now,
+            last_key_sent_at: null,
+          })
+          .execute(),
+      );
     const outcomes = await Promise.allSettled([address('a@example.com'), address('a@example.com'), address('b@example.com')]);
-    assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled']);
-    const stored = await db.kysely.selectFrom('email_addresses').select('email').where('account_id', '=', account.id).orderBy('email').execute();
-    assert.deepEqual(stored.map((r) => r.email), ['a@example.com', 'b@example.com']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    const stored = await db.kysely
+      .selectFrom('email_addresses')
+      .select('email')
+      .where('account_id', '=', account.id)
+      .orderBy('email')
+      .execute();
+    assert.deepEqual(
+      stored.map((r) => r.email),
+      ['a@example.com', 'b@example.com'],
+    );
   });
 
   /** A WAL sync the test finishes by hand, one call at a time. */
   function heldSyncs() {
     const calls: { finish(error?: Error): void }[] = [];
-    const syncWal = () => new Promise<void>((resolve, reject) => {
-      calls.push({ finish: (error) => (error ? reject(error) : resolve()) });
-    });
+    const syncWal = () =>
+      new Promise<void>((resolve, reject) => {
+        calls.push({ finish: (error) => (error ? reject(error) : resolve()) });
+      });
     return { calls, syncWal };
   }
   const stored = async (firstName: string) => {
@@ -79,7 +113,14 @@ describe('group commit (SQLite)', () => {
   };
   const settled = async (promise: Promise<unknown>) => {
     let state = 'pending';
-    promise.then(() => { state = 'fulfilled'; }, () => { state = 'rejected'; });
+    promise.then(
+      () => {
+        state = 'fulfilled';
+      },
+      () => {
+        state = 'rejected';
+      },
+    );
     await new Promise((resolve) => setImmediate(resolve));
     return state;
   };

@@ -4,7 +4,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
 } from 'kysely';
 import { insertItemRow, insertListContentRow, selectItemCount } from '../../src/app-data/item-queries.ts';
 import { entryInsert } from '../../src/app-data/list-entry-queries.ts';
@@ -33,31 +40,47 @@ type Rendered = { render(db: Kysely<Database>): { sql: string; parameters: reado
 
 /** Query → its SQL (SQLite's placeholders) and its parameters (`:name` for named ones). */
 const EXPECTED: Array<[string, Rendered, string, unknown[]]> = [
-  ['the caller\'s topic with its app user', selectOwnedTopic,
-    'select "topics"."id", "topics"."name", "topics"."topic_type", "topics"."profile_id", '
-    + '(select "profiles"."app_user_id" from "profiles" where "profiles"."id" = "topics"."profile_id") as "app_user_id" '
-    + 'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?',
-    [':id', ':accountId']],
-  ['a topic\'s item count', selectItemCount,
+  [
+    "the caller's topic with its app user",
+    selectOwnedTopic,
+    'select "topics"."id", "topics"."name", "topics"."topic_type", "topics"."profile_id", ' +
+      '(select "profiles"."app_user_id" from "profiles" where "profiles"."id" = "topics"."profile_id") as "app_user_id" ' +
+      'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?',
+    [':id', ':accountId'],
+  ],
+  [
+    "a topic's item count",
+    selectItemCount,
     'select "item_count" from "topics" where "id" = ? and "account_id" = ?',
-    [':topicId', ':accountId']],
-  ['an item', insertItemRow,
+    [':topicId', ':accountId'],
+  ],
+  [
+    'an item',
+    insertItemRow,
     'insert into "items" ("account_id", "topic_id", "name") values (?, ?, ?) returning "id"',
-    [':accountId', ':topicId', ':name']],
-  ['a list content', insertListContentRow,
+    [':accountId', ':topicId', ':name'],
+  ],
+  [
+    'a list content',
+    insertListContentRow,
     'insert into "list_contents" ("account_id", "item_id") values (?, ?) returning "id"',
-    [':accountId', ':itemId']],
-  ['two list entries', entryInsert(2),
+    [':accountId', ':itemId'],
+  ],
+  [
+    'two list entries',
+    entryInsert(2),
     'insert into "list_entries" ("account_id", "list_content_id", "text") values (?, ?, ?), (?, ?, ?) returning "id", "text"',
-    [':accountId', ':listContentId', ':text0', ':accountId', ':listContentId', ':text1']],
-  ['the data version bump', bumpDataVersion,
-    'update "app_users" set "data_version" = data_version + 1 where "id" = ?',
-    [':appUserId']],
-  ['the data version bump through a topic', bumpTopicOwnersVersion,
-    'update "app_users" set "data_version" = data_version + 1 where "id" = (select '
-    + '(select "profiles"."app_user_id" from "profiles" where "profiles"."id" = "topics"."profile_id") as "app_user_id" '
-    + 'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?) returning "id"',
-    [':topicId', ':accountId']],
+    [':accountId', ':listContentId', ':text0', ':accountId', ':listContentId', ':text1'],
+  ],
+  ['the data version bump', bumpDataVersion, 'update "app_users" set "data_version" = data_version + 1 where "id" = ?', [':appUserId']],
+  [
+    'the data version bump through a topic',
+    bumpTopicOwnersVersion,
+    'update "app_users" set "data_version" = data_version + 1 where "id" = (select ' +
+      '(select "profiles"."app_user_id" from "profiles" where "profiles"."id" = "topics"."profile_id") as "app_user_id" ' +
+      'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?) returning "id"',
+    [':topicId', ':accountId'],
+  ],
 ];
 
 function numbered(sql: string): string {

@@ -64,13 +64,21 @@ export class Load {
     const auth = { authorization: `Token ${token}` };
     const json = { 'content-type': 'application/json' };
     switch (kind) {
-      case 'health': return { path: '/health', init: {} };
-      case 'read': return { path: `/app/profiles/${profileId}/`, init: { headers: auth } };
-      case 'login': return { path: '/auth/login/', init: { method: 'POST', headers: json, body: JSON.stringify({ username: email, password }) } };
-      case 'create': return {
-        path: `/app/topics/${topicId}/items/`,
-        init: { method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify({ name: `Item ${label}`, list_content: { entries: [{ text: label }] } }) },
-      };
+      case 'health':
+        return { path: '/health', init: {} };
+      case 'read':
+        return { path: `/app/profiles/${profileId}/`, init: { headers: auth } };
+      case 'login':
+        return { path: '/auth/login/', init: { method: 'POST', headers: json, body: JSON.stringify({ username: email, password }) } };
+      case 'create':
+        return {
+          path: `/app/topics/${topicId}/items/`,
+          init: {
+            method: 'POST',
+            headers: { ...auth, ...json },
+            body: JSON.stringify({ name: `Item ${label}`, list_content: { entries: [{ text: label }] } }),
+          },
+        };
     }
   }
 

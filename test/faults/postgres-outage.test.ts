@@ -30,7 +30,7 @@ const CONCURRENCY = 12;
 const PASSWORD = 'violet-lantern-47-quarry';
 
 async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await condition());) {
+  for (const deadline = Date.now() + timeoutMs; !(await condition()); ) {
     assert.ok(Date.now() < deadline, `timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -42,14 +42,39 @@ async function seed(databaseUrl: string): Promise<Omit<LoadTarget, 'url'>> {
     await migrateToLatest(db);
     const k = db.kysely;
     const email = 'faults@example.com';
-    const account = await k.insertInto('accounts').values({ first_name: 'Fay', last_name: 'Ult', password_hash: await hashPassword(PASSWORD), created_at: Date.now() })
-      .returning('id').executeTakeFirstOrThrow();
-    await k.insertInto('email_addresses').values({
-      account_id: account.id, email, email_lower: email, verified: 1, is_primary: 1, verified_action: 1, created_at: Date.now(), last_key_sent_at: null,
-    }).execute();
-    const appUser = await k.insertInto('app_users').values({ account_id: account.id, name: 'Fay', quote: null, created_at: 0 }).returning('id').executeTakeFirstOrThrow();
-    const profile = await k.insertInto('profiles').values({ account_id: account.id, app_user_id: appUser.id, name: 'Home', is_default: 1 }).returning('id').executeTakeFirstOrThrow();
-    const topic = await k.insertInto('topics').values({ account_id: account.id, profile_id: profile.id, name: 'Lists', topic_type: 3 }).returning('id').executeTakeFirstOrThrow();
+    const account = await k
+      .insertInto('accounts')
+      .values({ first_name: 'Fay', last_name: 'Ult', password_hash: await hashPassword(PASSWORD), created_at: Date.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await k
+      .insertInto('email_addresses')
+      .values({
+        account_id: account.id,
+        email,
+        email_lower: email,
+        verified: 1,
+        is_primary: 1,
+        verified_action: 1,
+        created_at: Date.now(),
+        last_key_sent_at: null,
+      })
+      .execute();
+    const appUser = await k
+      .insertInto('app_users')
+      .values({ account_id: account.id, name: 'Fay', quote: null, created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const profile = await k
+      .insertInto('profiles')
+      .values({ account_id: account.id, app_user_id: appUser.id, name: 'Home', is_default: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const topic = await k
+      .insertInto('topics')
+      .values({ account_id: account.id, profile_id: profile.id, name: 'Lists', topic_type: 3 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return { token: await issueToken(k, account.id, Date.now()), email, password: PASSWORD, profileId: profile.id, topicId: topic.id };
   } finally {
     await db.close();
@@ -130,7 +155,11 @@ describe('the service while PostgreSQL comes and goes', { skip: !onPostgres && '
       // Back by itself: creates and reads answered normally again, under the same load.
       const created = load.count('create', 201);
       const read = load.count('read', 200);
-      await whileAlive(load, 'creates and reads succeed again', () => load.count('create', 201) > created + 5 && load.count('read', 200) > read + 5);
+      await whileAlive(
+        load,
+        'creates and reads succeed again',
+        () => load.count('create', 201) > created + 5 && load.count('read', 200) > read + 5,
+      );
     } finally {
       proxy.restore();
       await load.stop();
@@ -191,17 +220,28 @@ describe('the service while PostgreSQL comes and goes', { skip: !onPostgres && '
     const db = openDatabase(database.url); // directly, not through the proxy
     let lost: number[];
     try {
-      const stored = new Set((await db.kysely.selectFrom('items').select('id').where('id', 'in', acknowledged).execute()).map((row) => row.id));
+      const stored = new Set(
+        (await db.kysely.selectFrom('items').select('id').where('id', 'in', acknowledged).execute()).map((row) => row.id),
+      );
       lost = acknowledged.filter((id) => !stored.has(id));
     } finally {
       await db.close();
     }
     const statuses = new Map<string, number>();
     for (const load of loads) for (const [key, count] of load.statuses) statuses.set(key, (statuses.get(key) ?? 0) + count);
-    t.diagnostic(`faults injected: ${proxy.injected.resets} connections reset, ${proxy.injected.refusals} refused, ${proxy.injected.stalls} stalls`);
+    t.diagnostic(
+      `faults injected: ${proxy.injected.resets} connections reset, ${proxy.injected.refusals} refused, ${proxy.injected.stalls} stalls`,
+    );
     t.diagnostic(`service process exits: ${totalExits}`);
-    t.diagnostic(`requests sent: ${loads.reduce((sum, load) => sum + load.sent, 0)}; waited past ${ANSWER_BOUND_MS} ms: ${loads.reduce((sum, load) => sum + load.waitedPastBound, 0)}`);
-    t.diagnostic(`answers: ${[...statuses].sort().map(([key, count]) => `${key}: ${count}`).join(', ')}`);
+    t.diagnostic(
+      `requests sent: ${loads.reduce((sum, load) => sum + load.sent, 0)}; waited past ${ANSWER_BOUND_MS} ms: ${loads.reduce((sum, load) => sum + load.waitedPastBound, 0)}`,
+    );
+    t.diagnostic(
+      `answers: ${[...statuses]
+        .sort()
+        .map(([key, count]) => `${key}: ${count}`)
+        .join(', ')}`,
+    );
     t.diagnostic(`acknowledged creates: ${acknowledged.length}; lost: ${lost.length}`);
     assert.deepEqual(lost, []);
   });

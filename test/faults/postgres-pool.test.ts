@@ -26,7 +26,13 @@ async function within<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 async function rejection(promise: Promise<unknown>, what: string): Promise<unknown> {
-  const outcome = await within(promise.then(() => undefined, (error: unknown) => ({ error })), what);
+  const outcome = await within(
+    promise.then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    ),
+    what,
+  );
   assert.ok(outcome, `${what}: expected a failure, got an answer`);
   return outcome.error;
 }
@@ -74,7 +80,7 @@ describe('PostgreSQL pool under network faults', { skip: !onPostgres && 'Postgre
     await sql`select 1`.execute(kysely);
     assert.equal(pool.idleCount, 1);
     proxy.reset();
-    for (let deadline = Date.now() + HANG_MS; pool.totalCount > 0;) {
+    for (let deadline = Date.now() + HANG_MS; pool.totalCount > 0; ) {
       assert.ok(Date.now() < deadline, 'the pool kept the reset connection');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

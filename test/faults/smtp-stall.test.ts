@@ -63,6 +63,9 @@ describe('SMTP server stalls, then answers again', () => {
     await server.server.worker.runOnce();
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(mailsTo(sink, email).length, 1, 'delivered exactly once');
-    assert.deepEqual((await outboxRows(server)).map((r) => r.state), ['sent']);
+    assert.deepEqual(
+      (await outboxRows(server)).map((r) => r.state),
+      ['sent'],
+    );
   });
 });

@@ -21,7 +21,8 @@ test('a refused, reset or timed-out connection is "unavailable"', () => {
 });
 
 test('PostgreSQL: connection exceptions, shutdown, too many connections, our statement timeout', () => {
-  for (const code of ['08006', '08001', '57P01', '57P02', '57P03', '53300']) assert.equal(isDatabaseUnavailable(withCode(code)), true, code);
+  for (const code of ['08006', '08001', '57P01', '57P02', '57P03', '53300'])
+    assert.equal(isDatabaseUnavailable(withCode(code)), true, code);
   assert.equal(isDatabaseUnavailable(withCode('57014', 'canceling statement due to statement timeout')), true);
   assert.equal(isDatabaseUnavailable(withCode('57014', 'canceling statement due to user request')), false);
 });
@@ -32,7 +33,13 @@ test('SQLite: still busy after busy_timeout', () => {
 });
 
 test('a query that failed on its own is not "unavailable"', () => {
-  for (const error of [withCode('23505', 'duplicate key'), withCode('42601', 'syntax error'), new TypeError('x is undefined'), 'a string', undefined]) {
+  for (const error of [
+    withCode('23505', 'duplicate key'),
+    withCode('42601', 'syntax error'),
+    new TypeError('x is undefined'),
+    'a string',
+    undefined,
+  ]) {
     assert.equal(isDatabaseUnavailable(error), false, String(error));
   }
 });

@@ -57,7 +57,9 @@ describe(`API fuzz on ${DATABASE}`, () => {
   test('every operation keeps the invariants under fixed and random requests', async (t) => {
     const started = Date.now();
     const randomDeadline = started + settings.seconds * 1000;
-    t.diagnostic(`seed ${settings.seed} (replay: FUZZ_SEED=${settings.seed}), ${settings.runs} random requests per operation within ${settings.seconds} s`);
+    t.diagnostic(
+      `seed ${settings.seed} (replay: FUZZ_SEED=${settings.seed}), ${settings.runs} random requests per operation within ${settings.seconds} s`,
+    );
 
     for (const [index, operation] of operations.entries()) {
       await t.test(operation.key, async () => {
@@ -77,7 +79,9 @@ describe(`API fuzz on ${DATABASE}`, () => {
         }
         if (failures.length > 0) {
           const hidden = failures.length > SHOWN_FAILURES ? `\n(${failures.length - SHOWN_FAILURES} more failures not shown)` : '';
-          assert.fail(`${operation.key} on ${DATABASE}, seed ${settings.seed}:\n${failures.slice(0, SHOWN_FAILURES).join('\n\n')}${hidden}`);
+          assert.fail(
+            `${operation.key} on ${DATABASE}, seed ${settings.seed}:\n${failures.slice(0, SHOWN_FAILURES).join('\n\n')}${hidden}`,
+          );
         }
       });
     }
@@ -94,14 +98,22 @@ describe(`API fuzz on ${DATABASE}`, () => {
       const methods = declared.map((operation) => operation.method);
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((name) => !methods.includes(name))) {
         const operation: Operation = { ...declared[0]!, key: `${method} ${path}`, method, requestBody: undefined, responses: new Map() };
-        const request = runner.resolve(operation, { ids: ownIds(operation), auth: { kind: 'caller', style: 0 }, body: { kind: 'none' }, slash: true, headers: {}, query: '' });
+        const request = runner.resolve(operation, {
+          ids: ownIds(operation),
+          auth: { kind: 'caller', style: 0 },
+          body: { kind: 'none' },
+          slash: true,
+          headers: {},
+          query: '',
+        });
         // "/account/emails/actions/" is also "/account/emails/{id}/" with a junk id: 404 there.
         if (allOperations.some((other) => other.method === method && templateMatches(other.path, request.path))) continue;
         const response = await fetch(server.url + request.path, { method, headers: request.headers });
         const observed = { status: response.status, headers: response.headers, text: await response.text() };
         const allow = (observed.headers.get('allow') ?? '').split(',').map((name) => name.trim());
         if (observed.status !== 405) problems.push(`${method} ${request.path}: ${observed.status}, not 405`);
-        else if (!methods.every((name) => allow.includes(name))) problems.push(`${method} ${request.path}: Allow "${allow.join(', ')}" lacks some of ${methods.join(', ')}`);
+        else if (!methods.every((name) => allow.includes(name)))
+          problems.push(`${method} ${request.path}: Allow "${allow.join(', ')}" lacks some of ${methods.join(', ')}`);
         problems.push(...errorShapeProblems(observed).map((problem) => `${method} ${request.path}: ${problem}`));
       }
     }
@@ -111,13 +123,16 @@ describe(`API fuzz on ${DATABASE}`, () => {
   /** fast-check's random requests; the failure's message (seed, replay path, shrunk request and response), if any. */
   async function fuzzRandomly(operation: Operation, seed: number, budget: number): Promise<string | undefined> {
     try {
-      await fc.assert(fc.asyncProperty(requestSpec(operation), (spec) => runner.runCase(operation, spec)), {
-        seed,
-        numRuns: settings.runs,
-        path: settings.path,
-        interruptAfterTimeLimit: budget,
-        markInterruptAsFailure: false,
-      });
+      await fc.assert(
+        fc.asyncProperty(requestSpec(operation), (spec) => runner.runCase(operation, spec)),
+        {
+          seed,
+          numRuns: settings.runs,
+          path: settings.path,
+          interruptAfterTimeLimit: budget,
+          markInterruptAsFailure: false,
+        },
+      );
       return undefined;
     } catch (error) {
       const message = (error as Error).message;
@@ -136,7 +151,10 @@ describe(`API fuzz on ${DATABASE}`, () => {
 
   function report(t: TestContext, started: number): void {
     const figures = runner.figures;
-    const statuses = [...figures.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ');
+    const statuses = [...figures.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}×${count}`)
+      .join(' ');
     t.diagnostic(`fuzz figures on ${DATABASE} (seed ${settings.seed}):`);
     t.diagnostic(`  operations covered: ${figures.covered.size}/${operations.length}`);
     t.diagnostic(`  requests sent: ${figures.requests} (+ ${world.fixtureRequests} fixture requests)`);
@@ -147,7 +165,12 @@ describe(`API fuzz on ${DATABASE}`, () => {
     t.diagnostic(`  wall time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (process.env.FUZZ_VERBOSE) {
       for (const [key, seen] of figures.byOperation) {
-        t.diagnostic(`  ${key}: ${[...seen].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')}`);
+        t.diagnostic(
+          `  ${key}: ${[...seen]
+            .sort(([a], [b]) => a - b)
+            .map(([status, count]) => `${status}×${count}`)
+            .join(' ')}`,
+        );
       }
     }
   }

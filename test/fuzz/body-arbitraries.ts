@@ -12,7 +12,8 @@ const MEDIA_FIELD = /(^|_)(media|image)_resource$/;
 /** A strong password, so registration and password changes can succeed. */
 const strongPassword = fc.stringMatching(/^[a-z]{4,8}-[a-z]{4,8}-\d{2,4}$/).map((text) => `fz-${text}`);
 
-const simpleEmail = fc.tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.constantFrom('example.com', 'example.org', 'mail.example.net'))
+const simpleEmail = fc
+  .tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.constantFrom('example.com', 'example.org', 'mail.example.net'))
   .map(([local, domain]) => `fz-${local}@${domain}`);
 
 /** A value that matches `schema` (field names steer it towards the fuzz world's real values). */
@@ -22,14 +23,25 @@ export function validValue(schema: JsonSchema, field = ''): fc.Arbitrary<unknown
   if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
   if (schema.const !== undefined) return fc.constant(schema.const);
   switch (schema.type) {
-    case 'object': return validObject(schema);
-    case 'array': return fc.array(validValue(schema.items ?? {}, field), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
-    case 'string': return validString(schema, field);
-    case 'integer': return validInteger(schema, field);
-    case 'number': return fc.double({ noNaN: true, noDefaultInfinity: true, min: schema.minimum, max: schema.maximum });
-    case 'boolean': return fc.boolean();
-    case 'null': return fc.constant(null);
-    default: return fc.jsonValue({ maxDepth: 2 });
+    case 'object':
+      return validObject(schema);
+    case 'array':
+      return fc.array(validValue(schema.items ?? {}, field), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 4, 4),
+      });
+    case 'string':
+      return validString(schema, field);
+    case 'integer':
+      return validInteger(schema, field);
+    case 'number':
+      return fc.double({ noNaN: true, noDefaultInfinity: true, min: schema.minimum, max: schema.maximum });
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    default:
+      return fc.jsonValue({ maxDepth: 2 });
   }
 }
 
@@ -45,7 +57,8 @@ function validString(schema: JsonSchema, field: string): fc.Arbitrary<string | W
       ? fc.oneof(simpleEmail, fc.constant(new WorldRef('callerEmail')), fc.constant(new WorldRef('strangerEmail')))
       : simpleEmail;
   }
-  if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => text.length <= (schema.maxLength ?? Infinity));
+  if (typeof schema.pattern === 'string')
+    return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => text.length <= (schema.maxLength ?? Infinity));
   if (/password$/.test(field)) {
     return field === 'new_password' ? strongPassword : fc.oneof(fc.constant(new WorldRef('callerPassword')), strongPassword);
   }
@@ -55,8 +68,9 @@ function validString(schema: JsonSchema, field: string): fc.Arbitrary<string | W
 
 function validInteger(schema: JsonSchema, field: string): fc.Arbitrary<number | WorldRef> {
   // Integers still, but past every column's range.
-  const huge = [2_147_483_647, 2_147_483_648, -2_147_483_649, 2 ** 53 + 2, 1e308, -1e308]
-    .filter((n) => n >= (schema.minimum ?? -Infinity) && n <= (schema.maximum ?? Infinity));
+  const huge = [2_147_483_647, 2_147_483_648, -2_147_483_649, 2 ** 53 + 2, 1e308, -1e308].filter(
+    (n) => n >= (schema.minimum ?? -Infinity) && n <= (schema.maximum ?? Infinity),
+  );
   const small = fc.integer({ min: schema.minimum ?? -5, max: schema.maximum ?? 1000 });
   const plain = huge.length === 0 ? small : fc.oneof({ arbitrary: small, weight: 4 }, { arbitrary: fc.constantFrom(...huge), weight: 1 });
   if (!MEDIA_FIELD.test(field)) return plain;
@@ -70,10 +84,32 @@ function validInteger(schema: JsonSchema, field: string): fc.Arbitrary<number | 
 /** A value of the wrong kind for any field. */
 export const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
-    null, true, false, 0, -1, 1.5, 2_147_483_648, Number.MAX_SAFE_INTEGER + 2, 1e308, -1e308, '3', '', 'true', [], {}, [[[]]], { a: { b: {} } },
-    [1, 'two', null], { text: 'x' },
-    new RawJson('-0'), new RawJson('1e309'), new RawJson('-1e309'), new RawJson('99999999999999999999'),
-    new RawJson('-99999999999999999999'), new RawJson('0.0000000000000000000000001'), new RawJson('1E+2'),
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    2_147_483_648,
+    Number.MAX_SAFE_INTEGER + 2,
+    1e308,
+    -1e308,
+    '3',
+    '',
+    'true',
+    [],
+    {},
+    [[[]]],
+    { a: { b: {} } },
+    [1, 'two', null],
+    { text: 'x' },
+    new RawJson('-0'),
+    new RawJson('1e309'),
+    new RawJson('-1e309'),
+    new RawJson('99999999999999999999'),
+    new RawJson('-99999999999999999999'),
+    new RawJson('0.0000000000000000000000001'),
+    new RawJson('1E+2'),
   ),
   nastyString,
   nastyEmail,
@@ -93,7 +129,23 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('add' as const),
       at: fc.nat(),
-      key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'url', 'extra', '', '\u0000', 'a'.repeat(300), 'primary', 'is_default', 'verified'), fc.string()),
+      key: fc.oneof(
+        fc.constantFrom(
+          '__proto__',
+          'constructor',
+          'prototype',
+          'id',
+          'url',
+          'extra',
+          '',
+          '\u0000',
+          'a'.repeat(300),
+          'primary',
+          'is_default',
+          'verified',
+        ),
+        fc.string(),
+      ),
       value: wrongValue,
     }),
     weight: 2,
@@ -102,11 +154,15 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 
 /** `value` with one to three mutations applied at places picked among its members. */
 export function mutatedValue(schema: JsonSchema): fc.Arbitrary<unknown> {
-  return fc.tuple(validValue(schema), fc.array(mutation, { minLength: 1, maxLength: 3 }))
+  return fc
+    .tuple(validValue(schema), fc.array(mutation, { minLength: 1, maxLength: 3 }))
     .map(([value, mutations]) => mutations.reduce(applyMutation, value));
 }
 
-interface Slot { parent: Record<string, unknown> | unknown[] | undefined; key: string | number }
+interface Slot {
+  parent: Record<string, unknown> | unknown[] | undefined;
+  key: string | number;
+}
 
 function slots(root: unknown): Slot[] {
   const found: Slot[] = [{ parent: undefined, key: '' }];
@@ -127,7 +183,8 @@ function applyMutation(root: unknown, change: Mutation): unknown {
   const slot = places[change.at % places.length]!;
   if (slot.parent === undefined) {
     if (change.kind === 'replace') return change.value;
-    if (change.kind === 'add' && isPlainObject(copy)) Object.defineProperty(copy, change.key, { value: change.value, enumerable: true, writable: true, configurable: true });
+    if (change.kind === 'add' && isPlainObject(copy))
+      Object.defineProperty(copy, change.key, { value: change.value, enumerable: true, writable: true, configurable: true });
     return copy;
   }
   const parent = slot.parent as Record<string | number, unknown>;
@@ -137,13 +194,16 @@ function applyMutation(root: unknown, change: Mutation): unknown {
     else delete parent[slot.key];
   } else {
     const target = parent[slot.key];
-    if (isPlainObject(target)) Object.defineProperty(target, change.key, { value: change.value, enumerable: true, writable: true, configurable: true });
+    if (isPlainObject(target))
+      Object.defineProperty(target, change.key, { value: change.value, enumerable: true, writable: true, configurable: true });
   }
   return copy;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof RawJson) && !(value instanceof WorldRef);
+  return (
+    value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof RawJson) && !(value instanceof WorldRef)
+  );
 }
 
 /** A deep copy that keeps RawJson and WorldRef instances (and own "__proto__" keys). */
@@ -160,10 +220,32 @@ function structuredCloneBody(value: unknown): unknown {
 /** Whole bodies that are not the object any operation takes; strings are sent as they are. */
 export const oddRawBody: fc.Arbitrary<string | Buffer> = fc.oneof(
   fc.constantFrom<string | Buffer>(
-    'null', '[]', '"text"', '42', '-0', 'true', '{', '{"a":', 'not json', "{'a': 1}", '{"a":1}garbage', '{"a":1}{"b":2}',
-    '\u0000', ' ', '\ufeff{}', '{"name":"a","name":"b"}', '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}',
-    '{"name":"\\ud800"}', '{"name":"\\u0000"}', '{"name":"a\\u0000b","text":"\\u0000"}', '{"a":1e999999}', `[${'1,'.repeat(5000)}1]`,
-    deepArrays(10_000).text, deepObjects(10_000).text, `{"name":${deepArrays(10_000).text}}`,
+    'null',
+    '[]',
+    '"text"',
+    '42',
+    '-0',
+    'true',
+    '{',
+    '{"a":',
+    'not json',
+    "{'a': 1}",
+    '{"a":1}garbage',
+    '{"a":1}{"b":2}',
+    '\u0000',
+    ' ',
+    '\ufeff{}',
+    '{"name":"a","name":"b"}',
+    '{"__proto__":{"polluted":true}}',
+    '{"constructor":{"prototype":{"polluted":true}}}',
+    '{"name":"\\ud800"}',
+    '{"name":"\\u0000"}',
+    '{"name":"a\\u0000b","text":"\\u0000"}',
+    '{"a":1e999999}',
+    `[${'1,'.repeat(5000)}1]`,
+    deepArrays(10_000).text,
+    deepObjects(10_000).text,
+    `{"name":${deepArrays(10_000).text}}`,
     `{"name":"${'x'.repeat(1024 * 1024 + 10)}"}`,
     Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x22, 0x7d]),
     Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]),

@@ -47,7 +47,15 @@ interface Resolved extends SentRequest {
 }
 
 export class FuzzRunner {
-  readonly figures: Figures = { requests: 0, fiveXx: 0, schemaMismatches: 0, idViolations: 0, statuses: new Map(), byOperation: new Map(), covered: new Set() };
+  readonly figures: Figures = {
+    requests: 0,
+    fiveXx: 0,
+    schemaMismatches: 0,
+    idViolations: 0,
+    statuses: new Map(),
+    byOperation: new Map(),
+    covered: new Set(),
+  };
   /** The last request that broke an invariant and its response (after shrinking: the shrunk one). */
   lastFailure: { request: SentRequest; response: ObservedResponse; problems: string[] } | undefined;
 
@@ -98,10 +106,17 @@ export class FuzzRunner {
     if (response.status === 404 && (response.text === NOT_FOUND || (request.method === 'HEAD' && response.text === ''))) return [];
     const what = `${request.idClass} id`;
     if (request.wellFormed || isFile) return [`${what} answered ${response.status} ${excerpt(response.text)}, not 404 ${NOT_FOUND}`];
-    const absent = Object.fromEntries(Object.entries(spec.ids).map(([name, choice]) => [name, choice.kind === 'own' ? choice : { kind: 'junk', value: ABSENT_ID } as IdChoice]));
+    const absent = Object.fromEntries(
+      Object.entries(spec.ids).map(([name, choice]) => [
+        name,
+        choice.kind === 'own' ? choice : ({ kind: 'junk', value: ABSENT_ID } as IdChoice),
+      ]),
+    );
     const control = await this.send(this.resolve(operation, { ...spec, ids: absent }));
     if (control.status === response.status && control.text === response.text) return [];
-    return [`${what} answered ${response.status} ${excerpt(response.text)}, while an id nobody has answered ${control.status} ${excerpt(control.text)}`];
+    return [
+      `${what} answered ${response.status} ${excerpt(response.text)}, while an id nobody has answered ${control.status} ${excerpt(control.text)}`,
+    ];
   }
 
   private async keepWorldUsable(operation: Operation, request: Resolved, response: ObservedResponse): Promise<void> {
@@ -119,7 +134,11 @@ export class FuzzRunner {
 
   private async send(request: SentRequest): Promise<ObservedResponse> {
     this.figures.requests++;
-    const response = await fetch(this.world.server.url + request.path, { method: request.method, headers: request.headers, body: request.body });
+    const response = await fetch(this.world.server.url + request.path, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+    });
     const text = await response.text();
     this.figures.statuses.set(response.status, (this.figures.statuses.get(response.status) ?? 0) + 1);
     return { status: response.status, headers: response.headers, text };
@@ -161,8 +180,11 @@ export class FuzzRunner {
         body = writeJson(spec.body.value, resolveRef);
         if (spec.body.contentType !== null) headers['content-type'] = spec.body.contentType;
         plainBody = plainValue(spec.body.value, resolveRef);
-        wellFormed = operation.requestBody?.mediaType === 'application/json' && isWellFormedJsonType(spec.body.contentType)
-          && plainBody !== undefined && this.isValidBody(operation, plainBody);
+        wellFormed =
+          operation.requestBody?.mediaType === 'application/json' &&
+          isWellFormedJsonType(spec.body.contentType) &&
+          plainBody !== undefined &&
+          this.isValidBody(operation, plainBody);
         break;
       case 'raw':
         body = spec.body.data;
@@ -212,33 +234,44 @@ function kindOf(path: string, param: string): IdKind {
 
 function authHeader(auth: AuthChoice, caller: Party, revokedToken: string): string | undefined {
   switch (auth.kind) {
-    case 'caller': return [`Token ${caller.token}`, `token ${caller.token}`, `TOKEN   ${caller.token}  `][auth.style % 3];
-    case 'none': return undefined;
-    case 'revoked': return `Token ${revokedToken}`;
-    case 'bad': return auth.header;
+    case 'caller':
+      return [`Token ${caller.token}`, `token ${caller.token}`, `TOKEN   ${caller.token}  `][auth.style % 3];
+    case 'none':
+      return undefined;
+    case 'revoked':
+      return `Token ${revokedToken}`;
+    case 'bad':
+      return auth.header;
   }
 }
 
 function worldValue(ref: WorldRef, caller: Party, stranger: Party): unknown {
   switch (ref.name) {
-    case 'ownMedia': return caller.ids.media[0];
-    case 'foreignMedia': return stranger.ids.media[0];
-    case 'callerPassword': return caller.password;
-    case 'callerEmail': return caller.email;
-    case 'strangerEmail': return stranger.email;
+    case 'ownMedia':
+      return caller.ids.media[0];
+    case 'foreignMedia':
+      return stranger.ids.media[0];
+    case 'callerPassword':
+      return caller.password;
+    case 'callerEmail':
+      return caller.email;
+    case 'strangerEmail':
+      return stranger.email;
   }
 }
 
 function allTextClean(value: unknown): boolean {
   if (typeof value === 'string') return isCleanText(value);
-  if (value !== null && typeof value === 'object') return Object.entries(value).every(([key, member]) => isCleanText(key) && allTextClean(member));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).every(([key, member]) => isCleanText(key) && allTextClean(member));
   return true;
 }
 
 function trimmed(value: unknown, key = ''): unknown {
   if (typeof value === 'string') return UNTRIMMED_FIELDS.has(key) ? value : value.trim();
   if (Array.isArray(value)) return value.map((element) => trimmed(element));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, trimmed(member, name)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, trimmed(member, name)]));
   return value;
 }
 
@@ -266,12 +299,14 @@ function locationProblems(response: ObservedResponse): string[] {
 
 /** The request and response, short enough to read in a failure message. */
 export function describe(request: SentRequest, response: ObservedResponse): string {
-  const body = request.body === undefined ? '(none)'
-    : typeof request.body === 'string' ? excerpt(request.body)
-    : request.description || '(binary)';
-  const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value.length > 80 ? `${value.slice(0, 80)}…` : value}`).join(' | ');
+  const body =
+    request.body === undefined ? '(none)' : typeof request.body === 'string' ? excerpt(request.body) : request.description || '(binary)';
+  const headers = Object.entries(request.headers)
+    .map(([name, value]) => `${name}: ${value.length > 80 ? `${value.slice(0, 80)}…` : value}`)
+    .join(' | ');
   const responseHeaders = ['content-type', 'www-authenticate', 'allow', 'retry-after', 'location']
-    .flatMap((name) => (response.headers.get(name) === null ? [] : [`${name}: ${response.headers.get(name)}`])).join(' | ');
+    .flatMap((name) => (response.headers.get(name) === null ? [] : [`${name}: ${response.headers.get(name)}`]))
+    .join(' | ');
   return [
     `  request:  ${request.method} ${request.path.length > 200 ? `${request.path.slice(0, 200)}…` : request.path}`,
     `  headers:  ${headers || '(none)'}`,

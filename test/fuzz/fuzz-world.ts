@@ -9,7 +9,17 @@ import type { TestServer } from '../helpers/server.ts';
 import { png, upload } from '../media/media-fixtures.ts';
 import { JPEG } from './multipart-arbitraries.ts';
 
-export type IdKind = 'appUser' | 'profile' | 'topic' | 'item' | 'listEntry' | 'emergencyItem' | 'emergencyContact' | 'media' | 'email' | 'file';
+export type IdKind =
+  | 'appUser'
+  | 'profile'
+  | 'topic'
+  | 'item'
+  | 'listEntry'
+  | 'emergencyItem'
+  | 'emergencyContact'
+  | 'media'
+  | 'email'
+  | 'file';
 
 /** The path segment before an `{id}` names the kind of object the id is. */
 export const KIND_OF_SEGMENT: Record<string, IdKind> = {
@@ -55,7 +65,12 @@ export class FuzzWorld {
   static async create(server: TestServer): Promise<FuzzWorld> {
     const caller = await newParty(server, 'caller');
     const stranger = await newParty(server, 'stranger');
-    const world = new FuzzWorld(server, caller, stranger, await issueToken(server.server.ctx.db.kysely, caller.accountId, server.clock.now()));
+    const world = new FuzzWorld(
+      server,
+      caller,
+      stranger,
+      await issueToken(server.server.ctx.db.kysely, caller.accountId, server.clock.now()),
+    );
     const logout = await world.call('POST', '/auth/logout/', world.revokedToken);
     assert.equal(logout.status, 204, logout.text);
     await world.repair(caller);
@@ -84,7 +99,10 @@ export class FuzzWorld {
 
     const gallery = (await this.call('GET', `/app/users/${appUser}/gallery/`, party.token)).body as Array<{ id: number; file: string }>;
     if (gallery.length < 2) {
-      for (const [name, file] of [['dot.png', png()], ['dot.jpg', JPEG]] as const) {
+      for (const [name, file] of [
+        ['dot.png', png()],
+        ['dot.jpg', JPEG],
+      ] as const) {
         const response = await upload(this.server, party.token, appUser, { name, file, filename: name });
         this.fixtureRequests++;
         assert.equal(response.status, 201, `fixture upload: ${response.status} ${response.text}`);
@@ -92,36 +110,59 @@ export class FuzzWorld {
       }
     }
     ids.media = gallery.slice(0, 2).map((media) => media.id);
-    ids.file = gallery.slice(0, 2).map((media) => new URL(media.file).pathname.replace(/^\/media\/files\//, '') + new URL(media.file).search);
+    ids.file = gallery
+      .slice(0, 2)
+      .map((media) => new URL(media.file).pathname.replace(/^\/media\/files\//, '') + new URL(media.file).search);
     const [media, otherMedia] = ids.media as [number, number];
 
-    if (!(ids.profile[0] && await exists(`/app/profiles/${ids.profile[0]}/`))) {
+    if (!(ids.profile[0] && (await exists(`/app/profiles/${ids.profile[0]}/`)))) {
       ids.profile = [(await post(`/app/users/${appUser}/profiles/`, { name: 'Home', is_default: true })).id];
       ids.topic = [];
     }
-    if (!(ids.topic[0] && await exists(`/app/topics/${ids.topic[0]}/`))) {
+    if (!(ids.topic[0] && (await exists(`/app/topics/${ids.topic[0]}/`)))) {
       ids.topic = [(await post(`/app/profiles/${ids.profile[0]}/topics/`, { name: 'Likes', topic_type: 3 })).id];
       ids.item = [];
     }
     const topic = ids.topic[0]!;
     const [listItem, imageItem] = ids.item;
-    const keptList = listItem !== undefined && await exists(`/app/items/${listItem}/`);
-    const keptImage = imageItem !== undefined && await exists(`/app/items/${imageItem}/`);
+    const keptList = listItem !== undefined && (await exists(`/app/items/${listItem}/`));
+    const keptImage = imageItem !== undefined && (await exists(`/app/items/${imageItem}/`));
     ids.item = [
-      keptList ? listItem! : (await post(`/app/topics/${topic}/items/`, { name: 'List', list_content: { entries: [{ text: 'one' }, { text: 'two 😀' }] } })).id,
-      keptImage ? imageItem! : (await post(`/app/topics/${topic}/items/`, { name: 'Picture', image_content: { description: 'A dot', image_resource: media, media_resource: otherMedia } })).id,
+      keptList
+        ? listItem!
+        : (await post(`/app/topics/${topic}/items/`, { name: 'List', list_content: { entries: [{ text: 'one' }, { text: 'two 😀' }] } }))
+            .id,
+      keptImage
+        ? imageItem!
+        : (
+            await post(`/app/topics/${topic}/items/`, {
+              name: 'Picture',
+              image_content: { description: 'A dot', image_resource: media, media_resource: otherMedia },
+            })
+          ).id,
     ];
     let entries = (await this.call('GET', `/app/items/${ids.item[0]}/list-entries/`, party.token)).body as Array<{ id: number }>;
-    if (!Array.isArray(entries) || entries.length === 0) entries = [await post(`/app/items/${ids.item[0]}/list-entries/`, { text: 'three' })];
+    if (!Array.isArray(entries) || entries.length === 0)
+      entries = [await post(`/app/items/${ids.item[0]}/list-entries/`, { text: 'three' })];
     ids.listEntry = entries.slice(0, 2).map((entry) => entry.id);
 
-    if (!(ids.emergencyItem[0] && await exists(`/app/emergency-items/${ids.emergencyItem[0]}/`))) {
-      ids.emergencyItem = [(await post(`/app/users/${appUser}/emergency-items/`, { name: 'Allergy', description: 'Penicillin', media_resource: media })).id];
+    if (!(ids.emergencyItem[0] && (await exists(`/app/emergency-items/${ids.emergencyItem[0]}/`)))) {
+      ids.emergencyItem = [
+        (await post(`/app/users/${appUser}/emergency-items/`, { name: 'Allergy', description: 'Penicillin', media_resource: media })).id,
+      ];
     }
-    if (!(ids.emergencyContact[0] && await exists(`/app/emergency-contacts/${ids.emergencyContact[0]}/`))) {
-      ids.emergencyContact = [(await post(`/app/users/${appUser}/emergency-contacts/`, {
-        name: 'Grace', relation: 'sister', phone_number: '15551234567', alt_phone_number: '', email: 'grace@example.com',
-      })).id];
+    if (!(ids.emergencyContact[0] && (await exists(`/app/emergency-contacts/${ids.emergencyContact[0]}/`)))) {
+      ids.emergencyContact = [
+        (
+          await post(`/app/users/${appUser}/emergency-contacts/`, {
+            name: 'Grace',
+            relation: 'sister',
+            phone_number: '15551234567',
+            alt_phone_number: '',
+            email: 'grace@example.com',
+          })
+        ).id,
+      ];
     }
 
     let emails = (await this.call('GET', '/account/emails/', party.token)).body as Array<{ id: number; primary: boolean }>;
@@ -146,6 +187,17 @@ async function newParty(server: TestServer, label: Party['label']): Promise<Part
     email: account.email,
     password: account.password,
     token: account.token,
-    ids: { appUser: [], profile: [], topic: [], item: [], listEntry: [], emergencyItem: [], emergencyContact: [], media: [], email: [], file: [] },
+    ids: {
+      appUser: [],
+      profile: [],
+      topic: [],
+      item: [],
+      listEntry: [],
+      emergencyItem: [],
+      emergencyContact: [],
+      media: [],
+      email: [],
+      file: [],
+    },
   };
 }

@@ -11,7 +11,13 @@ export const JPEG = Buffer.from(
   'base64',
 );
 
-export type FilePart = { field: string; bytes: 'png' | 'jpeg' | 'pdf' | 'empty' | 'text' | 'random'; random?: number[]; filename: string; type: string };
+export type FilePart = {
+  field: string;
+  bytes: 'png' | 'jpeg' | 'pdf' | 'empty' | 'text' | 'random';
+  random?: number[];
+  filename: string;
+  type: string;
+};
 export type TextPart = { field: string; value: string };
 
 export interface FormSpec {
@@ -29,35 +35,70 @@ export interface HandWrittenSpec {
 export type MultipartSpec = FormSpec | HandWrittenSpec;
 
 const filename = fc.oneof(
-  fc.constantFrom('photo.png', 'photo.jpg', 'a', '', '../../etc/passwd', 'x'.repeat(300), 'photo\u0000.png', 'фото.png', '😀.png', 'a"b.png', 'a\r\nb.png', '\u202egnp.exe'),
+  fc.constantFrom(
+    'photo.png',
+    'photo.jpg',
+    'a',
+    '',
+    '../../etc/passwd',
+    'x'.repeat(300),
+    'photo\u0000.png',
+    'фото.png',
+    '😀.png',
+    'a"b.png',
+    'a\r\nb.png',
+    '\u202egnp.exe',
+  ),
   fc.string({ maxLength: 12 }),
 );
 
-const claimedType = fc.constantFrom('image/png', 'image/jpeg', 'application/octet-stream', 'text/plain', 'application/pdf', 'image/svg+xml', 'x/x');
+const claimedType = fc.constantFrom(
+  'image/png',
+  'image/jpeg',
+  'application/octet-stream',
+  'text/plain',
+  'application/pdf',
+  'image/svg+xml',
+  'x/x',
+);
 
-const filePart = (field: fc.Arbitrary<string>): fc.Arbitrary<FilePart> => fc.record({
-  field,
-  bytes: fc.constantFrom('png', 'jpeg', 'pdf', 'empty', 'text', 'random'),
-  random: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }),
-  filename,
-  type: claimedType,
-});
+const filePart = (field: fc.Arbitrary<string>): fc.Arbitrary<FilePart> =>
+  fc.record({
+    field,
+    bytes: fc.constantFrom('png', 'jpeg', 'pdf', 'empty', 'text', 'random'),
+    random: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }),
+    filename,
+    type: claimedType,
+  });
 
 const validName = cleanText(1, 255);
 
 /** A form as the API expects it: a name and a real image. */
-export const validForm: fc.Arbitrary<FormSpec> = fc.tuple(validName, fc.constantFrom<'png' | 'jpeg'>('png', 'jpeg'), filename)
-  .map(([name, bytes, file]) => ({ kind: 'form', parts: [{ field: 'name', value: name }, { field: 'file', bytes, filename: file, type: 'application/octet-stream' }] }));
+export const validForm: fc.Arbitrary<FormSpec> = fc
+  .tuple(validName, fc.constantFrom<'png' | 'jpeg'>('png', 'jpeg'), filename)
+  .map(([name, bytes, file]) => ({
+    kind: 'form',
+    parts: [
+      { field: 'name', value: name },
+      { field: 'file', bytes, filename: file, type: 'application/octet-stream' },
+    ],
+  }));
 
-const oddForm: fc.Arbitrary<FormSpec> = fc.array(
-  fc.oneof(
-    fc.record({ field: fc.constantFrom('name', 'name', 'Name', 'file', 'nam', ''), value: fc.oneof(validName, nastyString) }),
-    filePart(fc.constantFrom('file', 'file', 'files', 'File', 'name', 'upload')),
-  ),
-  { maxLength: 4 },
-).map((parts) => ({ kind: 'form', parts }));
+const oddForm: fc.Arbitrary<FormSpec> = fc
+  .array(
+    fc.oneof(
+      fc.record({ field: fc.constantFrom('name', 'name', 'Name', 'file', 'nam', ''), value: fc.oneof(validName, nastyString) }),
+      filePart(fc.constantFrom('file', 'file', 'files', 'File', 'name', 'upload')),
+    ),
+    { maxLength: 4 },
+  )
+  .map((parts) => ({ kind: 'form', parts }));
 
-const handWritten: fc.Arbitrary<HandWrittenSpec> = fc.record({ kind: fc.constant('handwritten' as const), shape: fc.nat({ max: 5 }), name: fc.oneof(validName, nastyString) });
+const handWritten: fc.Arbitrary<HandWrittenSpec> = fc.record({
+  kind: fc.constant('handwritten' as const),
+  shape: fc.nat({ max: 5 }),
+  name: fc.oneof(validName, nastyString),
+});
 
 export const multipartSpec: fc.Arbitrary<MultipartSpec> = fc.oneof(
   { arbitrary: validForm, weight: 3 },
@@ -67,12 +108,18 @@ export const multipartSpec: fc.Arbitrary<MultipartSpec> = fc.oneof(
 
 function fileBytes(part: FilePart): Buffer {
   switch (part.bytes) {
-    case 'png': return png();
-    case 'jpeg': return JPEG;
-    case 'pdf': return pdf();
-    case 'empty': return Buffer.alloc(0);
-    case 'text': return Buffer.from('just some text\n');
-    case 'random': return Buffer.from(part.random ?? []);
+    case 'png':
+      return png();
+    case 'jpeg':
+      return JPEG;
+    case 'pdf':
+      return pdf();
+    case 'empty':
+      return Buffer.alloc(0);
+    case 'text':
+      return Buffer.from('just some text\n');
+    case 'random':
+      return Buffer.from(part.random ?? []);
   }
 }
 
@@ -93,11 +140,17 @@ function handWrittenBody(spec: HandWrittenSpec): Buffer {
   const name = { headers: ['Content-Disposition: form-data; name="name"'], body: spec.name };
   const file = { headers: ['Content-Disposition: form-data; name="file"; filename="a.png"', 'Content-Type: image/png'], body: png() };
   switch (spec.shape) {
-    case 0: return multipartBody(BOUNDARY, [name, file], false); // no closing boundary
-    case 1: return multipartBody('another-boundary', [name, file]); // boundary not the announced one
-    case 2: return multipartBody(BOUNDARY, [{ headers: ['Content-Disposition: form-data'], body: 'no name' }, file]);
-    case 3: return multipartBody(BOUNDARY, [name, { headers: ['Content-Type: image/png'], body: png() }]); // no disposition
-    case 4: return multipartBody(BOUNDARY, [name, name, file, file]);
-    default: return Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${spec.name}`); // cut short
+    case 0:
+      return multipartBody(BOUNDARY, [name, file], false); // no closing boundary
+    case 1:
+      return multipartBody('another-boundary', [name, file]); // boundary not the announced one
+    case 2:
+      return multipartBody(BOUNDARY, [{ headers: ['Content-Disposition: form-data'], body: 'no name' }, file]);
+    case 3:
+      return multipartBody(BOUNDARY, [name, { headers: ['Content-Type: image/png'], body: png() }]); // no disposition
+    case 4:
+      return multipartBody(BOUNDARY, [name, name, file, file]);
+    default:
+      return Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="name"\r\n\r\n${spec.name}`); // cut short
   }
 }

@@ -49,7 +49,9 @@ export function listOperations(doc: OpenApiDocument): Operation[] {
         method: method.toUpperCase(),
         path,
         pathParams,
-        requestBody: bodyType ? { mediaType: bodyType, schema: bodyContent?.schema ?? {}, required: operation.requestBody.required === true } : undefined,
+        requestBody: bodyType
+          ? { mediaType: bodyType, schema: bodyContent?.schema ?? {}, required: operation.requestBody.required === true }
+          : undefined,
         responses,
         anonymous: security.length === 0,
       });

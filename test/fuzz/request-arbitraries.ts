@@ -9,11 +9,7 @@ import type { Operation } from './openapi-walker.ts';
 
 export type IdChoice = { kind: 'own'; pick: number } | { kind: 'foreign'; pick: number } | { kind: 'junk'; value: string };
 
-export type AuthChoice =
-  | { kind: 'caller'; style: number }
-  | { kind: 'none' }
-  | { kind: 'revoked' }
-  | { kind: 'bad'; header: string };
+export type AuthChoice = { kind: 'caller'; style: number } | { kind: 'none' } | { kind: 'revoked' } | { kind: 'bad'; header: string };
 
 export type BodySpec =
   | { kind: 'none' }
@@ -35,8 +31,30 @@ export interface RequestSpec {
 
 /** Ids that are not positive integers, or no object's (contract §2: all 404). */
 export const JUNK_IDS: readonly string[] = [
-  '0', '-1', '-0', '99999999999999999999', '2147483648', '2147483647', '1.5', '1e3', 'abc', '0x1', '+1', '01', ' 1', '1 ',
-  'null', '١', '１', '😀', '\u202e1', '1%2F2', '%00', '\u0000', '1;2', 'NaN',
+  '0',
+  '-1',
+  '-0',
+  '99999999999999999999',
+  '2147483648',
+  '2147483647',
+  '1.5',
+  '1e3',
+  'abc',
+  '0x1',
+  '+1',
+  '01',
+  ' 1',
+  '1 ',
+  'null',
+  '١',
+  '１',
+  '😀',
+  '\u202e1',
+  '1%2F2',
+  '%00',
+  '\u0000',
+  '1;2',
+  'NaN',
 ];
 
 export const JSON_TYPE = 'application/json';
@@ -50,9 +68,20 @@ const contentType: fc.Arbitrary<string | null> = fc.oneof(
   { arbitrary: fc.constant(JSON_TYPE), weight: 12 },
   {
     arbitrary: fc.constantFrom<string | null>(
-      'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json; charset=iso-8859-1', 'text/plain', 'text/html',
-      'application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=x', 'application/vnd.api+json',
-      'application/json, text/plain', 'application/octet-stream', 'json', ';', null,
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'application/json; charset=iso-8859-1',
+      'text/plain',
+      'text/html',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+      'multipart/form-data; boundary=x',
+      'application/vnd.api+json',
+      'application/json, text/plain',
+      'application/octet-stream',
+      'json',
+      ';',
+      null,
     ),
     weight: 3,
   },
@@ -66,7 +95,18 @@ const auth: fc.Arbitrary<AuthChoice> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('bad' as const),
       header: fc.oneof(
-        fc.constantFrom('Token', 'Token ', 'Bearer abc', 'Basic dXNlcjpwYXNz', 'Token a b', `Token ${'a'.repeat(5000)}`, 'Token \u00ff\u00fe', 'Token %00', 'Tokenabc', '  '),
+        fc.constantFrom(
+          'Token',
+          'Token ',
+          'Bearer abc',
+          'Basic dXNlcjpwYXNz',
+          'Token a b',
+          `Token ${'a'.repeat(5000)}`,
+          'Token \u00ff\u00fe',
+          'Token %00',
+          'Tokenabc',
+          '  ',
+        ),
         fc.string({ unit: 'grapheme-ascii', maxLength: 40 }).map((text) => `Token ${text}x`),
       ),
     }),
@@ -76,19 +116,51 @@ const auth: fc.Arbitrary<AuthChoice> = fc.oneof(
 
 const extraHeaders: fc.Arbitrary<Record<string, string>> = fc.oneof(
   { arbitrary: fc.constant({}), weight: 8 },
-  { arbitrary: fc.constantFrom<Record<string, string>>({ accept: 'text/html' }, { accept: 'application/xml' }, { 'x-http-method-override': 'DELETE' }, { 'accept-charset': 'latin1' }, { 'if-none-match': '*' }), weight: 1 },
+  {
+    arbitrary: fc.constantFrom<Record<string, string>>(
+      { accept: 'text/html' },
+      { accept: 'application/xml' },
+      { 'x-http-method-override': 'DELETE' },
+      { 'accept-charset': 'latin1' },
+      { 'if-none-match': '*' },
+    ),
+    weight: 1,
+  },
 );
 
 const rangeHeader: fc.Arbitrary<Record<string, string>> = fc.oneof(
   fc.constant({}),
-  fc.constantFrom('bytes=0-0', 'bytes=0-', 'bytes=-1', 'bytes=5-2', 'bytes=0-99999999999999999999', 'bytes=abc', 'bytes=0-1,3-4', 'bytes=-0', 'items=0-1', 'bytes=99999-')
+  fc
+    .constantFrom(
+      'bytes=0-0',
+      'bytes=0-',
+      'bytes=-1',
+      'bytes=5-2',
+      'bytes=0-99999999999999999999',
+      'bytes=abc',
+      'bytes=0-1,3-4',
+      'bytes=-0',
+      'items=0-1',
+      'bytes=99999-',
+    )
     .map((range) => ({ range })),
 );
 
 /** Text that stays one path segment once encoded (an empty id, "." or ".." would reach another route), and no real id. */
 const oneSegment = fc.string({ minLength: 1, maxLength: 8 }).filter((text) => !/^\.{1,2}$/.test(text) && !/^[1-9]\d{0,9}$/.test(text));
 
-const oddQuery = fc.constantFrom('a=1', 'id=1', '__proto__[x]=1', 'constructor[prototype][x]=1', '%00', '%ZZ', 'format=api', 'expires=&signature=', 'a=\u0000'.replace('\u0000', '%00'), 'x='.concat('y'.repeat(3000)));
+const oddQuery = fc.constantFrom(
+  'a=1',
+  'id=1',
+  '__proto__[x]=1',
+  'constructor[prototype][x]=1',
+  '%00',
+  '%ZZ',
+  'format=api',
+  'expires=&signature=',
+  'a=\u0000'.replace('\u0000', '%00'),
+  'x='.concat('y'.repeat(3000)),
+);
 
 function idChoice(paramCount: number): fc.Arbitrary<IdChoice> {
   return fc.oneof(
@@ -158,19 +230,33 @@ export function fixedSpecs(operation: Operation, seed: number): RequestSpec[] {
     specs.push({ ...base, ids: { ...own, [name]: { kind: 'foreign', pick: 0 } } });
     for (const value of JUNK_IDS) specs.push({ ...base, ids: { ...own, [name]: { kind: 'junk', value } } });
   }
-  specs.push({ ...base, auth: { kind: 'none' } }, { ...base, auth: { kind: 'revoked' } }, { ...base, auth: { kind: 'bad', header: 'Bearer abc' } });
+  specs.push(
+    { ...base, auth: { kind: 'none' } },
+    { ...base, auth: { kind: 'revoked' } },
+    { ...base, auth: { kind: 'bad', header: 'Bearer abc' } },
+  );
   if (operation.requestBody?.mediaType === JSON_TYPE) {
-    const text = (inner: string) => ({ ...base, body: { kind: 'json', value: withFirstString(body, inner), contentType: JSON_TYPE } as BodySpec });
+    const text = (inner: string) => ({
+      ...base,
+      body: { kind: 'json', value: withFirstString(body, inner), contentType: JSON_TYPE } as BodySpec,
+    });
     specs.push(text('a\u0000b'), text('\ud800'), text('\u202e😀'));
-    for (const deep of [deepArrays(10_000), deepObjects(10_000)]) specs.push({ ...base, body: { kind: 'raw', data: deep.text, contentType: JSON_TYPE } });
-    specs.push({ ...base, body: { kind: 'raw', data: '{"a":', contentType: JSON_TYPE } }, { ...base, body: { kind: 'json', value: {}, contentType: 'text/plain' } });
+    for (const deep of [deepArrays(10_000), deepObjects(10_000)])
+      specs.push({ ...base, body: { kind: 'raw', data: deep.text, contentType: JSON_TYPE } });
+    specs.push(
+      { ...base, body: { kind: 'raw', data: '{"a":', contentType: JSON_TYPE } },
+      { ...base, body: { kind: 'json', value: {}, contentType: 'text/plain' } },
+    );
   }
   return specs;
 }
 
 /** The example body with its first string field (or a "name" field) holding `text`. */
 function withFirstString(body: BodySpec, text: string): unknown {
-  const value = body.kind === 'json' && body.value !== null && typeof body.value === 'object' ? { ...(body.value as object) } as Record<string, unknown> : {};
+  const value =
+    body.kind === 'json' && body.value !== null && typeof body.value === 'object'
+      ? ({ ...(body.value as object) } as Record<string, unknown>)
+      : {};
   const key = Object.keys(value).find((name) => typeof value[name] === 'string') ?? 'name';
   value[key] = text;
   return value;

@@ -64,7 +64,12 @@ export class ResponseChecker {
     return problems;
   }
 
-  private declaredProblems(operation: Operation, response: ObservedResponse, schema: object | undefined, mediaType: string | undefined): string[] {
+  private declaredProblems(
+    operation: Operation,
+    response: ObservedResponse,
+    schema: object | undefined,
+    mediaType: string | undefined,
+  ): string[] {
     if (schema === undefined) {
       return response.text === '' ? [] : [`status ${response.status} declares no body, got ${excerpt(response.text)}`];
     }
@@ -73,13 +78,16 @@ export class ResponseChecker {
     if ('problem' in parsed) return [parsed.problem];
     const validate = this.validator(`${operation.key} ${response.status}`, schema);
     if (validate(parsed.value)) return [];
-    return (validate.errors ?? []).map((error) => `schema mismatch at "${error.instancePath}": ${error.message} (${JSON.stringify(error.params)})`);
+    return (validate.errors ?? []).map(
+      (error) => `schema mismatch at "${error.instancePath}": ${error.message} (${JSON.stringify(error.params)})`,
+    );
   }
 
   private headerProblems(response: ObservedResponse): string[] {
     const problems: string[] = [];
     const header = (name: string) => response.headers.get(name);
-    if (response.status === 401 && !/^Token\b/.test(header('www-authenticate') ?? '')) problems.push('401 without "WWW-Authenticate: Token"');
+    if (response.status === 401 && !/^Token\b/.test(header('www-authenticate') ?? ''))
+      problems.push('401 without "WWW-Authenticate: Token"');
     if (response.status === 405 && !header('allow')) problems.push('405 without Allow');
     if ((response.status === 429 || response.status === 503) && !/^\d+$/.test(header('retry-after') ?? '')) {
       problems.push(`${response.status} without a Retry-After in seconds`);
@@ -94,7 +102,9 @@ export function errorShapeProblems(response: ObservedResponse): string[] {
   if ('problem' in parsed) return [parsed.problem];
   const body = parsed.value;
   if (response.status === 400 && !isDetail(body)) {
-    return isFieldErrors(body) && Object.keys(body as object).length > 0 ? [] : [`400 body is not a field-keyed error object: ${excerpt(response.text)}`];
+    return isFieldErrors(body) && Object.keys(body as object).length > 0
+      ? []
+      : [`400 body is not a field-keyed error object: ${excerpt(response.text)}`];
   }
   return isDetail(body) ? [] : [`${response.status} body is not {"detail": "…"}: ${excerpt(response.text)}`];
 }
@@ -106,9 +116,11 @@ function isDetail(body: unknown): boolean {
 /** {"field": ["message"], "nested": {"field": [...]}, "list": [{...}, {}]} as DRF writes them. */
 function isFieldErrors(body: unknown): boolean {
   if (!isObject(body)) return false;
-  return Object.values(body).every((value) => Array.isArray(value)
-    ? value.length > 0 && (value.every((message) => typeof message === 'string' && message !== '') || value.every(isFieldErrors))
-    : isFieldErrors(value));
+  return Object.values(body).every((value) =>
+    Array.isArray(value)
+      ? value.length > 0 && (value.every((message) => typeof message === 'string' && message !== '') || value.every(isFieldErrors))
+      : isFieldErrors(value),
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -117,7 +129,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function parseJson(response: ObservedResponse): { value: unknown } | { problem: string } {
   const type = response.headers.get('content-type') ?? '';
-  if (!type.startsWith('application/json')) return { problem: `status ${response.status} with content-type "${type}", not JSON: ${excerpt(response.text)}` };
+  if (!type.startsWith('application/json'))
+    return { problem: `status ${response.status} with content-type "${type}", not JSON: ${excerpt(response.text)}` };
   try {
     return { value: JSON.parse(response.text) };
   } catch {

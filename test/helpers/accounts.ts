@@ -16,19 +16,34 @@ export interface TestAccount {
 
 let cachedHash: { password: string; hash: string } | undefined;
 
-export async function createAccount(server: TestServer, options: { email?: string; firstName?: string; lastName?: string } = {}): Promise<TestAccount> {
+export async function createAccount(
+  server: TestServer,
+  options: { email?: string; firstName?: string; lastName?: string } = {},
+): Promise<TestAccount> {
   const db = server.server.ctx.db.kysely;
   const now = server.clock.now();
   const email = options.email ?? `user-${randomBytes(6).toString('hex')}@example.com`;
   const password = 'correct horse battery staple';
   cachedHash ??= { password, hash: await hashPassword(password) };
   const firstName = options.firstName ?? 'Ada';
-  const account = await db.insertInto('accounts')
+  const account = await db
+    .insertInto('accounts')
     .values({ first_name: firstName, last_name: options.lastName ?? 'Lovelace', password_hash: cachedHash.hash, created_at: now })
-    .returning('id').executeTakeFirstOrThrow();
-  await db.insertInto('email_addresses').values({
-    account_id: account.id, email, email_lower: email.toLowerCase(), verified: 1, is_primary: 1, verified_action: 1, created_at: now, last_key_sent_at: null,
-  }).execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('email_addresses')
+    .values({
+      account_id: account.id,
+      email,
+      email_lower: email.toLowerCase(),
+      verified: 1,
+      is_primary: 1,
+      verified_action: 1,
+      created_at: now,
+      last_key_sent_at: null,
+    })
+    .execute();
   const token = await issueToken(db, account.id, now);
   return { id: account.id, email, password, firstName, token };
 }

@@ -8,7 +8,11 @@ export async function mailFiles(dir: string, count: number): Promise<string[]> {
   for (;;) {
     const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.eml')) : [];
     if (files.length >= count) {
-      return files.map((name) => readFileSync(join(dir, name), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+      return files.map((name) =>
+        readFileSync(join(dir, name), 'utf8')
+          .replace(/=\r?\n/g, '')
+          .replace(/=3D/g, '='),
+      );
     }
     if (Date.now() > deadline) throw new Error(`expected ${count} .eml files in ${dir}, found ${files.length}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

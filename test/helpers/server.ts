@@ -51,7 +51,7 @@ export function requester(url: string): TestServer['request'] {
     if (options.token) headers.authorization ??= `Token ${options.token}`;
     const response = await fetch(url + path, { method, headers, body });
     const text = await response.text();
-    let parsed: unknown ;
+    let parsed: unknown;
     if (text && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
     return { status: response.status, headers: response.headers, body: parsed as any, text };
   };

@@ -17,7 +17,10 @@ export interface ServiceProcess {
  * variables, or other values for these.
  */
 export async function startServiceProcess(
-  databaseUrl: string, dataDir: string, nodeArgs = ['--import', 'tsx', 'src/main.ts'], env: Record<string, string> = {},
+  databaseUrl: string,
+  dataDir: string,
+  nodeArgs = ['--import', 'tsx', 'src/main.ts'],
+  env: Record<string, string> = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, nodeArgs, {

@@ -28,7 +28,10 @@ describe('security headers', () => {
     assertApiHeaders(login.headers, 'login');
     assertApiHeaders((await server.request('GET', `/app/users/${owner.appUserId}/`, { token: owner.token })).headers, 'read');
     assertApiHeaders((await server.request('GET', '/app/users/999999/', { token: owner.token })).headers, '404');
-    assertApiHeaders((await server.request('POST', '/auth/login/', { raw: '{', headers: { 'content-type': 'application/json' } })).headers, '400');
+    assertApiHeaders(
+      (await server.request('POST', '/auth/login/', { raw: '{', headers: { 'content-type': 'application/json' } })).headers,
+      '400',
+    );
     assertApiHeaders((await server.request('GET', '/no/such/path')).headers, 'unknown path');
     assert.equal((await server.request('GET', '/health')).headers.get('strict-transport-security'), null, 'no HSTS over plain HTTP');
   });

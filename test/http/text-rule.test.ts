@@ -23,8 +23,20 @@ describe('the text rule and the nesting limit', () => {
     const list = await createListItem(server, owner, topic.id);
     const image = await createImageItem(server, owner, topic.id);
     cases = [
-      { method: 'POST', path: '/auth/register/', body: { email: 'x@example.com', password: 'violet-lantern-47', first_name: 'X' }, field: ['first_name'], anonymous: true },
-      { method: 'POST', path: '/auth/login/', body: { password: 'violet-lantern-47', email: 'x@example.com' }, field: ['username'], anonymous: true },
+      {
+        method: 'POST',
+        path: '/auth/register/',
+        body: { email: 'x@example.com', password: 'violet-lantern-47', first_name: 'X' },
+        field: ['first_name'],
+        anonymous: true,
+      },
+      {
+        method: 'POST',
+        path: '/auth/login/',
+        body: { password: 'violet-lantern-47', email: 'x@example.com' },
+        field: ['username'],
+        anonymous: true,
+      },
       { method: 'POST', path: '/auth/login/', body: { username: 'x@example.com' }, field: ['password'], anonymous: true },
       { method: 'POST', path: '/account/verify-email/', body: { password: 'x' }, field: ['key'], anonymous: true },
       { method: 'POST', path: '/account/change-password/', body: { new_password: 'violet-lantern-48' }, field: ['key'], anonymous: true },
@@ -69,7 +81,10 @@ describe('the text rule and the nesting limit', () => {
   test('control characters and unpaired surrogates are a 400 under the field, on every route, anonymous ones included', async () => {
     for (const { method, path, body, field, anonymous } of cases) {
       for (const text of UNCLEAN) {
-        const response = await server.request(method, path, { token: anonymous ? undefined : owner.token, body: withText(body, field, text) });
+        const response = await server.request(method, path, {
+          token: anonymous ? undefined : owner.token,
+          body: withText(body, field, text),
+        });
         assert.equal(response.status, 400, `${method} ${path} ${JSON.stringify(text)}: ${response.status} ${response.text}`);
         assert.deepEqual(errorAt(response.body, field), [UNCLEAN_TEXT], `${method} ${path}: ${response.text}`);
       }
@@ -77,21 +92,36 @@ describe('the text rule and the nesting limit', () => {
   });
 
   test('nothing unclean was stored', async () => {
-    const tables = ['app_users', 'profiles', 'topics', 'items', 'list_entries', 'emergency_items', 'emergency_contacts', 'accounts'] as const;
+    const tables = [
+      'app_users',
+      'profiles',
+      'topics',
+      'items',
+      'list_entries',
+      'emergency_items',
+      'emergency_contacts',
+      'accounts',
+    ] as const;
     for (const table of tables) {
       const rows = await server.server.ctx.db.kysely.selectFrom(table).selectAll().execute();
       for (const row of rows) {
         for (const value of Object.values(row)) {
-          if (typeof value === 'string') assert.ok(!/[\u0000\u0007\u001b\u007f\u0085]/.test(value) && value.isWellFormed(), `${table}: ${JSON.stringify(value)}`);
+          if (typeof value === 'string')
+            assert.ok(!/[\u0000\u0007\u001b\u007f\u0085]/.test(value) && value.isWellFormed(), `${table}: ${JSON.stringify(value)}`);
         }
       }
     }
   });
 
   test('tab and line breaks are text: they are kept inside a string', async () => {
-    const response = await server.request('PATCH', pathOf((await createImageItem(server, owner, (await createTopic(server, owner, (await createProfile(server, owner)).id)).id)).url), {
-      token: owner.token, body: { image_content: { description: '  line one\nline\ttwo\r\n  ' } },
-    });
+    const response = await server.request(
+      'PATCH',
+      pathOf((await createImageItem(server, owner, (await createTopic(server, owner, (await createProfile(server, owner)).id)).id)).url),
+      {
+        token: owner.token,
+        body: { image_content: { description: '  line one\nline\ttwo\r\n  ' } },
+      },
+    );
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.image_content.description, 'line one\nline\ttwo');
   });
@@ -109,7 +139,11 @@ describe('the text rule and the nesting limit', () => {
     const deepArray = '['.repeat(10_000) + ']'.repeat(10_000);
     const deepObject = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
     for (const raw of [deepArray, deepObject, `{"name": ${deepArray}}`]) {
-      for (const [method, path, token] of [['POST', '/auth/login/', undefined], ['POST', '/app/users/', owner.token], ['PATCH', `/app/users/${owner.appUserId}/`, owner.token]] as const) {
+      for (const [method, path, token] of [
+        ['POST', '/auth/login/', undefined],
+        ['POST', '/app/users/', owner.token],
+        ['PATCH', `/app/users/${owner.appUserId}/`, owner.token],
+      ] as const) {
         const response = await server.request(method, path, { token, raw, headers: { 'content-type': 'application/json' } });
         assert.equal(response.status, 400, `${method} ${path}: ${response.status} ${response.text.slice(0, 200)}`);
         assert.match(response.body.detail, /nested more than 32 levels/);
@@ -122,7 +156,8 @@ describe('the text rule and the nesting limit', () => {
     const topic = await createTopic(server, owner, (await createProfile(server, owner)).id);
     const nested = JSON.parse('{"x":'.repeat(25) + '1' + '}'.repeat(25));
     const response = await server.request('POST', `/app/topics/${topic.id}/items/`, {
-      token: owner.token, body: { name: 'L', list_content: { entries: [{ text: 'a', extra: nested }] }, extra: nested },
+      token: owner.token,
+      body: { name: 'L', list_content: { entries: [{ text: 'a', extra: nested }] }, extra: nested },
     });
     assert.equal(response.status, 201, response.text);
   });

@@ -30,8 +30,11 @@ async function queueSync(server: TestServer, member: MemberSync, accountId = nex
 type OutboxRow = Pick<OutboxTable, 'state' | 'attempts' | 'last_error' | 'payload'>;
 
 async function outboxRow(server: TestServer, id: number): Promise<OutboxRow> {
-  return server.server.ctx.db.kysely.selectFrom('outbox').select(['state', 'attempts', 'last_error', 'payload'])
-    .where('id', '=', id).executeTakeFirstOrThrow() as Promise<OutboxRow>;
+  return server.server.ctx.db.kysely
+    .selectFrom('outbox')
+    .select(['state', 'attempts', 'last_error', 'payload'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow() as Promise<OutboxRow>;
 }
 
 async function waitForRow(server: TestServer, id: number, done: (row: OutboxRow) => boolean): Promise<OutboxRow> {
@@ -47,9 +50,12 @@ async function waitForRow(server: TestServer, id: number, done: (row: OutboxRow)
 describe('Mailchimp configuration', () => {
   const base = { DATABASE_URL: 'sqlite:unused.db', MAILCHIMP_LIST_ID: LIST_ID };
 
-  test('the API base comes from the key\'s data-centre suffix', () => {
+  test("the API base comes from the key's data-centre suffix", () => {
     assert.equal(loadConfig({ ...base, MAILCHIMP_API_KEY: 'abc-us6' }).mailchimp?.apiUrl, 'https://us6.api.mailchimp.com/3.0');
-    assert.equal(loadConfig({ ...base, MAILCHIMP_API_KEY: '0123456789abcdef0123456789abcdef-us21' }).mailchimp?.apiUrl, 'https://us21.api.mailchimp.com/3.0');
+    assert.equal(
+      loadConfig({ ...base, MAILCHIMP_API_KEY: '0123456789abcdef0123456789abcdef-us21' }).mailchimp?.apiUrl,
+      'https://us21.api.mailchimp.com/3.0',
+    );
   });
 
   test('MAILCHIMP_API_URL overrides it (trailing slash dropped)', () => {
@@ -60,13 +66,25 @@ describe('Mailchimp configuration', () => {
   test('sync is off unless both the key and the list are set; one without the other stops start-up', () => {
     assert.equal(loadConfig({ DATABASE_URL: 'sqlite:unused.db' }).mailchimp, undefined);
     assert.equal(loadConfig({ DATABASE_URL: 'sqlite:unused.db', MAILCHIMP_API_URL: 'http://127.0.0.1:1' }).mailchimp, undefined);
-    assert.throws(() => loadConfig({ MAILCHIMP_API_KEY: 'abc-us6' }), (error: Error) => error instanceof ConfigError && /MAILCHIMP_LIST_ID/.test(error.message));
-    assert.throws(() => loadConfig({ MAILCHIMP_LIST_ID: LIST_ID }), (error: Error) => error instanceof ConfigError && /MAILCHIMP_API_KEY/.test(error.message));
+    assert.throws(
+      () => loadConfig({ MAILCHIMP_API_KEY: 'abc-us6' }),
+      (error: Error) => error instanceof ConfigError && /MAILCHIMP_LIST_ID/.test(error.message),
+    );
+    assert.throws(
+      () => loadConfig({ MAILCHIMP_LIST_ID: LIST_ID }),
+      (error: Error) => error instanceof ConfigError && /MAILCHIMP_API_KEY/.test(error.message),
+    );
   });
 
   test('a key without a data centre needs MAILCHIMP_API_URL', () => {
-    assert.throws(() => loadConfig({ ...base, MAILCHIMP_API_KEY: 'abcdef' }), (error: Error) => error instanceof ConfigError && /MAILCHIMP_API_KEY/.test(error.message));
-    assert.equal(loadConfig({ ...base, MAILCHIMP_API_KEY: 'abcdef', MAILCHIMP_API_URL: 'https://mc.example/3.0' }).mailchimp?.apiUrl, 'https://mc.example/3.0');
+    assert.throws(
+      () => loadConfig({ ...base, MAILCHIMP_API_KEY: 'abcdef' }),
+      (error: Error) => error instanceof ConfigError && /MAILCHIMP_API_KEY/.test(error.message),
+    );
+    assert.equal(
+      loadConfig({ ...base, MAILCHIMP_API_KEY: 'abcdef', MAILCHIMP_API_URL: 'https://mc.example/3.0' }).mailchimp?.apiUrl,
+      'https://mc.example/3.0',
+    );
   });
 });
 
@@ -85,7 +103,12 @@ describe('Mailchimp sync delivery', () => {
   });
 
   test('a new member: PUT /lists/{list}/members/{md5 of the lower-cased address} with basic auth and the member', async () => {
-    const id = await queueSync(server, { previousEmail: 'Ada.Lovelace@Example.COM', email: 'Ada.Lovelace@Example.COM', firstName: 'Ada', lastName: 'Lovelace' });
+    const id = await queueSync(server, {
+      previousEmail: 'Ada.Lovelace@Example.COM',
+      email: 'Ada.Lovelace@Example.COM',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
     assert.ok(id > 0, 'a job is queued');
     const [request] = await standIn.waitForRequests(1);
     assert.equal(request!.method, 'PUT');
@@ -104,7 +127,12 @@ describe('Mailchimp sync delivery', () => {
   });
 
   test('a new primary address updates the member known by the previous address (moved, not duplicated)', async () => {
-    const id = await queueSync(server, { previousEmail: 'Old@Example.com', email: 'new@example.org', firstName: 'Grace', lastName: 'Hopper' });
+    const id = await queueSync(server, {
+      previousEmail: 'Old@Example.com',
+      email: 'new@example.org',
+      firstName: 'Grace',
+      lastName: 'Hopper',
+    });
     const [request] = await standIn.waitForRequests(1);
     assert.equal(request!.path, `/lists/${LIST_ID}/members/${md5('old@example.com')}`);
     assert.notEqual(request!.path, `/lists/${LIST_ID}/members/${md5('new@example.org')}`);
@@ -153,9 +181,22 @@ describe('Mailchimp sync delivery', () => {
   test("one account's jobs go out in order: a later job waits while an earlier one is retried", async () => {
     const accountId = nextAccountId++;
     standIn.answerNext({ status: 503 });
-    const move = await queueSync(server, { previousEmail: 'first@example.com', email: 'second@example.com', firstName: 'Or', lastName: 'Der' }, accountId);
-    const rename = await queueSync(server, { previousEmail: 'second@example.com', email: 'second@example.com', firstName: 'Renamed', lastName: 'Der' }, accountId);
-    const other = await queueSync(server, { previousEmail: 'someone@example.com', email: 'someone@example.com', firstName: 'Some', lastName: 'One' });
+    const move = await queueSync(
+      server,
+      { previousEmail: 'first@example.com', email: 'second@example.com', firstName: 'Or', lastName: 'Der' },
+      accountId,
+    );
+    const rename = await queueSync(
+      server,
+      { previousEmail: 'second@example.com', email: 'second@example.com', firstName: 'Renamed', lastName: 'Der' },
+      accountId,
+    );
+    const other = await queueSync(server, {
+      previousEmail: 'someone@example.com',
+      email: 'someone@example.com',
+      firstName: 'Some',
+      lastName: 'One',
+    });
     await waitForRow(server, move, (r) => r.last_error !== null);
     await waitForRow(server, other, (r) => r.state === 'sent');
     // The move failed once and waits for its back-off; the rename must not overtake it.
@@ -169,17 +210,24 @@ describe('Mailchimp sync delivery', () => {
     await waitForRow(server, rename, (r) => r.state === 'sent');
     const paths = standIn.requests.filter((r) => r.body.last_name === 'Der' || r.body.merge_fields?.LNAME === 'Der').map((r) => r.path);
     const [firstHash, secondHash] = [md5('first@example.com'), md5('second@example.com')];
-    assert.deepEqual(paths.map((p) => p.split('/').pop()), [firstHash, firstHash, secondHash], 'the move (failed, then retried) before the rename');
+    assert.deepEqual(
+      paths.map((p) => p.split('/').pop()),
+      [firstHash, firstHash, secondHash],
+      'the move (failed, then retried) before the rename',
+    );
   });
 
   const refusals: Array<[number, string, string]> = [
     [400, 'Invalid Resource', 'taken@example.com is already a list member.'],
-    [401, 'API Key Invalid', 'Your API key may be invalid, or you\'ve attempted to access the wrong datacenter.'],
+    [401, 'API Key Invalid', "Your API key may be invalid, or you've attempted to access the wrong datacenter."],
     [404, 'Resource Not Found', 'The requested resource could not be found.'],
   ];
   for (const [status, title, detail] of refusals) {
     test(`a ${status} is recorded as failed with the API's title and detail, and not retried`, async () => {
-      standIn.answerNext({ status, body: { type: 'https://mailchimp.com/developer/marketing/docs/errors/', title, status, detail, instance: 'x' } });
+      standIn.answerNext({
+        status,
+        body: { type: 'https://mailchimp.com/developer/marketing/docs/errors/', title, status, detail, instance: 'x' },
+      });
       const id = await queueSync(server, { previousEmail: 'me@example.com', email: 'taken@example.com', firstName: 'A', lastName: 'B' });
       const row = await waitForRow(server, id, (r) => r.state !== 'pending');
       assert.equal(row.state, 'failed');
@@ -195,13 +243,27 @@ describe('Mailchimp sync delivery', () => {
 
   test('a job queued in a transaction that rolls back is never sent', async () => {
     const ctx = server.server.ctx;
-    const before = await ctx.db.kysely.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    await assert.rejects(ctx.db.kysely.transaction().execute(async (trx) => {
-      await queueMemberSync(ctx, trx, 999_999, { previousEmail: 'gone@example.com', email: 'gone@example.com', firstName: 'G', lastName: 'H' });
-      throw new Error('the change failed');
-    }), /the change failed/);
+    const before = await ctx.db.kysely
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    await assert.rejects(
+      ctx.db.kysely.transaction().execute(async (trx) => {
+        await queueMemberSync(ctx, trx, 999_999, {
+          previousEmail: 'gone@example.com',
+          email: 'gone@example.com',
+          firstName: 'G',
+          lastName: 'H',
+        });
+        throw new Error('the change failed');
+      }),
+      /the change failed/,
+    );
     ctx.outbox.wake();
-    const afterCount = await ctx.db.kysely.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const afterCount = await ctx.db.kysely
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(afterCount.n), Number(before.n));
     server.clock.advance(3_600_000);
     await server.server.worker.runOnce();
@@ -223,8 +285,12 @@ describe('Mailchimp sync through the account endpoints', () => {
   });
 
   async function latestSyncRow(): Promise<number> {
-    const row = await server.server.ctx.db.kysely.selectFrom('outbox').select('id').where('kind', '=', 'mailchimp')
-      .orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const row = await server.server.ctx.db.kysely
+      .selectFrom('outbox')
+      .select('id')
+      .where('kind', '=', 'mailchimp')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     return row.id;
   }
 
@@ -255,7 +321,11 @@ describe('Mailchimp sync through the account endpoints', () => {
     assert.equal(patched.status, 200, patched.text);
     const [request] = await standIn.waitForRequests(1);
     assert.equal(request!.path, `/lists/${LIST_ID}/members/${md5('names@example.com')}`);
-    assert.deepEqual(request!.body, { email_address: 'names@example.com', status_if_new: 'subscribed', merge_fields: { FNAME: 'New', LNAME: 'Name' } });
+    assert.deepEqual(request!.body, {
+      email_address: 'names@example.com',
+      status_if_new: 'subscribed',
+      merge_fields: { FNAME: 'New', LNAME: 'Name' },
+    });
     await waitForRow(server, await latestSyncRow(), (r) => r.state === 'sent');
 
     const rowsBefore = await server.server.ctx.db.kysely.selectFrom('outbox').select('id').where('kind', '=', 'mailchimp').execute();
@@ -269,15 +339,29 @@ describe('Mailchimp sync through the account endpoints', () => {
   test('making another verified address primary moves the member from the old address to the new one', async () => {
     const account = await createAccount(server, { email: 'First@Example.com', firstName: 'Mo', lastName: 'Ving' });
     const db = server.server.ctx.db.kysely;
-    const second = await db.insertInto('email_addresses').values({
-      account_id: account.id, email: 'second@example.com', email_lower: 'second@example.com', verified: 1, is_primary: 0,
-      verified_action: 1, created_at: server.clock.now(), last_key_sent_at: null,
-    }).returning('id').executeTakeFirstOrThrow();
+    const second = await db
+      .insertInto('email_addresses')
+      .values({
+        account_id: account.id,
+        email: 'second@example.com',
+        email_lower: 'second@example.com',
+        verified: 1,
+        is_primary: 0,
+        verified_action: 1,
+        created_at: server.clock.now(),
+        last_key_sent_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const patched = await server.request('PATCH', `/account/emails/${second.id}/`, { token: account.token, body: { primary: true } });
     assert.equal(patched.status, 200, patched.text);
     const [request] = await standIn.waitForRequests(1);
     assert.equal(request!.path, `/lists/${LIST_ID}/members/${md5('first@example.com')}`);
-    assert.deepEqual(request!.body, { email_address: 'second@example.com', status_if_new: 'subscribed', merge_fields: { FNAME: 'Mo', LNAME: 'Ving' } });
+    assert.deepEqual(request!.body, {
+      email_address: 'second@example.com',
+      status_if_new: 'subscribed',
+      merge_fields: { FNAME: 'Mo', LNAME: 'Ving' },
+    });
     await waitForRow(server, await latestSyncRow(), (r) => r.state === 'sent');
     standIn.reset();
   });
@@ -309,7 +393,12 @@ describe('Mailchimp sync off', () => {
 
   test('a sync job left from when sync was on is marked failed, not sent', async () => {
     const ctx = server.server.ctx;
-    await ctx.outbox.enqueue(ctx.db.kysely, 'mailchimp', { previousEmail: 'x@example.com', email: 'x@example.com', firstName: 'X', lastName: 'Y' }, ctx.clock.now());
+    await ctx.outbox.enqueue(
+      ctx.db.kysely,
+      'mailchimp',
+      { previousEmail: 'x@example.com', email: 'x@example.com', firstName: 'X', lastName: 'Y' },
+      ctx.clock.now(),
+    );
     const row = await ctx.db.kysely.selectFrom('outbox').select('id').where('kind', '=', 'mailchimp').executeTakeFirstOrThrow();
     ctx.outbox.wake();
     const failed = await waitForRow(server, row.id, (r) => r.state !== 'pending');

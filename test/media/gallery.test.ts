@@ -4,7 +4,18 @@ import { after, before, describe, test } from 'node:test';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { PUBLIC_URL, startTestServer, type TestServer } from '../helpers/server.ts';
 import {
-  createAppUser, download, mp4, multipartBody, pdf, png, storedFiles, textFile, upload, uploadForm, wav, zip,
+  createAppUser,
+  download,
+  mp4,
+  multipartBody,
+  pdf,
+  png,
+  storedFiles,
+  textFile,
+  upload,
+  uploadForm,
+  wav,
+  zip,
 } from './media-fixtures.ts';
 
 const MEDIA_KEYS = ['content_type', 'file', 'id', 'name', 'size', 'url'];
@@ -21,8 +32,9 @@ describe('media gallery', () => {
   });
   after(() => server.close());
 
-  const dataVersion = async (id = appUserId) => (await server.server.ctx.db.kysely.selectFrom('app_users')
-    .select('data_version').where('id', '=', id).executeTakeFirstOrThrow()).data_version;
+  const dataVersion = async (id = appUserId) =>
+    (await server.server.ctx.db.kysely.selectFrom('app_users').select('data_version').where('id', '=', id).executeTakeFirstOrThrow())
+      .data_version;
 
   test('upload → 201 with Location = url; download gives the same bytes with the detected type', async () => {
     const cases = [
@@ -40,21 +52,30 @@ describe('media gallery', () => {
       assert.equal(created.body.name, `My ${item.ext}`);
       assert.equal(created.body.content_type, item.type);
       assert.equal(created.body.size, item.file.length);
-      assert.match(created.body.file, new RegExp(`^${PUBLIC_URL}/media/files/[0-9a-f]{32}\\.${item.ext}\\?expires=\\d+&signature=[\\w-]+$`));
+      assert.match(
+        created.body.file,
+        new RegExp(`^${PUBLIC_URL}/media/files/[0-9a-f]{32}\\.${item.ext}\\?expires=\\d+&signature=[\\w-]+$`),
+      );
 
       const response = await download(server, created.body.file);
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('content-type'), item.type);
       assert.equal(response.headers.get('content-length'), String(item.file.length));
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
-      assert.equal(response.headers.get('content-disposition'), `${item.disposition}; filename="My ${item.ext}.${item.ext}"; filename*=UTF-8''My%20${item.ext}.${item.ext}`);
+      assert.equal(
+        response.headers.get('content-disposition'),
+        `${item.disposition}; filename="My ${item.ext}.${item.ext}"; filename*=UTF-8''My%20${item.ext}.${item.ext}`,
+      );
       assert.deepEqual(Buffer.from(await response.arrayBuffer()), item.file);
     }
   });
 
   test("the client's file name and content type are neither trusted nor used as a path", async () => {
     const created = await upload(server, account.token, appUserId, {
-      name: 'sneaky', file: png(), filename: '../../../../etc/passwd', type: 'text/html',
+      name: 'sneaky',
+      file: png(),
+      filename: '../../../../etc/passwd',
+      type: 'text/html',
     });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.content_type, 'image/png');
@@ -76,7 +97,11 @@ describe('media gallery', () => {
   test('a text file named .png, a ZIP and an SVG are refused (400 under file), and nothing is stored', async () => {
     const before = storedFiles(server).length;
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-    for (const [file, filename, type] of [[textFile, 'photo.png', 'image/png'], [zip(), 'photo.jpg', 'image/jpeg'], [svg, 'a.svg', 'image/svg+xml']] as const) {
+    for (const [file, filename, type] of [
+      [textFile, 'photo.png', 'image/png'],
+      [zip(), 'photo.jpg', 'image/jpeg'],
+      [svg, 'a.svg', 'image/svg+xml'],
+    ] as const) {
       const refused = await upload(server, account.token, appUserId, { name: 'bad', file, filename, type });
       assert.equal(refused.status, 400, refused.text);
       assert.deepEqual(Object.keys(refused.body), ['file']);
@@ -142,7 +167,9 @@ describe('media gallery', () => {
       { headers: ['Content-Disposition: form-data; name="name"'], body: 'after' },
     ]);
     const created = await server.request('POST', `/app/users/${appUserId}/gallery/`, {
-      token: account.token, raw: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      token: account.token,
+      raw: body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.name, 'after');
@@ -151,18 +178,26 @@ describe('media gallery', () => {
   test('a malformed or truncated multipart body is 400 {"detail"}, and nothing is stored', async () => {
     const before = storedFiles(server).length;
     const boundary = 'cut';
-    const truncated = multipartBody(boundary, [
-      { headers: ['Content-Disposition: form-data; name="name"'], body: 'cut short' },
-      { headers: ['Content-Disposition: form-data; name="file"; filename="a.png"'], body: png(8000) },
-    ], false).subarray(0, 6000);
+    const truncated = multipartBody(
+      boundary,
+      [
+        { headers: ['Content-Disposition: form-data; name="name"'], body: 'cut short' },
+        { headers: ['Content-Disposition: form-data; name="file"; filename="a.png"'], body: png(8000) },
+      ],
+      false,
+    ).subarray(0, 6000);
     const cut = await server.request('POST', `/app/users/${appUserId}/gallery/`, {
-      token: account.token, raw: truncated, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      token: account.token,
+      raw: truncated,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     });
     assert.equal(cut.status, 400, cut.text);
     assert.equal(typeof cut.body.detail, 'string');
 
     const noBoundary = await server.request('POST', `/app/users/${appUserId}/gallery/`, {
-      token: account.token, raw: 'garbage', headers: { 'content-type': 'multipart/form-data' },
+      token: account.token,
+      raw: 'garbage',
+      headers: { 'content-type': 'multipart/form-data' },
     });
     assert.equal(noBoundary.status, 400, noBoundary.text);
     assert.equal(typeof noBoundary.body.detail, 'string');
@@ -170,14 +205,23 @@ describe('media gallery', () => {
   });
 
   test('a JSON body on the upload route is 415; multipart anywhere else is 415', async () => {
-    const json = await server.request('POST', `/app/users/${appUserId}/gallery/`, { token: account.token, body: { name: 'x', file: 'aGVsbG8=' } });
+    const json = await server.request('POST', `/app/users/${appUserId}/gallery/`, {
+      token: account.token,
+      body: { name: 'x', file: 'aGVsbG8=' },
+    });
     assert.equal(json.status, 415);
     assert.equal(typeof json.body.detail, 'string');
 
     const created = await upload(server, account.token, appUserId, { name: 'target', file: png() });
-    const patch = await server.request('PATCH', `/app/media-resources/${created.body.id}/`, { token: account.token, raw: uploadForm({ name: 'renamed' }) });
+    const patch = await server.request('PATCH', `/app/media-resources/${created.body.id}/`, {
+      token: account.token,
+      raw: uploadForm({ name: 'renamed' }),
+    });
     assert.equal(patch.status, 415);
-    const put = await server.request('PUT', `/app/media-resources/${created.body.id}/`, { token: account.token, raw: uploadForm({ name: 'renamed' }) });
+    const put = await server.request('PUT', `/app/media-resources/${created.body.id}/`, {
+      token: account.token,
+      raw: uploadForm({ name: 'renamed' }),
+    });
     assert.equal(put.status, 415);
     const detail = await server.request('GET', `/app/media-resources/${created.body.id}/`, { token: account.token });
     assert.equal(detail.body.name, 'target');
@@ -200,7 +244,7 @@ describe('media gallery', () => {
     assert.equal(detail.status, 401);
   });
 
-  test('the list is the app user\'s media by id ascending, each with a working file URL', async () => {
+  test("the list is the app user's media by id ascending, each with a working file URL", async () => {
     const other = await createAccount(server);
     const otherAppUser = await createAppUser(server, other);
     await upload(server, other.token, otherAppUser, { name: 'not mine', file: png() });
@@ -215,8 +259,14 @@ describe('media gallery', () => {
     for (const name of ['c', 'a', 'b']) ids.push((await upload(server, owner.token, ownAppUser, { name, file: png() })).body.id);
     const list = await server.request('GET', `/app/users/${ownAppUser}/gallery/`, { token: owner.token });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.map((m: { id: number }) => m.id), ids);
-    assert.deepEqual(list.body.map((m: { name: string }) => m.name), ['c', 'a', 'b']);
+    assert.deepEqual(
+      list.body.map((m: { id: number }) => m.id),
+      ids,
+    );
+    assert.deepEqual(
+      list.body.map((m: { name: string }) => m.name),
+      ['c', 'a', 'b'],
+    );
     for (const media of list.body) {
       assert.deepEqual(Object.keys(media).sort(), MEDIA_KEYS);
       assert.equal((await download(server, media.file)).status, 200);
@@ -228,7 +278,10 @@ describe('media gallery', () => {
     const path = `/app/media-resources/${created.body.id}/`;
     const version = await dataVersion();
 
-    const patched = await server.request('PATCH', path, { token: account.token, body: { name: '  after  ', size: 1, content_type: 'text/html', file: 'x' } });
+    const patched = await server.request('PATCH', path, {
+      token: account.token,
+      body: { name: '  after  ', size: 1, content_type: 'text/html', file: 'x' },
+    });
     assert.equal(patched.status, 200);
     assert.deepEqual({ ...patched.body, file: undefined }, { ...created.body, name: 'after', file: undefined });
     assert.equal(await dataVersion(), version + 1);
@@ -264,7 +317,7 @@ describe('media gallery', () => {
     assert.deepEqual(bytes, png());
   });
 
-  test('create, rename and delete each bump the app user\'s data version', async () => {
+  test("create, rename and delete each bump the app user's data version", async () => {
     const start = await dataVersion();
     const created = await upload(server, account.token, appUserId, { name: 'v', file: png() });
     assert.equal(await dataVersion(), start + 1);
@@ -285,19 +338,59 @@ describe('media gallery', () => {
     const path = storedFiles(server).find((file) => file.endsWith(key))!;
     assert.ok(existsSync(path));
 
-    const profile = await db.insertInto('profiles').values({ account_id: account.id, app_user_id: appUserId, name: 'p', is_default: 0 }).returning('id').executeTakeFirstOrThrow();
-    const topic = await db.insertInto('topics').values({ account_id: account.id, profile_id: profile.id, name: 't', topic_type: 4 }).returning('id').executeTakeFirstOrThrow();
-    const item = await db.insertInto('items').values({ account_id: account.id, topic_id: topic.id, name: 'i' }).returning('id').executeTakeFirstOrThrow();
-    const content = await db.insertInto('image_contents').values({
-      account_id: account.id, item_id: item.id, description: 'd', image_resource_id: created.body.id, media_resource_id: created.body.id,
-    }).returning('id').executeTakeFirstOrThrow();
-    const otherItem = await db.insertInto('items').values({ account_id: account.id, topic_id: topic.id, name: 'j' }).returning('id').executeTakeFirstOrThrow();
-    const otherContent = await db.insertInto('image_contents').values({
-      account_id: account.id, item_id: otherItem.id, description: 'd', image_resource_id: kept.body.id, media_resource_id: created.body.id,
-    }).returning('id').executeTakeFirstOrThrow();
-    const emergency = await db.insertInto('emergency_items').values({
-      account_id: account.id, app_user_id: appUserId, name: 'e', description: '', media_resource_id: created.body.id,
-    }).returning('id').executeTakeFirstOrThrow();
+    const profile = await db
+      .insertInto('profiles')
+      .values({ account_id: account.id, app_user_id: appUserId, name: 'p', is_default: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const topic = await db
+      .insertInto('topics')
+      .values({ account_id: account.id, profile_id: profile.id, name: 't', topic_type: 4 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const item = await db
+      .insertInto('items')
+      .values({ account_id: account.id, topic_id: topic.id, name: 'i' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const content = await db
+      .insertInto('image_contents')
+      .values({
+        account_id: account.id,
+        item_id: item.id,
+        description: 'd',
+        image_resource_id: created.body.id,
+        media_resource_id: created.body.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const otherItem = await db
+      .insertInto('items')
+      .values({ account_id: account.id, topic_id: topic.id, name: 'j' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const otherContent = await db
+      .insertInto('image_contents')
+      .values({
+        account_id: account.id,
+        item_id: otherItem.id,
+        description: 'd',
+        image_resource_id: kept.body.id,
+        media_resource_id: created.body.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const emergency = await db
+      .insertInto('emergency_items')
+      .values({
+        account_id: account.id,
+        app_user_id: appUserId,
+        name: 'e',
+        description: '',
+        media_resource_id: created.body.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
     const deleted = await server.request('DELETE', `/app/media-resources/${created.body.id}/`, { token: account.token });
     assert.equal(deleted.status, 204);

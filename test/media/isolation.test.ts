@@ -39,7 +39,10 @@ describe('media isolation between accounts', () => {
     }
     notFound(await server.request('GET', `/app/users/${ownerAppUser}/gallery/`, { token }), 'list');
     const filesBefore = storedFiles(server).length;
-    notFound(await server.request('POST', `/app/users/${ownerAppUser}/gallery/`, { token, raw: uploadForm({ name: 'planted', file: png() }) }), 'upload');
+    notFound(
+      await server.request('POST', `/app/users/${ownerAppUser}/gallery/`, { token, raw: uploadForm({ name: 'planted', file: png() }) }),
+      'upload',
+    );
     notFound(await server.request('POST', `/app/users/${ownerAppUser}/gallery/`, { token, raw: uploadForm({}) }), 'upload without fields');
     assert.equal(storedFiles(server).length, filesBefore, "nothing is stored for a stranger's upload");
   });
@@ -49,7 +52,10 @@ describe('media isolation between accounts', () => {
     assert.equal(detail.status, 200);
     assert.deepEqual({ ...detail.body, file: undefined }, { ...media, file: undefined });
     const list = await server.request('GET', `/app/users/${ownerAppUser}/gallery/`, { token: owner.token });
-    assert.deepEqual(list.body.map((m: { id: number }) => m.id), [media.id]);
+    assert.deepEqual(
+      list.body.map((m: { id: number }) => m.id),
+      [media.id],
+    );
     const file = await download(server, detail.body.file);
     assert.equal(file.status, 200);
     assert.deepEqual(Buffer.from(await file.arrayBuffer()), png());
@@ -59,7 +65,10 @@ describe('media isolation between accounts', () => {
     const own = await upload(server, stranger.token, strangerAppUser, { name: 'mine', file: png() });
     assert.equal(own.status, 201);
     const list = await server.request('GET', `/app/users/${strangerAppUser}/gallery/`, { token: stranger.token });
-    assert.deepEqual(list.body.map((m: { id: number }) => m.id), [own.body.id]);
+    assert.deepEqual(
+      list.body.map((m: { id: number }) => m.id),
+      [own.body.id],
+    );
   });
 
   test("it works both ways: the owner cannot reach the stranger's gallery", async () => {

@@ -38,14 +38,17 @@ export function pngOfSize(size: number): Buffer {
 }
 
 export function pdf(): Buffer {
-  return Buffer.from([
-    '%PDF-1.4',
-    '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
-    '2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj',
-    'trailer << /Root 1 0 R >>',
-    '%%EOF',
-    '',
-  ].join('\n'), 'latin1');
+  return Buffer.from(
+    [
+      '%PDF-1.4',
+      '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
+      '2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj',
+      'trailer << /Root 1 0 R >>',
+      '%%EOF',
+      '',
+    ].join('\n'),
+    'latin1',
+  );
 }
 
 /** A WAV file: 8 kHz, 8-bit mono PCM, `samples` samples of a square wave. */
@@ -95,9 +98,11 @@ export function zip(): Buffer {
 }
 
 export async function createAppUser(server: TestServer, account: TestAccount, name = 'Me'): Promise<number> {
-  const row = await server.server.ctx.db.kysely.insertInto('app_users')
+  const row = await server.server.ctx.db.kysely
+    .insertInto('app_users')
     .values({ account_id: account.id, name, quote: null, created_at: server.clock.now() })
-    .returning('id').executeTakeFirstOrThrow();
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -113,7 +118,11 @@ export function uploadForm(options: UploadOptions): FormData {
   const form = new FormData();
   if (options.name !== undefined) form.append('name', options.name);
   if (options.file !== undefined) {
-    form.append('file', new Blob([new Uint8Array(options.file)], { type: options.type ?? 'application/octet-stream' }), options.filename ?? 'upload.bin');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(options.file)], { type: options.type ?? 'application/octet-stream' }),
+      options.filename ?? 'upload.bin',
+    );
   }
   return form;
 }

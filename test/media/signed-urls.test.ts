@@ -110,7 +110,12 @@ describe('signed media file URLs', () => {
     const file = wav(2000);
     const media = await uploaded('seekable', file);
     const size = file.length;
-    const cases: Array<[string, number, number]> = [['bytes=0-99', 0, 99], ['bytes=100-', 100, size - 1], ['bytes=-50', size - 50, size - 1], [`bytes=10-${size + 500}`, 10, size - 1]];
+    const cases: Array<[string, number, number]> = [
+      ['bytes=0-99', 0, 99],
+      ['bytes=100-', 100, size - 1],
+      ['bytes=-50', size - 50, size - 1],
+      [`bytes=10-${size + 500}`, 10, size - 1],
+    ];
     for (const [range, start, end] of cases) {
       const response = await download(server, media.file, { headers: { range } });
       assert.equal(response.status, 206, range);

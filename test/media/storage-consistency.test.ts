@@ -26,10 +26,16 @@ describe('stored files follow the database', () => {
   test('when the insert fails, the received file is removed and the error is a plain 500', async () => {
     const filesBefore = storedFiles(server);
     if (onPostgres) {
-      await sql`CREATE FUNCTION refuse_media() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused by test'; END $$ LANGUAGE plpgsql`.execute(db());
-      await sql`CREATE TRIGGER refuse_media_insert BEFORE INSERT ON media_resources FOR EACH ROW EXECUTE FUNCTION refuse_media()`.execute(db());
+      await sql`CREATE FUNCTION refuse_media() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused by test'; END $$ LANGUAGE plpgsql`.execute(
+        db(),
+      );
+      await sql`CREATE TRIGGER refuse_media_insert BEFORE INSERT ON media_resources FOR EACH ROW EXECUTE FUNCTION refuse_media()`.execute(
+        db(),
+      );
     } else {
-      await sql`CREATE TRIGGER refuse_media_insert BEFORE INSERT ON media_resources BEGIN SELECT RAISE(ABORT, 'refused by test'); END`.execute(db());
+      await sql`CREATE TRIGGER refuse_media_insert BEFORE INSERT ON media_resources BEGIN SELECT RAISE(ABORT, 'refused by test'); END`.execute(
+        db(),
+      );
     }
     try {
       const response = await upload(server, account.token, appUserId, { name: 'x', file: png() });
@@ -43,10 +49,16 @@ describe('stored files follow the database', () => {
     assert.deepEqual(list.body, []);
   });
 
-  test('when the commit fails after the file was put in place, the file is removed (PostgreSQL)', { skip: !onPostgres && 'SQLite has no deferred triggers' }, async () => {
+  test('when the commit fails after the file was put in place, the file is removed (PostgreSQL)', {
+    skip: !onPostgres && 'SQLite has no deferred triggers',
+  }, async () => {
     const filesBefore = storedFiles(server);
-    await sql`CREATE OR REPLACE FUNCTION refuse_media() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused at commit by test'; END $$ LANGUAGE plpgsql`.execute(db());
-    await sql`CREATE CONSTRAINT TRIGGER refuse_media_commit AFTER INSERT ON media_resources DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_media()`.execute(db());
+    await sql`CREATE OR REPLACE FUNCTION refuse_media() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused at commit by test'; END $$ LANGUAGE plpgsql`.execute(
+      db(),
+    );
+    await sql`CREATE CONSTRAINT TRIGGER refuse_media_commit AFTER INSERT ON media_resources DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_media()`.execute(
+      db(),
+    );
     try {
       const response = await upload(server, account.token, appUserId, { name: 'x', file: png() });
       assert.equal(response.status, 500);

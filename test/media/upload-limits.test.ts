@@ -34,7 +34,10 @@ describe('upload size limit (MEDIA_MAX_BYTES=1KiB)', () => {
     }
     assert.deepEqual(storedFiles(server), filesBefore);
     const listAfter = await server.request('GET', `/app/users/${appUserId}/gallery/`, { token: account.token });
-    assert.deepEqual(listAfter.body.map((m: { id: number }) => m.id), listBefore.body.map((m: { id: number }) => m.id));
+    assert.deepEqual(
+      listAfter.body.map((m: { id: number }) => m.id),
+      listBefore.body.map((m: { id: number }) => m.id),
+    );
   });
 
   test('a body declared far larger than any upload is refused before it is read', async () => {

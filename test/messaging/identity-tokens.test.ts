@@ -125,7 +125,9 @@ describe('POST /auth/messaging/ with messaging configured', () => {
     assert.equal(long.status, 400);
     assert.ok(Array.isArray(long.body.nonce));
     const malformed = await server.request('POST', '/auth/messaging/', {
-      token: account.token, raw: '{"nonce": ', headers: { 'content-type': 'application/json' },
+      token: account.token,
+      raw: '{"nonce": ',
+      headers: { 'content-type': 'application/json' },
     });
     assert.equal(malformed.status, 400);
     const get = await server.request('GET', '/auth/messaging/', { token: account.token });
@@ -163,7 +165,11 @@ describe('POST /auth/messaging/ without messaging configured', () => {
 });
 
 describe('messaging key at start-up', () => {
-  const messagingEnv = (file: string) => ({ MESSAGING_PROVIDER_ID: PROVIDER_ID, MESSAGING_KEY_ID: KEY_ID, MESSAGING_PRIVATE_KEY_FILE: file });
+  const messagingEnv = (file: string) => ({
+    MESSAGING_PROVIDER_ID: PROVIDER_ID,
+    MESSAGING_KEY_ID: KEY_ID,
+    MESSAGING_PRIVATE_KEY_FILE: file,
+  });
 
   test('a PKCS#1 RSA key ("BEGIN RSA PRIVATE KEY") is accepted too', async () => {
     const pair = rsaKeyPair();
@@ -184,17 +190,43 @@ describe('messaging key at start-up', () => {
   const bad: Array<[string, () => string, RegExp]> = [
     ['an unreadable (missing) file', () => join(tmpdir(), 'no-such-dir-for-messaging', 'key.pem'), /cannot be read \(ENOENT\)/],
     ['a file that is not a key', () => writeKeyFile('hello, I am not a key\n'), /does not hold an unencrypted private key in PEM/],
-    ['a public key', () => writeKeyFile(rsaKeyPair().publicKey.export({ type: 'spki', format: 'pem' }) as string), /does not hold an unencrypted private key/],
-    ['an encrypted private key', () => writeKeyFile(rsaKeyPair().privateKey.export({
-      type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'secret',
-    }) as string), /does not hold an unencrypted private key/],
-    ['an EC key', () => writeKeyFile(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string), /holds a key of type "ec"; RS256 needs an RSA private key/],
-    ['a 1024-bit RSA key', () => writeKeyFile(rsaKeyPair(1024).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string), /1024-bit RSA key; RS256 needs at least 2048 bits/],
+    [
+      'a public key',
+      () => writeKeyFile(rsaKeyPair().publicKey.export({ type: 'spki', format: 'pem' }) as string),
+      /does not hold an unencrypted private key/,
+    ],
+    [
+      'an encrypted private key',
+      () =>
+        writeKeyFile(
+          rsaKeyPair().privateKey.export({
+            type: 'pkcs8',
+            format: 'pem',
+            cipher: 'aes-256-cbc',
+            passphrase: 'secret',
+          }) as string,
+        ),
+      /does not hold an unencrypted private key/,
+    ],
+    [
+      'an EC key',
+      () => writeKeyFile(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string),
+      /holds a key of type "ec"; RS256 needs an RSA private key/,
+    ],
+    [
+      'a 1024-bit RSA key',
+      () => writeKeyFile(rsaKeyPair(1024).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string),
+      /1024-bit RSA key; RS256 needs at least 2048 bits/,
+    ],
   ];
   // The key is read before the database is opened, so these never reach a database.
-  const configWith = (file: string) => loadConfig({
-    PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'messaging-db-')), 'test.db')}`, ...messagingEnv(file),
-  });
+  const configWith = (file: string) =>
+    loadConfig({
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'messaging-db-')), 'test.db')}`,
+      ...messagingEnv(file),
+    });
   for (const [what, file, message] of bad) {
     test(`${what} stops start-up with a message naming MESSAGING_PRIVATE_KEY_FILE`, async () => {
       await assert.rejects(startServer(configWith(file())), (error: Error) => {
@@ -212,16 +244,23 @@ describe('messaging key at start-up', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: process.cwd(),
       env: {
-        PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${join(dir, 'test.db')}`,
-        MAIL_DIR: join(dir, 'mail'), MEDIA_STORAGE: `fs:${join(dir, 'media')}`, ...messagingEnv(file),
+        PATH: process.env.PATH,
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: `sqlite:${join(dir, 'test.db')}`,
+        MAIL_DIR: join(dir, 'mail'),
+        MEDIA_STORAGE: `fs:${join(dir, 'media')}`,
+        ...messagingEnv(file),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     // A server that started despite the bad key would never exit: stop it and fail.
     const timer = setTimeout(() => child.kill(), 20_000);
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const [code] = await once(child, 'exit') as [number | null];
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = (await once(child, 'exit')) as [number | null];
     clearTimeout(timer);
     assert.notEqual(code, 0);
     assert.notEqual(code, null, 'the process exited by itself');

@@ -30,10 +30,14 @@ async function runCli(databaseUrl: string, ...args: string[]): Promise<CliResult
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const timer = setTimeout(() => child.kill(), 30_000);
-  const [code] = await once(child, 'exit') as [number | null];
+  const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
   return { code, stdout, stderr };
 }
@@ -43,18 +47,37 @@ describe('outbox CLI', () => {
   let databaseUrl: string;
   const ids: Record<string, number> = {};
 
-  async function insert(name: string, kind: string, state: OutboxState, payload: unknown, extra: { attempts?: number; last_error?: string | null; sent_at?: number | null } = {}) {
+  async function insert(
+    name: string,
+    kind: string,
+    state: OutboxState,
+    payload: unknown,
+    extra: { attempts?: number; last_error?: string | null; sent_at?: number | null } = {},
+  ) {
     const now = server.clock.now();
-    const row = await server.server.ctx.db.kysely.insertInto('outbox').values({
-      kind, state, payload: JSON.stringify(payload), attempts: extra.attempts ?? 0, next_attempt_at: now + 3_600_000,
-      created_at: now, last_error: extra.last_error ?? null, sent_at: extra.sent_at ?? null,
-    }).returning('id').executeTakeFirstOrThrow();
+    const row = await server.server.ctx.db.kysely
+      .insertInto('outbox')
+      .values({
+        kind,
+        state,
+        payload: JSON.stringify(payload),
+        attempts: extra.attempts ?? 0,
+        next_attempt_at: now + 3_600_000,
+        created_at: now,
+        last_error: extra.last_error ?? null,
+        sent_at: extra.sent_at ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     ids[name] = row.id;
   }
 
   async function stateOf(name: string) {
-    return server.server.ctx.db.kysely.selectFrom('outbox').select(['state', 'attempts', 'next_attempt_at', 'last_error'])
-      .where('id', '=', ids[name]!).executeTakeFirstOrThrow();
+    return server.server.ctx.db.kysely
+      .selectFrom('outbox')
+      .select(['state', 'attempts', 'next_attempt_at', 'last_error'])
+      .where('id', '=', ids[name]!)
+      .executeTakeFirstOrThrow();
   }
 
   before(async () => {
@@ -62,14 +85,38 @@ describe('outbox CLI', () => {
     // The test moves entries between states itself; the worker only runs when told.
     await server.server.worker.stop();
     databaseUrl = server.server.ctx.config.databaseUrl;
-    const mail = (to: string) => ({ to, subject: 'Verify your e-mail address', text: 'key=SECRET-KEY-VALUE', html: '<p>key=SECRET-KEY-VALUE</p>' });
+    const mail = (to: string) => ({
+      to,
+      subject: 'Verify your e-mail address',
+      text: 'key=SECRET-KEY-VALUE',
+      html: '<p>key=SECRET-KEY-VALUE</p>',
+    });
     await insert('pendingMail', 'email', 'pending', mail('pending@example.com'));
-    await insert('sentMail', 'email', 'sent', { to: 'sent@example.com', subject: 'Password changed' }, { attempts: 1, sent_at: server.clock.now() });
-    await insert('failedMail', 'email', 'failed', mail('failed@example.com'), { attempts: 12, last_error: 'connect ECONNREFUSED 127.0.0.1:25' });
-    await insert('failedSync', 'mailchimp', 'failed', { previousEmail: 'old@example.com', email: 'new@example.com', firstName: 'A', lastName: 'B' },
-      { attempts: 1, last_error: 'Mailchimp answered 400: Invalid Resource: new@example.com is already a list member.' });
-    await insert('failedSync2', 'mailchimp', 'failed', { previousEmail: 'z@example.com', email: 'z@example.com', firstName: 'Z', lastName: 'Z' },
-      { attempts: 1, last_error: 'Mailchimp answered 404: Resource Not Found' });
+    await insert(
+      'sentMail',
+      'email',
+      'sent',
+      { to: 'sent@example.com', subject: 'Password changed' },
+      { attempts: 1, sent_at: server.clock.now() },
+    );
+    await insert('failedMail', 'email', 'failed', mail('failed@example.com'), {
+      attempts: 12,
+      last_error: 'connect ECONNREFUSED 127.0.0.1:25',
+    });
+    await insert(
+      'failedSync',
+      'mailchimp',
+      'failed',
+      { previousEmail: 'old@example.com', email: 'new@example.com', firstName: 'A', lastName: 'B' },
+      { attempts: 1, last_error: 'Mailchimp answered 400: Invalid Resource: new@example.com is already a list member.' },
+    );
+    await insert(
+      'failedSync2',
+      'mailchimp',
+      'failed',
+      { previousEmail: 'z@example.com', email: 'z@example.com', firstName: 'Z', lastName: 'Z' },
+      { attempts: 1, last_error: 'Mailchimp answered 404: Resource Not Found' },
+    );
   });
   after(() => server.close());
 
@@ -77,7 +124,10 @@ describe('outbox CLI', () => {
     const result = await runCli(databaseUrl, 'list', '--json');
     assert.equal(result.code, 0, result.stderr);
     const entries = JSON.parse(result.stdout);
-    assert.deepEqual(entries.map((e: { id: number }) => e.id), Object.values(ids));
+    assert.deepEqual(
+      entries.map((e: { id: number }) => e.id),
+      Object.values(ids),
+    );
     const failedSync = entries.find((e: { id: number }) => e.id === ids.failedSync);
     assert.deepEqual(
       { kind: failedSync.kind, state: failedSync.state, attempts: failedSync.attempts, summary: failedSync.summary },
@@ -90,13 +140,25 @@ describe('outbox CLI', () => {
 
   test('list --state filters by state; --kind by kind; --limit keeps the newest', async () => {
     const failed = JSON.parse((await runCli(databaseUrl, 'list', '--state', 'failed', '--json')).stdout);
-    assert.deepEqual(failed.map((e: { id: number }) => e.id), [ids.failedMail, ids.failedSync, ids.failedSync2]);
+    assert.deepEqual(
+      failed.map((e: { id: number }) => e.id),
+      [ids.failedMail, ids.failedSync, ids.failedSync2],
+    );
     const pending = JSON.parse((await runCli(databaseUrl, 'list', '--state', 'pending', '--json')).stdout);
-    assert.deepEqual(pending.map((e: { id: number }) => e.id), [ids.pendingMail]);
+    assert.deepEqual(
+      pending.map((e: { id: number }) => e.id),
+      [ids.pendingMail],
+    );
     const sync = JSON.parse((await runCli(databaseUrl, 'list', '--kind', 'mailchimp', '--json')).stdout);
-    assert.deepEqual(sync.map((e: { id: number }) => e.id), [ids.failedSync, ids.failedSync2]);
+    assert.deepEqual(
+      sync.map((e: { id: number }) => e.id),
+      [ids.failedSync, ids.failedSync2],
+    );
     const newest = JSON.parse((await runCli(databaseUrl, 'list', '--limit', '2', '--json')).stdout);
-    assert.deepEqual(newest.map((e: { id: number }) => e.id), [ids.failedSync, ids.failedSync2]);
+    assert.deepEqual(
+      newest.map((e: { id: number }) => e.id),
+      [ids.failedSync, ids.failedSync2],
+    );
   });
 
   test('list prints a table with the last error of each entry', async () => {
@@ -143,7 +205,12 @@ describe('outbox CLI', () => {
     const result = await runCli(databaseUrl, 'retry', String(ids.pendingMail), String(ids.sentMail), '999999');
     assert.equal(result.code, 1);
     assert.match(result.stdout, /No failed entries were retried/);
-    assert.match(result.stderr, new RegExp(`Not retried: ${ids.pendingMail} \\(pending, not failed\\), ${ids.sentMail} \\(sent, not failed\\), 999999 \\(no such entry\\)`));
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `Not retried: ${ids.pendingMail} \\(pending, not failed\\), ${ids.sentMail} \\(sent, not failed\\), 999999 \\(no such entry\\)`,
+      ),
+    );
     assert.equal((await stateOf('sentMail')).state, 'sent');
   });
 
@@ -160,7 +227,7 @@ describe('outbox CLI', () => {
     assert.equal((await stateOf('failedSync')).state, 'failed', 'other failed entries are left alone');
   });
 
-  test('a retried entry is delivered by the service\'s worker', async () => {
+  test("a retried entry is delivered by the service's worker", async () => {
     // The CLI used the wall clock; bring the test clock level with it.
     server.clock.advance(Math.max(0, Date.now() - server.clock.now()) + 1000);
     await server.server.worker.runOnce();
@@ -182,7 +249,7 @@ describe('outbox CLI', () => {
 });
 
 describe('outbox CLI against a database the service has not prepared', () => {
-  test('a database without the service\'s tables: refused, exit 1, nothing created', async () => {
+  test("a database without the service's tables: refused, exit 1, nothing created", async () => {
     const database = await createTestDatabase();
     // An empty database (SQLite creates the file on open).
     const empty = openDatabase(database.url);

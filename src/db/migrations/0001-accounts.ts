@@ -26,8 +26,13 @@ export function accountsMigration(dialect: Dialect): Migration {
       // One address belongs to one account, whatever its case.
       await db.schema.createIndex('email_addresses_email_lower_key').on('email_addresses').column('email_lower').unique().execute();
       // At most one primary address per account.
-      await db.schema.createIndex('email_addresses_one_primary').on('email_addresses').column('account_id').unique()
-        .where(sql.ref('is_primary'), '=', 1).execute();
+      await db.schema
+        .createIndex('email_addresses_one_primary')
+        .on('email_addresses')
+        .column('account_id')
+        .unique()
+        .where(sql.ref('is_primary'), '=', 1)
+        .execute();
       await db.schema.createIndex('email_addresses_account').on('email_addresses').column('account_id').execute();
 
       await withId(db.schema.createTable('auth_tokens'), dialect)

@@ -18,10 +18,15 @@ export function outboxMigration(dialect: Dialect): Migration {
         .addColumn('sent_at', 'bigint')
         .execute();
       // The worker's claim query reads only pending rows in due order.
-      await db.schema.createIndex('outbox_pending_due').on('outbox').columns(['next_attempt_at', 'id'])
-        .where(sql.ref('state'), '=', 'pending').execute();
+      await db.schema
+        .createIndex('outbox_pending_due')
+        .on('outbox')
+        .columns(['next_attempt_at', 'id'])
+        .where(sql.ref('state'), '=', 'pending')
+        .execute();
 
-      await db.schema.createTable('server_secrets')
+      await db.schema
+        .createTable('server_secrets')
         .addColumn('name', 'varchar(64)', (c) => c.primaryKey())
         .addColumn('value', 'text', (c) => c.notNull())
         .execute();

@@ -8,8 +8,10 @@ import { withId } from './helpers.ts';
 export function appDataMigration(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
-      const owned = (table: string) => withId(db.schema.createTable(table), dialect)
-        .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'));
+      const owned = (table: string) =>
+        withId(db.schema.createTable(table), dialect).addColumn('account_id', 'integer', (c) =>
+          c.notNull().references('accounts.id').onDelete('cascade'),
+        );
 
       await owned('app_users')
         .addColumn('name', 'varchar(255)', (c) => c.notNull())
@@ -38,8 +40,13 @@ export function appDataMigration(dialect: Dialect): Migration {
         .execute();
       await db.schema.createIndex('profiles_app_user').on('profiles').column('app_user_id').execute();
       // At most one default profile per app user.
-      await db.schema.createIndex('profiles_one_default').on('profiles').column('app_user_id').unique()
-        .where(sql.ref('is_default'), '=', 1).execute();
+      await db.schema
+        .createIndex('profiles_one_default')
+        .on('profiles')
+        .column('app_user_id')
+        .unique()
+        .where(sql.ref('is_default'), '=', 1)
+        .execute();
 
       await owned('topics')
         .addColumn('profile_id', 'integer', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
@@ -93,7 +100,17 @@ export function appDataMigration(dialect: Dialect): Migration {
       await db.schema.createIndex('image_contents_image_resource').on('image_contents').column('image_resource_id').execute();
       await db.schema.createIndex('image_contents_media_resource').on('image_contents').column('media_resource_id').execute();
       await db.schema.createIndex('emergency_items_media_resource').on('emergency_items').column('media_resource_id').execute();
-      for (const table of ['profiles', 'topics', 'items', 'image_contents', 'list_contents', 'list_entries', 'media_resources', 'emergency_items', 'emergency_contacts']) {
+      for (const table of [
+        'profiles',
+        'topics',
+        'items',
+        'image_contents',
+        'list_contents',
+        'list_entries',
+        'media_resources',
+        'emergency_items',
+        'emergency_contacts',
+      ]) {
         await db.schema.createIndex(`${table}_account`).on(table).column('account_id').execute();
       }
     },

@@ -8,8 +8,12 @@ export function outboxOrderingMigration(): Migration {
   return {
     async up(db: Kysely<any>) {
       await db.schema.alterTable('outbox').addColumn('ordering_key', 'varchar(64)').execute();
-      await db.schema.createIndex('outbox_pending_ordering').on('outbox').columns(['ordering_key', 'id'])
-        .where(sql.ref('state'), '=', 'pending').execute();
+      await db.schema
+        .createIndex('outbox_pending_ordering')
+        .on('outbox')
+        .columns(['ordering_key', 'id'])
+        .where(sql.ref('state'), '=', 'pending')
+        .execute();
     },
   };
 }

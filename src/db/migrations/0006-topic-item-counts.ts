@@ -9,7 +9,10 @@ import type { Dialect } from '../database.ts';
 export function topicItemCountsMigration(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('topics').addColumn('item_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('topics')
+        .addColumn('item_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await sql`UPDATE topics SET item_count = (SELECT COUNT(*) FROM items WHERE items.topic_id = topics.id)`.execute(db);
       if (dialect === 'sqlite') {
         await sql`CREATE TRIGGER items_counted_insert AFTER INSERT ON items
