@@ -5,10 +5,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { insertAccount } from '../../src/accounts/account-queries.ts';
 import { issueToken } from '../../src/auth/token-queries.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { appUserOf, topicOf } from '../helpers/factories.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 
 describe('kill -9 during item creates, then restart', () => {
@@ -25,29 +27,11 @@ describe('kill -9 during item creates, then restart', () => {
     const db = openDatabase(database.url);
     try {
       await migrateToLatest(db);
-      const k = db.kysely;
-      const account = await k
-        .insertInto('accounts')
-        .values({ first_name: 'Kim', last_name: 'Crash', password_hash: 'unused', created_at: 0 })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const appUser = await k
-        .insertInto('app_users')
-        .values({ account_id: account.id, name: 'Kim', quote: null, created_at: 0 })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const profile = await k
-        .insertInto('profiles')
-        .values({ account_id: account.id, app_user_id: appUser.id, name: 'Home', is_default: 1 })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const topic = await k
-        .insertInto('topics')
-        .values({ account_id: account.id, profile_id: profile.id, name: 'Lists', topic_type: 3 })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      token = await issueToken(k, account.id, Date.now());
-      topicId = topic.id;
+      // An account with no address, which the tests never log in: the token is all they use.
+      const accountId = await insertAccount(db.kysely, { firstName: 'Kim', lastName: 'Crash', passwordHash: 'unused', now: 0 });
+      const appUserId = await appUserOf(db.kysely, accountId, { name: 'Kim', now: 0 });
+      topicId = (await topicOf(db.kysely, accountId, appUserId)).topicId;
+      token = await issueToken(db.kysely, accountId, Date.now());
     } finally {
       await db.close();
     }

@@ -1,9 +1,9 @@
 // Fixtures for the personal-data tests: app users and trees made through the API, media rows
 // written straight into the database (the gallery upload is tested with the media capability).
-import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import type { TestServer } from '../helpers/server.ts';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
+import { mediaOf } from '../helpers/factories.ts';
 
 export interface Owner extends TestAccount {
   appUserId: number;
@@ -19,20 +19,7 @@ export async function createOwner(server: TestServer, options: { firstName?: str
 
 /** A media resource row of the owner's app user, as the gallery would store it. */
 export async function insertMedia(server: TestServer, owner: Owner, name = 'photo.png'): Promise<number> {
-  const row = await server.server.ctx.db.kysely
-    .insertInto('media_resources')
-    .values({
-      account_id: owner.id,
-      app_user_id: owner.appUserId,
-      name,
-      storage_key: `${randomBytes(16).toString('hex')}.png`,
-      content_type: 'image/png',
-      size: 1234,
-      created_at: server.clock.now(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return mediaOf(server.server.ctx.db.kysely, owner.id, owner.appUserId, { name, now: server.clock.now() });
 }
 
 /** POST that must succeed with 201; returns the body. */

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test, type TestContext } from 'node:test';
 import { hashPassword } from '../../src/auth/passwords.ts';
-import { issueToken } from '../../src/auth/token-queries.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
+import { appUserOf, topicOf, verifiedAccount } from '../helpers/factories.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { Load, type LoadTarget } from './load.ts';
@@ -40,42 +40,17 @@ async function seed(databaseUrl: string): Promise<Omit<LoadTarget, 'url'>> {
   const db = openDatabase(databaseUrl);
   try {
     await migrateToLatest(db);
-    const k = db.kysely;
     const email = 'faults@example.com';
-    const account = await k
-      .insertInto('accounts')
-      .values({ first_name: 'Fay', last_name: 'Ult', password_hash: await hashPassword(PASSWORD), created_at: Date.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await k
-      .insertInto('email_addresses')
-      .values({
-        account_id: account.id,
-        email,
-        email_lower: email,
-        verified: 1,
-        is_primary: 1,
-        verified_action: 1,
-        created_at: Date.now(),
-        last_key_sent_at: null,
-      })
-      .execute();
-    const appUser = await k
-      .insertInto('app_users')
-      .values({ account_id: account.id, name: 'Fay', quote: null, created_at: 0 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const profile = await k
-      .insertInto('profiles')
-      .values({ account_id: account.id, app_user_id: appUser.id, name: 'Home', is_default: 1 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const topic = await k
-      .insertInto('topics')
-      .values({ account_id: account.id, profile_id: profile.id, name: 'Lists', topic_type: 3 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { token: await issueToken(k, account.id, Date.now()), email, password: PASSWORD, profileId: profile.id, topicId: topic.id };
+    const account = await verifiedAccount(db.kysely, {
+      email,
+      firstName: 'Fay',
+      lastName: 'Ult',
+      passwordHash: await hashPassword(PASSWORD),
+      now: Date.now(),
+    });
+    const appUserId = await appUserOf(db.kysely, account.id, { name: 'Fay', now: 0 });
+    const { profileId, topicId } = await topicOf(db.kysely, account.id, appUserId);
+    return { token: account.token, email, password: PASSWORD, profileId, topicId };
   } finally {
     await db.close();
   }

@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { TestAccount } from '../helpers/accounts.ts';
+import { appUserOf } from '../helpers/factories.ts';
 import type { TestResponse, TestServer } from '../helpers/server.ts';
 
 function pngChunk(type: string, data: Buffer): Buffer {
@@ -98,12 +99,7 @@ export function zip(): Buffer {
 }
 
 export async function createAppUser(server: TestServer, account: TestAccount, name = 'Me'): Promise<number> {
-  const row = await server.server.ctx.db.kysely
-    .insertInto('app_users')
-    .values({ account_id: account.id, name, quote: null, created_at: server.clock.now() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return appUserOf(server.server.ctx.db.kysely, account.id, { name, now: server.clock.now() });
 }
 
 export interface UploadOptions {
