@@ -10,6 +10,7 @@ import { registerAuthRoutes } from './accounts/auth-routes.ts';
 import { registerEmailRoutes } from './accounts/email-routes.ts';
 import { registerPasswordRoutes } from './accounts/password-routes.ts';
 import { registerAccountProfileRoutes } from './accounts/profile-routes.ts';
+import { registerSessionRoutes } from './accounts/session-routes.ts';
 import { registerVerificationRoutes } from './accounts/verification-routes.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerAppDataRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
+  registerSessionRoutes(app, ctx);
   registerAccountProfileRoutes(app, ctx);
   registerEmailRoutes(app, ctx);
   registerVerificationRoutes(app, ctx);

@@ -57,7 +57,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       const { username, email, password } = request.body;
       const address = username || email;
       if (!address) throw nonFieldError('Must include "username" (the e-mail address) and "password".');
-      return { token: await logIn(ctx, throttle, { email: address, password, ip: request.ip }) };
+      return { token: await logIn(ctx, throttle, { email: address, password, ip: request.ip, userAgent: request.headers['user-agent'] }) };
     },
   );
 

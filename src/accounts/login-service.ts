@@ -7,6 +7,7 @@ import { issueToken } from '../auth/token-queries.ts';
 import type { AppContext } from '../context.ts';
 import { nonFieldError } from '../errors.ts';
 import { findLoginAddress } from './email-address-queries.ts';
+import { sessionOrigin } from './session-origin.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
 export const UNVERIFIED_ADDRESS = 'This e-mail address is not verified yet. Verify it first with the link we sent to it, then log in.';
@@ -15,6 +16,8 @@ export interface LoginInput {
   email: string;
   password: string;
   ip: string;
+  /** The User-Agent header, remembered with the session. */
+  userAgent: string | undefined;
 }
 
 /** Returns a new token for the account. */
@@ -29,5 +32,5 @@ export async function logIn(ctx: AppContext, throttle: LoginThrottle, input: Log
   attempt.succeeded();
 
   if (address.verified !== 1) throw nonFieldError(UNVERIFIED_ADDRESS);
-  return issueToken(ctx.db.kysely, address.account_id, ctx.clock.now());
+  return issueToken(ctx.db.kysely, address.account_id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip));
 }

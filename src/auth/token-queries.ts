@@ -2,13 +2,42 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { hashSecret, newSecret } from './token-hash.ts';
 
-export async function issueToken(db: Kysely<Database>, accountId: number, now: number): Promise<string> {
+/** Where a token was asked for: the client's User-Agent and IP address. */
+export interface TokenOrigin {
+  userAgent?: string | null;
+  ipAddress?: string | null;
+}
+
+export async function issueToken(db: Kysely<Database>, accountId: number, now: number, origin: TokenOrigin = {}): Promise<string> {
   const token = newSecret();
   await db
     .insertInto('auth_tokens')
-    .values({ account_id: accountId, token_hash: hashSecret(token), created_at: now, last_used_at: now })
+    .values({
+      account_id: accountId,
+      token_hash: hashSecret(token),
+      created_at: now,
+      last_used_at: now,
+      user_agent: origin.userAgent ?? null,
+      ip_address: origin.ipAddress ?? null,
+    })
     .execute();
   return token;
+}
+
+/** The account's tokens as sessions, by id (never their hashes). */
+export function listAccountTokens(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('auth_tokens')
+    .select(['id', 'created_at', 'last_used_at', 'user_agent', 'ip_address'])
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
+}
+
+/** Revokes one of the account's tokens; false when the account has no such token. */
+export async function revokeAccountToken(db: Kysely<Database>, accountId: number, tokenId: number): Promise<boolean> {
+  const result = await db.deleteFrom('auth_tokens').where('id', '=', tokenId).where('account_id', '=', accountId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 export async function touchToken(db: Kysely<Database>, tokenId: number, now: number): Promise<void> {

@@ -9,6 +9,7 @@ import { ownerScopedIndexesMigration } from './migrations/0004-owner-scoped-inde
 import { outboxOrderingMigration } from './migrations/0005-outbox-ordering.ts';
 import { topicItemCountsMigration } from './migrations/0006-topic-item-counts.ts';
 import { emailSendsMigration } from './migrations/0007-email-sends.ts';
+import { sessionsMigration } from './migrations/0008-sessions.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -19,6 +20,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0005-outbox-ordering': outboxOrderingMigration(),
     '0006-topic-item-counts': topicItemCountsMigration(db.dialect),
     '0007-email-sends': emailSendsMigration(db.dialect),
+    '0008-sessions': sessionsMigration(),
   };
 }
 

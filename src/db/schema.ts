@@ -30,6 +30,9 @@ export interface AuthTokensTable {
   token_hash: string;
   created_at: number;
   last_used_at: number;
+  /** Where the session was created from (null for tokens issued before migration 0008). */
+  user_agent: string | null;
+  ip_address: string | null;
 }
 
 export interface EmailVerificationKeysTable {

@@ -15,7 +15,8 @@ const NOT_FOUND = '{"detail":"Not found."}';
 const ABSENT_ID = '2147483647';
 /** Contract §3: change-password works anonymously with a key, so no token is not a 401 there. */
 const ANONYMOUS_WITH_KEY = new Set(['POST /account/change-password/']);
-const TOKEN_REVOKING = new Set(['POST /auth/logout/', 'POST /auth/logout-all/']);
+/** Ending a session may end the caller's own (the current one is among the ids). */
+const TOKEN_REVOKING = new Set(['POST /auth/logout/', 'POST /auth/logout-all/', 'DELETE /auth/sessions/{id}/']);
 const UNTRIMMED_FIELDS = new Set(['password', 'old_password', 'new_password']);
 
 export interface SentRequest {

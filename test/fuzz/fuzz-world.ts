@@ -19,6 +19,7 @@ export type IdKind =
   | 'emergencyContact'
   | 'media'
   | 'email'
+  | 'session'
   | 'file';
 
 /** The path segment before an `{id}` names the kind of object the id is. */
@@ -32,6 +33,7 @@ export const KIND_OF_SEGMENT: Record<string, IdKind> = {
   'emergency-contacts': 'emergencyContact',
   'media-resources': 'media',
   emails: 'email',
+  sessions: 'session',
   files: 'file',
 };
 
@@ -171,6 +173,14 @@ export class FuzzWorld {
       emails = (await this.call('GET', '/account/emails/', party.token)).body;
     }
     ids.email = emails.map((address) => address.id);
+
+    // Two sessions at least: the current one and another (a DELETE may end either).
+    let sessions = (await this.call('GET', '/auth/sessions/', party.token)).body as Array<{ id: number }>;
+    if (sessions.length < 2) {
+      await issueToken(this.server.server.ctx.db.kysely, party.accountId, this.server.clock.now());
+      sessions = (await this.call('GET', '/auth/sessions/', party.token)).body;
+    }
+    ids.session = sessions.map((session) => session.id);
   }
 
   private async call(method: string, path: string, token: string, body?: unknown) {
@@ -197,6 +207,7 @@ async function newParty(server: TestServer, label: Party['label']): Promise<Part
       emergencyContact: [],
       media: [],
       email: [],
+      session: [],
       file: [],
     },
   };
