@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import { registerAccountDeletionRoutes } from './accounts/account-deletion-routes.ts';
 import { registerAuthRoutes } from './accounts/auth-routes.ts';
 import { registerEmailRoutes } from './accounts/email-routes.ts';
 import { registerPasswordRoutes } from './accounts/password-routes.ts';
@@ -13,6 +14,7 @@ import { registerAccountProfileRoutes } from './accounts/profile-routes.ts';
 import { registerSessionRoutes } from './accounts/session-routes.ts';
 import { registerVerificationRoutes } from './accounts/verification-routes.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
+import { PasswordCheckThrottle } from './auth/password-check-throttle.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
 import { rateLimited } from './errors.ts';
@@ -92,7 +94,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerAccountProfileRoutes(app, ctx);
   registerEmailRoutes(app, ctx);
   registerVerificationRoutes(app, ctx);
-  registerPasswordRoutes(app, ctx);
+  // One count of password checks per account, whichever route checks the password.
+  const passwordChecks = new PasswordCheckThrottle(ctx.config.rateLimits, ctx.clock);
+  registerPasswordRoutes(app, ctx, passwordChecks);
+  registerAccountDeletionRoutes(app, ctx, passwordChecks);
   registerMessagingRoutes(app, ctx);
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, () => app.swagger());
   return app;

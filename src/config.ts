@@ -78,6 +78,8 @@ export interface Config {
     emailsPerAccount: number;
   };
   outbox: {
+    /** false: this instance queues messages but leaves their delivery to other instances. */
+    workerEnabled: boolean;
     pollIntervalMs: number;
     retryBaseMs: number;
     maxAttempts: number;
@@ -177,6 +179,11 @@ export function loadConfig(env: Env = process.env): Config {
     if (ms < 1) throw new ConfigError(`${name} must be more than zero`);
     return ms;
   };
+  const onOff = (name: string, fallback: 'on' | 'off') => {
+    const value = (get(name) ?? fallback).toLowerCase();
+    if (value !== 'on' && value !== 'off') throw new ConfigError(`${name} must be "on" or "off", got "${value}"`);
+    return value === 'on';
+  };
   const quota = (name: string, fallback: number) => parseInteger(name, get(name) ?? String(fallback), 1);
 
   const port = parseInteger('PORT', get('PORT') ?? '8000', 0, 65535);
@@ -233,10 +240,6 @@ export function loadConfig(env: Env = process.env): Config {
         }
       : undefined;
 
-  const rateLimitsFlag = (get('RATE_LIMITS') ?? 'on').toLowerCase();
-  if (rateLimitsFlag !== 'on' && rateLimitsFlag !== 'off')
-    throw new ConfigError(`RATE_LIMITS must be "on" or "off", got "${rateLimitsFlag}"`);
-
   const logLevel = get('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}"`);
@@ -271,7 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordResetTtlMs: duration('PASSWORD_RESET_TTL', '1h'),
     unverifiedAccountTtlMs: positiveDuration('UNVERIFIED_ACCOUNT_TTL', '7d'),
     rateLimits: {
-      enabled: rateLimitsFlag === 'on',
+      enabled: onOff('RATE_LIMITS', 'on'),
       loginFailuresPerAccountIp: rate('RATE_LIMIT_LOGIN_ACCOUNT_IP', '5/5m'),
       loginFailuresPerIp: rate('RATE_LIMIT_LOGIN_IP', '10/1m'),
       loginFailuresPerAccount: rate('RATE_LIMIT_LOGIN_ACCOUNT', '100/1h'),
@@ -294,6 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
       emailsPerAccount: quota('QUOTA_EMAILS_PER_ACCOUNT', 20),
     },
     outbox: {
+      workerEnabled: onOff('OUTBOX_WORKER', 'on'),
       pollIntervalMs: duration('OUTBOX_POLL_INTERVAL', '1000ms'),
       retryBaseMs: duration('OUTBOX_RETRY_BASE', '5s'),
       maxAttempts: parseInteger('OUTBOX_MAX_ATTEMPTS', get('OUTBOX_MAX_ATTEMPTS') ?? '12', 1, 100),

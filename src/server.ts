@@ -13,6 +13,7 @@ import { getOrCreateSecret } from './db/secrets.ts';
 import type { App } from './http/types.ts';
 import { emailDelivery } from './mail/email-delivery.ts';
 import { createMailTransport, type MailTransport } from './mail/transport.ts';
+import { mediaRemovalDelivery } from './media/media-removal.ts';
 import { openMediaStorage } from './storage/open-media-storage.ts';
 import { mailchimpDelivery } from './mailchimp/mailchimp-delivery.ts';
 import { loadMessagingKey } from './messaging/messaging-key.ts';
@@ -64,6 +65,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     mail = createMailTransport(config, log);
     const handlers: Record<string, DeliveryHandler> = {
       email: emailDelivery(mail, config.publicUrl),
+      'media-removal': mediaRemovalDelivery(media),
       ...(config.mailchimp ? { mailchimp: mailchimpDelivery(config.mailchimp) } : {}),
     };
     const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);
@@ -71,7 +73,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
     app = await buildApp(ctx);
     const address = await app.listen({ port: config.port, host: config.host });
-    worker.start();
+    if (config.outbox.workerEnabled) worker.start();
     sweeper.start();
     return running(app, ctx, worker, sweeper, mail, address);
   } catch (error) {

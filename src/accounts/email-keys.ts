@@ -65,7 +65,7 @@ export async function sendVerificationKey(ctx: AppContext, trx: Kysely<Database>
   await insertVerificationKey(trx, address.id, key, { now, expiresAt: now + ctx.config.emailVerificationTtlMs });
   await recordKeySent(trx, address.id, now);
   await recordEmailSend(trx, { email: address.email, accountId: address.account_id, kind: 'verification', now });
-  await queueEmail(ctx, trx, verificationMessage(ctx.config, address.email, key));
+  await queueEmail(ctx, trx, verificationMessage(ctx.config, address.email, key), address.account_id);
 }
 
 /** Makes a password reset key and queues the e-mail carrying it, in the caller's transaction. */
@@ -75,5 +75,5 @@ export async function sendResetKey(ctx: AppContext, trx: Kysely<Database>, addre
   await insertResetKey(trx, address.account_id, address.id, key, { now, expiresAt: now + ctx.config.passwordResetTtlMs });
   await recordKeySent(trx, address.id, now);
   await recordEmailSend(trx, { email: address.email, accountId: address.account_id, kind: 'reset', now });
-  await queueEmail(ctx, trx, passwordResetMessage(ctx.config, address.email, key));
+  await queueEmail(ctx, trx, passwordResetMessage(ctx.config, address.email, key), address.account_id);
 }

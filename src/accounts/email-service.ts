@@ -50,7 +50,7 @@ export async function addAddress(ctx: AppContext, accountId: number, input: NewA
         now: ctx.clock.now(),
       });
       await sendVerificationKey(ctx, trx, row);
-      await queueEmail(ctx, trx, addressAddedMessage(account.email, row.email));
+      await queueEmail(ctx, trx, addressAddedMessage(account.email, row.email), accountId);
       return row;
     });
   } catch (error) {

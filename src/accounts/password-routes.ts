@@ -2,13 +2,12 @@
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
-import { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
+import type { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
 import { EmptyObject } from './email-schemas.ts';
 import { ChangePasswordBody, ResetPasswordBody, ResetPasswordResponse } from './password-schemas.ts';
 import { changePassword, requestPasswordReset } from './password-service.ts';
 
-export function registerPasswordRoutes(app: App, ctx: AppContext): void {
-  const passwordChecks = new PasswordCheckThrottle(ctx.config.rateLimits, ctx.clock);
+export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
   app.post(
     '/account/reset-password/',
     {

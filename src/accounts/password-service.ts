@@ -96,7 +96,7 @@ export async function changePassword(
     await updatePasswordHash(trx, accountId, passwordHash);
     await useAllResetKeys(trx, accountId, now);
     await revokeAccountTokens(trx, accountId, resetKeyId === undefined ? caller!.tokenId : undefined);
-    await queueEmail(ctx, trx, passwordChangedMessage(account.email));
+    await queueEmail(ctx, trx, passwordChangedMessage(account.email), accountId);
   });
   ctx.outbox.wake();
 }

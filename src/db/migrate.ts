@@ -10,6 +10,7 @@ import { outboxOrderingMigration } from './migrations/0005-outbox-ordering.ts';
 import { topicItemCountsMigration } from './migrations/0006-topic-item-counts.ts';
 import { emailSendsMigration } from './migrations/0007-email-sends.ts';
 import { sessionsMigration } from './migrations/0008-sessions.ts';
+import { outboxAccountsMigration } from './migrations/0009-outbox-accounts.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -21,6 +22,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0006-topic-item-counts': topicItemCountsMigration(db.dialect),
     '0007-email-sends': emailSendsMigration(db.dialect),
     '0008-sessions': sessionsMigration(),
+    '0009-outbox-accounts': outboxAccountsMigration(),
   };
 }
 

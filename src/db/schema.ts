@@ -79,6 +79,8 @@ export interface OutboxTable {
   sent_at: number | null;
   /** Rows with the same key are delivered one at a time, in id order (null: no ordering). */
   ordering_key: string | null;
+  /** The account whose data the message carries (null: none, or an account already deleted). */
+  account_id: Generated<number | null>;
 }
 
 export interface ServerSecretsTable {

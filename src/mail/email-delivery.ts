@@ -5,9 +5,12 @@ import type { Database } from '../db/schema.ts';
 import type { DeliveryHandler } from '../outbox/worker.ts';
 import type { MailMessage, MailTransport } from './transport.ts';
 
-/** Queue inside the transaction of the change; call ctx.outbox.wake() after it commits. */
-export function queueEmail(ctx: AppContext, trx: Kysely<Database>, message: MailMessage): Promise<void> {
-  return ctx.outbox.enqueue(trx, 'email', message, ctx.clock.now());
+/**
+ * Queue inside the transaction of the change; call ctx.outbox.wake() after it commits.
+ * `accountId`: the account the e-mail is about (deleting it deletes the e-mail if unsent).
+ */
+export function queueEmail(ctx: AppContext, trx: Kysely<Database>, message: MailMessage, accountId: number | null): Promise<void> {
+  return ctx.outbox.enqueue(trx, 'email', message, ctx.clock.now(), accountId === null ? {} : { accountId });
 }
 
 export function emailDelivery(transport: MailTransport, publicUrl: string): DeliveryHandler {
@@ -15,7 +18,9 @@ export function emailDelivery(transport: MailTransport, publicUrl: string): Deli
   return {
     // The Message-ID comes from the outbox row, so a retried delivery is recognisably the same message.
     deliver: (message: MailMessage, outboxId: number) => transport.send(message, `<outbox-${outboxId}@${domain}>`),
-    // Once sent, the body (which may hold a key) is dropped; who and what stay for the operator.
-    redact: (message: MailMessage) => ({ to: message.to, subject: message.subject }),
+    // Once sent, the body (which may hold a key) is dropped; who and what stay for the operator,
+    // unless the recipient is to be forgotten (a deleted account's last notice).
+    redact: (message: MailMessage) =>
+      message.forgetRecipient ? { subject: message.subject } : { to: message.to, subject: message.subject },
   };
 }

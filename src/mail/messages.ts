@@ -1,4 +1,4 @@
-// The four e-mails of the service. Links are built from the configured templates and
+// The e-mails of the service. Links are built from the configured templates and
 // PUBLIC_URL, never from a request's Host header.
 import type { Config } from '../config.ts';
 import type { MailMessage } from './transport.ts';
@@ -52,6 +52,17 @@ export function addressAddedMessage(to: string, addedAddress: string): MailMessa
     `The address ${addedAddress} was added to your Profile Service account. It can be used once it is verified.`,
     'If you did not do this, change your password now.',
   ]);
+}
+
+/** The last e-mail to a deleted account: once sent, the outbox keeps no trace of the address. */
+export function accountDeletedMessage(to: string): MailMessage {
+  return {
+    ...compose(to, 'Your account has been deleted', [
+      'Your Profile Service account and everything it held (your addresses, sessions, personal data and media) have been deleted, as you asked.',
+      'If you did not do this, someone had your password: contact us. You can register again with this address at any time.',
+    ]),
+    forgetRecipient: true,
+  };
 }
 
 export function passwordChangedMessage(to: string): MailMessage {

@@ -10,6 +10,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Keep no trace of the recipient once delivered (the last notice to a deleted account). */
+  forgetRecipient?: boolean;
 }
 
 export interface MailTransport {

@@ -1,4 +1,5 @@
-// The one Mailchimp Marketing API v3 call the service makes: add-or-update a list member.
+// The Mailchimp Marketing API v3 calls the service makes: add-or-update a list member, and
+// delete one for good (a deleted account).
 import { createHash } from 'node:crypto';
 import type { Config } from '../config.ts';
 
@@ -29,24 +30,41 @@ export interface MemberUpsert {
   lastName: string;
 }
 
+function memberUrl(settings: MailchimpSettings, email: string): string {
+  return `${settings.apiUrl}/lists/${encodeURIComponent(settings.listId)}/members/${subscriberHash(email)}`;
+}
+
 /** PUT /lists/{list}/members/{hash}: creates the member, or updates it (address included). */
 export async function upsertListMember(settings: MailchimpSettings, member: MemberUpsert): Promise<void> {
-  const url = `${settings.apiUrl}/lists/${encodeURIComponent(settings.listId)}/members/${subscriberHash(member.memberEmail)}`;
+  await call(settings, 'PUT', memberUrl(settings, member.memberEmail), {
+    email_address: member.email,
+    status_if_new: 'subscribed',
+    merge_fields: { FNAME: member.firstName, LNAME: member.lastName },
+  });
+}
+
+/** POST /lists/{list}/members/{hash}/actions/delete-permanent; a member the list never had is done already. */
+export async function deleteListMemberPermanently(settings: MailchimpSettings, email: string): Promise<void> {
+  try {
+    await call(settings, 'POST', `${memberUrl(settings, email)}/actions/delete-permanent`);
+  } catch (error) {
+    if (error instanceof MailchimpApiError && error.status === 404) return;
+    throw error;
+  }
+}
+
+async function call(settings: MailchimpSettings, method: string, url: string, body?: unknown): Promise<void> {
   let response: Response;
   try {
     response = await fetch(url, {
-      method: 'PUT',
+      method,
       headers: {
         // Mailchimp ignores the user name of basic auth; the key is the password.
         authorization: `Basic ${Buffer.from(`anystring:${settings.apiKey}`).toString('base64')}`,
-        'content-type': 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         accept: 'application/json',
       },
-      body: JSON.stringify({
-        email_address: member.email,
-        status_if_new: 'subscribed',
-        merge_fields: { FNAME: member.firstName, LNAME: member.lastName },
-      }),
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch (error) {

@@ -4,8 +4,8 @@
 // has, …) and is recorded as a permanent failure.
 import { PermanentDeliveryError } from '../outbox/outbox.ts';
 import type { DeliveryHandler } from '../outbox/worker.ts';
-import { MailchimpApiError, upsertListMember, type MailchimpSettings } from './mailchimp-client.ts';
-import type { MemberSync } from './queue-member-sync.ts';
+import { deleteListMemberPermanently, MailchimpApiError, upsertListMember, type MailchimpSettings } from './mailchimp-client.ts';
+import type { MailchimpJob } from './queue-member-sync.ts';
 
 function isRetryable(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
@@ -13,8 +13,14 @@ function isRetryable(status: number): boolean {
 
 export function mailchimpDelivery(settings: MailchimpSettings): DeliveryHandler {
   return {
-    async deliver(job: MemberSync) {
+    // A delivered job keeps nothing of the member (its address and names are gone from the outbox).
+    redact: (job: MailchimpJob) => ('deletePermanently' in job ? { deletePermanently: true } : { synced: true }),
+    async deliver(job: MailchimpJob) {
       try {
+        if ('deletePermanently' in job) {
+          await deleteListMemberPermanently(settings, job.deletePermanently);
+          return;
+        }
         await upsertListMember(settings, {
           memberEmail: job.previousEmail,
           email: job.email,

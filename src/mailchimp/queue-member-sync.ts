@@ -13,8 +13,21 @@ export interface MemberSync {
   lastName: string;
 }
 
+/** A deleted account's member is removed from the list for good (contract §9). */
+export interface MemberDeletion {
+  deletePermanently: string;
+}
+
+export type MailchimpJob = MemberSync | MemberDeletion;
+
 /** The account's jobs are delivered in order: a later job waits while an earlier one is retried. */
 export async function queueMemberSync(ctx: AppContext, trx: Kysely<Database>, accountId: number, member: MemberSync): Promise<void> {
   if (!ctx.config.mailchimp) return;
-  await ctx.outbox.enqueue(trx, 'mailchimp', member, ctx.clock.now(), `mailchimp:account:${accountId}`);
+  await ctx.outbox.enqueue(trx, 'mailchimp', member, ctx.clock.now(), { orderingKey: `mailchimp:account:${accountId}`, accountId });
+}
+
+/** Queued in the account deletion's transaction; it outlives the account, attributed to none. */
+export async function queueMemberDeletion(ctx: AppContext, trx: Kysely<Database>, email: string): Promise<void> {
+  if (!ctx.config.mailchimp) return;
+  await ctx.outbox.enqueue(trx, 'mailchimp', { deletePermanently: email } satisfies MemberDeletion, ctx.clock.now());
 }

@@ -3,16 +3,20 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
-export type OutboxKind = 'email' | 'mailchimp';
+export type OutboxKind = 'email' | 'mailchimp' | 'media-removal';
+
+export interface EnqueueOptions {
+  /** Messages with the same key are delivered one at a time, in the order they were written. */
+  orderingKey?: string;
+  /** The account whose data the message carries: deleting the account deletes the message. */
+  accountId?: number;
+}
 
 export class Outbox {
   #listeners: Array<() => void> = [];
 
-  /**
-   * Writes a message; pass the transaction of the change that causes it. Messages with the same
-   * `orderingKey` are delivered one at a time, in the order they were written.
-   */
-  async enqueue(db: Kysely<Database>, kind: OutboxKind, payload: unknown, now: number, orderingKey: string | null = null): Promise<void> {
+  /** Writes a message; pass the transaction of the change that causes it. */
+  async enqueue(db: Kysely<Database>, kind: OutboxKind, payload: unknown, now: number, options: EnqueueOptions = {}): Promise<void> {
     await db
       .insertInto('outbox')
       .values({
@@ -22,7 +26,8 @@ export class Outbox {
         attempts: 0,
         next_attempt_at: now,
         created_at: now,
-        ordering_key: orderingKey,
+        ordering_key: options.orderingKey ?? null,
+        account_id: options.accountId ?? null,
       })
       .execute();
   }

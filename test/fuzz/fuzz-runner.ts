@@ -123,6 +123,7 @@ export class FuzzRunner {
   private async keepWorldUsable(operation: Operation, request: Resolved, response: ObservedResponse): Promise<void> {
     if (response.status >= 300) return;
     const caller = this.world.caller;
+    if (operation.key === 'DELETE /account/') return this.world.replaceAccount(caller);
     if (TOKEN_REVOKING.has(operation.key)) await this.world.renewToken(caller);
     if (operation.key === 'POST /account/change-password/' && request.authValid) {
       const body = request.plainBody as { new_password?: unknown } | undefined;

@@ -80,6 +80,12 @@ export class FuzzWorld {
     return world;
   }
 
+  /** A new account in place of the party's deleted one (DELETE /account/ with the right password). */
+  async replaceAccount(party: Party): Promise<void> {
+    Object.assign(party, await newParty(this.server, party.label));
+    await this.repair(party);
+  }
+
   /** A fresh token for the party (after a logout, logout-all or password change). */
   async renewToken(party: Party): Promise<void> {
     party.token = await issueToken(this.server.server.ctx.db.kysely, party.accountId, this.server.clock.now());

@@ -1,0 +1,31 @@
+// DELETE /account/ (contract §9).
+import { Type } from 'typebox';
+import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
+import type { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
+import { callerOf } from '../auth/token-auth.ts';
+import type { AppContext } from '../context.ts';
+import type { App } from '../http/types.ts';
+import { deleteAccount } from './account-deletion.ts';
+
+const DeleteAccountBody = Type.Object({
+  password: Type.String({ minLength: 1, description: "The account's password", examples: ['your password'] }),
+});
+
+export function registerAccountDeletionRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
+  app.delete(
+    '/account/',
+    {
+      config: { rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.changePassword) },
+      schema: {
+        tags: ['account'],
+        summary: 'Delete the account and everything it holds, for good (its media files too); a last notice goes to the primary address',
+        body: DeleteAccountBody,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await deleteAccount(ctx, passwordChecks, callerOf(request), request.body.password);
+      return reply.code(204).send(null);
+    },
+  );
+}
