@@ -13,7 +13,7 @@ import { rateLimited } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { passwordResetMessage, verificationMessage } from '../mail/messages.ts';
 import { recordKeySent } from './email-address-queries.ts';
-import { recordEmailSend, sendTimesForAccount, sendTimesToAddress } from './email-send-queries.ts';
+import { recordEmailSend, sendTimes } from './email-send-queries.ts';
 import { insertResetKey, insertVerificationKey } from './key-queries.ts';
 
 export interface KeyAddress {
@@ -33,7 +33,7 @@ async function addressWait(ctx: AppContext, db: Kysely<Database>, email: string,
   const { enabled, emailPerAddress } = ctx.config.rateLimits;
   if (!enabled) return 0;
   const now = ctx.clock.now();
-  return waitFor(emailPerAddress, await sendTimesToAddress(db, email, kind, now - emailPerAddress.windowMs), now);
+  return waitFor(emailPerAddress, await sendTimes(db, { email }, kind, now - emailPerAddress.windowMs), now);
 }
 
 /** Milliseconds until another reset e-mail may go to the address; 0 = now. */
@@ -51,7 +51,7 @@ export async function checkVerificationLimits(ctx: AppContext, db: Kysely<Databa
     throw rateLimited(seconds, `A verification e-mail was sent to this address moments ago; try again in ${seconds} seconds.`);
   }
   const now = ctx.clock.now();
-  const forAccount = waitFor(perAccount, await sendTimesForAccount(db, accountId, 'verification', now - perAccount.windowMs), now);
+  const forAccount = waitFor(perAccount, await sendTimes(db, { accountId }, 'verification', now - perAccount.windowMs), now);
   if (forAccount > 0) {
     const seconds = Math.ceil(forAccount / 1000);
     throw rateLimited(seconds, `This account has sent too many verification e-mails; try again in ${seconds} seconds.`);

@@ -18,25 +18,17 @@ export async function recordEmailSend(
     .execute();
 }
 
-/** When e-mails of `kind` went to the address since `since`, oldest first, whichever account held it. */
-export async function sendTimesToAddress(db: Kysely<Database>, email: string, kind: EmailSendKind, since: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('email_sends')
-    .select('created_at')
-    .where('email_lower', '=', email.toLowerCase())
-    .where('kind', '=', kind)
-    .where('created_at', '>', since)
-    .orderBy('created_at')
-    .execute();
-  return rows.map((row) => row.created_at);
-}
+/** Whose sends to count: those to an address (whichever account held it), or those an account caused (to any address). */
+export type SendScope = { email: string } | { accountId: number };
 
-/** When the account caused e-mails of `kind` since `since`, oldest first, to any address. */
-export async function sendTimesForAccount(db: Kysely<Database>, accountId: number, kind: EmailSendKind, since: number): Promise<number[]> {
+/** When e-mails of `kind` in the scope were sent since `since`, oldest first. */
+export async function sendTimes(db: Kysely<Database>, scope: SendScope, kind: EmailSendKind, since: number): Promise<number[]> {
+  const [column, value] =
+    'email' in scope ? (['email_lower', scope.email.toLowerCase()] as const) : (['account_id', scope.accountId] as const);
   const rows = await db
     .selectFrom('email_sends')
     .select('created_at')
-    .where('account_id', '=', accountId)
+    .where(column, '=', value)
     .where('kind', '=', kind)
     .where('created_at', '>', since)
     .orderBy('created_at')
