@@ -9,6 +9,7 @@ import Fastify from 'fastify';
 import { registerAccountDeletionRoutes } from './accounts/account-deletion-routes.ts';
 import { registerAuthRoutes } from './accounts/auth-routes.ts';
 import { registerEmailRoutes } from './accounts/email-routes.ts';
+import { registerMfaRoutes } from './accounts/mfa-routes.ts';
 import { registerPasswordRoutes } from './accounts/password-routes.ts';
 import { registerAccountProfileRoutes } from './accounts/profile-routes.ts';
 import { registerSessionRoutes } from './accounts/session-routes.ts';
@@ -53,6 +54,15 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <token>' } },
       },
       security: [{ token: [] }],
+      tags: [
+        {
+          name: 'two-step sign-in',
+          description:
+            'TOTP (RFC 6238). 1. POST /account/mfa/totp/ {password}: a secret and an otpauth:// URL for an authenticator app (pending). ' +
+            '2. POST /account/mfa/totp/confirm/ {code}: on, with ten recovery codes shown once. 3. POST /auth/login/ then answers {mfa_required, mfa_token} instead of a token; POST /auth/login/mfa/ {mfa_token, code} answers the token (within 5 minutes, once). ' +
+            'A reset by key and deleting the account also need a code while it is on.',
+        },
+      ],
     },
   });
   // The documentation pages are public.
@@ -98,6 +108,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const passwordChecks = new PasswordCheckThrottle(ctx.config.rateLimits, ctx.clock);
   registerPasswordRoutes(app, ctx, passwordChecks);
   registerAccountDeletionRoutes(app, ctx, passwordChecks);
+  registerMfaRoutes(app, ctx, passwordChecks);
   registerMessagingRoutes(app, ctx);
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, () => app.swagger());
   return app;

@@ -33,6 +33,10 @@ export interface Config {
   mediaMaxBytes: number;
   mediaUrlTtlMs: number;
   mediaUrlSecret: string | undefined;
+  /** Keys that seal TOTP secrets (MFA_ENCRYPTION_KEY; the first seals, all open); empty: a key kept in the database. */
+  mfaEncryptionKeys: Buffer[];
+  /** The issuer an authenticator app shows beside the account. */
+  mfaIssuer: string;
   renderCacheBytes: number;
   messaging:
     | {
@@ -153,6 +157,22 @@ function parseTemplate(name: string, value: string): string {
   return value;
 }
 
+/** MFA_ENCRYPTION_KEY: comma-separated 32-byte keys, base64 or hex (`openssl rand -base64 32`). */
+function parseKeys(name: string, value: string | undefined): Buffer[] {
+  if (value === undefined) return [];
+  return value.split(',').map((text) => {
+    const trimmed = text.trim();
+    const hex = /^[0-9a-f]{64}$/i.test(trimmed);
+    const key = Buffer.from(trimmed, hex ? 'hex' : 'base64');
+    // Buffer.from skips what is not base64; a key that does not read back the same was not base64.
+    const readsBack = hex || key.toString('base64').replace(/=+$/, '') === trimmed.replace(/=+$/, '');
+    if (key.length !== 32 || !readsBack) {
+      throw new ConfigError(`${name} must be 32-byte keys in base64 or hex, comma-separated (e.g. from "openssl rand -base64 32")`);
+    }
+    return key;
+  });
+}
+
 function parseTrustProxy(value: string | undefined): boolean | string | number {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
@@ -266,6 +286,8 @@ export function loadConfig(env: Env = process.env): Config {
     mediaMaxBytes: parseSize('MEDIA_MAX_BYTES', get('MEDIA_MAX_BYTES') ?? '10MiB'),
     mediaUrlTtlMs: duration('MEDIA_URL_TTL', '1h'),
     mediaUrlSecret: get('MEDIA_URL_SECRET'),
+    mfaEncryptionKeys: parseKeys('MFA_ENCRYPTION_KEY', get('MFA_ENCRYPTION_KEY')),
+    mfaIssuer: get('MFA_ISSUER') ?? 'Profile Service',
     renderCacheBytes: parseSize('RENDER_CACHE_BYTES', get('RENDER_CACHE_BYTES') ?? '32MiB'),
     messaging,
     mailchimp,

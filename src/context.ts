@@ -2,6 +2,7 @@
 // move it), the outbox to queue mail and sync calls, and a logger.
 import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { SecretBox } from './auth/secret-box.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
@@ -21,5 +22,7 @@ export interface AppContext {
     mediaUrl: Buffer;
     /** Signs messaging identity tokens (MESSAGING_PRIVATE_KEY_FILE); undefined when messaging is off. */
     messagingKey: KeyObject | undefined;
+    /** Seals TOTP secrets (MFA_ENCRYPTION_KEY, or a key made once and kept in the database). */
+    mfa: SecretBox;
   };
 }

@@ -3,13 +3,14 @@
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { AccountSweeper } from './accounts/account-sweeper.ts';
+import { SecretBox } from './auth/secret-box.ts';
 import { buildApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { openDatabase } from './db/database.ts';
+import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { getOrCreateSecret } from './db/secrets.ts';
+import { findSecret, getOrCreateSecret } from './db/secrets.ts';
 import type { App } from './http/types.ts';
 import { emailDelivery } from './mail/email-delivery.ts';
 import { createMailTransport, type MailTransport } from './mail/transport.ts';
@@ -42,6 +43,17 @@ export function createLogger(config: Config): FastifyBaseLogger {
   }) as FastifyBaseLogger;
 }
 
+/**
+ * The operator's keys when MFA_ENCRYPTION_KEY is set, then the database's own key if one was
+ * made before (so secrets sealed with it still open); without MFA_ENCRYPTION_KEY, that key
+ * (made on first use and shared by every instance).
+ */
+async function mfaSecretBox(config: Config, db: Db): Promise<SecretBox> {
+  if (config.mfaEncryptionKeys.length === 0) return new SecretBox([await getOrCreateSecret(db.kysely, 'mfa-encryption')]);
+  const kept = await findSecret(db.kysely, 'mfa-encryption');
+  return new SecretBox(kept ? [...config.mfaEncryptionKeys, kept] : config.mfaEncryptionKeys);
+}
+
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config);
   const messagingKey = config.messaging ? loadMessagingKey(config.messaging.privateKeyFile) : undefined;
@@ -60,6 +72,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const secrets = {
       mediaUrl: config.mediaUrlSecret ? Buffer.from(config.mediaUrlSecret) : await getOrCreateSecret(db.kysely, 'media-url'),
       messagingKey,
+      mfa: await mfaSecretBox(config, db),
     };
     const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, media, secrets };
     mail = createMailTransport(config, log);

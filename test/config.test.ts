@@ -51,7 +51,17 @@ describe('configuration', () => {
     );
   });
 
+  test('MFA_ENCRYPTION_KEY: 32-byte keys in base64 or hex, comma-separated, the first one first', () => {
+    assert.deepEqual(loadConfig({}).mfaEncryptionKeys, []);
+    const base64 = Buffer.alloc(32, 7).toString('base64');
+    const hex = Buffer.alloc(32, 9).toString('hex');
+    assert.deepEqual(loadConfig({ MFA_ENCRYPTION_KEY: `${base64}, ${hex}` }).mfaEncryptionKeys, [Buffer.alloc(32, 7), Buffer.alloc(32, 9)]);
+  });
+
   const bad: Array<[Record<string, string>, string]> = [
+    [{ MFA_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') }, 'MFA_ENCRYPTION_KEY'],
+    [{ MFA_ENCRYPTION_KEY: 'not a key at all, not base64!!' }, 'MFA_ENCRYPTION_KEY'],
+    [{ MFA_ENCRYPTION_KEY: `${Buffer.alloc(32).toString('base64')},short` }, 'MFA_ENCRYPTION_KEY'],
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],

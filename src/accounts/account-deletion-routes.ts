@@ -6,9 +6,11 @@ import { callerOf } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import { deleteAccount } from './account-deletion.ts';
+import { OptionalCodeField } from './mfa-schemas.ts';
 
 const DeleteAccountBody = Type.Object({
   password: Type.String({ minLength: 1, description: "The account's password", examples: ['your password'] }),
+  code: OptionalCodeField,
 });
 
 export function registerAccountDeletionRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
@@ -24,7 +26,7 @@ export function registerAccountDeletionRoutes(app: App, ctx: AppContext, passwor
       },
     },
     async (request, reply) => {
-      await deleteAccount(ctx, passwordChecks, callerOf(request), request.body.password);
+      await deleteAccount(ctx, passwordChecks, callerOf(request), request.body);
       return reply.code(204).send(null);
     },
   );

@@ -1,9 +1,11 @@
-// Deleting the account (contract §9): the person's password, then one transaction that removes
-// the account and everything it holds, through the foreign keys (addresses, keys, sessions,
-// e-mail records, the app user and all below it, media rows) and the outbox messages that
-// carry its data. In that same transaction go the messages that outlive it: the removal of its
-// media files (durable: a crash after the commit still removes them), the last notice to its
-// primary address, and the list member's permanent deletion when Mailchimp sync is on.
+// Deleting the account (contract §9): the person's password (and second factor, when two-step
+// sign-in is on), then one transaction that removes the account and everything it holds,
+// through the foreign keys (addresses, keys, sessions, e-mail records, two-step sign-in's
+// secret, codes and challenges, the app user and all below it, media rows) and the outbox
+// messages that carry its data. In that same transaction go the messages that outlive it: the
+// removal of its media files (durable: a crash after the commit still removes them), the last
+// notice to its primary address, and the list member's permanent deletion when Mailchimp sync
+// is on.
 import type { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import type { Caller } from '../auth/token-auth.ts';
@@ -15,24 +17,27 @@ import { queueMemberDeletion } from '../mailchimp/queue-member-sync.ts';
 import { queueMediaRemoval } from '../media/media-removal.ts';
 import { lockAccount } from './account-lock.ts';
 import { findAccount } from './account-queries.ts';
+import { requireSecondFactor } from './second-factor.ts';
 
 export const WRONG_PASSWORD = 'The password is not correct.';
 
+/** `code`: the second factor, needed when two-step sign-in is on. */
 export async function deleteAccount(
   ctx: AppContext,
   passwordChecks: PasswordCheckThrottle,
   caller: Caller,
-  password: string,
+  proof: { password: string; code?: string },
 ): Promise<void> {
   const accountId = caller.accountId;
   const account = await findAccount(ctx.db.kysely, accountId);
   if (!account) throw notFound();
+  // Counted until both the password and the second factor were right.
   const attempt = passwordChecks.begin(accountId);
-  if (!(await verifyPassword(account.password_hash, password))) throw fieldError('password', WRONG_PASSWORD);
-  attempt.succeeded();
+  if (!(await verifyPassword(account.password_hash, proof.password))) throw fieldError('password', WRONG_PASSWORD);
 
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, accountId);
+    await requireSecondFactor(ctx, trx, account, proof.code);
     const media = await trx.selectFrom('media_resources').select('storage_key').where('account_id', '=', accountId).execute();
     await trx.deleteFrom('outbox').where('account_id', '=', accountId).execute();
     await trx.deleteFrom('accounts').where('id', '=', accountId).execute();
@@ -44,5 +49,6 @@ export async function deleteAccount(
     await queueEmail(ctx, trx, accountDeletedMessage(account.email), null);
     await queueMemberDeletion(ctx, trx, account.email);
   });
+  attempt.succeeded();
   ctx.outbox.wake();
 }

@@ -1,11 +1,12 @@
 // A periodic pass over what expires by itself: unverified holds on addresses past
-// UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts) and records of key e-mails older than the
-// limits that count them. Every instance may run it: each step is an idempotent delete.
+// UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key e-mails older than the
+// limits that count them, and two-step logins never completed. Every instance may run it: each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { deleteEmailSendsBefore } from './email-send-queries.ts';
+import { deleteChallengesBefore } from './mfa-queries.ts';
 import { deleteExpiredHolds } from './unverified-holds.ts';
 
 const SWEEP_INTERVAL_MS = 60 * 60_000;
@@ -48,6 +49,7 @@ export class AccountSweeper {
       this.#db.kysely,
       now - Math.max(emailPerAddress.windowMs, verificationEmailsPerAccount.windowMs),
     );
+    await deleteChallengesBefore(this.#db.kysely, now);
     if (holds.accounts + holds.addresses > 0)
       this.#log.info({ ...holds, emailSends: sends }, 'expired unverified accounts and addresses removed');
   }

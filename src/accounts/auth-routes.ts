@@ -1,4 +1,5 @@
-// /auth/register/, /auth/login/, /auth/logout/, /auth/logout-all/ (contract §3).
+// /auth/register/, /auth/login/ and its second step /auth/login/mfa/, /auth/logout/,
+// /auth/logout-all/ (contracts §3 and §9).
 import { Type } from 'typebox';
 import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
 import { LoginThrottle } from '../auth/login-throttle.ts';
@@ -7,8 +8,9 @@ import { revokeAccountTokens, revokeToken } from '../auth/token-queries.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, nonFieldError } from '../errors.ts';
 import type { App } from '../http/types.ts';
-import { LoginBody, LoginResponse, RegisterBody } from './auth-schemas.ts';
-import { logIn } from './login-service.ts';
+import { LoginBody, LoginResponse, RegisterBody, TokenResponse } from './auth-schemas.ts';
+import { completeMfaLogin, logIn } from './login-service.ts';
+import { MfaLoginBody } from './mfa-schemas.ts';
 import { AccountSchema } from './profile-schemas.ts';
 import { registerAccount } from './registration-service.ts';
 
@@ -47,7 +49,8 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'none' },
       schema: {
         tags: ['auth'],
-        summary: 'Log in with a verified e-mail address and the password; each login issues a new token',
+        summary:
+          'Log in with a verified e-mail address and the password; each login issues a new token (with two-step sign-in on: an mfa_token for /auth/login/mfa/)',
         security: [],
         body: LoginBody,
         response: { 200: LoginResponse },
@@ -57,7 +60,26 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       const { username, email, password } = request.body;
       const address = username || email;
       if (!address) throw nonFieldError('Must include "username" (the e-mail address) and "password".');
-      return { token: await logIn(ctx, throttle, { email: address, password, ip: request.ip, userAgent: request.headers['user-agent'] }) };
+      return logIn(ctx, throttle, { email: address, password, ip: request.ip, userAgent: request.headers['user-agent'] });
+    },
+  );
+
+  app.post(
+    '/auth/login/mfa/',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['auth'],
+        summary: "Log in's second step when two-step sign-in is on: the mfa_token and a code from the app (or a recovery code)",
+        security: [],
+        body: MfaLoginBody,
+        response: { 200: TokenResponse },
+      },
+    },
+    async (request) => {
+      const { mfa_token, code } = request.body;
+      const origin = { ip: request.ip, userAgent: request.headers['user-agent'] };
+      return { token: await completeMfaLogin(ctx, throttle, { ...origin, mfaToken: mfa_token, code }) };
     },
   );
 

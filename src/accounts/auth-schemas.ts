@@ -15,6 +15,15 @@ export const LoginBody = Type.Object({
   password: Type.String(),
 });
 
-export const LoginResponse = Type.Object({
+export const TokenResponse = Type.Object({
   token: Type.String({ description: 'Send as `Authorization: Token <token>`' }),
 });
+
+/** With two-step sign-in on, a right password answers the second form. */
+export const LoginResponse = Type.Union([
+  TokenResponse,
+  Type.Object({
+    mfa_required: Type.Literal(true),
+    mfa_token: Type.String({ description: 'Send to /auth/login/mfa/ with a code within 5 minutes; works once' }),
+  }),
+]);

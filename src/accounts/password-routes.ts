@@ -40,8 +40,8 @@ export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks
       },
     },
     async (request) => {
-      const { new_password, key, old_password } = request.body;
-      await changePassword(ctx, passwordChecks, request.caller, { newPassword: new_password, key, oldPassword: old_password });
+      const { new_password, key, old_password, code } = request.body;
+      await changePassword(ctx, passwordChecks, request.caller, { newPassword: new_password, key, oldPassword: old_password, code });
       return {};
     },
   );

@@ -13,6 +13,7 @@ import { findAccount, updatePasswordHash } from './account-queries.ts';
 import { findAddressByEmail } from './email-address-queries.ts';
 import { resetCooldown, sendResetKey } from './email-keys.ts';
 import { findResetKey, useAllResetKeys, useResetKey } from './key-queries.ts';
+import { MISSING_CODE, requireSecondFactor, totpEnabled } from './second-factor.ts';
 
 export const INVALID_RESET_KEY = 'This password reset key is invalid or has already been used.';
 export const EXPIRED_RESET_KEY = 'This password reset key has expired. Ask for a new one.';
@@ -38,11 +39,15 @@ export interface PasswordChange {
   newPassword: string;
   key?: string;
   oldPassword?: string;
+  /** With `key`, when two-step sign-in is on: a TOTP or recovery code. */
+  code?: string;
 }
 
 /**
  * With `oldPassword` (an authenticated caller): other tokens are revoked, the caller's is
- * kept. With `key` (the forgotten-password flow): every token is revoked.
+ * kept. With `key` (the forgotten-password flow): every token is revoked, and an account with
+ * two-step sign-in on also needs its second factor, so whoever reads the mailbox cannot take
+ * the account over with the e-mail alone.
  */
 export async function changePassword(
   ctx: AppContext,
@@ -50,7 +55,7 @@ export async function changePassword(
   caller: Caller | null,
   change: PasswordChange,
 ): Promise<void> {
-  const { key, oldPassword, newPassword } = change;
+  const { key, oldPassword, newPassword, code } = change;
   if (key === undefined && oldPassword === undefined) {
     throw nonFieldError('Give either the reset key from the e-mail or your old password.');
   }
@@ -78,6 +83,8 @@ export async function changePassword(
     if (await verifyPassword(account.password_hash, oldPassword)) attempt.succeeded();
     else errors.old_password = ['Your old password was entered incorrectly. Please enter it again.'];
   }
+  const needsSecondFactor = resetKeyId !== undefined && (await totpEnabled(ctx.db.kysely, accountId));
+  if (needsSecondFactor && !code) errors.code = [MISSING_CODE];
   const problems = await passwordProblems(newPassword, {
     email: account.email,
     firstName: account.first_name,
@@ -88,15 +95,19 @@ export async function changePassword(
   const unchanged = oldPassword !== undefined ? newPassword === oldPassword : await verifyPassword(account.password_hash, newPassword);
   if (unchanged) throw fieldError('new_password', 'The new password must be different from the old one.');
 
+  // Wrong codes count against the account's password checks, as wrong passwords do.
+  const factorAttempt = needsSecondFactor ? passwordChecks.begin(accountId) : undefined;
   const passwordHash = await hashPassword(newPassword);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const now = ctx.clock.now();
     if (resetKeyId !== undefined && !(await useResetKey(trx, resetKeyId, now))) throw fieldError('key', INVALID_RESET_KEY);
+    if (resetKeyId !== undefined) await requireSecondFactor(ctx, trx, account, code);
     await updatePasswordHash(trx, accountId, passwordHash);
     await useAllResetKeys(trx, accountId, now);
     await revokeAccountTokens(trx, accountId, resetKeyId === undefined ? caller!.tokenId : undefined);
     await queueEmail(ctx, trx, passwordChangedMessage(account.email), accountId);
   });
+  factorAttempt?.succeeded();
   ctx.outbox.wake();
 }

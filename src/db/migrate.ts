@@ -11,6 +11,7 @@ import { topicItemCountsMigration } from './migrations/0006-topic-item-counts.ts
 import { emailSendsMigration } from './migrations/0007-email-sends.ts';
 import { sessionsMigration } from './migrations/0008-sessions.ts';
 import { outboxAccountsMigration } from './migrations/0009-outbox-accounts.ts';
+import { twoStepSignInMigration } from './migrations/0010-two-step-sign-in.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -23,6 +24,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0007-email-sends': emailSendsMigration(db.dialect),
     '0008-sessions': sessionsMigration(),
     '0009-outbox-accounts': outboxAccountsMigration(),
+    '0010-two-step-sign-in': twoStepSignInMigration(db.dialect),
   };
 }
 

@@ -88,6 +88,32 @@ export interface ServerSecretsTable {
   value: string;
 }
 
+export interface TotpSecretsTable {
+  account_id: number;
+  /** Encrypted (auth/secret-box.ts), never stored in the clear. */
+  secret: string;
+  /** 0 while the secret waits for its first code (enrolment not confirmed). */
+  enabled: Flag;
+  /** The newest 30-second step whose code was accepted; older or equal steps are replays. */
+  last_used_step: number | null;
+  created_at: number;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  account_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
+export interface MfaChallengesTable {
+  id: Generated<number>;
+  account_id: number;
+  token_hash: string;
+  failed_attempts: Generated<number>;
+  expires_at: number;
+}
+
 export interface AppUsersTable {
   id: Generated<number>;
   account_id: number;
@@ -194,4 +220,7 @@ export interface Database {
   email_sends: EmailSendsTable;
   outbox: OutboxTable;
   server_secrets: ServerSecretsTable;
+  totp_secrets: TotpSecretsTable;
+  recovery_codes: RecoveryCodesTable;
+  mfa_challenges: MfaChallengesTable;
 }

@@ -4,9 +4,14 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
-export async function getOrCreateSecret(db: Kysely<Database>, name: string): Promise<Buffer> {
+export async function findSecret(db: Kysely<Database>, name: string): Promise<Buffer | undefined> {
   const existing = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst();
-  if (existing) return Buffer.from(existing.value, 'base64');
+  return existing ? Buffer.from(existing.value, 'base64') : undefined;
+}
+
+export async function getOrCreateSecret(db: Kysely<Database>, name: string): Promise<Buffer> {
+  const existing = await findSecret(db, name);
+  if (existing) return existing;
   await db
     .insertInto('server_secrets')
     .values({ name, value: randomBytes(32).toString('base64') })

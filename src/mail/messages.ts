@@ -71,3 +71,24 @@ export function passwordChangedMessage(to: string): MailMessage {
     'If you did not do this, reset your password now.',
   ]);
 }
+
+export function totpEnabledMessage(to: string): MailMessage {
+  return compose(to, 'Two-step sign-in is on', [
+    'Two-step sign-in was just turned on for your Profile Service account: signing in now needs a code from your authenticator app as well as your password.',
+    'Keep your recovery codes somewhere safe. If you did not do this, reset your password now.',
+  ]);
+}
+
+export function totpDisabledMessage(to: string): MailMessage {
+  return compose(to, 'Two-step sign-in is off', [
+    'Two-step sign-in was just turned off for your Profile Service account: signing in needs only your password again.',
+    'If you did not do this, reset your password now and turn two-step sign-in back on.',
+  ]);
+}
+
+export function recoveryCodeUsedMessage(to: string, codesLeft: number): MailMessage {
+  return compose(to, 'A recovery code was used', [
+    `One of the recovery codes of your Profile Service account was just used in place of a code from your authenticator app. ${codesLeft} unused code${codesLeft === 1 ? '' : 's'} left.`,
+    'If you did not do this, someone has your password and a recovery code: reset your password and make new recovery codes now.',
+  ]);
+}

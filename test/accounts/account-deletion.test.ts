@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { WRONG_PASSWORD } from '../../src/accounts/account-deletion.ts';
 import { subscriberHash } from '../../src/mailchimp/mailchimp-client.ts';
 import { MailchimpStandIn } from '../mailchimp/mailchimp-stand-in.ts';
+import { freshCode, turnOnTotp } from './two-step-flows.ts';
 import { download, png, storedFiles, upload } from '../media/media-fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
 import {
@@ -67,8 +68,17 @@ describe('DELETE /account/', () => {
 
   const remove = (token: string, body: unknown) => mailed.server.request('DELETE', '/account/', { token, body });
 
-  /** An account holding a second address, a second session, a personal-data tree and two media files. */
-  async function fullAccount(): Promise<{ account: RegisteredAccount; second: string; otherToken: string; fileUrls: string[] }> {
+  /**
+   * An account holding a second address, a second session, a personal-data tree, two media
+   * files, and two-step sign-in on (secret, recovery codes, a login waiting for its code).
+   */
+  async function fullAccount(): Promise<{
+    account: RegisteredAccount;
+    second: string;
+    otherToken: string;
+    fileUrls: string[];
+    secret: string;
+  }> {
     const { server, sink } = mailed;
     const account = await registerVerified(mailed);
     const second = uniqueEmail('second');
@@ -98,7 +108,10 @@ describe('DELETE /account/', () => {
       token: account.token,
       body: { name: 'Me again', phone_number: '123456789', email: account.email },
     });
-    return { account, second, otherToken: login.body.token, fileUrls };
+    const { secret } = await turnOnTotp(server, account);
+    const pending = await server.request('POST', '/auth/login/', { body: { username: second, password: PASSWORD } });
+    assert.equal(pending.body.mfa_required, true);
+    return { account, second, otherToken: login.body.token, fileUrls, secret };
   }
 
   test('a wrong or missing password: 400 under password, and nothing is deleted', async () => {
@@ -116,13 +129,23 @@ describe('DELETE /account/', () => {
 
   test('204; nothing of the account is left in any table; tokens and file links stop working; files leave storage; a last notice', async () => {
     const { server, sink } = mailed;
-    const { account, second, otherToken, fileUrls } = await fullAccount();
+    const { account, second, otherToken, fileUrls, secret } = await fullAccount();
     const stranger = await registerVerified(mailed);
     const filesBefore = storedFiles(server);
     assert.ok(filesBefore.length >= 2);
     for (const url of fileUrls) assert.equal((await download(server, url)).status, 200);
 
-    const response = await remove(account.token, { password: PASSWORD });
+    const before = new Set((await traces(server, account.id, [account.email, second])).map((trace) => trace.split(':')[0]));
+    for (const column of [
+      'totp_secrets.account_id',
+      'recovery_codes.account_id',
+      'mfa_challenges.account_id',
+      'media_resources.account_id',
+    ]) {
+      assert.ok(before.has(column), `the account has rows to delete in ${column}`);
+    }
+
+    const response = await remove(account.token, { password: PASSWORD, code: freshCode(server, secret) });
     assert.equal(response.status, 204, response.text);
 
     for (const token of [account.token, otherToken]) assert.equal((await server.request('GET', '/auth/sessions/', { token })).status, 401);
@@ -142,7 +165,8 @@ describe('DELETE /account/', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const tables = await allTables(server);
-    for (const table of ['accounts', 'email_addresses', 'auth_tokens', 'app_users', 'media_resources', 'outbox', 'email_sends']) {
+    const expected = ['accounts', 'email_addresses', 'auth_tokens', 'app_users', 'media_resources', 'outbox', 'email_sends'];
+    for (const table of [...expected, 'totp_secrets', 'recovery_codes', 'mfa_challenges']) {
       assert.ok(tables.includes(table), `${table} is in the catalogue: ${tables.join(', ')}`);
     }
     assert.deepEqual(await traces(server, account.id, [account.email, second]), []);

@@ -1,0 +1,42 @@
+// Shapes of two-step sign-in (contract §9).
+import { Type } from 'typebox';
+
+const CodeField = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'A 6-digit code from the authenticator app, or one of the recovery codes',
+  examples: ['123456'],
+});
+const PasswordField = Type.String({ minLength: 1, description: "The account's password", examples: ['your password'] });
+
+export const MfaStatusSchema = Type.Object({
+  totp_enabled: Type.Boolean(),
+  recovery_codes_left: Type.Integer({ description: 'Unused recovery codes (0 while two-step sign-in is off)' }),
+});
+
+export const PasswordBody = Type.Object({ password: PasswordField });
+
+export const TotpEnrolmentSchema = Type.Object({
+  secret: Type.String({ description: 'Base32; shown this once only' }),
+  otpauth_url: Type.String({ description: 'otpauth://totp/… for an authenticator app (as a QR code)' }),
+});
+
+export const CodeBody = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 64, description: 'The code the authenticator app shows now', examples: ['123456'] }),
+});
+
+export const PasswordAndCodeBody = Type.Object({ password: PasswordField, code: CodeField });
+
+export const RecoveryCodesSchema = Type.Object({
+  recovery_codes: Type.Array(Type.String(), { description: 'Ten single-use codes, shown this once only' }),
+});
+
+export const MfaLoginBody = Type.Object({
+  mfa_token: Type.String({ minLength: 1, maxLength: 128, description: 'From the answer of /auth/login/' }),
+  code: CodeField,
+});
+
+/** The second factor where a body may need one (account deletion, a reset by key): required when two-step sign-in is on. */
+export const OptionalCodeField = Type.Optional(
+  Type.String({ maxLength: 64, description: 'Needed when two-step sign-in is on: a code from the authenticator app, or a recovery code' }),
+);
