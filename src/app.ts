@@ -15,6 +15,7 @@ import { registerAccountProfileRoutes } from './accounts/profile-routes.ts';
 import { registerSessionRoutes } from './accounts/session-routes.ts';
 import { registerVerificationRoutes } from './accounts/verification-routes.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
+import { rateLimitStore } from './auth/ip-rate-limits.ts';
 import { PasswordCheckThrottle } from './auth/password-check-throttle.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
@@ -90,6 +91,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   // Limits are set per route (config.rateLimit); nothing is limited globally.
   await app.register(rateLimit, {
     global: false,
+    store: rateLimitStore(ctx.counters, ctx.clock),
     // Thrown by the plugin; the error handler sends it as {"detail"} with Retry-After.
     errorResponseBuilder: (_request, context) =>
       rateLimited(context.ttl / 1000, `Too many requests; try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`),
@@ -105,7 +107,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerEmailRoutes(app, ctx);
   registerVerificationRoutes(app, ctx);
   // One count of password checks per account, whichever route checks the password.
-  const passwordChecks = new PasswordCheckThrottle(ctx.config.rateLimits, ctx.clock);
+  const passwordChecks = new PasswordCheckThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
   registerPasswordRoutes(app, ctx, passwordChecks);
   registerAccountDeletionRoutes(app, ctx, passwordChecks);
   registerMfaRoutes(app, ctx, passwordChecks);

@@ -2,6 +2,7 @@
 // move it), the outbox to queue mail and sync calls, and a logger.
 import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { CounterStore } from './auth/counter-store.ts';
 import type { SecretBox } from './auth/secret-box.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -15,6 +16,8 @@ export interface AppContext {
   clock: Clock;
   outbox: Outbox;
   log: FastifyBaseLogger;
+  /** The abuse limits' counters: in memory for one SQLite instance, in the database where instances share them. */
+  counters: CounterStore;
   /** Where uploaded media files are stored (MEDIA_STORAGE). */
   media: MediaStorage;
   secrets: {

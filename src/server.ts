@@ -3,7 +3,9 @@
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { AccountSweeper } from './accounts/account-sweeper.ts';
+import { MemoryCounterStore } from './auth/counter-store.ts';
 import { SecretBox } from './auth/secret-box.ts';
+import { SqlCounterStore } from './auth/sql-counter-store.ts';
 import { buildApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -74,7 +76,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       messagingKey,
       mfa: await mfaSecretBox(config, db),
     };
-    const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, media, secrets };
+    // A process that sees every write (db.changes: one SQLite instance) sees every request too.
+    const counters = db.changes ? new MemoryCounterStore() : new SqlCounterStore(db.kysely);
+    const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, counters, media, secrets };
     mail = createMailTransport(config, log);
     const handlers: Record<string, DeliveryHandler> = {
       email: emailDelivery(mail, config.publicUrl),

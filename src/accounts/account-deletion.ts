@@ -32,7 +32,7 @@ export async function deleteAccount(
   const account = await findAccount(ctx.db.kysely, accountId);
   if (!account) throw notFound();
   // Counted until both the password and the second factor were right.
-  const attempt = passwordChecks.begin(accountId);
+  const attempt = await passwordChecks.begin(accountId);
   if (!(await verifyPassword(account.password_hash, proof.password))) throw fieldError('password', WRONG_PASSWORD);
 
   await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -49,6 +49,6 @@ export async function deleteAccount(
     await queueEmail(ctx, trx, accountDeletedMessage(account.email), null);
     await queueMemberDeletion(ctx, trx, account.email);
   });
-  attempt.succeeded();
+  await attempt.succeeded();
   ctx.outbox.wake();
 }

@@ -1,11 +1,13 @@
 // A periodic pass over what expires by itself: unverified holds on addresses past
 // UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key e-mails older than the
-// limits that count them, and two-step logins never completed. Every instance may run it: each step is an idempotent delete.
+// limits that count them, two-step logins never completed, and the abuse limits' ended
+// windows (where they are kept in the database). Every instance may run it: each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { deleteEmailSendsBefore } from './email-send-queries.ts';
+import { deleteEndedCounters } from '../auth/sql-counter-store.ts';
 import { deleteChallengesBefore } from './mfa-queries.ts';
 import { deleteExpiredHolds } from './unverified-holds.ts';
 
@@ -50,6 +52,7 @@ export class AccountSweeper {
       now - Math.max(emailPerAddress.windowMs, verificationEmailsPerAccount.windowMs),
     );
     await deleteChallengesBefore(this.#db.kysely, now);
+    await deleteEndedCounters(this.#db.kysely, now);
     if (holds.accounts + holds.addresses > 0)
       this.#log.info({ ...holds, emailSends: sends }, 'expired unverified accounts and addresses removed');
   }

@@ -17,7 +17,7 @@ import { registerAccount } from './registration-service.ts';
 const ALREADY_LOGGED_IN = 'You are already logged in; log out before registering a new account.';
 
 export function registerAuthRoutes(app: App, ctx: AppContext): void {
-  const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.clock);
+  const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
 
   app.post(
     '/auth/register/',

@@ -47,7 +47,7 @@ async function accountOf(ctx: AppContext, accountId: number): Promise<AccountRow
  * factor call it only once that was right too, so wrong codes count as well.
  */
 async function checkPassword(passwordChecks: PasswordCheckThrottle, account: AccountRow, password: string): Promise<LoginAttempt> {
-  const attempt = passwordChecks.begin(account.id);
+  const attempt = await passwordChecks.begin(account.id);
   if (!(await verifyPassword(account.password_hash, password))) throw fieldError('password', WRONG_PASSWORD);
   return attempt;
 }
@@ -61,7 +61,7 @@ export async function startTotpEnrolment(
 ): Promise<{ secret: string; otpauth_url: string }> {
   const account = await accountOf(ctx, accountId);
   if ((await findTotp(ctx.db.kysely, accountId))?.enabled === 1) throw conflict(ALREADY_ON);
-  (await checkPassword(passwordChecks, account, password)).succeeded();
+  await (await checkPassword(passwordChecks, account, password)).succeeded();
 
   const secret = newTotpSecret();
   await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -109,7 +109,7 @@ export async function disableTotp(
     await deleteTotp(trx, accountId);
     await queueEmail(ctx, trx, totpDisabledMessage(account.email), accountId);
   });
-  attempt.succeeded();
+  await attempt.succeeded();
   ctx.outbox.wake();
 }
 
@@ -129,7 +129,7 @@ export async function regenerateRecoveryCodes(
     await requireSecondFactor(ctx, trx, account, proof.code);
     await storeRecoveryCodes(trx, accountId, codes);
   });
-  attempt.succeeded();
+  await attempt.succeeded();
   // A recovery code given as the second factor queued its notice.
   ctx.outbox.wake();
   return codes;

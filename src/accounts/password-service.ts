@@ -79,8 +79,8 @@ export async function changePassword(
 
   const errors: FieldErrors = {};
   if (oldPassword !== undefined) {
-    const attempt = passwordChecks.begin(accountId);
-    if (await verifyPassword(account.password_hash, oldPassword)) attempt.succeeded();
+    const attempt = await passwordChecks.begin(accountId);
+    if (await verifyPassword(account.password_hash, oldPassword)) await attempt.succeeded();
     else errors.old_password = ['Your old password was entered incorrectly. Please enter it again.'];
   }
   const needsSecondFactor = resetKeyId !== undefined && (await totpEnabled(ctx.db.kysely, accountId));
@@ -96,7 +96,7 @@ export async function changePassword(
   if (unchanged) throw fieldError('new_password', 'The new password must be different from the old one.');
 
   // Wrong codes count against the account's password checks, as wrong passwords do.
-  const factorAttempt = needsSecondFactor ? passwordChecks.begin(accountId) : undefined;
+  const factorAttempt = needsSecondFactor ? await passwordChecks.begin(accountId) : undefined;
   const passwordHash = await hashPassword(newPassword);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, accountId);
@@ -108,6 +108,6 @@ export async function changePassword(
     await revokeAccountTokens(trx, accountId, resetKeyId === undefined ? caller!.tokenId : undefined);
     await queueEmail(ctx, trx, passwordChangedMessage(account.email), accountId);
   });
-  factorAttempt?.succeeded();
+  await factorAttempt?.succeeded();
   ctx.outbox.wake();
 }

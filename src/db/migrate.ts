@@ -12,6 +12,7 @@ import { emailSendsMigration } from './migrations/0007-email-sends.ts';
 import { sessionsMigration } from './migrations/0008-sessions.ts';
 import { outboxAccountsMigration } from './migrations/0009-outbox-accounts.ts';
 import { twoStepSignInMigration } from './migrations/0010-two-step-sign-in.ts';
+import { rateCountersMigration } from './migrations/0011-rate-counters.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -25,6 +26,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0008-sessions': sessionsMigration(),
     '0009-outbox-accounts': outboxAccountsMigration(),
     '0010-two-step-sign-in': twoStepSignInMigration(db.dialect),
+    '0011-rate-counters': rateCountersMigration(),
   };
 }
 

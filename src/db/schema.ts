@@ -114,6 +114,13 @@ export interface MfaChallengesTable {
   expires_at: number;
 }
 
+export interface RateCountersTable {
+  /** What is counted, e.g. "login-account-ip:account:7\n203.0.113.7". */
+  name: string;
+  count: number;
+  reset_at: number;
+}
+
 export interface AppUsersTable {
   id: Generated<number>;
   account_id: number;
@@ -223,4 +230,5 @@ export interface Database {
   totp_secrets: TotpSecretsTable;
   recovery_codes: RecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
+  rate_counters: RateCountersTable;
 }

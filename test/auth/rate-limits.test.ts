@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { FailureCounter } from '../../src/auth/login-throttle.ts';
+import { MemoryCounterStore } from '../../src/auth/counter-store.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { PASSWORD, register, registerVerified, startMailedServer, uniqueEmail, type MailedServer } from '../accounts/account-flows.ts';
 
@@ -123,20 +123,19 @@ describe('login failure limits', () => {
     });
   });
 
-  test('the counters stay bounded in memory: the oldest windows go first', () => {
-    const counter = new FailureCounter({ max: 2, windowMs: 60_000 }, 3);
-    counter.add('a', 0);
-    counter.add('a', 1);
-    counter.add('b', 2);
-    counter.add('c', 3);
-    assert.ok(counter.blockedFor('a', 4) > 0);
-    counter.add('d', 5);
-    assert.equal(counter.size, 3);
-    assert.equal(counter.blockedFor('a', 6), 0, 'a was dropped to make room');
+  test('the counters stay bounded in memory: the oldest windows go first', async () => {
+    const store = new MemoryCounterStore(3);
+    const count = async (key: string, now: number) => (await store.increment([{ key, windowMs: 60_000 }], now))[0]!.count;
+    await count('a', 0);
+    assert.equal(await count('a', 1), 2);
+    await count('b', 2);
+    await count('c', 3);
+    await count('d', 5);
+    assert.equal(store.size, 3);
+    assert.equal(await count('a', 6), 1, 'a was dropped to make room');
     // Ended windows are swept before anything live is dropped.
-    counter.add('e', 60_004);
-    assert.equal(counter.size, 2, 'b and c ended; d and e remain');
-    assert.equal(counter.blockedFor('d', 60_004), 0);
+    await count('e', 60_005);
+    assert.equal(store.size, 2, 'c and d ended and went; a (opened again at 6) and e remain');
   });
 });
 
