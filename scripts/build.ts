@@ -7,7 +7,7 @@
 //
 // Left out of the bundle, and loaded from node_modules as usual: native addons, packages that
 // read files next to their own code, and those the service only imports on first use.
-import { rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -23,7 +23,9 @@ const EXTERNAL = new Set([
   'nodemailer',
   'jose',
   'file-type',
-  '@zxcvbn-ts/language-common', // imported on first use
+  '@zxcvbn-ts/language-common',
+  '@aws-sdk/client-s3',
+  '@aws-sdk/lib-storage', // imported on first use
 ]);
 
 function packageName(specifier: string): string {
@@ -72,8 +74,56 @@ export async function build(outdir = join(ROOT, 'dist')): Promise<void> {
   }
 }
 
+/** Older builds are removed once this many newer ones exist and a day has passed. */
+const KEEP_BUILDS = 5;
+const KEEP_MS = 24 * 3_600_000;
+
+/**
+ * `npm run build` (and so `npm start`): builds into a directory of its own, then points `dist`
+ * at it by renaming a new symbolic link over the old one, which is atomic. An instance already
+ * running keeps reading its own build's files (Node resolves `dist/main.js` to the real path,
+ * so the hashing threads it starts later come from the same build), and several `npm start`
+ * in one folder at once each build apart and start from a complete build.
+ */
+export async function buildAndSwitch(base = ROOT): Promise<string> {
+  // Each build in <base>/dist-builds/; <base>/dist links to the current one.
+  const builds = join(base, 'dist-builds');
+  const current = join(base, 'dist');
+  mkdirSync(builds, { recursive: true });
+  const dir = join(builds, `${Date.now()}-${process.pid}`);
+  await build(dir);
+  const link = join(base, `.dist-${process.pid}.tmp`);
+  rmSync(link, { force: true });
+  symlinkSync(relative(base, dir), link);
+  // A dist/ directory from before builds were kept apart cannot be renamed over.
+  if (lstatSafe(current)?.isDirectory()) rmSync(current, { recursive: true, force: true });
+  renameSync(link, current);
+  pruneBuilds(builds, current);
+  return dir;
+}
+
+function lstatSafe(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function pruneBuilds(builds: string, link: string): void {
+  const current = lstatSafe(link)?.isSymbolicLink() ? resolve(dirname(link), readlinkSync(link)) : undefined;
+  // Names start with the build's time, so they sort oldest first.
+  const dirs = readdirSync(builds)
+    .sort()
+    .map((name) => join(builds, name));
+  for (const dir of dirs.slice(0, -KEEP_BUILDS)) {
+    if (dir === current || Date.now() - statSync(dir).mtimeMs < KEEP_MS) continue;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // Run as a script (npm run build), not imported (the production-build test).
 if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
-  const outdir = process.argv[2] ? resolve(process.argv[2]) : undefined;
-  await build(outdir);
+  if (process.argv[2]) await build(resolve(process.argv[2]));
+  else await buildAndSwitch();
 }
