@@ -9,6 +9,7 @@ import Fastify from 'fastify';
 import { registerAccountDeletionRoutes } from './accounts/account-deletion-routes.ts';
 import { registerAuthRoutes } from './accounts/auth-routes.ts';
 import { registerEmailRoutes } from './accounts/email-routes.ts';
+import { registerExportRoutes } from './accounts/export-routes.ts';
 import { registerMfaRoutes } from './accounts/mfa-routes.ts';
 import { registerPasswordRoutes } from './accounts/password-routes.ts';
 import { registerAccountProfileRoutes } from './accounts/profile-routes.ts';
@@ -103,6 +104,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerMediaFileRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerSessionRoutes(app, ctx);
+  registerExportRoutes(app, ctx);
   registerAccountProfileRoutes(app, ctx);
   registerEmailRoutes(app, ctx);
   registerVerificationRoutes(app, ctx);

@@ -70,6 +70,7 @@ export interface Config {
     passwordChecksPerAccount: RateLimit;
     emailPerAddress: RateLimit;
     verificationEmailsPerAccount: RateLimit;
+    exportsPerAccount: RateLimit;
   };
   quotas: {
     profilesPerUser: number;
@@ -307,6 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
       passwordChecksPerAccount: rate('RATE_LIMIT_PASSWORD_CHECKS_PER_ACCOUNT', '10/1h'),
       emailPerAddress: rate('RATE_LIMIT_EMAIL_PER_ADDRESS', '1/1m'),
       verificationEmailsPerAccount: rate('RATE_LIMIT_VERIFICATION_EMAILS_PER_ACCOUNT', '10/1d'),
+      exportsPerAccount: rate('RATE_LIMIT_EXPORTS_PER_ACCOUNT', '5/1h'),
     },
     quotas: {
       profilesPerUser: quota('QUOTA_PROFILES_PER_USER', 100),

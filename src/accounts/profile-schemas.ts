@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import type { AccountRow } from './account-queries.ts';
 
 const NAME_MAX_LENGTH = 150;
 
@@ -14,6 +15,10 @@ export const AccountSchema = Type.Object({
 });
 
 export type Account = Static<typeof AccountSchema>;
+
+export function toAccount(row: Pick<AccountRow, 'id' | 'email' | 'first_name' | 'last_name'>): Account {
+  return { id: row.id, email: row.email, first_name: row.first_name, last_name: row.last_name };
+}
 
 export const ProfilePatchBody = Type.Object({
   first_name: Type.Optional(FirstNameField),

@@ -2,12 +2,12 @@ import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { queueMemberSync } from '../mailchimp/queue-member-sync.ts';
 import { findAccount, updateAccountNames } from './account-queries.ts';
-import type { Account, ProfileChanges } from './profile-schemas.ts';
+import { toAccount, type Account, type ProfileChanges } from './profile-schemas.ts';
 
 export async function getProfile(ctx: AppContext, accountId: number): Promise<Account> {
   const account = await findAccount(ctx.db.kysely, accountId);
   if (!account) throw notFound();
-  return { id: account.id, email: account.email, first_name: account.first_name, last_name: account.last_name };
+  return toAccount(account);
 }
 
 /** Changes the names; a real change is synced to the mailing list. */

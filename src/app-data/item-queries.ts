@@ -1,16 +1,24 @@
 // Queries on items and their image/list content. Every one takes the caller's account id.
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
+import { accountProfileIds } from './profile-queries.ts';
 
-/** Which items to read: those of a profile (all its topics), of a topic, or one. */
-export type ItemScope = { profileId: number } | { topicId: number } | { itemId: number };
+/** Which items to read: those of a profile (all its topics), of a topic, one, or all the account's (its export). */
+export type ItemScope = { profileId: number } | { topicId: number } | { itemId: number } | 'account';
 
-/** The scope's column, and the owner column of the same table (so the planner starts there). */
-function scopeColumn(scope: ItemScope) {
-  if ('profileId' in scope) return ['topics.profile_id', scope.profileId, 'topics.account_id'] as const;
-  if ('topicId' in scope) return ['items.topic_id', scope.topicId, 'items.account_id'] as const;
-  return ['items.id', scope.itemId, 'items.account_id'] as const;
+/**
+ * The scope as a condition on items joined to their topics: the scope's column, and the owner
+ * column of the same table (so the planner starts there).
+ */
+function inScope(db: Kysely<Database>, scope: ItemScope, accountId: number) {
+  return (eb: ExpressionBuilder<Database, 'items' | 'topics'>) => {
+    if (scope === 'account')
+      return eb.and([eb('topics.profile_id', 'in', accountProfileIds(db, accountId)), eb('topics.account_id', '=', accountId)]);
+    if ('profileId' in scope) return eb.and([eb('topics.profile_id', '=', scope.profileId), eb('topics.account_id', '=', accountId)]);
+    if ('topicId' in scope) return eb.and([eb('items.topic_id', '=', scope.topicId), eb('items.account_id', '=', accountId)]);
+    return eb.and([eb('items.id', '=', scope.itemId), eb('items.account_id', '=', accountId)]);
+  };
 }
 
 /**
@@ -19,7 +27,6 @@ function scopeColumn(scope: ItemScope) {
  * the two media rows (or nulls).
  */
 export function selectItemRows(db: Kysely<Database>, accountId: number, scope: ItemScope) {
-  const [column, value, owner] = scopeColumn(scope);
   return db
     .selectFrom('items')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
@@ -49,8 +56,7 @@ export function selectItemRows(db: Kysely<Database>, accountId: number, scope: I
       'content_media.content_type as content_media_content_type',
       'content_media.size as content_media_size',
     ])
-    .where(column, '=', value)
-    .where(owner, '=', accountId)
+    .where(inScope(db, scope, accountId))
     .where('items.account_id', '=', accountId)
     .orderBy('items.id')
     .execute();
@@ -60,15 +66,13 @@ export type ItemRow = Awaited<ReturnType<typeof selectItemRows>>[number];
 
 /** The list entries of every list item in scope, in one query. */
 export function selectEntryRows(db: Kysely<Database>, accountId: number, scope: ItemScope) {
-  const [column, value, owner] = scopeColumn(scope);
   return db
     .selectFrom('list_entries')
     .innerJoin('list_contents', 'list_contents.id', 'list_entries.list_content_id')
     .innerJoin('items', 'items.id', 'list_contents.item_id')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
     .select(['list_entries.id', 'list_entries.list_content_id', 'list_entries.text'])
-    .where(column, '=', value)
-    .where(owner, '=', accountId)
+    .where(inScope(db, scope, accountId))
     .where('list_entries.account_id', '=', accountId)
     .orderBy('list_entries.id')
     .execute();

@@ -34,7 +34,13 @@ export async function loadItems(ctx: AppContext, db: Kysely<Database>, accountId
   return [...byTopic.values()].flat().sort((a, b) => a.id - b.id);
 }
 
-async function loadItemsByTopic(ctx: AppContext, db: Kysely<Database>, accountId: number, scope: ItemScope): Promise<Map<number, Item[]>> {
+/** 2 queries: the items in scope (with contents and media), the list entries; by topic id. */
+export async function loadItemsByTopic(
+  ctx: AppContext,
+  db: Kysely<Database>,
+  accountId: number,
+  scope: ItemScope,
+): Promise<Map<number, Item[]>> {
   const rows = await selectItemRows(db, accountId, scope);
   const entryRows = await selectEntryRows(db, accountId, scope);
   const entriesByList = new Map<number, ListEntryRow[]>();

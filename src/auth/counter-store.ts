@@ -25,6 +25,8 @@ export interface CounterStore {
   increment(keys: CounterKey[], now: number): Promise<Count[]>;
   /** Takes one back from each of `decrement`'s keys (in an open window) and forgets `reset`'s. */
   release(decrement: string[], reset: string[], now: number): Promise<void>;
+  /** The key's count in its open window, counting nothing; undefined when none is open. */
+  read(key: string, now: number): Promise<Count | undefined>;
 }
 
 /** Counts an attempt against each limit; milliseconds until the most exceeded one allows again (0: within all). */
@@ -93,6 +95,14 @@ export class MemoryCounterStore implements CounterStore {
       }
       for (const key of reset) table.delete(key);
     }
+  }
+
+  async read(key: string, now: number): Promise<Count | undefined> {
+    for (const table of this.#tables.values()) {
+      const window = table.get(key);
+      if (window && window.resetAt > now) return { key, count: window.count, resetAt: window.resetAt };
+    }
+    return undefined;
   }
 
   #table(windowMs: number): Map<string, Window> {

@@ -29,6 +29,16 @@ export class SqlCounterStore implements CounterStore {
     return rows.map((row) => ({ key: row.name, count: Number(row.count), resetAt: Number(row.reset_at) }));
   }
 
+  async read(key: string, now: number): Promise<Count | undefined> {
+    const row = await this.#db
+      .selectFrom('rate_counters')
+      .select(['count', 'reset_at'])
+      .where('name', '=', key)
+      .where('reset_at', '>', now)
+      .executeTakeFirst();
+    return row && { key, count: Number(row.count), resetAt: Number(row.reset_at) };
+  }
+
   async release(decrement: string[], reset: string[], now: number): Promise<void> {
     const names = [...decrement, ...reset];
     if (names.length === 0) return;

@@ -61,6 +61,16 @@ function behavesAsCounters(name: string, makeStore: () => CounterStore) {
       assert.equal(await limit(store, [{ key: 'x', limit: twoPerMinute }], 61_000), 0);
     });
 
+    test("read: the open window's count, counting nothing", async () => {
+      const store = makeStore();
+      assert.equal(await store.read('r', 0), undefined);
+      await store.increment([{ key: 'r', windowMs: 1000 }], 0);
+      await store.increment([{ key: 'r', windowMs: 1000 }], 1);
+      assert.deepEqual(await store.read('r', 2), { key: 'r', count: 2, resetAt: 1000 });
+      assert.deepEqual(await store.read('r', 3), { key: 'r', count: 2, resetAt: 1000 });
+      assert.equal(await store.read('r', 1000), undefined, 'the window is over');
+    });
+
     test('many counts at once: none lost', async () => {
       const store = makeStore();
       await Promise.all(Array.from({ length: 40 }, () => store.increment([{ key: 'busy', windowMs: 60_000 }], 5)));
@@ -92,6 +102,10 @@ describe('counter stores', () => {
     const unnamed = <T extends { key: string }>(counts: T[]) => counts.map((c) => ({ ...c, key: c.key.slice(prefix.length) }));
     return {
       increment: async (keys, now) => unnamed(await store.increment(named(keys), now)),
+      read: async (key, now) => {
+        const count = await store.read(prefix + key, now);
+        return count && { ...count, key };
+      },
       release: (decrement, reset, now) =>
         store.release(
           decrement.map((k) => prefix + k),
