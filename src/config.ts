@@ -2,6 +2,7 @@
 // validated once at start-up into one typed object. A bad value throws ConfigError naming
 // the variable; main.ts prints it and exits.
 import { existsSync } from 'node:fs';
+import type { MediaStorageSpec } from './storage/open-media-storage.ts';
 
 export class ConfigError extends Error {}
 
@@ -29,7 +30,8 @@ export interface Config {
   mailDir: string;
   emailVerificationUrl: string;
   passwordResetUrl: string;
-  mediaStorage: string;
+  /** MEDIA_STORAGE (with S3_ENDPOINT, S3_FORCE_PATH_STYLE and the AWS_* variables for s3://). */
+  mediaStorage: MediaStorageSpec;
   mediaMaxBytes: number;
   mediaUrlTtlMs: number;
   mediaUrlSecret: string | undefined;
@@ -174,6 +176,47 @@ function parseKeys(name: string, value: string | undefined): Buffer[] {
   });
 }
 
+/**
+ * MEDIA_STORAGE: `fs:<directory>`, or `s3://<bucket>[/<prefix>]` with S3_ENDPOINT (unset: AWS),
+ * S3_FORCE_PATH_STYLE, AWS_REGION (or AWS_DEFAULT_REGION; default us-east-1) and
+ * AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN; unset: the SDK's own chain).
+ */
+function parseMediaStorage(get: (name: string) => string | undefined): MediaStorageSpec {
+  const endpoint = get('S3_ENDPOINT');
+  if (endpoint !== undefined) parseUrl('S3_ENDPOINT', endpoint, ['http:', 'https:']);
+  const pathStyle = (get('S3_FORCE_PATH_STYLE') ?? 'false').toLowerCase();
+  if (pathStyle !== 'true' && pathStyle !== 'false')
+    throw new ConfigError(`S3_FORCE_PATH_STYLE must be "true" or "false", got "${pathStyle}"`);
+
+  const value = get('MEDIA_STORAGE') ?? 'fs:data/media';
+  if (/^fs:.+/.test(value)) return { kind: 'fs', directory: value.slice('fs:'.length) };
+  // Bucket names as S3 allows them; a prefix of path segments (no empty, "." or ".." segment).
+  const s3 = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([A-Za-z0-9!_.*'()/-]*))?$/.exec(value);
+  const segments = (s3?.[2] ?? '').split('/').filter((segment) => segment !== '');
+  if (!s3 || segments.some((segment) => segment === '.' || segment === '..')) {
+    throw new ConfigError(`MEDIA_STORAGE must be "fs:<directory>" or "s3://<bucket>[/<prefix>]", got "${value}"`);
+  }
+  const region = get('AWS_REGION') ?? get('AWS_DEFAULT_REGION') ?? 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) throw new ConfigError(`AWS_REGION must be a region name such as "eu-west-1", got "${region}"`);
+  const accessKeyId = get('AWS_ACCESS_KEY_ID');
+  const secretAccessKey = get('AWS_SECRET_ACCESS_KEY');
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new ConfigError(
+      `S3 credentials need AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY together; missing ${accessKeyId ? 'AWS_SECRET_ACCESS_KEY' : 'AWS_ACCESS_KEY_ID'}`,
+    );
+  }
+  const sessionToken = get('AWS_SESSION_TOKEN');
+  return {
+    kind: 's3',
+    bucket: s3[1]!,
+    prefix: segments.map((segment) => `${segment}/`).join(''),
+    endpoint: endpoint?.replace(/\/+$/, ''),
+    forcePathStyle: pathStyle === 'true',
+    region,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) } : undefined,
+  };
+}
+
 function parseTrustProxy(value: string | undefined): boolean | string | number {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
@@ -221,8 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
   const smtpUrl = get('SMTP_URL');
   if (smtpUrl) parseUrl('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
 
-  const mediaStorage = get('MEDIA_STORAGE') ?? 'fs:data/media';
-  if (!/^fs:.+/.test(mediaStorage)) throw new ConfigError(`MEDIA_STORAGE must be "fs:<directory>", got "${mediaStorage}"`);
+  const mediaStorage = parseMediaStorage(get);
 
   const messagingVars = ['MESSAGING_PROVIDER_ID', 'MESSAGING_KEY_ID', 'MESSAGING_PRIVATE_KEY_FILE'];
   const messagingSet = messagingVars.filter((name) => get(name) !== undefined);

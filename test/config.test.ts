@@ -51,6 +51,49 @@ describe('configuration', () => {
     );
   });
 
+  test('MEDIA_STORAGE: fs:<directory>, or s3://<bucket>[/<prefix>] with the S3_* and AWS_* settings', () => {
+    assert.deepEqual(loadConfig({}).mediaStorage, { kind: 'fs', directory: 'data/media' });
+    assert.deepEqual(loadConfig({ MEDIA_STORAGE: 's3://media-bucket' }).mediaStorage, {
+      kind: 's3',
+      bucket: 'media-bucket',
+      prefix: '',
+      endpoint: undefined,
+      forcePathStyle: false,
+      region: 'us-east-1',
+      credentials: undefined,
+    });
+    assert.deepEqual(
+      loadConfig({
+        MEDIA_STORAGE: 's3://my.bucket/tenants/a/',
+        S3_ENDPOINT: 'http://minio.internal:9000/',
+        S3_FORCE_PATH_STYLE: 'TRUE',
+        AWS_REGION: 'eu-west-1',
+        AWS_ACCESS_KEY_ID: 'key',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+      }).mediaStorage,
+      {
+        kind: 's3',
+        bucket: 'my.bucket',
+        prefix: 'tenants/a/',
+        endpoint: 'http://minio.internal:9000',
+        forcePathStyle: true,
+        region: 'eu-west-1',
+        credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+      },
+    );
+    const withToken = loadConfig({
+      MEDIA_STORAGE: 's3://b12',
+      AWS_DEFAULT_REGION: 'us-west-2',
+      AWS_ACCESS_KEY_ID: 'k',
+      AWS_SECRET_ACCESS_KEY: 's',
+      AWS_SESSION_TOKEN: 't',
+    });
+    assert.deepEqual(withToken.mediaStorage.kind === 's3' && [withToken.mediaStorage.region, withToken.mediaStorage.credentials], [
+      'us-west-2',
+      { accessKeyId: 'k', secretAccessKey: 's', sessionToken: 't' },
+    ]);
+  });
+
   test('MFA_ENCRYPTION_KEY: 32-byte keys in base64 or hex, comma-separated, the first one first', () => {
     assert.deepEqual(loadConfig({}).mfaEncryptionKeys, []);
     const base64 = Buffer.alloc(32, 7).toString('base64');
@@ -71,6 +114,17 @@ describe('configuration', () => {
     [{ EMAIL_VERIFICATION_URL: 'https://x/verify' }, 'EMAIL_VERIFICATION_URL'],
     [{ PASSWORD_RESET_URL: 'reset?key={key}' }, 'PASSWORD_RESET_URL'],
     [{ MEDIA_STORAGE: 's3' }, 'MEDIA_STORAGE'],
+    [{ MEDIA_STORAGE: 's3://' }, 'MEDIA_STORAGE'],
+    [{ MEDIA_STORAGE: 's3://Upper_Case' }, 'MEDIA_STORAGE'],
+    [{ MEDIA_STORAGE: 's3://bucket/../escape' }, 'MEDIA_STORAGE'],
+    [{ MEDIA_STORAGE: 's3://bucket/a b' }, 'MEDIA_STORAGE'],
+    [{ MEDIA_STORAGE: 'gs://bucket' }, 'MEDIA_STORAGE'],
+    [{ MEDIA_STORAGE: 's3://bucket', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT'],
+    [{ MEDIA_STORAGE: 's3://bucket', S3_ENDPOINT: 'ftp://minio' }, 'S3_ENDPOINT'],
+    [{ MEDIA_STORAGE: 's3://bucket', S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE'],
+    [{ MEDIA_STORAGE: 's3://bucket', AWS_REGION: 'EU West' }, 'AWS_REGION'],
+    [{ MEDIA_STORAGE: 's3://bucket', AWS_ACCESS_KEY_ID: 'k' }, 'AWS_SECRET_ACCESS_KEY'],
+    [{ MEDIA_STORAGE: 's3://bucket', AWS_SECRET_ACCESS_KEY: 's' }, 'AWS_ACCESS_KEY_ID'],
     [{ MEDIA_MAX_BYTES: 'lots' }, 'MEDIA_MAX_BYTES'],
     [{ MEDIA_URL_TTL: '1 fortnight' }, 'MEDIA_URL_TTL'],
     [{ TOKEN_IDLE_TTL: '-1' }, 'TOKEN_IDLE_TTL'],

@@ -3,7 +3,7 @@
 import type { AppContext } from '../context.ts';
 import type { UniqueIndex } from '../db/database.ts';
 import { nonFieldError, notFound } from '../errors.ts';
-import { removeMediaFiles } from '../media/media-cleanup.ts';
+import { queueMediaRemoval } from '../media/media-removal.ts';
 import {
   accountFirstName,
   accountHasAppUser,
@@ -70,10 +70,11 @@ export async function changeAppUser(ctx: AppContext, accountId: number, id: numb
 
 /** Deletes the app user and, through the foreign keys, everything it holds; then its media files. */
 export async function removeAppUser(ctx: AppContext, accountId: number, id: number): Promise<void> {
-  const storageKeys = await writeOwned(ctx, ownedAppUser(accountId, id), async (trx) => {
+  await writeOwned(ctx, ownedAppUser(accountId, id), async (trx) => {
     const keys = await mediaStorageKeys(trx, accountId, id);
     if (!(await deleteAppUser(trx, accountId, id))) throw notFound();
-    return keys;
+    // Durable: the removal commits with the delete, and survives a crash right after it.
+    await queueMediaRemoval(ctx, trx, keys);
   });
-  await removeMediaFiles(ctx, storageKeys);
+  ctx.outbox.wake();
 }

@@ -1,10 +1,11 @@
 // The gallery's logic: list, upload, rename, delete. Database writes go through the
 // owned-write kernel (src/app-data/owned-write.ts); stored files follow the database: an upload's file
 // is committed inside the transaction (and removed if the transaction fails), a deleted
-// resource's file is removed after the commit.
+// resource's file is removed after the commit by an outbox message written with the delete.
 import type { AppContext } from '../context.ts';
 import { invalid, notFound, type FieldErrors } from '../errors.ts';
 import { removeMediaFiles } from '../media/media-cleanup.ts';
+import { queueMediaRemoval } from '../media/media-removal.ts';
 import type { UploadForm } from '../media/media-upload.ts';
 import { toMediaResource, type MediaResource } from '../media/media-view.ts';
 import { countMedia, deleteMedia, findMedia, insertMedia, listMedia, ownsAppUser, renameMedia } from './gallery-queries.ts';
@@ -90,8 +91,13 @@ export async function removeMedia(ctx: AppContext, accountId: number, id: number
   const deleted = await writeOwned(
     ctx,
     (trx) => findMedia(trx, accountId, id),
-    (trx) => deleteMedia(trx, accountId, id),
+    async (trx) => {
+      const row = await deleteMedia(trx, accountId, id);
+      // Durable: the removal commits with the delete, and survives a crash right after it.
+      if (row) await queueMediaRemoval(ctx, trx, [row.storage_key]);
+      return row;
+    },
   );
   if (!deleted) throw notFound();
-  await removeMediaFiles(ctx, [deleted.storage_key]);
+  ctx.outbox.wake();
 }

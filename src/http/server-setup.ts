@@ -60,7 +60,11 @@ function sendDomainError(reply: FastifyReply, error: DomainError): FastifyReply 
 
 function registerErrorHandler(app: App): void {
   app.setErrorHandler((error: FastifyError | HttpError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof DomainError) return sendDomainError(reply, error);
+    if (error instanceof DomainError) {
+      // Something the request needs is away (the media store): worth a line in the log.
+      if (error.kind === 'unavailable' && error.cause !== undefined) request.log.warn({ err: error.cause }, 'unavailable');
+      return sendDomainError(reply, error);
+    }
     if (error instanceof HttpError) return sendError(reply, error.statusCode, error.body, error.headers);
     if (error.validation) {
       return sendError(reply, 400, formatValidationErrors(error.validation, request.body));

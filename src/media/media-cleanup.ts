@@ -1,7 +1,7 @@
-// Removing stored files once the rows that pointed at them are gone (after the commit: a
-// rolled-back delete must not lose the file). For the gallery's DELETE and for deleting an
-// app user, whose media rows go by cascade: read their storage keys inside the transaction
-// (app-user-queries' mediaStorageKeys), commit, then call removeMediaFiles.
+// Removing stored files at once, best effort: for an upload whose transaction failed after its
+// file was put in place. Deletes (of a media resource, an app user, an account) queue the
+// removal in their own transaction instead (media-removal.ts), so that a crash right after the
+// commit still removes the files.
 import type { AppContext } from '../context.ts';
 
 /**

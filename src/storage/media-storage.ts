@@ -1,5 +1,5 @@
 // Where uploaded files live, behind a small interface that every store implements (the local
-// disk now; an S3-compatible one next), chosen by MEDIA_STORAGE in open-media-storage.ts.
+// disk, an S3-compatible object store), chosen by MEDIA_STORAGE in open-media-storage.ts.
 // Objects are immutable: a key is written once, read many times, removed once.
 import type { Readable } from 'node:stream';
 

@@ -9,7 +9,9 @@ import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../../src/auth/passwords.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { loadConfig } from '../../src/config.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { isIncoming, listStoredObjects, testMediaStorageEnv } from '../helpers/media-storage.ts';
 import { verifiedAccount } from '../helpers/factories.ts';
 import { requester } from '../helpers/server.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
@@ -17,12 +19,10 @@ import { png, uploadForm } from '../media/media-fixtures.ts';
 
 const PASSWORD = 'violet-lantern-47-quarry';
 
-function storedFiles(dataDir: string): string[] {
-  const root = join(dataDir, 'media');
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !entry.parentPath.includes('.incoming'))
-    .map((entry) => join(entry.parentPath, entry.name));
+/** What the service keeps in its media store (local disk, or S3 with TEST_MEDIA_STORAGE=s3), uploads being received left out. */
+async function storedFiles(dataDir: string): Promise<string[]> {
+  const spec = loadConfig(await testMediaStorageEnv(dataDir)).mediaStorage;
+  return (await listStoredObjects(spec)).filter((stored) => !isIncoming(stored));
 }
 
 describe('kill -9 right after an account deletion, then restart', () => {
@@ -62,19 +62,19 @@ describe('kill -9 right after an account deletion, then restart', () => {
       const uploaded = await request('POST', `/app/users/${appUser.id}/gallery/`, { token, raw: uploadForm({ name, file: png() }) });
       assert.equal(uploaded.status, 201, uploaded.text);
     }
-    const files = storedFiles(dataDir);
+    const files = await storedFiles(dataDir);
     assert.equal(files.length, 2);
 
     assert.equal((await request('DELETE', '/account/', { token, body: { password: PASSWORD } })).status, 204);
     first.child.kill('SIGKILL');
     await first.exited;
-    assert.deepEqual(storedFiles(dataDir), files, 'nothing was removed before the kill');
+    assert.deepEqual(await storedFiles(dataDir), files, 'nothing was removed before the kill');
 
     const second = await startServiceProcess(database.url, dataDir);
     services.push(second);
     const deadline = Date.now() + 20_000;
     const mailSent = () => existsSync(join(dataDir, 'mail')) && readdirSync(join(dataDir, 'mail')).some((name) => name.endsWith('.eml'));
-    while (storedFiles(dataDir).length > 0 || !mailSent()) {
+    while ((await storedFiles(dataDir)).length > 0 || !mailSent()) {
       assert.ok(Date.now() < deadline, 'the restarted service did not remove the files and send the notice');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { createAccount } from '../helpers/accounts.ts';
 import { PUBLIC_URL, startTestServer, type TestServer } from '../helpers/server.ts';
+import { waitUntilRemoved } from '../media/media-fixtures.ts';
 import { create, createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia } from './fixtures.ts';
 
 const DETAIL_FIELDS = [
@@ -215,7 +216,7 @@ describe('app users', () => {
       const rows = await db.selectFrom(table).select('id').where('account_id', '=', owner.id).execute();
       assert.deepEqual(rows, [], `${table} rows remain`);
     }
-    assert.equal(await server.server.ctx.media.open(storageKey), null, 'the stored file is removed');
+    await waitUntilRemoved(server, storageKey); // the stored file is removed (through the outbox)
     assert.equal((await server.request('GET', `/app/profiles/${otherProfile.id}/`, { token: other.token })).status, 200);
 
     const again = await server.request('DELETE', `/app/users/${owner.appUserId}/`, { token: owner.token });

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { TestClock } from './clock.ts';
 import { createTestDatabase } from './database.ts';
+import { testMediaStorageEnv } from './media-storage.ts';
 
 export const PUBLIC_URL = 'http://api.test';
 
@@ -66,7 +67,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     PUBLIC_URL,
     DATABASE_URL: database.url,
     MAIL_DIR: join(dataDir, 'mail'),
-    MEDIA_STORAGE: `fs:${join(dataDir, 'media')}`,
+    // fs:<dataDir>/media, or a prefix of the shared S3 server with TEST_MEDIA_STORAGE=s3.
+    ...(await testMediaStorageEnv(dataDir)),
     RATE_LIMITS: 'off',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     OUTBOX_POLL_INTERVAL: '100ms',

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { freePort } from './free-port.ts';
+import { testMediaStorageEnv } from './media-storage.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -32,7 +33,7 @@ export async function startServiceProcess(
       PUBLIC_URL: 'http://api.test',
       DATABASE_URL: databaseUrl,
       MAIL_DIR: join(dataDir, 'mail'),
-      MEDIA_STORAGE: `fs:${join(dataDir, 'media')}`,
+      ...(await testMediaStorageEnv(dataDir)),
       RATE_LIMITS: 'off',
       LOG_LEVEL: 'silent',
       OUTBOX_POLL_INTERVAL: '100ms',

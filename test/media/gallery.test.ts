@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { PUBLIC_URL, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -10,7 +9,9 @@ import {
   multipartBody,
   pdf,
   png,
+  isStored,
   storedFiles,
+  waitUntilRemoved,
   textFile,
   upload,
   uploadForm,
@@ -81,8 +82,9 @@ describe('media gallery', () => {
     assert.equal(created.body.content_type, 'image/png');
     const key = /\/media\/files\/([^?]+)/.exec(created.body.file)![1]!;
     assert.match(key, /^[0-9a-f]{32}\.png$/);
-    assert.ok(storedFiles(server).some((path) => path.endsWith(`/${key.slice(0, 2)}/${key}`)));
-    assert.ok(!storedFiles(server).some((path) => path.includes('passwd')));
+    assert.ok((await storedFiles(server)).some((path) => path.endsWith(`/${key}`)));
+    assert.ok(await isStored(server, key));
+    assert.ok(!(await storedFiles(server)).some((path) => path.includes('passwd')));
   });
 
   test('name is trimmed; the stored row matches the response', async () => {
@@ -95,7 +97,7 @@ describe('media gallery', () => {
   });
 
   test('a text file named .png, a ZIP and an SVG are refused (400 under file), and nothing is stored', async () => {
-    const before = storedFiles(server).length;
+    const before = (await storedFiles(server)).length;
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     for (const [file, filename, type] of [
       [textFile, 'photo.png', 'image/png'],
@@ -107,7 +109,7 @@ describe('media gallery', () => {
       assert.deepEqual(Object.keys(refused.body), ['file']);
       assert.match(refused.body.file[0], /image, PDF, audio or video/);
     }
-    assert.equal(storedFiles(server).length, before);
+    assert.equal((await storedFiles(server)).length, before);
   });
 
   test('missing, blank or too long fields: 400 keyed by field', async () => {
@@ -176,7 +178,7 @@ describe('media gallery', () => {
   });
 
   test('a malformed or truncated multipart body is 400 {"detail"}, and nothing is stored', async () => {
-    const before = storedFiles(server).length;
+    const before = (await storedFiles(server)).length;
     const boundary = 'cut';
     const truncated = multipartBody(
       boundary,
@@ -201,7 +203,7 @@ describe('media gallery', () => {
     });
     assert.equal(noBoundary.status, 400, noBoundary.text);
     assert.equal(typeof noBoundary.body.detail, 'string');
-    assert.equal(storedFiles(server).length, before);
+    assert.equal((await storedFiles(server)).length, before);
   });
 
   test('a JSON body on the upload route is 415; multipart anywhere else is 415', async () => {
@@ -335,8 +337,7 @@ describe('media gallery', () => {
     const created = await upload(server, account.token, appUserId, { name: 'doomed', file: png() });
     const kept = await upload(server, account.token, appUserId, { name: 'kept', file: pdf() });
     const key = /\/media\/files\/([^?]+)/.exec(created.body.file)![1]!;
-    const path = storedFiles(server).find((file) => file.endsWith(key))!;
-    assert.ok(existsSync(path));
+    assert.ok(await isStored(server, key));
 
     const profile = await db
       .insertInto('profiles')
@@ -395,7 +396,7 @@ describe('media gallery', () => {
     const deleted = await server.request('DELETE', `/app/media-resources/${created.body.id}/`, { token: account.token });
     assert.equal(deleted.status, 204);
     assert.equal(deleted.text, '');
-    assert.ok(!existsSync(path), 'the stored file is removed');
+    await waitUntilRemoved(server, key); // the stored file is removed (through the outbox)
 
     const contentRow = await db.selectFrom('image_contents').selectAll().where('id', '=', content.id).executeTakeFirstOrThrow();
     assert.equal(contentRow.image_resource_id, null);

@@ -38,13 +38,13 @@ describe('media isolation between accounts', () => {
       notFound(await server.request('DELETE', path, { token }), `DELETE ${path}`);
     }
     notFound(await server.request('GET', `/app/users/${ownerAppUser}/gallery/`, { token }), 'list');
-    const filesBefore = storedFiles(server).length;
+    const filesBefore = (await storedFiles(server)).length;
     notFound(
       await server.request('POST', `/app/users/${ownerAppUser}/gallery/`, { token, raw: uploadForm({ name: 'planted', file: png() }) }),
       'upload',
     );
     notFound(await server.request('POST', `/app/users/${ownerAppUser}/gallery/`, { token, raw: uploadForm({}) }), 'upload without fields');
-    assert.equal(storedFiles(server).length, filesBefore, "nothing is stored for a stranger's upload");
+    assert.equal((await storedFiles(server)).length, filesBefore, "nothing is stored for a stranger's upload");
   });
 
   test('the object is unchanged and still downloadable; its gallery holds only what the owner put there', async () => {

@@ -1,9 +1,9 @@
 // Small real files for upload tests, an app user to upload to, and helpers to upload and to
-// look at what the storage directory holds.
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// look at what the media store holds (local disk or S3).
+import assert from 'node:assert/strict';
 import { crc32, deflateSync } from 'node:zlib';
 import type { TestAccount } from '../helpers/accounts.ts';
+import { listStoredObjects } from '../helpers/media-storage.ts';
 import { appUserOf } from '../helpers/factories.ts';
 import type { TestResponse, TestServer } from '../helpers/server.ts';
 
@@ -139,12 +139,30 @@ export function multipartBody(boundary: string, parts: Array<{ headers: string[]
   return Buffer.concat(chunks);
 }
 
-/** Every file under the media directory (sub-directories and .incoming included). */
-export function storedFiles(server: TestServer): string[] {
-  const root = join(server.dataDir, 'media');
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
+/** Everything in the server's media store, uploads being received included (paths on disk, keys in S3). */
+export function storedFiles(server: TestServer): Promise<string[]> {
+  return listStoredObjects(server.server.ctx.config.mediaStorage);
+}
+
+/** Whether the store holds the object under `storageKey` (read through the service's own store). */
+export async function isStored(server: TestServer, storageKey: string): Promise<boolean> {
+  const stream = await server.server.ctx.media.open(storageKey);
+  stream?.destroy();
+  return stream !== null;
+}
+
+/** Waits until the store no longer holds `storageKey` (removals after a delete go through the outbox). */
+export async function waitUntilRemoved(server: TestServer, storageKey: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (await isStored(server, storageKey)) {
+    assert.ok(Date.now() < deadline, `${storageKey} is still stored`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The storage key in a signed file URL. */
+export function storageKeyOf(fileUrl: string): string {
+  return /\/media\/files\/([^?]+)/.exec(fileUrl)![1]!;
 }
 
 /** Fetches a signed file URL the service wrote, without any token. */

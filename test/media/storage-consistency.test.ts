@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, existsSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -24,7 +24,7 @@ describe('stored files follow the database', () => {
   const db = () => server.server.ctx.db.kysely;
 
   test('when the insert fails, the received file is removed and the error is a plain 500', async () => {
-    const filesBefore = storedFiles(server);
+    const filesBefore = await storedFiles(server);
     if (onPostgres) {
       await sql`CREATE FUNCTION refuse_media() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused by test'; END $$ LANGUAGE plpgsql`.execute(
         db(),
@@ -41,7 +41,7 @@ describe('stored files follow the database', () => {
       const response = await upload(server, account.token, appUserId, { name: 'x', file: png() });
       assert.equal(response.status, 500);
       assert.deepEqual(response.body, { detail: 'Internal server error.' });
-      assert.deepEqual(storedFiles(server), filesBefore);
+      assert.deepEqual(await storedFiles(server), filesBefore);
     } finally {
       await sql`DROP TRIGGER refuse_media_insert${onPostgres ? sql` ON media_resources` : sql``}`.execute(db());
     }
@@ -52,7 +52,7 @@ describe('stored files follow the database', () => {
   test('when the commit fails after the file was put in place, the file is removed (PostgreSQL)', {
     skip: !onPostgres && 'SQLite has no deferred triggers',
   }, async () => {
-    const filesBefore = storedFiles(server);
+    const filesBefore = await storedFiles(server);
     await sql`CREATE OR REPLACE FUNCTION refuse_media() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused at commit by test'; END $$ LANGUAGE plpgsql`.execute(
       db(),
     );
@@ -62,7 +62,7 @@ describe('stored files follow the database', () => {
     try {
       const response = await upload(server, account.token, appUserId, { name: 'x', file: png() });
       assert.equal(response.status, 500);
-      assert.deepEqual(storedFiles(server), filesBefore);
+      assert.deepEqual(await storedFiles(server), filesBefore);
     } finally {
       await sql`DROP TRIGGER refuse_media_commit ON media_resources`.execute(db());
     }
@@ -72,7 +72,7 @@ describe('stored files follow the database', () => {
     const created = await upload(server, account.token, appUserId, { name: 'vanishing', file: png() });
     assert.equal(created.status, 201);
     const key = new URL(created.body.file).pathname.split('/').pop()!;
-    rmSync(storedFiles(server).find((path) => path.endsWith(key))!);
+    await server.server.ctx.media.remove(key);
     const response = await download(server, created.body.file);
     assert.equal(response.status, 404);
     assert.deepEqual(await response.json(), { detail: 'Not found.' });

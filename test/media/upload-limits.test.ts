@@ -25,14 +25,14 @@ describe('upload size limit (MEDIA_MAX_BYTES=1KiB)', () => {
   });
 
   test('one byte over, or far over: 413 {"detail"}, no row, and no file left in the media directory', async () => {
-    const filesBefore = storedFiles(server);
+    const filesBefore = await storedFiles(server);
     const listBefore = await server.request('GET', `/app/users/${appUserId}/gallery/`, { token: account.token });
     for (const size of [1025, 4096, 100_000]) {
       const response = await upload(server, account.token, appUserId, { name: `big ${size}`, file: pngOfSize(size) });
       assert.equal(response.status, 413, `${size}: ${response.text}`);
       assert.match(response.body.detail, /1024 bytes/);
     }
-    assert.deepEqual(storedFiles(server), filesBefore);
+    assert.deepEqual(await storedFiles(server), filesBefore);
     const listAfter = await server.request('GET', `/app/users/${appUserId}/gallery/`, { token: account.token });
     assert.deepEqual(
       listAfter.body.map((m: { id: number }) => m.id),
@@ -73,14 +73,14 @@ describe('media quota (QUOTA_MEDIA_PER_USER=2)', () => {
     const appUserId = await createAppUser(server, account);
     const first = await upload(server, account.token, appUserId, { name: 'one', file: png() });
     await upload(server, account.token, appUserId, { name: 'two', file: png() });
-    const files = storedFiles(server);
+    const files = await storedFiles(server);
     assert.equal(files.length, 2);
 
     const refused = await upload(server, account.token, appUserId, { name: 'three', file: png() });
     assert.equal(refused.status, 400);
     assert.deepEqual(Object.keys(refused.body), ['non_field_errors']);
     assert.match(refused.body.non_field_errors[0], /2/);
-    assert.deepEqual(storedFiles(server), files);
+    assert.deepEqual(await storedFiles(server), files);
 
     // The quota is per app user: someone else's gallery does not count.
     const other = await createAccount(server);

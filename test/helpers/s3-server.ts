@@ -1,0 +1,76 @@
+// A real S3-protocol server for the tests (s3rver, in this process, on a free port, storing
+// into a temporary directory), and the settings that point the service at it. The service
+// talks to it over HTTP with the AWS SDK, as it would to any S3-compatible store.
+import { mkdtempSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+
+export interface TestS3Server {
+  endpoint: string;
+  bucket: string;
+  /** Where s3rver keeps the bucket: a server started again on it finds the same objects. */
+  directory: string;
+  /** MEDIA_STORAGE and the S3/AWS variables for a store under `prefix` of the bucket. */
+  env(prefix: string): Record<string, string>;
+  /** Puts an object (over S3), dated `lastModified` when given. */
+  putObject(key: string, body: Buffer, lastModified?: Date): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** s3rver's own credentials. */
+const ACCESS_KEY = 'S3RVER';
+
+export async function startS3Server(
+  bucket = 'media',
+  port = 0,
+  directory = mkdtempSync(join(tmpdir(), 'profile-service-s3-')),
+): Promise<TestS3Server> {
+  const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const address = await server.run();
+  // Never what keeps a test process alive.
+  server.httpServer.unref();
+  const endpoint = `http://127.0.0.1:${address.port}`;
+  const env = (prefix: string) => ({
+    MEDIA_STORAGE: `s3://${bucket}/${prefix}`,
+    S3_ENDPOINT: endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: ACCESS_KEY,
+    AWS_SECRET_ACCESS_KEY: ACCESS_KEY,
+  });
+  return {
+    endpoint,
+    bucket,
+    directory,
+    env,
+    async putObject(key, body, lastModified) {
+      const client = new S3Client({
+        endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: ACCESS_KEY },
+      });
+      try {
+        await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+      } finally {
+        client.destroy();
+      }
+      // s3rver dates an object by its file's modification time.
+      if (lastModified) utimesSync(server.store.getResourcePath(bucket, key, 'object'), lastModified, lastModified);
+    },
+    async close() {
+      server.httpServer.closeAllConnections();
+      await server.close();
+    },
+  };
+}
+
+let shared: Promise<TestS3Server> | undefined;
+
+/** One server for every test server of this process (TEST_MEDIA_STORAGE=s3), each under a prefix of its own. */
+export function sharedS3Server(): Promise<TestS3Server> {
+  shared ??= startS3Server();
+  return shared;
+}
