@@ -27,10 +27,13 @@ import { registerHttpConventions } from './http/server-setup.ts';
 import type { App } from './http/types.ts';
 import { registerMediaFileRoutes } from './media/media-file-routes.ts';
 import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
+import { answerFrameworkError, registerRequestIdHeader, requestId } from './observability/request-id.ts';
+import { registerRequestMetrics, type RequestMetrics } from './observability/request-metrics.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-export async function buildApp(ctx: AppContext): Promise<App> {
+/** `requestMetrics`: where to count requests (METRICS_PORT set); undefined, nothing is counted. */
+export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics): Promise<App> {
   const app: App = Fastify({
     loggerInstance: ctx.log,
     trustProxy: ctx.config.trustProxy as boolean | string,
@@ -43,9 +46,15 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
     exposeHeadRoutes: true,
+    // X-Request-Id: a sane incoming one, or a new one; in every log line of the request as reqId.
+    genReqId: requestId,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = 20_000;
 
+  // First: the id is on every answer (the overload guard's too), and every route is counted.
+  registerRequestIdHeader(app);
+  if (requestMetrics) registerRequestMetrics(app, requestMetrics);
   await registerHttpConventions(app, ctx.config.overloadEventLoopDelayMs);
   await app.register(swagger, {
     openapi: {

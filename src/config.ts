@@ -95,6 +95,10 @@ export interface Config {
   /** Event-loop delay above which requests get 503 (0: never). */
   overloadEventLoopDelayMs: number;
   logLevel: string;
+  /** json: one JSON object a line; pretty: pino-pretty's coloured lines (development). */
+  logFormat: 'json' | 'pretty';
+  /** GET /metrics (Prometheus) on a listener of its own; undefined: METRICS_PORT unset, off. */
+  metrics: { port: number; host: string } | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -307,6 +311,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}"`);
   }
+  const logFormat = (get('LOG_FORMAT') ?? (process.stdout.isTTY ? 'pretty' : 'json')).toLowerCase();
+  if (logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError(`LOG_FORMAT must be "json" or "pretty", got "${logFormat}"`);
+
+  const metricsPort = get('METRICS_PORT');
+  const metrics =
+    metricsPort === undefined
+      ? undefined
+      : { port: parseInteger('METRICS_PORT', metricsPort, 0, 65535), host: get('METRICS_HOST') ?? '127.0.0.1' };
+  if (metrics && metrics.port !== 0 && metrics.port === port) throw new ConfigError(`METRICS_PORT must differ from PORT (${port})`);
 
   return {
     port,
@@ -371,6 +384,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: parseTrustProxy(get('TRUST_PROXY')),
     overloadEventLoopDelayMs: duration('OVERLOAD_EVENT_LOOP_DELAY', '1s'),
     logLevel,
+    logFormat,
+    metrics,
   };
 }
 

@@ -10,6 +10,12 @@ import type { Db } from './db/database.ts';
 import type { MediaStorage } from './storage/media-storage.ts';
 import type { Outbox } from './outbox/outbox.ts';
 
+/** Reads of an in-memory cache: answered from it, or loaded. Plain numbers, so counting costs nothing. */
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+}
+
 export interface AppContext {
   config: Config;
   db: Db;
@@ -18,6 +24,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** The abuse limits' counters: in memory for one SQLite instance, in the database where instances share them. */
   counters: CounterStore;
+  /** The in-memory caches' hit and miss counts by cache name (whoever makes a cache adds it); GET /metrics reads them. */
+  cacheCounts: Map<string, CacheCounts>;
   /** Where uploaded media files are stored (MEDIA_STORAGE). */
   media: MediaStorage;
   secrets: {

@@ -6,7 +6,8 @@ import { startServer } from './server.ts';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const server = await startServer(config);
-  server.ctx.log.info({ address: server.address, publicUrl: config.publicUrl }, 'Profile Service listening');
+  const metrics = server.metricsAddress === undefined ? {} : { metrics: `${server.metricsAddress}/metrics` };
+  server.ctx.log.info({ address: server.address, publicUrl: config.publicUrl, ...metrics }, 'Profile Service listening');
 
   const shutdown = (signal: string) => {
     server.ctx.log.info({ signal }, 'shutting down');

@@ -9,7 +9,7 @@ import { SqlCounterStore } from './auth/sql-counter-store.ts';
 import { buildApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, CacheCounts } from './context.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { findSecret, getOrCreateSecret } from './db/secrets.ts';
@@ -20,6 +20,8 @@ import { mediaRemovalDelivery } from './media/media-removal.ts';
 import { openMediaStorage } from './storage/open-media-storage.ts';
 import { mailchimpDelivery } from './mailchimp/mailchimp-delivery.ts';
 import { loadMessagingKey } from './messaging/messaging-key.ts';
+import { ServiceMetrics } from './observability/metrics.ts';
+import { serveMetrics, type MetricsServer } from './observability/metrics-server.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { OutboxWorker, type DeliveryHandler } from './outbox/worker.ts';
 
@@ -30,6 +32,8 @@ export interface RunningServer {
   sweeper: AccountSweeper;
   /** The address the server listens on, e.g. http://127.0.0.1:8000 */
   address: string;
+  /** Where GET /metrics is served (its own listener), e.g. http://127.0.0.1:9464; undefined: METRICS_PORT unset. */
+  metricsAddress: string | undefined;
   close(): Promise<void>;
 }
 
@@ -39,9 +43,16 @@ export interface StartOptions {
 }
 
 export function createLogger(config: Config): FastifyBaseLogger {
+  const options = { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] };
+  if (config.logFormat === 'json' || config.logLevel === 'silent') return pino(options) as FastifyBaseLogger;
+  // LOG_FORMAT=pretty (a terminal's default): pino-pretty formats in pino's own worker thread,
+  // loaded from node_modules by name, so the bundle runs it too. Colours only on a terminal.
   return pino({
-    level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    ...options,
+    transport: {
+      target: 'pino-pretty',
+      options: { colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+    },
   }) as FastifyBaseLogger;
 }
 
@@ -64,6 +75,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // open behind it: the database above all, whose connections would outlive the error.
   let app: App | undefined;
   let mail: MailTransport | undefined;
+  let metricsServer: MetricsServer | undefined;
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
@@ -78,7 +90,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     };
     // A process that sees every write (db.changes: one SQLite instance) sees every request too.
     const counters = db.changes ? new MemoryCounterStore() : new SqlCounterStore(db.kysely);
-    const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, counters, media, secrets };
+    const cacheCounts = new Map<string, CacheCounts>();
+    const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, counters, cacheCounts, media, secrets };
     mail = createMailTransport(config, log);
     const handlers: Record<string, DeliveryHandler> = {
       email: emailDelivery(mail, config.publicUrl),
@@ -88,12 +101,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);
     const sweeper = new AccountSweeper(db, ctx.clock, config, log);
 
-    app = await buildApp(ctx);
+    const metrics = config.metrics ? new ServiceMetrics(ctx) : undefined;
+    app = await buildApp(ctx, metrics?.requests);
     const address = await app.listen({ port: config.port, host: config.host });
+    if (metrics && config.metrics) metricsServer = await serveMetrics(metrics, config.metrics, log);
     if (config.outbox.workerEnabled) worker.start();
     sweeper.start();
-    return running(app, ctx, worker, sweeper, mail, address);
+    return running(app, ctx, worker, sweeper, mail, address, metricsServer);
   } catch (error) {
+    await metricsServer?.close();
     await app?.close();
     mail?.close();
     await db.close();
@@ -108,6 +124,7 @@ function running(
   sweeper: AccountSweeper,
   mail: MailTransport,
   address: string,
+  metricsServer: MetricsServer | undefined,
 ): RunningServer {
   let closing: Promise<void> | undefined;
   return {
@@ -116,8 +133,10 @@ function running(
     worker,
     sweeper,
     address,
+    metricsAddress: metricsServer?.address,
     close() {
       closing ??= (async () => {
+        await metricsServer?.close();
         await app.close();
         await worker.stop();
         await sweeper.stop();

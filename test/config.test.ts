@@ -31,6 +31,16 @@ describe('configuration', () => {
     assert.equal(config.emailVerificationUrl, 'https://api.example.com/verify-email?key={key}');
   });
 
+  test('METRICS_PORT turns the metrics listener on (METRICS_HOST: loopback unless told); LOG_FORMAT is json or pretty', () => {
+    assert.equal(loadConfig({}).metrics, undefined);
+    assert.deepEqual(loadConfig({ METRICS_PORT: '9464' }).metrics, { port: 9464, host: '127.0.0.1' });
+    assert.deepEqual(loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metrics, { port: 0, host: '0.0.0.0' });
+    assert.equal(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat, 'pretty');
+    assert.equal(loadConfig({ LOG_FORMAT: 'JSON' }).logFormat, 'json');
+    // Unset: pretty on a terminal, JSON lines otherwise (as here: the test runner's output is a pipe).
+    assert.equal(loadConfig({}).logFormat, process.stdout.isTTY ? 'pretty' : 'json');
+  });
+
   test('durations and sizes take units', () => {
     assert.equal(parseDuration('X', '90'), 90_000);
     assert.equal(parseDuration('X', '30d'), 30 * 86_400_000);
@@ -131,6 +141,10 @@ describe('configuration', () => {
     [{ RATE_LIMITS: 'maybe' }, 'RATE_LIMITS'],
     [{ RATE_LIMIT_LOGIN_IP: '10 per minute' }, 'RATE_LIMIT_LOGIN_IP'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
+    [{ METRICS_PORT: '70000' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: 'nine' }, 'METRICS_PORT'],
+    [{ PORT: '9000', METRICS_PORT: '9000' }, 'METRICS_PORT'],
     [{ MESSAGING_PROVIDER_ID: 'p' }, 'MESSAGING_KEY_ID'],
     [{ MAILCHIMP_API_KEY: 'abc-us6' }, 'MAILCHIMP_LIST_ID'],
     [{ MAILCHIMP_API_KEY: 'nodatacentre', MAILCHIMP_LIST_ID: 'l' }, 'MAILCHIMP_API_KEY'],

@@ -13,6 +13,7 @@ import { registerTopicRoutes } from './topic-routes.ts';
 
 export function registerAppDataRoutes(app: App, ctx: AppContext): void {
   const cache = new RenderingCache(ctx.config.renderCacheBytes, ctx.config.mediaUrlTtlMs);
+  ctx.cacheCounts.set('rendering', cache.counts);
   registerAppUserRoutes(app, ctx);
   registerProfileRoutes(app, ctx, cache);
   registerTopicRoutes(app, ctx);

@@ -22,6 +22,8 @@ export class RenderingCache {
   #bytes = 0;
   readonly #maxBytes: number;
   readonly #mediaUrlTtlMs: number;
+  /** Reads answered from the cache, and reads that had to load (GET /metrics). */
+  readonly counts = { hits: 0, misses: 0 };
 
   constructor(maxBytes: number, mediaUrlTtlMs: number) {
     this.#maxBytes = maxBytes;
@@ -38,11 +40,16 @@ export class RenderingCache {
 
   get(key: string, accountId: number, stamp: string): Buffer | undefined {
     const entry = this.#entries.get(key);
-    if (!entry || entry.accountId !== accountId) return undefined;
-    if (entry.stamp !== stamp) {
-      this.#drop(key, entry);
+    if (!entry || entry.accountId !== accountId) {
+      this.counts.misses++;
       return undefined;
     }
+    if (entry.stamp !== stamp) {
+      this.#drop(key, entry);
+      this.counts.misses++;
+      return undefined;
+    }
+    this.counts.hits++;
     // Most recently used last: the Map's order is the eviction order.
     this.#entries.delete(key);
     this.#entries.set(key, entry);

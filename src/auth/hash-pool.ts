@@ -61,6 +61,21 @@ export class HashPool {
     this.#threads = Array.from({ length: size }, () => new HashThread());
   }
 
+  /** Threads in the pool (GET /metrics). */
+  get size(): number {
+    return this.#threads.length;
+  }
+
+  /** Threads hashing now (GET /metrics). */
+  get busy(): number {
+    return this.#threads.filter((thread) => thread.busy).length;
+  }
+
+  /** Jobs waiting for a thread (GET /metrics). */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
   async run(job: Job): Promise<string | boolean> {
     const free = this.#threads.find((t) => !t.busy);
     if (free) free.busy = true;

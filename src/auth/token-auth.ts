@@ -54,7 +54,7 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, header: str
 }
 
 export function registerTokenAuth(app: App, ctx: AppContext): void {
-  const findToken = tokenFinder(ctx.db);
+  const findToken = tokenFinder(ctx.db, ctx.cacheCounts);
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const mode = request.routeOptions.config?.auth ?? 'required';

@@ -2,6 +2,7 @@
 // caller's app user, which cached views are stamped with.
 import DataLoader from 'dataloader';
 import { sql } from 'kysely';
+import type { CacheCounts } from '../context.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { preparedStatement } from '../db/prepared-query.ts';
 import type { Db } from '../db/database.ts';
@@ -27,8 +28,9 @@ const CACHED_ROWS = 100_000;
 /** Lookups sent to PostgreSQL in one query at most. */
 const MAX_BATCH = 200;
 
-export function tokenFinder(db: Db): TokenFinder {
-  return db.changes ? cachedFinder(db, db.changes) : batchedFinder(db);
+/** `cacheCounts`: where the caches (SQLite) add their hit and miss counts. */
+export function tokenFinder(db: Db, cacheCounts?: Map<string, CacheCounts>): TokenFinder {
+  return db.changes ? cachedFinder(db, db.changes, cacheCounts) : batchedFinder(db);
 }
 
 function tokenRows(db: Db) {
@@ -43,7 +45,7 @@ function tokenRows(db: Db) {
  * costs its writer no token lookup on the next request; and the data version is only read
  * when a request asks for it.
  */
-function cachedFinder(db: Db, changes: ChangeFeed): TokenFinder {
+function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, CacheCounts>): TokenFinder {
   const findToken = preparedStatement(db, 'find_token', (p: { tokenHash: string }) =>
     tokenRows(db).where('auth_tokens.token_hash', '=', p.tokenHash),
   );
@@ -52,6 +54,7 @@ function cachedFinder(db: Db, changes: ChangeFeed): TokenFinder {
   );
   const tokens = new RowCache<FoundToken>(changes, 'tokens', CACHED_ROWS);
   const dataVersions = new RowCache<number | null>(changes, 'app_user', CACHED_ROWS);
+  cacheCounts?.set('token', tokens.counts).set('data_version', dataVersions.counts);
 
   const dataVersionOf = async (accountId: number): Promise<number | null> =>
     (await dataVersions.get(String(accountId), async () => {

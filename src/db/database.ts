@@ -61,7 +61,19 @@ export interface Db {
    * database is told what was written (sequences moved past it, statistics refreshed).
    */
   bulkLoad(tables: readonly string[], work: (trx: Kysely<Database>) => Promise<void>): Promise<void>;
+  /** PostgreSQL: the connection pool's state now (GET /metrics). SQLite has one connection, no pool. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open, in use or idle. */
+  total: number;
+  idle: number;
+  /** Requests for a connection waiting for one to be free. */
+  waiting: number;
+  /** Most connections the pool opens (DATABASE_POOL_SIZE). */
+  max: number;
 }
 
 /** Timeouts unset: none (the command-line tools, whose long statements are expected). */

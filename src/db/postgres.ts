@@ -47,6 +47,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
           // works from the empty tables' statistics. Analysing now makes the data usable at once.
           await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(kysely);
         }),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     close: () => kysely.destroy(),
   };
 }

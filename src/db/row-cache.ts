@@ -14,6 +14,8 @@ export class RowCache<V> {
   readonly #keysByAccount = new Map<number, Set<string>>();
   /** Moves on every drop: a load that overlapped one may have read the old row, and is not kept. */
   #generation = 0;
+  /** Reads answered from the cache, and reads that had to load (GET /metrics). */
+  readonly counts = { hits: 0, misses: 0 };
 
   constructor(feed: ChangeFeed, watched: Watched, maxEntries: number) {
     this.#feed = feed;
@@ -26,7 +28,11 @@ export class RowCache<V> {
   async get(key: string, load: () => Promise<Loaded<V> | undefined>): Promise<V | undefined> {
     this.#feed.catchUp();
     const hit = this.#entries.get(key);
-    if (hit) return hit.value;
+    if (hit) {
+      this.counts.hits++;
+      return hit.value;
+    }
+    this.counts.misses++;
     const generation = this.#generation;
     const loaded = await load();
     if (loaded === undefined) return undefined;

@@ -17,13 +17,13 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Object({ status: Type.Literal('ok') }) },
       },
     },
-    async () => {
+    async (request) => {
       try {
         await sql`select 1`.execute(ctx.db.kysely);
       } catch (error) {
         // Any failure is "not healthy"; one that is not the database being away deserves a closer look.
-        if (isDatabaseUnavailable(error)) ctx.log.warn({ err: error }, 'health check: database unavailable');
-        else ctx.log.error({ err: error }, 'health check: database query failed');
+        if (isDatabaseUnavailable(error)) request.log.warn({ err: error }, 'health check: database unavailable');
+        else request.log.error({ err: error }, 'health check: database query failed');
         throw unavailable(DATABASE_UNAVAILABLE, DATABASE_RETRY_AFTER_SECONDS);
       }
       return { status: 'ok' as const };

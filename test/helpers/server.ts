@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server.ts';
 import { TestClock } from './clock.ts';
 import { createTestDatabase } from './database.ts';
 import { testMediaStorageEnv } from './media-storage.ts';
@@ -58,7 +58,8 @@ export function requester(url: string): TestServer['request'] {
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `options.log`: a logger of the test's own (to read what the server logs). */
+export async function startTestServer(env: Record<string, string> = {}, options: Pick<StartOptions, 'log'> = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-data-'));
   const config = loadConfig({
@@ -78,7 +79,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
   const clock = new TestClock();
-  const server = await startServer(config, { clock });
+  const server = await startServer(config, { clock, log: options.log });
   const url = server.address;
 
   return {
