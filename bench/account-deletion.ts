@@ -6,12 +6,12 @@
 //   npx node --import tsx bench/account-deletion.ts [--db postgres://…] [--runs 3]
 //
 // The service runs in this process (its production code, over real HTTP on loopback); the
-// database is a fresh SQLite file, or a fresh database created on the given PostgreSQL server.
+// database is a fresh SQLite file, or a fresh database created on the given PostgreSQL server
+// (bench/fixtures.ts, as the other benchmarks make theirs).
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { hashPassword } from '../src/auth/passwords.ts';
 import { SEED_PASSWORD, seedEmail } from '../src/cli/seed-data.ts';
 import { seedAccounts } from '../src/cli/seed-writer.ts';
@@ -19,6 +19,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { startServer } from '../src/server.ts';
+import { createBenchDatabase } from './fixtures.ts';
 
 const MEDIA_FILES = 100;
 const MEDIA_BYTES = 100 * 1024;
@@ -30,29 +31,9 @@ function png(size: number): Buffer {
   return Buffer.concat([signature, ihdr, Buffer.alloc(size - signature.length - ihdr.length)]);
 }
 
-async function freshDatabase(base: string | undefined): Promise<{ url: string; drop(): Promise<void> }> {
-  if (!base) return { url: `sqlite:${join(mkdtempSync(join(tmpdir(), 'deletion-bench-')), 'bench.db')}`, drop: async () => {} };
-  const name = `deletion_bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
-async function oneRun(databaseBase: string | undefined): Promise<{ requestMs: number; filesGoneMs: number; rows: number }> {
-  const database = await freshDatabase(databaseBase);
-  const dataDir = mkdtempSync(join(tmpdir(), 'deletion-bench-data-'));
+async function oneRun(db: string, run: number): Promise<{ requestMs: number; filesGoneMs: number; rows: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'deletion-bench-'));
+  const database = await createBenchDatabase(db, `deletion_${run}`, dataDir, 1);
   const seedDb = openDatabase(database.url);
   await migrateToLatest(seedDb);
   const summary = await seedAccounts(seedDb, { accounts: 1, passwordHash: await hashPassword(SEED_PASSWORD), now: Date.now() });
@@ -113,13 +94,13 @@ async function oneRun(databaseBase: string | undefined): Promise<{ requestMs: nu
   }
 }
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { db: { type: 'string', default: 'sqlite' }, runs: { type: 'string', default: '3' } } });
 const runs = Number(values.runs);
 console.log(
-  `Account deletion on ${values.db ? 'PostgreSQL' : 'SQLite'}: the seeded profile + ${MEDIA_FILES} media files of ${MEDIA_BYTES / 1024} KiB`,
+  `Account deletion on ${values.db === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: the seeded profile + ${MEDIA_FILES} media files of ${MEDIA_BYTES / 1024} KiB`,
 );
 for (let i = 0; i < runs; i++) {
-  const { requestMs, filesGoneMs, rows } = await oneRun(values.db);
+  const { requestMs, filesGoneMs, rows } = await oneRun(values.db!, i);
   console.log(
     `  run ${i + 1}: DELETE /account/ answered in ${requestMs.toFixed(1)} ms (password check included); files gone after ${filesGoneMs.toFixed(0)} ms (${rows} items)`,
   );

@@ -1,21 +1,10 @@
 // "The database is away": the one place that tells a database that cannot be reached or
 // does not answer (try again shortly: 503) from a query that failed (a bug: 500).
+import { NETWORK_ERROR_CODES } from '../network-errors.ts';
 
 /** What a request that needed the database is answered meanwhile: 503 with this body and Retry-After. */
 export const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shortly.';
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
-
-/** Socket errors of a connection that could not be made or was broken. */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
 
 /** pg's and pg-pool's own messages for a broken, closed, refused or silent connection. */
 const DRIVER_MESSAGES = [
@@ -42,7 +31,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 5) return false;
   const { code } = error as { code?: unknown };
   if (typeof code === 'string') {
-    if (NETWORK_CODES.has(code)) return true;
+    if (NETWORK_ERROR_CODES.has(code)) return true;
     // SQLite: still locked by another connection after busy_timeout.
     if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_')) return true;
     if (/^[0-9A-Z]{5}$/.test(code) && isUnavailableSqlState(code, error.message)) return true;

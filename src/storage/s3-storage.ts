@@ -28,6 +28,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { type DomainError, unavailable } from '../errors.ts';
 import type { ByteRange, IncomingFile, MediaStorage } from './media-storage.ts';
 import { isStorageKey } from './storage-keys.ts';
+import { NETWORK_ERROR_CODES } from '../network-errors.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -54,24 +55,13 @@ const ABANDONED_AFTER_MS = 24 * 3_600_000;
 const PART_SIZE = 5 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 1;
 
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ECONNABORTED',
-]);
 const THROTTLED = new Set(['SlowDown', 'ServiceUnavailable', 'RequestTimeout', 'RequestTimeTooSkewed', 'InternalError', 'TimeoutError']);
 
 /** The store could not be reached or did not answer in time: try again later. */
 export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 5) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return true;
   if (THROTTLED.has(error.name)) return true;
   const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   if (error instanceof S3ServiceException && status !== undefined && status >= 500) return true;
