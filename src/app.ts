@@ -21,6 +21,7 @@ import { PasswordCheckThrottle } from './auth/password-check-throttle.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
 import { rateLimited } from './errors.ts';
+import { registerCors } from './http/cors.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerHttpConventions } from './http/server-setup.ts';
@@ -76,10 +77,11 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
       ],
     },
   });
-  // The documentation pages are public.
+  // The documentation pages are public, and so is a browser's preflight (OPTIONS, no token).
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) route.config = { ...route.config, auth: 'none' };
+    if (route.url.startsWith('/docs') || route.method === 'OPTIONS') route.config = { ...route.config, auth: 'none' };
   });
+  await registerCors(app, ctx.config.corsOrigins);
   registerSecurityHeaders(app, ctx.config.publicUrl);
   // The documentation pages, in a scope of their own with helmet's headers and the strict
   // content security policy Swagger UI's own files allow.

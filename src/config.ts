@@ -92,6 +92,8 @@ export interface Config {
     maxAttempts: number;
   };
   trustProxy: boolean | string | number;
+  /** Origins whose pages may call the API from a browser (CORS_ORIGINS); empty: none; ['*']: any. */
+  corsOrigins: string[];
   /** Event-loop delay above which requests get 503 (0: never). */
   overloadEventLoopDelayMs: number;
   logLevel: string;
@@ -219,6 +221,25 @@ function parseMediaStorage(get: (name: string) => string | undefined): MediaStor
     region,
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) } : undefined,
   };
+}
+
+/** CORS_ORIGINS: comma-separated origins (`https://app.example.com`, no path), or `*`. */
+function parseOrigins(name: string, value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value.split(',').map((text) => {
+    const origin = text.trim().replace(/\/+$/, '');
+    if (origin === '*') return origin;
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {}
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== origin) {
+      throw new ConfigError(
+        `${name} must be origins like "https://app.example.com" (scheme, host and port only), comma-separated, or "*"; got "${text.trim()}"`,
+      );
+    }
+    return origin;
+  });
 }
 
 function parseTrustProxy(value: string | undefined): boolean | string | number {
@@ -382,6 +403,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: parseInteger('OUTBOX_MAX_ATTEMPTS', get('OUTBOX_MAX_ATTEMPTS') ?? '12', 1, 100),
     },
     trustProxy: parseTrustProxy(get('TRUST_PROXY')),
+    corsOrigins: parseOrigins('CORS_ORIGINS', get('CORS_ORIGINS')),
     overloadEventLoopDelayMs: duration('OVERLOAD_EVENT_LOOP_DELAY', '1s'),
     logLevel,
     logFormat,

@@ -111,7 +111,19 @@ describe('configuration', () => {
     assert.deepEqual(loadConfig({ MFA_ENCRYPTION_KEY: `${base64}, ${hex}` }).mfaEncryptionKeys, [Buffer.alloc(32, 7), Buffer.alloc(32, 9)]);
   });
 
+  test('CORS_ORIGINS: origins without a path, comma-separated, or *', () => {
+    assert.deepEqual(loadConfig({}).corsOrigins, []);
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: 'https://app.example.com/, http://localhost:5173' }).corsOrigins, [
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    assert.deepEqual(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, ['*']);
+  });
+
   const bad: Array<[Record<string, string>, string]> = [
+    [{ CORS_ORIGINS: 'app.example.com' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'ftp://files.example.com' }, 'CORS_ORIGINS'],
     [{ MFA_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') }, 'MFA_ENCRYPTION_KEY'],
     [{ MFA_ENCRYPTION_KEY: 'not a key at all, not base64!!' }, 'MFA_ENCRYPTION_KEY'],
     [{ MFA_ENCRYPTION_KEY: `${Buffer.alloc(32).toString('base64')},short` }, 'MFA_ENCRYPTION_KEY'],
