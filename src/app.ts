@@ -22,7 +22,9 @@ import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
 import { rateLimited } from './errors.ts';
 import { registerCors } from './http/cors.ts';
+import { registerErrorSchemas } from './http/error-schemas.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
+import { buildLocalReference, checkOperationId, transformDocument } from './http/openapi-document.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerHttpConventions } from './http/server-setup.ts';
 import type { App } from './http/types.ts';
@@ -57,7 +59,11 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerRequestIdHeader(app);
   if (requestMetrics) registerRequestMetrics(app, requestMetrics);
   await registerHttpConventions(app, ctx.config.overloadEventLoopDelayMs);
+  registerErrorSchemas(app);
+  app.addHook('onRoute', checkOperationId);
   await app.register(swagger, {
+    refResolver: { buildLocalReference },
+    transformObject: transformDocument as never,
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Profile Service', version: '0.1.0', description: 'Accounts and organised personal information.' },

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import { deleteAccount } from './account-deletion.ts';
 import { OptionalCodeField } from './mfa-schemas.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const DeleteAccountBody = Type.Object({
   password: Type.String({ minLength: 1, description: "The account's password", examples: ['your password'] }),
@@ -22,7 +23,8 @@ export function registerAccountDeletionRoutes(app: App, ctx: AppContext, passwor
         tags: ['account'],
         summary: 'Delete the account and everything it holds, for good (its media files too); a last notice goes to the primary address',
         body: DeleteAccountBody,
-        response: { 204: Type.Null() },
+        operationId: 'deleteAccount',
+        response: { 204: Type.Null(), ...errors({ auth: true, body: true, rateLimited: true }) },
       },
     },
     async (request, reply) => {

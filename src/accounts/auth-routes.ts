@@ -13,6 +13,7 @@ import { completeMfaLogin, logIn } from './login-service.ts';
 import { MfaLoginBody } from './mfa-schemas.ts';
 import { AccountSchema } from './profile-schemas.ts';
 import { registerAccount } from './registration-service.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const ALREADY_LOGGED_IN = 'You are already logged in; log out before registering a new account.';
 
@@ -32,7 +33,8 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
         summary: 'Create an account and e-mail a verification key to its address (does not log in)',
         security: [],
         body: RegisterBody,
-        response: { 201: AccountSchema },
+        operationId: 'register',
+        response: { 201: AccountSchema, ...errors({ auth: true, body: true, forbidden: true, rateLimited: true }) },
       },
     },
     async (request, reply) => {
@@ -53,7 +55,8 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
           'Log in with a verified e-mail address and the password; each login issues a new token (with two-step sign-in on: an mfa_token for /auth/login/mfa/)',
         security: [],
         body: LoginBody,
-        response: { 200: LoginResponse },
+        operationId: 'login',
+        response: { 200: LoginResponse, ...errors({ body: true, rateLimited: true }) },
       },
     },
     async (request) => {
@@ -73,7 +76,8 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
         summary: "Log in's second step when two-step sign-in is on: the mfa_token and a code from the app (or a recovery code)",
         security: [],
         body: MfaLoginBody,
-        response: { 200: TokenResponse },
+        operationId: 'completeMfaLogin',
+        response: { 200: TokenResponse, ...errors({ body: true, rateLimited: true }) },
       },
     },
     async (request) => {
@@ -86,7 +90,12 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/auth/logout/',
     {
-      schema: { tags: ['auth'], summary: 'Revoke the token used for this request', response: { 204: Type.Null() } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke the token used for this request',
+        operationId: 'logout',
+        response: { 204: Type.Null(), ...errors({ auth: true }) },
+      },
     },
     async (request, reply) => {
       await revokeToken(ctx.db.kysely, callerOf(request).tokenId);
@@ -97,7 +106,12 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/auth/logout-all/',
     {
-      schema: { tags: ['auth'], summary: 'Revoke every token of the account (log out everywhere)', response: { 204: Type.Null() } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke every token of the account (log out everywhere)',
+        operationId: 'logoutAll',
+        response: { 204: Type.Null(), ...errors({ auth: true }) },
+      },
     },
     async (request, reply) => {
       await revokeAccountTokens(ctx.db.kysely, callerOf(request).accountId);

@@ -17,12 +17,18 @@ import {
   VERIFICATION_ACTIONS,
 } from './email-schemas.ts';
 import { addAddress, deleteAddress, getAddress, updateAddress } from './email-service.ts';
+import { errors } from '../http/error-schemas.ts';
 
 export function registerEmailRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/account/emails/',
     {
-      schema: { tags: ['e-mail addresses'], summary: "The caller's e-mail addresses", response: { 200: EmailAddressListSchema } },
+      schema: {
+        tags: ['e-mail addresses'],
+        summary: "The caller's e-mail addresses",
+        operationId: 'listEmailAddresses',
+        response: { 200: EmailAddressListSchema, ...errors({ auth: true }) },
+      },
     },
     async (request) => {
       const rows = await listAddresses(ctx.db.kysely, callerOf(request).accountId);
@@ -37,7 +43,8 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
         tags: ['e-mail addresses'],
         summary: 'Add an unverified address: a key is e-mailed to it and the primary address is told',
         body: EmailCreateBody,
-        response: { 201: EmailAddressSchema },
+        operationId: 'createEmailAddress',
+        response: { 201: EmailAddressSchema, ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },
       },
     },
     async (request, reply) => {
@@ -55,7 +62,8 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
         tags: ['e-mail addresses'],
         summary: 'The verification actions (verified_action values)',
         security: [],
-        response: { 200: EmailActionListSchema },
+        operationId: 'listEmailActions',
+        response: { 200: EmailActionListSchema, ...errors() },
       },
     },
     () => [...VERIFICATION_ACTIONS],
@@ -68,7 +76,8 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
         tags: ['e-mail addresses'],
         summary: "One of the caller's addresses",
         params: EmailIdParams,
-        response: { 200: EmailAddressSchema },
+        operationId: 'getEmailAddress',
+        response: { 200: EmailAddressSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
     async (request) => {
@@ -92,7 +101,8 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
             : 'The same as PATCH, with the address itself required (sent back unchanged)',
         params: EmailIdParams,
         body,
-        response: { 200: EmailAddressSchema },
+        operationId: method === 'PATCH' ? 'updateEmailAddress' : 'replaceEmailAddress',
+        response: { 200: EmailAddressSchema, ...errors({ auth: true, notFound: true, body: true }) },
       },
       handler: async (request) => {
         const row = await updateAddress(ctx, callerOf(request).accountId, parseId(request.params.id), request.body);
@@ -108,7 +118,8 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
         tags: ['e-mail addresses'],
         summary: 'Delete a non-primary address (the primary one: 409)',
         params: EmailIdParams,
-        response: { 204: Type.Null() },
+        operationId: 'deleteEmailAddress',
+        response: { 204: Type.Null(), ...errors({ auth: true, notFound: true, conflict: 'The primary address cannot be deleted' }) },
       },
     },
     async (request, reply) => {

@@ -5,6 +5,7 @@ import type { App } from '../http/types.ts';
 import { ExportLimit } from './export-limit.ts';
 import { ExportArchiveResponse } from './export-schemas.ts';
 import { exportAccount } from './export-service.ts';
+import { errors } from '../http/error-schemas.ts';
 
 export function registerExportRoutes(app: App, ctx: AppContext): void {
   const limit = new ExportLimit(ctx.config.rateLimits, ctx.counters, ctx.clock);
@@ -19,7 +20,8 @@ export function registerExportRoutes(app: App, ctx: AppContext): void {
       description:
         'Streamed as it is written. account.json (format "profile-service-export", version 1) holds the account, its e-mail addresses, sessions and app users with everything below them, in the API\'s read shapes without URL fields; each media file is stored at the `path` of its media resource (null when the file was deleted while the export ran). At most RATE_LIMIT_EXPORTS_PER_ACCOUNT exports per account (default 5 an hour), then 429 with Retry-After; HEAD says whether one would be allowed, counting nothing.',
       produces: ['application/zip'],
-      response: { 200: ExportArchiveResponse },
+      operationId: 'exportAccount',
+      response: { 200: ExportArchiveResponse, ...errors({ auth: true, rateLimited: true }) },
     },
     handler: async (request, reply) => {
       const download = await exportAccount(ctx, limit, callerOf(request), request.method === 'HEAD');

@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import { CodeBody, MfaStatusSchema, PasswordAndCodeBody, PasswordBody, RecoveryCodesSchema, TotpEnrolmentSchema } from './mfa-schemas.ts';
 import { confirmTotp, disableTotp, mfaStatus, regenerateRecoveryCodes, startTotpEnrolment } from './mfa-service.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const tags = ['two-step sign-in'];
 
@@ -18,7 +19,12 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
   app.get(
     '/account/mfa/',
     {
-      schema: { tags, summary: 'Whether two-step sign-in is on, and how many recovery codes are left', response: { 200: MfaStatusSchema } },
+      schema: {
+        tags,
+        summary: 'Whether two-step sign-in is on, and how many recovery codes are left',
+        operationId: 'getMfaStatus',
+        response: { 200: MfaStatusSchema, ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => mfaStatus(ctx, callerOf(request).accountId),
   );
@@ -31,7 +37,11 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
         tags,
         summary: 'Start setting up two-step sign-in: a new secret for the authenticator app, pending until confirmed (409 when already on)',
         body: PasswordBody,
-        response: { 201: TotpEnrolmentSchema },
+        operationId: 'startTotpEnrolment',
+        response: {
+          201: TotpEnrolmentSchema,
+          ...errors({ auth: true, notFound: true, body: true, rateLimited: true, conflict: 'Two-step sign-in is already on' }),
+        },
       },
     },
     async (request, reply) => {
@@ -48,7 +58,8 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
         tags,
         summary: "Turn two-step sign-in on with the app's first code; answers the recovery codes, shown this once",
         body: CodeBody,
-        response: { 200: RecoveryCodesSchema },
+        operationId: 'confirmTotp',
+        response: { 200: RecoveryCodesSchema, ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },
       },
     },
     async (request) => ({ recovery_codes: await confirmTotp(ctx, callerOf(request).accountId, request.body.code) }),
@@ -62,7 +73,8 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
         tags,
         summary: 'Turn two-step sign-in off, with the password and a code (from the app, or a recovery code)',
         body: PasswordAndCodeBody,
-        response: { 204: Type.Null() },
+        operationId: 'disableTotp',
+        response: { 204: Type.Null(), ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },
       },
     },
     async (request, reply) => {
@@ -79,7 +91,8 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
         tags,
         summary: 'A new set of recovery codes, with the password and a code; the old set stops working',
         body: PasswordAndCodeBody,
-        response: { 200: RecoveryCodesSchema },
+        operationId: 'regenerateRecoveryCodes',
+        response: { 200: RecoveryCodesSchema, ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },
       },
     },
     async (request) => ({ recovery_codes: await regenerateRecoveryCodes(ctx, passwordChecks, callerOf(request).accountId, request.body) }),

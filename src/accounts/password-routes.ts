@@ -6,6 +6,7 @@ import type { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
 import { EmptyObject } from './email-schemas.ts';
 import { ChangePasswordBody, ResetPasswordBody, ResetPasswordResponse } from './password-schemas.ts';
 import { changePassword, requestPasswordReset } from './password-service.ts';
+import { errors } from '../http/error-schemas.ts';
 
 export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
   app.post(
@@ -17,7 +18,8 @@ export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks
         summary: 'E-mail a password reset key to a verified address (the answer never says whether it belongs to an account)',
         security: [],
         body: ResetPasswordBody,
-        response: { 200: ResetPasswordResponse },
+        operationId: 'resetPassword',
+        response: { 200: ResetPasswordResponse, ...errors({ body: true, rateLimited: true }) },
       },
     },
     async (request) => {
@@ -36,7 +38,8 @@ export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks
         // Either: anonymous with a key, or with a token and the old password.
         security: [{}, { token: [] }],
         body: ChangePasswordBody,
-        response: { 200: EmptyObject },
+        operationId: 'changePassword',
+        response: { 200: EmptyObject, ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },
       },
     },
     async (request) => {

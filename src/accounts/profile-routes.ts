@@ -4,12 +4,18 @@ import type { App } from '../http/types.ts';
 import { callerOf } from '../auth/token-auth.ts';
 import { AccountSchema, ProfilePatchBody, ProfilePutBody } from './profile-schemas.ts';
 import { getProfile, updateProfile } from './profile-service.ts';
+import { errors } from '../http/error-schemas.ts';
 
 export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/account/profile/',
     {
-      schema: { tags: ['account'], summary: "The caller's account", response: { 200: AccountSchema } },
+      schema: {
+        tags: ['account'],
+        summary: "The caller's account",
+        operationId: 'getAccount',
+        response: { 200: AccountSchema, ...errors({ auth: true }) },
+      },
     },
     (request) => getProfile(ctx, callerOf(request).accountId),
   );
@@ -21,7 +27,8 @@ export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
         tags: ['account'],
         summary: 'Change first and/or last name (email is read-only: use /account/emails/)',
         body: ProfilePatchBody,
-        response: { 200: AccountSchema },
+        operationId: 'updateAccount',
+        response: { 200: AccountSchema, ...errors({ auth: true, body: true }) },
       },
     },
     (request) => updateProfile(ctx, callerOf(request).accountId, request.body),
@@ -34,7 +41,8 @@ export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
         tags: ['account'],
         summary: 'Replace first and last name (both required)',
         body: ProfilePutBody,
-        response: { 200: AccountSchema },
+        operationId: 'replaceAccount',
+        response: { 200: AccountSchema, ...errors({ auth: true, body: true }) },
       },
     },
     (request) => updateProfile(ctx, callerOf(request).accountId, request.body),

@@ -6,6 +6,7 @@ import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { SessionIdParams, SessionListSchema } from './session-schemas.ts';
 import { listSessions, revokeSession } from './session-service.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const tags = ['sessions'];
 
@@ -16,7 +17,8 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "The caller's sessions (one per login), by id; current marks this request's",
-        response: { 200: SessionListSchema },
+        operationId: 'listSessions',
+        response: { 200: SessionListSchema, ...errors({ auth: true }) },
       },
     },
     (request) => listSessions(ctx, callerOf(request)),
@@ -29,7 +31,8 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'End a session: its token answers 401 from the next request on (the current one may be ended too)',
         params: SessionIdParams,
-        response: { 204: Type.Null() },
+        operationId: 'deleteSession',
+        response: { 204: Type.Null(), ...errors({ auth: true, notFound: true }) },
       },
     },
     async (request, reply) => {

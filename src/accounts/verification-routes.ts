@@ -8,6 +8,7 @@ import { callerOf } from '../auth/token-auth.ts';
 import { EmailIdParams, EmptyObject, VerifyEmailBody } from './email-schemas.ts';
 import { resendVerification } from './email-service.ts';
 import { verifyEmail } from './verification-service.ts';
+import { errors } from '../http/error-schemas.ts';
 
 export function registerVerificationRoutes(app: App, ctx: AppContext): void {
   app.post(
@@ -19,7 +20,8 @@ export function registerVerificationRoutes(app: App, ctx: AppContext): void {
         summary: "Verify an address with the key from its e-mail and the owner's password",
         security: [],
         body: VerifyEmailBody,
-        response: { 200: EmptyObject },
+        operationId: 'verifyEmail',
+        response: { 200: EmptyObject, ...errors({ notFound: true, body: true, rateLimited: true }) },
       },
     },
     async (request) => {
@@ -35,7 +37,8 @@ export function registerVerificationRoutes(app: App, ctx: AppContext): void {
         tags: ['e-mail addresses'],
         summary: 'E-mail a fresh verification key to an unverified address (at most once a minute per address)',
         params: EmailIdParams,
-        response: { 204: Type.Null() },
+        operationId: 'resendEmailVerification',
+        response: { 204: Type.Null(), ...errors({ auth: true, notFound: true, rateLimited: true }) },
       },
     },
     async (request, reply) => {

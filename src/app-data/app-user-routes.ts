@@ -8,6 +8,7 @@ import { AppUserBody, AppUserDetailSchema, AppUserSchema } from './app-user-sche
 import { changeAppUser, createAppUser, getAppUser, listAccountAppUsers, removeAppUser } from './app-user-service.ts';
 import { IdParams } from './field-schemas.ts';
 import { created, registerDelete } from './route-helpers.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const tags = ['app users'];
 
@@ -15,7 +16,12 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/users/',
     {
-      schema: { tags, summary: "The caller's app users (at most one)", response: { 200: Type.Array(AppUserSchema) } },
+      schema: {
+        tags,
+        summary: "The caller's app users (at most one)",
+        operationId: 'listAppUsers',
+        response: { 200: Type.Array(AppUserSchema), ...errors({ auth: true }) },
+      },
     },
     (request) => listAccountAppUsers(ctx, callerOf(request).accountId),
   );
@@ -27,7 +33,8 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: "Create the caller's app user (name defaults to the account's first name)",
         body: AppUserBody,
-        response: { 201: AppUserSchema },
+        operationId: 'createAppUser',
+        response: { 201: AppUserSchema, ...errors({ auth: true, body: true }) },
       },
     },
     async (request, reply) => created(reply, await createAppUser(ctx, callerOf(request).accountId, request.body)),
@@ -36,7 +43,13 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/users/:id/',
     {
-      schema: { tags, summary: 'An app user, with its profiles', params: IdParams, response: { 200: AppUserDetailSchema } },
+      schema: {
+        tags,
+        summary: 'An app user, with its profiles',
+        params: IdParams,
+        operationId: 'getAppUser',
+        response: { 200: AppUserDetailSchema, ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => getAppUser(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -50,7 +63,8 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
           summary: 'Change an app user’s name or quote',
           params: IdParams,
           body: AppUserBody,
-          response: { 200: AppUserDetailSchema },
+          operationId: method === 'patch' ? 'updateAppUser' : 'replaceAppUser',
+          response: { 200: AppUserDetailSchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
       },
       (request) => changeAppUser(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
@@ -61,7 +75,7 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
     app,
     ctx,
     '/app/users/:id/',
-    { tags, summary: 'Delete an app user and everything it holds, media files included' },
+    { tags, operationId: 'deleteAppUser', summary: 'Delete an app user and everything it holds, media files included' },
     removeAppUser,
   );
 }

@@ -14,6 +14,7 @@ import {
 } from './emergency-contact-service.ts';
 import { IdParams } from './field-schemas.ts';
 import { created, registerDelete } from './route-helpers.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const tags = ['emergency contacts'];
 
@@ -25,7 +26,8 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
         tags,
         summary: "An app user's emergency contacts",
         params: IdParams,
-        response: { 200: Type.Array(EmergencyContactSchema) },
+        operationId: 'listEmergencyContacts',
+        response: { 200: Type.Array(EmergencyContactSchema), ...errors({ auth: true, notFound: true }) },
       },
     },
     (request) => listUserEmergencyContacts(ctx, callerOf(request).accountId, parseId(request.params.id)),
@@ -39,7 +41,8 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
         summary: 'Create an emergency contact',
         params: IdParams,
         body: EmergencyContactBody,
-        response: { 201: EmergencyContactSchema },
+        operationId: 'createEmergencyContact',
+        response: { 201: EmergencyContactSchema, ...errors({ auth: true, notFound: true, body: true }) },
       },
     },
     async (request, reply) =>
@@ -49,7 +52,13 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
   app.get(
     '/app/emergency-contacts/:id/',
     {
-      schema: { tags, summary: 'An emergency contact', params: IdParams, response: { 200: EmergencyContactSchema } },
+      schema: {
+        tags,
+        summary: 'An emergency contact',
+        params: IdParams,
+        operationId: 'getEmergencyContact',
+        response: { 200: EmergencyContactSchema, ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => getEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -64,12 +73,19 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
           summary: 'Change an emergency contact',
           params: IdParams,
           body: changeSchemas[method],
-          response: { 200: EmergencyContactSchema },
+          operationId: method === 'patch' ? 'updateEmergencyContact' : 'replaceEmergencyContact',
+          response: { 200: EmergencyContactSchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
       },
       (request) => changeEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
     );
   }
 
-  registerDelete(app, ctx, '/app/emergency-contacts/:id/', { tags, summary: 'Delete an emergency contact' }, removeEmergencyContact);
+  registerDelete(
+    app,
+    ctx,
+    '/app/emergency-contacts/:id/',
+    { tags, operationId: 'deleteEmergencyContact', summary: 'Delete an emergency contact' },
+    removeEmergencyContact,
+  );
 }

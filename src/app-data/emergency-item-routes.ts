@@ -14,6 +14,7 @@ import {
 } from './emergency-item-service.ts';
 import { IdParams } from './field-schemas.ts';
 import { created, registerDelete } from './route-helpers.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const tags = ['emergency items'];
 
@@ -21,7 +22,13 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/users/:id/emergency-items/',
     {
-      schema: { tags, summary: "An app user's emergency items", params: IdParams, response: { 200: Type.Array(EmergencyItemSchema) } },
+      schema: {
+        tags,
+        summary: "An app user's emergency items",
+        params: IdParams,
+        operationId: 'listEmergencyItems',
+        response: { 200: Type.Array(EmergencyItemSchema), ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => listUserEmergencyItems(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -34,7 +41,8 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
         summary: 'Create an emergency item',
         params: IdParams,
         body: EmergencyItemBody,
-        response: { 201: EmergencyItemSchema },
+        operationId: 'createEmergencyItem',
+        response: { 201: EmergencyItemSchema, ...errors({ auth: true, notFound: true, body: true }) },
       },
     },
     async (request, reply) =>
@@ -44,7 +52,13 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/emergency-items/:id/',
     {
-      schema: { tags, summary: 'An emergency item', params: IdParams, response: { 200: EmergencyItemSchema } },
+      schema: {
+        tags,
+        summary: 'An emergency item',
+        params: IdParams,
+        operationId: 'getEmergencyItem',
+        response: { 200: EmergencyItemSchema, ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => getEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -59,7 +73,8 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
           summary: 'Change an emergency item',
           params: IdParams,
           body: changeSchemas[method],
-          response: { 200: EmergencyItemSchema },
+          operationId: method === 'patch' ? 'updateEmergencyItem' : 'replaceEmergencyItem',
+          response: { 200: EmergencyItemSchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
       },
       (request) => changeEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
@@ -72,6 +87,7 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
     '/app/emergency-items/:id/',
     {
       tags,
+      operationId: 'deleteEmergencyItem',
       summary: 'Delete an emergency item (its media resource stays in the gallery)',
     },
     removeEmergencyItem,

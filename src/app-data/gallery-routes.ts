@@ -12,6 +12,7 @@ import { IdParams } from './field-schemas.ts';
 import { MediaListSchema, MediaPatchBody, MediaPutBody, UploadFormSchema } from './gallery-schemas.ts';
 import { getMedia, listGallery, removeMedia, updateMedia, uploadMedia } from './gallery-service.ts';
 import { created, registerDelete } from './route-helpers.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const tags = ['media'];
 
@@ -30,7 +31,8 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
             'judged from the bytes; over MEDIA_MAX_BYTES: 413. Another content type: 415.',
           consumes: ['multipart/form-data'],
           body: UploadFormSchema,
-          response: { 201: MediaResourceSchema },
+          operationId: 'uploadMediaResource',
+          response: { 201: MediaResourceSchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
         // The body is a stream that the handler reads and checks itself (upload-fields.ts); the
         // schema above is there for the OpenAPI document.
@@ -48,7 +50,13 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/users/:id/gallery/',
     {
-      schema: { tags, summary: "The app user's media resources, by id", params: IdParams, response: { 200: MediaListSchema } },
+      schema: {
+        tags,
+        summary: "The app user's media resources, by id",
+        params: IdParams,
+        operationId: 'listMediaResources',
+        response: { 200: MediaListSchema, ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => listGallery(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -58,7 +66,13 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/media-resources/:id/',
     {
-      schema: { tags, summary: 'A media resource', params: IdParams, response: { 200: MediaResourceSchema } },
+      schema: {
+        tags,
+        summary: 'A media resource',
+        params: IdParams,
+        operationId: 'getMediaResource',
+        response: { 200: MediaResourceSchema, ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => getMedia(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -71,7 +85,8 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         summary: 'Rename a media resource (the file cannot be replaced)',
         params: IdParams,
         body: MediaPatchBody,
-        response: { 200: MediaResourceSchema },
+        operationId: 'updateMediaResource',
+        response: { 200: MediaResourceSchema, ...errors({ auth: true, notFound: true, body: true }) },
       },
     },
     (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
@@ -85,7 +100,8 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         summary: 'Rename a media resource (name required)',
         params: IdParams,
         body: MediaPutBody,
-        response: { 200: MediaResourceSchema },
+        operationId: 'replaceMediaResource',
+        response: { 200: MediaResourceSchema, ...errors({ auth: true, notFound: true, body: true }) },
       },
     },
     (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
@@ -95,7 +111,7 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
     app,
     ctx,
     '/app/media-resources/:id/',
-    { tags, summary: 'Delete a media resource and its file; references to it become null' },
+    { tags, operationId: 'deleteMediaResource', summary: 'Delete a media resource and its file; references to it become null' },
     removeMedia,
   );
 }

@@ -11,6 +11,7 @@ import { loadItems } from './profile-detail.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
 import { created, registerDelete } from './route-helpers.ts';
 import { findTopic } from './topic-queries.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const tags = ['items'];
 
@@ -18,7 +19,13 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
   app.get(
     '/app/topics/:id/items/',
     {
-      schema: { tags, summary: "A topic's items with their contents", params: IdParams, response: { 200: Type.Array(ItemSchema) } },
+      schema: {
+        tags,
+        summary: "A topic's items with their contents",
+        params: IdParams,
+        operationId: 'listItems',
+        response: { 200: Type.Array(ItemSchema), ...errors({ auth: true, notFound: true }) },
+      },
     },
     async (request, reply) => {
       const caller = callerOf(request);
@@ -38,7 +45,8 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
         summary: 'Create an item with exactly one of image_content and list_content',
         params: IdParams,
         body: ItemBody,
-        response: { 201: ItemSchema },
+        operationId: 'createItem',
+        response: { 201: ItemSchema, ...errors({ auth: true, notFound: true, body: true }) },
       },
     },
     async (request, reply) => created(reply, await createItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
@@ -47,7 +55,13 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
   app.get(
     '/app/items/:id/',
     {
-      schema: { tags, summary: 'An item with its content', params: IdParams, response: { 200: ItemSchema } },
+      schema: {
+        tags,
+        summary: 'An item with its content',
+        params: IdParams,
+        operationId: 'getItem',
+        response: { 200: ItemSchema, ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => getItem(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -62,12 +76,13 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
           summary: 'Change an item’s name and the fields of its content (list_content.entries replaces the list)',
           params: IdParams,
           body: changeSchemas[method],
-          response: { 200: ItemSchema },
+          operationId: method === 'patch' ? 'updateItem' : 'replaceItem',
+          response: { 200: ItemSchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
       },
       async (request) => updateItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
     );
   }
 
-  registerDelete(app, ctx, '/app/items/:id/', { tags, summary: 'Delete an item with its content' }, removeItem);
+  registerDelete(app, ctx, '/app/items/:id/', { tags, operationId: 'deleteItem', summary: 'Delete an item with its content' }, removeItem);
 }

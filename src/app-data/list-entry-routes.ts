@@ -8,6 +8,7 @@ import { IdParams } from './field-schemas.ts';
 import { ListEntryBody, ListEntryPatchBody, ListEntrySchema } from './list-entry-schemas.ts';
 import { changeEntry, createEntry, getEntry, listItemEntries, removeEntry } from './list-entry-service.ts';
 import { created, registerDelete } from './route-helpers.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const tags = ['list entries'];
 
@@ -15,7 +16,13 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/items/:id/list-entries/',
     {
-      schema: { tags, summary: "A list item's entries", params: IdParams, response: { 200: Type.Array(ListEntrySchema) } },
+      schema: {
+        tags,
+        summary: "A list item's entries",
+        params: IdParams,
+        operationId: 'listListEntries',
+        response: { 200: Type.Array(ListEntrySchema), ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => listItemEntries(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -28,7 +35,8 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
         summary: 'Add an entry at the end of a list item',
         params: IdParams,
         body: ListEntryBody,
-        response: { 201: ListEntrySchema },
+        operationId: 'createListEntry',
+        response: { 201: ListEntrySchema, ...errors({ auth: true, notFound: true, body: true }) },
       },
     },
     async (request, reply) => created(reply, await createEntry(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
@@ -37,7 +45,13 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/list-entries/:id/',
     {
-      schema: { tags, summary: 'A list entry', params: IdParams, response: { 200: ListEntrySchema } },
+      schema: {
+        tags,
+        summary: 'A list entry',
+        params: IdParams,
+        operationId: 'getListEntry',
+        response: { 200: ListEntrySchema, ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => getEntry(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -52,12 +66,13 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
           summary: "Change a list entry's text",
           params: IdParams,
           body: changeSchemas[method],
-          response: { 200: ListEntrySchema },
+          operationId: method === 'patch' ? 'updateListEntry' : 'replaceListEntry',
+          response: { 200: ListEntrySchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
       },
       (request) => changeEntry(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
     );
   }
 
-  registerDelete(app, ctx, '/app/list-entries/:id/', { tags, summary: 'Delete a list entry' }, removeEntry);
+  registerDelete(app, ctx, '/app/list-entries/:id/', { tags, operationId: 'deleteListEntry', summary: 'Delete a list entry' }, removeEntry);
 }

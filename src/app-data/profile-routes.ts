@@ -10,6 +10,7 @@ import { ProfileBody, ProfileDetailSchema, ProfilePatchBody, ProfileSchema } fro
 import { changeProfile, createProfile, listUserProfiles, removeProfile } from './profile-service.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
 import { created, registerDelete } from './route-helpers.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const tags = ['profiles'];
 
@@ -17,7 +18,13 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
   app.get(
     '/app/users/:id/profiles/',
     {
-      schema: { tags, summary: "An app user's profiles", params: IdParams, response: { 200: Type.Array(ProfileSchema) } },
+      schema: {
+        tags,
+        summary: "An app user's profiles",
+        params: IdParams,
+        operationId: 'listProfiles',
+        response: { 200: Type.Array(ProfileSchema), ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => listUserProfiles(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -30,7 +37,8 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
         summary: 'Create a profile (is_default: true makes it the only default)',
         params: IdParams,
         body: ProfileBody,
-        response: { 201: ProfileSchema },
+        operationId: 'createProfile',
+        response: { 201: ProfileSchema, ...errors({ auth: true, notFound: true, body: true }) },
       },
     },
     async (request, reply) =>
@@ -44,7 +52,8 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
         tags,
         summary: 'A profile with its topics, items and their contents',
         params: IdParams,
-        response: { 200: ProfileDetailSchema },
+        operationId: 'getProfile',
+        response: { 200: ProfileDetailSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
     async (request, reply) => {
@@ -64,12 +73,19 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
           summary: 'Rename a profile or make it the default',
           params: IdParams,
           body: changeSchemas[method],
-          response: { 200: ProfileDetailSchema },
+          operationId: method === 'patch' ? 'updateProfile' : 'replaceProfile',
+          response: { 200: ProfileDetailSchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
       },
       async (request) => changeProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
     );
   }
 
-  registerDelete(app, ctx, '/app/profiles/:id/', { tags, summary: 'Delete a profile with its topics and items' }, removeProfile);
+  registerDelete(
+    app,
+    ctx,
+    '/app/profiles/:id/',
+    { tags, operationId: 'deleteProfile', summary: 'Delete a profile with its topics and items' },
+    removeProfile,
+  );
 }

@@ -9,6 +9,7 @@ import { created, registerDelete } from './route-helpers.ts';
 import { TopicBody, TopicPatchBody, TopicSchema } from './topic-schemas.ts';
 import { changeTopic, createTopic, getTopic, listTopics, removeTopic } from './topic-service.ts';
 import { TOPIC_TYPES, TopicTypeSchema } from './topic-types.ts';
+import { errors } from '../http/error-schemas.ts';
 
 const tags = ['topics'];
 
@@ -16,7 +17,12 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/topic-types/',
     {
-      schema: { tags, summary: 'The topic types and their labels', response: { 200: Type.Array(TopicTypeSchema) } },
+      schema: {
+        tags,
+        summary: 'The topic types and their labels',
+        operationId: 'listTopicTypes',
+        response: { 200: Type.Array(TopicTypeSchema), ...errors({ auth: true }) },
+      },
     },
     async () => TOPIC_TYPES,
   );
@@ -24,7 +30,13 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/profiles/:id/topics/',
     {
-      schema: { tags, summary: "A profile's topics, items in full", params: IdParams, response: { 200: Type.Array(TopicSchema) } },
+      schema: {
+        tags,
+        summary: "A profile's topics, items in full",
+        params: IdParams,
+        operationId: 'listTopics',
+        response: { 200: Type.Array(TopicSchema), ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => listTopics(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -32,7 +44,14 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/app/profiles/:id/topics/',
     {
-      schema: { tags, summary: 'Create a topic in a profile', params: IdParams, body: TopicBody, response: { 201: TopicSchema } },
+      schema: {
+        tags,
+        summary: 'Create a topic in a profile',
+        params: IdParams,
+        body: TopicBody,
+        operationId: 'createTopic',
+        response: { 201: TopicSchema, ...errors({ auth: true, notFound: true, body: true }) },
+      },
     },
     async (request, reply) => created(reply, await createTopic(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
   );
@@ -40,7 +59,13 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/app/topics/:id/',
     {
-      schema: { tags, summary: 'A topic, items in full', params: IdParams, response: { 200: TopicSchema } },
+      schema: {
+        tags,
+        summary: 'A topic, items in full',
+        params: IdParams,
+        operationId: 'getTopic',
+        response: { 200: TopicSchema, ...errors({ auth: true, notFound: true }) },
+      },
     },
     (request) => getTopic(ctx, callerOf(request).accountId, parseId(request.params.id)),
   );
@@ -55,12 +80,13 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
           summary: "Change a topic's name or type",
           params: IdParams,
           body: changeSchemas[method],
-          response: { 200: TopicSchema },
+          operationId: method === 'patch' ? 'updateTopic' : 'replaceTopic',
+          response: { 200: TopicSchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
       },
       (request) => changeTopic(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
     );
   }
 
-  registerDelete(app, ctx, '/app/topics/:id/', { tags, summary: 'Delete a topic with its items' }, removeTopic);
+  registerDelete(app, ctx, '/app/topics/:id/', { tags, operationId: 'deleteTopic', summary: 'Delete a topic with its items' }, removeTopic);
 }

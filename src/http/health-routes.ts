@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { unavailable } from '../errors.ts';
 import type { App } from './types.ts';
+import { errors } from './error-schemas.ts';
 
 export function registerHealthRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -14,7 +15,8 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
         summary: 'Service health: 200 when the database answers, 503 otherwise (within the database timeouts)',
         tags: ['service'],
         security: [],
-        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+        operationId: 'getHealth',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }), ...errors() },
       },
     },
     async (request) => {

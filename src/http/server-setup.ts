@@ -36,8 +36,17 @@ function registerBodyNormalisation(app: App): void {
   });
 }
 
+/**
+ * Error bodies are serialised as they are, whatever response schema the route declares for the
+ * status (error-schemas.ts documents them): no serializer may drop a nested field error.
+ */
 function sendError(reply: FastifyReply, status: number, body: object, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers(headers).type('application/json; charset=utf-8').send(body);
+  return reply
+    .code(status)
+    .headers(headers)
+    .type('application/json; charset=utf-8')
+    .serializer((payload: unknown) => JSON.stringify(payload))
+    .send(body);
 }
 
 /** The contract's status for each kind of domain error (§2). */

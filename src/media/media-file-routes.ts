@@ -12,6 +12,7 @@ import { findMediaByStorageKey } from './media-queries.ts';
 import { FileParams, FileQuery, FileResponse } from './media-file-schemas.ts';
 import { checkSignature, MEDIA_FILE_PATH } from './signed-urls.ts';
 import { extensionOf, isStorageKey } from '../storage/storage-keys.ts';
+import { errors } from '../http/error-schemas.ts';
 
 function expired(): HttpError {
   return new HttpError(410, { detail: 'This file link has expired. Fetch the media resource again for a new link.' });
@@ -32,7 +33,17 @@ export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
       params: FileParams,
       querystring: FileQuery,
       produces: ['application/octet-stream'],
-      response: { 200: FileResponse, 206: FileResponse },
+      operationId: 'downloadMediaFile',
+      response: {
+        200: FileResponse,
+        206: FileResponse,
+        ...errors({
+          notFound: true,
+          invalid: true,
+          gone: 'The signed link has expired: fetch the media resource again for a new one',
+          rangeNotSatisfiable: 'The requested range is outside the file (with Content-Range)',
+        }),
+      },
     },
     handler: async (request, reply) => {
       const storageKey = request.params.storage_key;

@@ -5,6 +5,7 @@ import { unavailable } from '../errors.ts';
 import type { App } from '../http/types.ts';
 import { issueIdentityToken } from './identity-token.ts';
 import { IdentityTokenBody, IdentityTokenResponse } from './messaging-schemas.ts';
+import { errors } from '../http/error-schemas.ts';
 
 export function registerMessagingRoutes(app: App, ctx: AppContext): void {
   app.post(
@@ -15,7 +16,8 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
         description: "Signs the provider's nonce into an RS256 JWT naming the caller's account. 503 when messaging is not configured.",
         tags: ['auth'],
         body: IdentityTokenBody,
-        response: { 201: IdentityTokenResponse },
+        operationId: 'createMessagingToken',
+        response: { 201: IdentityTokenResponse, ...errors({ auth: true, body: true }) },
       },
     },
     async (request, reply) => {

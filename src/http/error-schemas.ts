@@ -1,0 +1,102 @@
+// The error bodies of contract §2, as response schemas for the OpenAPI document: declared on
+// every route through `errors({...})`, shared once (components/schemas/ErrorDetail and
+// FieldErrors). They document; they do not shape what is sent: the error handler serialises
+// error bodies with JSON.stringify whatever a route declares (server-setup.ts).
+import { Type } from 'typebox';
+import type { FieldErrors } from '../errors.ts';
+import type { App } from './types.ts';
+
+/** `{"detail": "…"}`: every error but a 400 about fields. */
+export const ErrorDetailSchema = {
+  $id: 'ErrorDetail',
+  type: 'object',
+  description: 'An error: a plain English sentence a client may show to a person.',
+  properties: { detail: { type: 'string' } },
+  required: ['detail'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * A 400 about fields: `{"<field>": ["message", …], "non_field_errors": ["…"]}`. Nested objects
+ * nest (`{"image_content": {"media_resource": ["…"]}}`), and a list field has one object per
+ * element, empty for an element without errors (`{"entries": [{}, {"text": ["…"]}]}`).
+ */
+export const FieldErrorsSchema = {
+  $id: 'FieldErrors',
+  type: 'object',
+  description:
+    'Messages by field name (non_field_errors: about the body as a whole). A nested object has its own FieldErrors; a list has one FieldErrors per element.',
+  additionalProperties: {
+    anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'array', items: { $ref: 'FieldErrors' } }, { $ref: 'FieldErrors' }],
+  },
+} as const;
+
+/** Adds the shared error schemas, so routes can refer to them by $id. */
+export function registerErrorSchemas(app: App): void {
+  app.addSchema(ErrorDetailSchema);
+  app.addSchema(FieldErrorsSchema);
+}
+
+const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again' } };
+
+/**
+ * One error response: its description, headers, and a JSON body (as `content`, so a route that
+ * produces a file or an archive still documents its errors as JSON).
+ */
+function response<T>(description: string, schema: object, headers?: Record<string, object>) {
+  return Type.Unsafe<T>({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } });
+}
+
+const detail = (description: string, headers?: Record<string, object>) =>
+  response<{ detail: string }>(description, { $ref: 'ErrorDetail' }, headers);
+
+const badRequest = response<FieldErrors | { detail: string }>(
+  'Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail',
+  { anyOf: [{ $ref: 'FieldErrors' }, { $ref: 'ErrorDetail' }] },
+);
+
+export interface ErrorOptions {
+  /** Needs or accepts a token: 401 (missing, malformed, expired or revoked token). */
+  auth?: boolean;
+  /** Names an object by id, or acts on one the caller must own: 404. */
+  notFound?: boolean;
+  /** Takes a request body: 400, 413 (over the body limit), 415 (not JSON, or not multipart for an upload). */
+  body?: boolean;
+  /** Takes query parameters or anything else a 400 may be about, without a body. */
+  invalid?: boolean;
+  /** 403: register while authenticated. */
+  forbidden?: boolean;
+  /** 409, with what the conflict is. */
+  conflict?: string;
+  /** Rate-limited: 429 with Retry-After. */
+  rateLimited?: boolean;
+  /** 410, with what is gone. */
+  gone?: string;
+  /** 416, with when. */
+  rangeNotSatisfiable?: string;
+}
+
+/**
+ * The error responses a route can answer, to spread into its `response`. 503 is always there
+ * (database or media store away, overload); 405 is about the path, not an operation, and 500
+ * is never meant to happen.
+ */
+export function errors(options: ErrorOptions = {}) {
+  return {
+    ...(options.body || options.invalid ? { 400: badRequest } : {}),
+    ...(options.auth
+      ? { 401: detail('Missing, malformed, expired or revoked token', { 'WWW-Authenticate': { type: 'string', const: 'Token' } }) }
+      : {}),
+    ...(options.forbidden ? { 403: detail('Not allowed while authenticated') } : {}),
+    ...(options.notFound ? { 404: detail('Not found: missing, or not the caller’s') } : {}),
+    ...(options.conflict ? { 409: detail(options.conflict) } : {}),
+    ...(options.gone ? { 410: detail(options.gone) } : {}),
+    ...(options.body ? { 413: detail('The request body is too large') } : {}),
+    ...(options.body ? { 415: detail('Unsupported media type') } : {}),
+    ...(options.rangeNotSatisfiable
+      ? { 416: detail(options.rangeNotSatisfiable, { 'Content-Range': { type: 'string', description: 'bytes */<size>' } }) }
+      : {}),
+    ...(options.rateLimited ? { 429: detail('Too many requests', RETRY_AFTER) } : {}),
+    503: detail('The database or media store is unavailable, or the service is overloaded', RETRY_AFTER),
+  };
+}

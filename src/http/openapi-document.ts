@@ -1,0 +1,62 @@
+// What the OpenAPI document says beyond the routes' own schemas (contract §10): every
+// operation named (operationId), schemas with an $id named by it in components/schemas, and
+// path ids typed as the integers they are. The routes themselves take ids as strings, so that
+// an id that is not a positive integer is a 404 (ids.ts) rather than a validation 400: the
+// integer type exists in the document only.
+import type { RouteOptions } from 'fastify';
+
+type JsonObject = Record<string, any>;
+
+const MAX_ID = 2_147_483_647; // as ids.ts
+
+/** A path parameter that holds an object's id: `id`, or `<something>_id`. */
+export function isIdParameter(name: string): boolean {
+  return name === 'id' || name.endsWith('_id');
+}
+
+/** Shared schemas and those with an $id appear in components/schemas under their $id. */
+export function buildLocalReference(json: JsonObject, _baseUri: unknown, _fragment: unknown, i: number): string {
+  return typeof json.$id === 'string' && /^[A-Za-z][\w.-]*$/.test(json.$id) ? json.$id : `def-${i}`;
+}
+
+/**
+ * Every documented operation declares its operationId where the route is declared; a route
+ * without one stops start-up, so none is forgotten. HEAD (Fastify's automatic ones are not
+ * documented) and the documentation's own routes are exempt.
+ */
+export function checkOperationId(route: RouteOptions): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (methods.every((method) => method === 'HEAD' || method === 'OPTIONS')) return;
+  if (route.schema?.hide || route.url.startsWith('/docs')) return;
+  if (typeof (route.schema as JsonObject | undefined)?.operationId !== 'string') {
+    throw new Error(`${methods.join(',')} ${route.url} has no schema.operationId (see src/http/openapi-document.ts)`);
+  }
+}
+
+/**
+ * @fastify/swagger's transformObject: a declared HEAD (a route for GET and HEAD) gets the GET's
+ * operationId + "Head", and path ids become integers ≥ 1.
+ */
+export function transformDocument({ openapiObject }: { openapiObject: Partial<JsonObject> }): JsonObject {
+  for (const item of Object.values<JsonObject>(openapiObject.paths ?? {})) {
+    // GET and HEAD of one route share one operation object: HEAD gets a copy of its own.
+    if (item.head?.operationId !== undefined) item.head = { ...item.head, operationId: `${item.head.operationId}Head` };
+    for (const operation of Object.values<JsonObject>(item)) {
+      if (typeof operation !== 'object' || !Array.isArray(operation.parameters)) continue;
+      operation.parameters = operation.parameters.map((parameter: JsonObject) =>
+        parameter.in === 'path' && isIdParameter(parameter.name)
+          ? {
+              ...parameter,
+              schema: {
+                type: 'integer',
+                minimum: 1,
+                maximum: MAX_ID,
+                description: 'A positive integer id; anything else (not a number, 0, too large) is answered 404',
+              },
+            }
+          : parameter,
+      );
+    }
+  }
+  return openapiObject;
+}
