@@ -2,12 +2,16 @@
 // configuration, migrate, serve until SIGTERM/SIGINT.
 import { loadConfigOrExit } from './config.ts';
 import { startServer } from './server.ts';
+import { startupSummary } from './startup-summary.ts';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const server = await startServer(config);
-  const metrics = server.metricsAddress === undefined ? {} : { metrics: `${server.metricsAddress}/metrics` };
-  server.ctx.log.info({ address: server.address, publicUrl: config.publicUrl, ...metrics }, 'Profile Service listening');
+  // Where everything is, for the person who just started it (pretty logs print each on a line).
+  server.ctx.log.info(
+    { address: server.address, ...startupSummary(config, server.metricsAddress) },
+    `Profile Service listening on ${server.address}; the API documentation is at ${config.publicUrl}/docs`,
+  );
 
   const shutdown = (signal: string) => {
     server.ctx.log.info({ signal }, 'shutting down');

@@ -59,10 +59,24 @@ function fileTransport(config: Config, log: FastifyBaseLogger): MailTransport {
       const safeId = messageId.replace(/[^A-Za-z0-9.-]/g, '_');
       const path = join(config.mailDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeId}.eml`);
       await writeFile(path, info.message as Buffer);
-      log.info({ to: message.to, subject: message.subject, path }, 'e-mail written to file');
+      // The link and its key, readable here (the file's body is quoted-printable): what a person
+      // trying the service out copies. Only in this mode, meant for development.
+      log.info({ to: message.to, subject: message.subject, path, ...linkIn(message.text) }, 'e-mail written to file');
     },
     close: builder.close,
   };
+}
+
+/** The key link of an e-mail (verification, reset) and its key, if it has one; never throws. */
+export function linkIn(text: string): { link?: string; key?: string } {
+  const link = /https?:\/\/\S*[?&]key=\S+/.exec(text)?.[0];
+  if (!link) return {};
+  try {
+    const key = new URL(link).searchParams.get('key');
+    return key ? { link, key } : {};
+  } catch {
+    return {};
+  }
 }
 
 export function createMailTransport(config: Config, log: FastifyBaseLogger): MailTransport {

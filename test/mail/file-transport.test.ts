@@ -3,7 +3,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { linkIn } from '../../src/mail/transport.ts';
 import { mailFiles } from '../helpers/mail-files.ts';
+import { keyInText } from '../helpers/smtp-sink.ts';
 import { PUBLIC_URL, startTestServer, type TestServer } from '../helpers/server.ts';
 
 describe('e-mail to files', () => {
@@ -24,5 +28,36 @@ describe('e-mail to files', () => {
     assert.ok(decoded!.includes(`${PUBLIC_URL}/verify-email?key=`), 'the link is built from PUBLIC_URL');
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal((await mailFiles(join(server.dataDir, 'mail'), 1)).length, 1, 'written once');
+  });
+});
+
+describe('e-mail to files, as logged', () => {
+  const lines: Array<Record<string, unknown>> = [];
+  let server: TestServer;
+  before(async () => {
+    // A logger of the test's own, so that the log lines can be read.
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    server = await startTestServer({}, { log: log as FastifyBaseLogger });
+  });
+  after(() => server.close());
+
+  test("each file's log line names it and carries the link and its key, as in the e-mail", async () => {
+    const email = 'logged.mail@example.com';
+    await server.request('POST', '/auth/register/', { body: { email, password: 'a long and unusual passphrase' } });
+    const [decoded] = await mailFiles(join(server.dataDir, 'mail'), 1);
+    const key = keyInText(decoded!, 'the verification e-mail');
+    const logged = lines.find((line) => line.msg === 'e-mail written to file' && line.to === email);
+    assert.ok(logged, 'the e-mail is logged');
+    assert.equal(logged.key, key);
+    assert.equal(logged.link, `${PUBLIC_URL}/verify-email?key=${key}`);
+    assert.match(String(logged.path), /\.eml$/);
+  });
+
+  test('a notice without a link logs no key', () => {
+    assert.deepEqual(linkIn('Your password was changed.\n\nIf you did not do this, reset it now.'), {});
+    assert.deepEqual(linkIn('Open https://x.test/verify?key=abc%2Fdef&x=1 now'), {
+      link: 'https://x.test/verify?key=abc%2Fdef&x=1',
+      key: 'abc/def',
+    });
   });
 });

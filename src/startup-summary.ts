@@ -1,0 +1,39 @@
+// What a person starting the service needs to know first (contract §10's first five minutes):
+// where the API and its documentation are, which database, where e-mail and media go, and
+// where metrics are. Secrets in URLs (database and SMTP passwords) are never printed.
+import { resolve } from 'node:path';
+import type { Config } from './config.ts';
+
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+export interface StartupSummary {
+  api: string;
+  docs: string;
+  database: string;
+  mail: string;
+  media: string;
+  metrics?: string;
+}
+
+export function startupSummary(config: Config, metricsAddress?: string): StartupSummary {
+  const media = config.mediaStorage;
+  return {
+    api: config.publicUrl,
+    docs: `${config.publicUrl}/docs`,
+    database: config.databaseUrl.startsWith('sqlite:')
+      ? `SQLite file ${resolve(config.databaseUrl.slice('sqlite:'.length))}`
+      : `PostgreSQL ${withoutPassword(config.databaseUrl)}`,
+    mail: config.smtpUrl
+      ? `SMTP ${withoutPassword(config.smtpUrl)}`
+      : `written as .eml files to ${resolve(config.mailDir)} (each one's link and key are logged)`,
+    media:
+      media.kind === 'fs'
+        ? `files under ${resolve(media.directory)}`
+        : `S3 bucket ${media.bucket}${media.prefix ? `/${media.prefix}` : ''}${media.endpoint ? ` at ${media.endpoint}` : ''}`,
+    ...(metricsAddress === undefined ? {} : { metrics: `${metricsAddress}/metrics` }),
+  };
+}
