@@ -1,5 +1,5 @@
 // Sends e-mail: over SMTP when SMTP_URL is set, else as .eml files under MAIL_DIR.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
@@ -58,7 +58,9 @@ function fileTransport(config: Config, log: FastifyBaseLogger): MailTransport {
       await mkdir(config.mailDir, { recursive: true });
       const safeId = messageId.replace(/[^A-Za-z0-9.-]/g, '_');
       const path = join(config.mailDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeId}.eml`);
-      await writeFile(path, info.message as Buffer);
+      // Written whole under another name, then renamed: whoever watches the folder never reads half a file.
+      await writeFile(`${path}.tmp`, info.message as Buffer);
+      await rename(`${path}.tmp`, path);
       // The link and its key, readable here (the file's body is quoted-printable): what a person
       // trying the service out copies. Only in this mode, meant for development.
       log.info({ to: message.to, subject: message.subject, path, ...linkIn(message.text) }, 'e-mail written to file');
