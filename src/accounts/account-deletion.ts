@@ -7,10 +7,9 @@
 // notice to its primary address, and the list member's permanent deletion when Mailchimp sync
 // is on.
 import type { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
-import { verifyPassword } from '../auth/passwords.ts';
 import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
-import { fieldError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { accountDeletedMessage } from '../mail/messages.ts';
 import { queueMemberDeletion } from '../mailchimp/queue-member-sync.ts';
@@ -18,8 +17,6 @@ import { queueMediaRemoval } from '../media/media-removal.ts';
 import { lockAccount } from './account-lock.ts';
 import { findAccount } from './account-queries.ts';
 import { requireSecondFactor } from './second-factor.ts';
-
-export const WRONG_PASSWORD = 'The password is not correct.';
 
 /** `code`: the second factor, needed when two-step sign-in is on. */
 export async function deleteAccount(
@@ -32,8 +29,7 @@ export async function deleteAccount(
   const account = await findAccount(ctx.db.kysely, accountId);
   if (!account) throw notFound();
   // Counted until both the password and the second factor were right.
-  const attempt = await passwordChecks.begin(accountId);
-  if (!(await verifyPassword(account.password_hash, proof.password))) throw fieldError('password', WRONG_PASSWORD);
+  const attempt = await passwordChecks.checkPassword(account, proof.password);
 
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, accountId);

@@ -3,9 +3,7 @@
 // recovery codes. Password checks count against the account's limit (password-check-throttle.ts),
 // whichever route makes them. Turning it on or off e-mails the primary address.
 import type { Kysely } from 'kysely';
-import type { LoginAttempt } from '../auth/login-throttle.ts';
 import type { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
-import { verifyPassword } from '../auth/passwords.ts';
 import { newRecoveryCodes, recoveryCodeHash } from '../auth/recovery-codes.ts';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../auth/totp.ts';
 import type { AppContext } from '../context.ts';
@@ -18,7 +16,6 @@ import { findAccount, type AccountRow } from './account-queries.ts';
 import { countRecoveryCodesLeft, deleteTotp, enableTotp, findTotp, replaceRecoveryCodes, savePendingTotp } from './mfa-queries.ts';
 import { openTotpSecret, requireSecondFactor, sealTotpSecret } from './second-factor.ts';
 
-export const WRONG_PASSWORD = 'The password is not correct.';
 export const ALREADY_ON = 'Two-step sign-in is already on. Turn it off first to set it up again.';
 export const NOTHING_PENDING = 'No two-step sign-in set-up is waiting for confirmation: start one first.';
 export const NOT_ON = 'Two-step sign-in is not on.';
@@ -41,17 +38,6 @@ async function accountOf(ctx: AppContext, accountId: number): Promise<AccountRow
   return account;
 }
 
-/**
- * The account's password (400 under `password` when wrong), counted against its limit of
- * password checks until the returned attempt succeeds: callers that also ask for a second
- * factor call it only once that was right too, so wrong codes count as well.
- */
-async function checkPassword(passwordChecks: PasswordCheckThrottle, account: AccountRow, password: string): Promise<LoginAttempt> {
-  const attempt = await passwordChecks.begin(account.id);
-  if (!(await verifyPassword(account.password_hash, password))) throw fieldError('password', WRONG_PASSWORD);
-  return attempt;
-}
-
 /** Stores a new pending secret (replacing a pending one) and returns it for the authenticator app; 409 when already on. */
 export async function startTotpEnrolment(
   ctx: AppContext,
@@ -61,7 +47,7 @@ export async function startTotpEnrolment(
 ): Promise<{ secret: string; otpauth_url: string }> {
   const account = await accountOf(ctx, accountId);
   if ((await findTotp(ctx.db.kysely, accountId))?.enabled === 1) throw conflict(ALREADY_ON);
-  await (await checkPassword(passwordChecks, account, password)).succeeded();
+  await (await passwordChecks.checkPassword(account, password)).succeeded();
 
   const secret = newTotpSecret();
   await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -102,7 +88,7 @@ export async function disableTotp(
 ): Promise<void> {
   const account = await accountOf(ctx, accountId);
   if ((await findTotp(ctx.db.kysely, accountId))?.enabled !== 1) throw nonFieldError(NOT_ON);
-  const attempt = await checkPassword(passwordChecks, account, proof.password);
+  const attempt = await passwordChecks.checkPassword(account, proof.password);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     await requireSecondFactor(ctx, trx, account, proof.code);
@@ -122,7 +108,7 @@ export async function regenerateRecoveryCodes(
 ): Promise<string[]> {
   const account = await accountOf(ctx, accountId);
   if ((await findTotp(ctx.db.kysely, accountId))?.enabled !== 1) throw nonFieldError(NOT_ON);
-  const attempt = await checkPassword(passwordChecks, account, proof.password);
+  const attempt = await passwordChecks.checkPassword(account, proof.password);
   const codes = newRecoveryCodes();
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, accountId);

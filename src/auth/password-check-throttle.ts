@@ -5,9 +5,12 @@
 // the check starts, taken back when it was right.
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { rateLimited } from '../errors.ts';
+import { fieldError, rateLimited } from '../errors.ts';
 import { type CounterStore, limit } from './counter-store.ts';
 import { type LoginAttempt, NO_OP_ATTEMPT } from './login-throttle.ts';
+import { verifyPassword } from './passwords.ts';
+
+export const WRONG_PASSWORD = 'The password is not correct.';
 
 export class PasswordCheckThrottle {
   readonly #settings: Config['rateLimits'];
@@ -30,5 +33,16 @@ export class PasswordCheckThrottle {
       throw rateLimited(seconds, `Too many wrong passwords for this account; try again in ${seconds} seconds.`);
     }
     return { succeeded: () => this.#store.release([key], [], this.#clock.now()) };
+  }
+
+  /**
+   * The account's password, checked within the limit: 400 under `password` when wrong. The
+   * check counts as a failure until the returned attempt succeeds, so a caller that asks for a
+   * second factor too calls `succeeded()` only once that was right as well.
+   */
+  async checkPassword(account: { id: number; password_hash: string }, password: string): Promise<LoginAttempt> {
+    const attempt = await this.begin(account.id);
+    if (!(await verifyPassword(account.password_hash, password))) throw fieldError('password', WRONG_PASSWORD);
+    return attempt;
   }
 }

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { WRONG_PASSWORD } from '../../src/accounts/account-deletion.ts';
+import { WRONG_PASSWORD } from '../../src/auth/password-check-throttle.ts';
 import { subscriberHash } from '../../src/mailchimp/mailchimp-client.ts';
 import { MailchimpStandIn } from '../mailchimp/mailchimp-stand-in.ts';
 import { freshCode, turnOnTotp } from './two-step-flows.ts';
