@@ -42,8 +42,9 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
     trustProxy: ctx.config.trustProxy as boolean | string,
     bodyLimit: JSON_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
-    // Bodies are validated as sent: "3" is not an integer and true is not a string.
-    ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
+    // Bodies are validated as sent: "3" is not an integer and true is not a string. x-examples:
+    // named request examples for the document only (openapi-document.ts), no validation.
+    ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, keywords: ['x-examples'] } },
     connectionTimeout: 60_000,
     requestTimeout: 60_000,
     keepAliveTimeout: 72_000,

@@ -8,11 +8,15 @@ import type { App } from '../http/types.ts';
 import { deleteAccount } from './account-deletion.ts';
 import { OptionalCodeField } from './mfa-schemas.ts';
 import { errors } from '../http/error-schemas.ts';
+import { EXAMPLE_PASSWORD } from '../http/openapi-document.ts';
 
-const DeleteAccountBody = Type.Object({
-  password: Type.String({ minLength: 1, description: "The account's password", examples: ['your password'] }),
-  code: OptionalCodeField,
-});
+const DeleteAccountBody = Type.Object(
+  {
+    password: Type.String({ minLength: 1, description: "The account's password", examples: [EXAMPLE_PASSWORD] }),
+    code: OptionalCodeField,
+  },
+  { examples: [{ password: EXAMPLE_PASSWORD }] },
+);
 
 export function registerAccountDeletionRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
   app.delete(

@@ -20,14 +20,20 @@ export function toAccount(row: Pick<AccountRow, 'id' | 'email' | 'first_name' | 
   return { id: row.id, email: row.email, first_name: row.first_name, last_name: row.last_name };
 }
 
-export const ProfilePatchBody = Type.Object({
-  first_name: Type.Optional(FirstNameField),
-  last_name: Type.Optional(LastNameField),
-});
+export const ProfilePatchBody = Type.Object(
+  {
+    first_name: Type.Optional(FirstNameField),
+    last_name: Type.Optional(LastNameField),
+  },
+  { examples: [{ last_name: 'King' }] },
+);
 
-export const ProfilePutBody = Type.Object({
-  first_name: FirstNameField,
-  last_name: LastNameField,
-});
+export const ProfilePutBody = Type.Object(
+  {
+    first_name: FirstNameField,
+    last_name: LastNameField,
+  },
+  { examples: [{ first_name: 'Ada', last_name: 'Lovelace' }] },
+);
 
 export type ProfileChanges = Static<typeof ProfilePatchBody>;

@@ -25,10 +25,13 @@ export const AppUserDetailSchema = Type.Object({
 export type AppUserDetail = Static<typeof AppUserDetailSchema>;
 
 /** Every field is optional, on PUT too: name defaults to the account's first name. */
-export const AppUserBody = Type.Object({
-  name: Type.Optional(NameField),
-  quote: Type.Optional(Nullable(LongTextField)),
-});
+export const AppUserBody = Type.Object(
+  {
+    name: Type.Optional(NameField),
+    quote: Type.Optional(Nullable(LongTextField)),
+  },
+  { examples: [{ name: 'Ada', quote: 'That brain of mine is something more than merely mortal.' }] },
+);
 export type AppUserInput = Static<typeof AppUserBody>;
 
 export interface AppUserRow {

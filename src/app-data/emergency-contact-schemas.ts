@@ -19,15 +19,22 @@ export const EmergencyContactSchema = Type.Object({
 });
 export type EmergencyContact = Static<typeof EmergencyContactSchema>;
 
-export const EmergencyContactBody = Type.Object({
-  name: NameField,
-  relation: Type.Optional(Type.String({ maxLength: NAME_MAX_LENGTH })),
-  phone_number: Type.String({ pattern: PHONE_PATTERN }),
-  alt_phone_number: Type.Optional(Type.String({ pattern: OPTIONAL_PHONE_PATTERN, description: 'May be empty' })),
-  email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')], { description: 'May be empty' })),
-});
+export const EmergencyContactBody = Type.Object(
+  {
+    name: NameField,
+    relation: Type.Optional(Type.String({ maxLength: NAME_MAX_LENGTH })),
+    phone_number: Type.String({ pattern: PHONE_PATTERN, description: '9 to 15 digits (no spaces or +), optionally after a leading 1' }),
+    alt_phone_number: Type.Optional(Type.String({ pattern: OPTIONAL_PHONE_PATTERN, description: 'As phone_number; may be empty' })),
+    email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')], { description: 'May be empty' })),
+  },
+  {
+    examples: [
+      { name: 'Mary Somerville', relation: 'Friend', phone_number: '447700900123', alt_phone_number: '', email: 'mary@example.com' },
+    ],
+  },
+);
 export type EmergencyContactInput = Static<typeof EmergencyContactBody>;
-export const EmergencyContactPatchBody = Type.Partial(EmergencyContactBody);
+export const EmergencyContactPatchBody = Type.Partial(EmergencyContactBody, { examples: [{ relation: 'Tutor' }] });
 export type EmergencyContactChanges = Static<typeof EmergencyContactPatchBody>;
 
 export interface EmergencyContactRow {

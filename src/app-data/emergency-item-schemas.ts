@@ -15,13 +15,16 @@ export const EmergencyItemSchema = Type.Object({
 });
 export type EmergencyItem = Static<typeof EmergencyItemSchema>;
 
-export const EmergencyItemBody = Type.Object({
-  name: NameField,
-  description: Type.Optional(LongTextField),
-  media_resource: Type.Optional(MediaIdField),
-});
+export const EmergencyItemBody = Type.Object(
+  {
+    name: NameField,
+    description: Type.Optional(LongTextField),
+    media_resource: Type.Optional(MediaIdField),
+  },
+  { examples: [{ name: 'Allergies', description: 'Penicillin; carries an adrenaline pen in the left coat pocket.' }] },
+);
 export type EmergencyItemInput = Static<typeof EmergencyItemBody>;
-export const EmergencyItemPatchBody = Type.Partial(EmergencyItemBody);
+export const EmergencyItemPatchBody = Type.Partial(EmergencyItemBody, { examples: [{ description: 'Penicillin and peanuts.' }] });
 export type EmergencyItemChanges = Static<typeof EmergencyItemPatchBody>;
 
 export interface EmergencyItemRow {

@@ -18,7 +18,9 @@ export const NameField = Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH 
 export const LongTextField = Type.String({ maxLength: TEXT_MAX_LENGTH });
 
 /** On write a media resource is referred to by id; it must belong to the same app user. */
-export const MediaIdField = Nullable(Type.Integer({ description: 'Id of a media resource of the same app user, or null' }));
+export const MediaIdField = Nullable(
+  Type.Integer({ description: 'Id of a media resource in the same app user’s gallery (upload it there first), or null' }),
+);
 
 /**
  * The media object of contract §5 without MediaResourceSchema's $id: a response that embeds it

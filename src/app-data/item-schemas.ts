@@ -1,6 +1,7 @@
 // Item (contract §5): {id, url, name, image_content, list_content}, exactly one content non-null.
 // Contents are read as objects (media in full) and written with media ids.
 import { Type, type Static } from 'typebox';
+import { namedExamples } from '../http/openapi-document.ts';
 import type { AppContext } from '../context.ts';
 import { toMediaResource, type MediaResource } from '../media/media-view.ts';
 import { LongTextField, MediaIdField, MediaObjectSchema, NameField, Nullable, Url } from './field-schemas.ts';
@@ -41,14 +42,29 @@ export const ListContentWrite = Type.Object({
 });
 export type ListContentInput = Static<typeof ListContentWrite>;
 
-export const ItemBody = Type.Object({
-  name: NameField,
-  image_content: Type.Optional(Nullable(ImageContentWrite)),
-  list_content: Type.Optional(Nullable(ListContentWrite)),
+/** One content per item: a list, or an image (its media ids are the caller's own uploads, so the example has none). */
+const ITEM_EXAMPLES = namedExamples({
+  list: {
+    summary: 'A list item',
+    value: { name: 'Packing list', list_content: { entries: [{ text: 'Passport' }, { text: 'Phone charger' }] } },
+  },
+  image: {
+    summary: 'An image item (image_resource and media_resource: ids of gallery uploads)',
+    value: { name: 'Passport photo', image_content: { description: 'The photo page of my passport' } },
+  },
 });
+
+export const ItemBody = Type.Object(
+  {
+    name: NameField,
+    image_content: Type.Optional(Nullable(ImageContentWrite)),
+    list_content: Type.Optional(Nullable(ListContentWrite)),
+  },
+  { description: 'Exactly one of image_content and list_content; the kind cannot change later.', ...ITEM_EXAMPLES },
+);
 export type ItemInput = Static<typeof ItemBody>;
 
-export const ItemPatchBody = Type.Partial(ItemBody);
+export const ItemPatchBody = Type.Partial(ItemBody, { examples: [{ name: 'Summer packing list' }] });
 export type ItemChanges = Static<typeof ItemPatchBody>;
 
 /** An item row's columns of image content and its media, for an item that has none. */

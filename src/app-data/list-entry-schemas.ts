@@ -13,8 +13,8 @@ export const ListEntrySchema = Type.Object({
 });
 export type ListEntry = Static<typeof ListEntrySchema>;
 
-export const ListEntryBody = Type.Object({ text: EntryTextField });
-export const ListEntryPatchBody = Type.Partial(ListEntryBody);
+export const ListEntryBody = Type.Object({ text: EntryTextField }, { examples: [{ text: 'Travel adapter' }] });
+export const ListEntryPatchBody = Type.Partial(ListEntryBody, { examples: [{ text: 'Universal travel adapter' }] });
 
 export interface ListEntryRow {
   id: number;

@@ -21,11 +21,14 @@ export const ProfileDetailSchema = Type.Object({
 });
 export type ProfileDetail = Static<typeof ProfileDetailSchema>;
 
-export const ProfileBody = Type.Object({
-  name: NameField,
-  is_default: Type.Optional(Type.Boolean({ description: 'Making a profile the default clears the flag on the others' })),
-});
-export const ProfilePatchBody = Type.Partial(ProfileBody);
+export const ProfileBody = Type.Object(
+  {
+    name: NameField,
+    is_default: Type.Optional(Type.Boolean({ description: 'Making a profile the default clears the flag on the others' })),
+  },
+  { examples: [{ name: 'Personal', is_default: true }] },
+);
+export const ProfilePatchBody = Type.Partial(ProfileBody, { examples: [{ name: 'Family' }] });
 export type ProfileChanges = Static<typeof ProfilePatchBody>;
 
 export interface ProfileRow {

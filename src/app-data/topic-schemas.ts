@@ -16,8 +16,8 @@ export const TopicSchema = Type.Object({
 });
 export type Topic = Static<typeof TopicSchema>;
 
-export const TopicBody = Type.Object({ name: NameField, topic_type: TopicTypeField });
-export const TopicPatchBody = Type.Partial(TopicBody);
+export const TopicBody = Type.Object({ name: NameField, topic_type: TopicTypeField }, { examples: [{ name: 'Travel', topic_type: 3 }] });
+export const TopicPatchBody = Type.Partial(TopicBody, { examples: [{ name: 'Holidays' }] });
 
 export interface TopicRow {
   id: number;

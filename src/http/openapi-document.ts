@@ -1,13 +1,34 @@
 // What the OpenAPI document says beyond the routes' own schemas (contract §10): every
-// operation named (operationId), schemas with an $id named by it in components/schemas, and
-// path ids typed as the integers they are. The routes themselves take ids as strings, so that
-// an id that is not a positive integer is a 404 (ids.ts) rather than a validation 400: the
-// integer type exists in the document only.
+// operation named (operationId), schemas with an $id named by it in components/schemas, path
+// ids typed as the integers they are, and request examples that work from /docs. The routes
+// themselves take ids as strings, so that an id that is not a positive integer is a 404
+// (ids.ts) rather than a validation 400: the integer type exists in the document only.
 import type { RouteOptions } from 'fastify';
 
 type JsonObject = Record<string, any>;
 
 const MAX_ID = 2_147_483_647; // as ids.ts
+
+/** The password of every request example: one the password rules accept. */
+export const EXAMPLE_PASSWORD = 'correct-horse-battery-staple-42';
+
+/** The address of the account the request examples tell the story of. */
+export const EXAMPLE_EMAIL = 'ada@example.com';
+
+export interface NamedExample {
+  summary: string;
+  value: Record<string, unknown>;
+}
+
+/**
+ * Request-body examples, as TypeBox options of a body schema. One example is `examples: [value]`
+ * (standard JSON Schema, ignored by validation); several, for a body with alternatives (an
+ * item's list or image content), are named: @fastify/swagger moves `x-examples` to the media
+ * type's `examples`, which Swagger UI offers as a choice in "Try it out".
+ */
+export function namedExamples(examples: Record<string, NamedExample>): { 'x-examples': Record<string, NamedExample> } {
+  return { 'x-examples': examples };
+}
 
 /** A path parameter that holds an object's id: `id`, or `<something>_id`. */
 export function isIdParameter(name: string): boolean {
@@ -35,7 +56,7 @@ export function checkOperationId(route: RouteOptions): void {
 
 /**
  * @fastify/swagger's transformObject: a declared HEAD (a route for GET and HEAD) gets the GET's
- * operationId + "Head", and path ids become integers ≥ 1.
+ * operationId + "Head", and path ids become integers ≥ 1 (with 1 as "Try it out"'s default).
  */
 export function transformDocument({ openapiObject }: { openapiObject: Partial<JsonObject> }): JsonObject {
   for (const item of Object.values<JsonObject>(openapiObject.paths ?? {})) {
@@ -53,6 +74,7 @@ export function transformDocument({ openapiObject }: { openapiObject: Partial<Js
                 maximum: MAX_ID,
                 description: 'A positive integer id; anything else (not a number, 0, too large) is answered 404',
               },
+              example: 1,
             }
           : parameter,
       );

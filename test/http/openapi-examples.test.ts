@@ -1,0 +1,264 @@
+// Contract §10: the request examples of the OpenAPI document work when sent as they are from
+// /docs ("Try it out"). Every example of every operation is sent to the real server, in the
+// order of one person's story (register, verify, log in, build the data, two-step sign-in,
+// change the password, delete an account), and must answer 2xx. Filled in are only what no
+// document can know: the path ids of the objects made on the way, and the one-time secrets a
+// person copies from elsewhere (the e-mailed key, a login's mfa_token, the authenticator's code).
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { hashPassword } from '../../src/auth/passwords.ts';
+import { EXAMPLE_EMAIL, EXAMPLE_PASSWORD } from '../../src/http/openapi-document.ts';
+import { RESET_SUBJECT, startMailedServer, verificationKey, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
+import { freshCode } from '../accounts/two-step-flows.ts';
+import { listOperations, type OpenApiDocument } from '../fuzz/openapi-walker.ts';
+import { mediaOf, verifiedAccount } from '../helpers/factories.ts';
+import { SmtpSink } from '../helpers/smtp-sink.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+type Json = Record<string, any>;
+
+/** The only body fields a step may fill in: secrets a person copies from an e-mail, a login answer or an app. */
+const SECRET_FIELDS = ['key', 'mfa_token', 'code'];
+
+/** How one example is sent: by whom, to which object, with which one-time secrets. */
+interface Sending {
+  token?: string;
+  id?: number;
+  secrets?: Record<string, string>;
+}
+
+interface Step {
+  operationId: string;
+  /** The named example (media type `examples`); none for the single `example`. */
+  example?: string;
+  send(): Sending | Promise<Sending>;
+  /** Keeps what later steps need from the answer. */
+  keep?(body: Json): void;
+}
+
+/** What the story has made so far. */
+const made: Record<string, any> = {};
+
+function twoStepCode(): string {
+  return freshCode(mailed.server, made.totpSecret);
+}
+
+let mailed: MailedServer;
+
+/** An account of its own for an example that cannot run twice, with the examples' password. */
+async function accountWithExamplePassword(email: string): Promise<{ id: number; token: string }> {
+  const server = mailed.server;
+  return verifiedAccount(server.server.ctx.db.kysely, {
+    email,
+    passwordHash: await hashPassword(EXAMPLE_PASSWORD),
+    now: server.clock.now(),
+  });
+}
+
+const STORY: Step[] = [
+  { operationId: 'register', send: () => ({}), keep: (body) => (made.adaId = body.id) },
+  { operationId: 'verifyEmail', send: async () => ({ secrets: { key: await verificationKey(mailed.sink, EXAMPLE_EMAIL) } }) },
+  { operationId: 'login', send: () => ({}), keep: (body) => (made.ada = body.token) },
+  { operationId: 'updateAccount', send: () => ({ token: made.ada }) },
+  { operationId: 'replaceAccount', send: () => ({ token: made.ada }) },
+  { operationId: 'createEmailAddress', send: () => ({ token: made.ada }) },
+  {
+    operationId: 'updateEmailAddress',
+    send: async () => {
+      const list = await mailed.server.request('GET', '/account/emails/', { token: made.ada });
+      made.adaAddress = list.body.find((address: Json) => address.email === EXAMPLE_EMAIL).id;
+      return { token: made.ada, id: made.adaAddress };
+    },
+  },
+  { operationId: 'replaceEmailAddress', send: () => ({ token: made.ada, id: made.adaAddress }) },
+  { operationId: 'resetPassword', send: () => ({}) },
+  { operationId: 'createAppUser', send: () => ({ token: made.ada }), keep: (body) => (made.appUser = body.id) },
+  { operationId: 'updateAppUser', send: () => ({ token: made.ada, id: made.appUser }) },
+  { operationId: 'replaceAppUser', send: () => ({ token: made.ada, id: made.appUser }) },
+  { operationId: 'createProfile', send: () => ({ token: made.ada, id: made.appUser }), keep: (body) => (made.profile = body.id) },
+  { operationId: 'updateProfile', send: () => ({ token: made.ada, id: made.profile }) },
+  { operationId: 'replaceProfile', send: () => ({ token: made.ada, id: made.profile }) },
+  { operationId: 'createTopic', send: () => ({ token: made.ada, id: made.profile }), keep: (body) => (made.topic = body.id) },
+  { operationId: 'updateTopic', send: () => ({ token: made.ada, id: made.topic }) },
+  { operationId: 'replaceTopic', send: () => ({ token: made.ada, id: made.topic }) },
+  {
+    operationId: 'createItem',
+    example: 'list',
+    send: () => ({ token: made.ada, id: made.topic }),
+    keep: (body) => (made.listItem = body.id),
+  },
+  {
+    operationId: 'createItem',
+    example: 'image',
+    send: () => ({ token: made.ada, id: made.topic }),
+    keep: (body) => (made.imageItem = body.id),
+  },
+  { operationId: 'updateItem', send: () => ({ token: made.ada, id: made.listItem }) },
+  { operationId: 'replaceItem', example: 'list', send: () => ({ token: made.ada, id: made.listItem }) },
+  { operationId: 'replaceItem', example: 'image', send: () => ({ token: made.ada, id: made.imageItem }) },
+  { operationId: 'createListEntry', send: () => ({ token: made.ada, id: made.listItem }), keep: (body) => (made.entry = body.id) },
+  { operationId: 'updateListEntry', send: () => ({ token: made.ada, id: made.entry }) },
+  { operationId: 'replaceListEntry', send: () => ({ token: made.ada, id: made.entry }) },
+  {
+    operationId: 'createEmergencyItem',
+    send: () => ({ token: made.ada, id: made.appUser }),
+    keep: (body) => (made.emergencyItem = body.id),
+  },
+  { operationId: 'updateEmergencyItem', send: () => ({ token: made.ada, id: made.emergencyItem }) },
+  { operationId: 'replaceEmergencyItem', send: () => ({ token: made.ada, id: made.emergencyItem }) },
+  {
+    operationId: 'createEmergencyContact',
+    send: () => ({ token: made.ada, id: made.appUser }),
+    keep: (body) => (made.emergencyContact = body.id),
+  },
+  { operationId: 'updateEmergencyContact', send: () => ({ token: made.ada, id: made.emergencyContact }) },
+  { operationId: 'replaceEmergencyContact', send: () => ({ token: made.ada, id: made.emergencyContact }) },
+  {
+    operationId: 'updateMediaResource',
+    send: async () => {
+      made.media = await mediaOf(mailed.server.server.ctx.db.kysely, made.adaId, made.appUser, { now: mailed.server.clock.now() });
+      return { token: made.ada, id: made.media };
+    },
+  },
+  { operationId: 'replaceMediaResource', send: () => ({ token: made.ada, id: made.media }) },
+  { operationId: 'createMessagingToken', send: () => ({ token: made.ada }) },
+  // Two-step sign-in: on, new recovery codes, a login with a code, off.
+  { operationId: 'startTotpEnrolment', send: () => ({ token: made.ada }), keep: (body) => (made.totpSecret = body.secret) },
+  { operationId: 'confirmTotp', send: () => ({ token: made.ada, secrets: { code: twoStepCode() } }) },
+  { operationId: 'regenerateRecoveryCodes', send: () => ({ token: made.ada, secrets: { code: twoStepCode() } }) },
+  {
+    operationId: 'completeMfaLogin',
+    send: async () => {
+      const login = await mailed.server.request('POST', '/auth/login/', { body: { username: EXAMPLE_EMAIL, password: EXAMPLE_PASSWORD } });
+      assert.equal(login.body.mfa_required, true, login.text);
+      return { secrets: { mfa_token: login.body.mfa_token, code: twoStepCode() } };
+    },
+  },
+  { operationId: 'disableTotp', send: () => ({ token: made.ada, secrets: { code: twoStepCode() } }) },
+  // Ada's password changes last; the reset by key and the deletion each need an account of their own.
+  { operationId: 'changePassword', example: 'current', send: () => ({ token: made.ada }) },
+  {
+    operationId: 'changePassword',
+    example: 'reset',
+    send: async () => {
+      const email = 'grace@example.com';
+      await accountWithExamplePassword(email);
+      const reset = await mailed.server.request('POST', '/account/reset-password/', { body: { email } });
+      assert.equal(reset.status, 200, reset.text);
+      return { secrets: { key: SmtpSink.keyIn(await waitForMail(mailed.sink, email, RESET_SUBJECT)) } };
+    },
+  },
+  { operationId: 'deleteAccount', send: async () => ({ token: (await accountWithExamplePassword('mary@example.com')).token }) },
+];
+
+const stepName = (step: Pick<Step, 'operationId' | 'example'>) => `${step.operationId}${step.example ? ` (${step.example})` : ''}`;
+
+/** An operation of the document, with its JSON request body's media type object. */
+interface Documented {
+  key: string;
+  operationId: string;
+  method: string;
+  path: string;
+  media: Json | undefined;
+}
+
+function documented(doc: OpenApiDocument): Documented[] {
+  return listOperations(doc).map((operation) => {
+    const written = doc.paths[operation.path]![operation.method.toLowerCase()];
+    return {
+      key: operation.key,
+      operationId: written.operationId,
+      method: operation.method,
+      path: operation.path,
+      media: written.requestBody?.content?.['application/json'],
+    };
+  });
+}
+
+/** The example values of a media type: the single one under '', named ones under their names. */
+function examplesOf(media: Json): Map<string, unknown> {
+  const examples = new Map<string, unknown>();
+  if (media.example !== undefined) examples.set('', media.example);
+  for (const [name, example] of Object.entries<Json>(media.examples ?? {})) examples.set(name, example.value);
+  return examples;
+}
+
+function messagingEnv(): Record<string, string> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const file = join(mkdtempSync(join(tmpdir(), 'openapi-examples-')), 'messaging.pem');
+  writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+  return {
+    MESSAGING_PROVIDER_ID: 'layer:///providers/example',
+    MESSAGING_KEY_ID: 'layer:///keys/example',
+    MESSAGING_PRIVATE_KEY_FILE: file,
+  };
+}
+
+describe('the request examples of the OpenAPI document, sent as they are', () => {
+  let server: TestServer;
+  let doc: Json;
+  let operations: Documented[];
+
+  before(async () => {
+    mailed = await startMailedServer(messagingEnv());
+    server = mailed.server;
+    const response = await server.request('GET', '/openapi.json');
+    assert.equal(response.status, 200);
+    doc = response.body;
+    operations = documented(response.body);
+  });
+  after(() => mailed.close());
+
+  test('every operation with a JSON request body has an example, and every path id one', () => {
+    const missing = operations.filter((operation) => operation.media && examplesOf(operation.media).size === 0).map((o) => o.key);
+    assert.deepEqual(missing, [], 'operations whose JSON request body has no example');
+    for (const operation of operations) {
+      for (const parameter of doc.paths[operation.path][operation.method.toLowerCase()].parameters ?? []) {
+        if (parameter.in === 'path' && parameter.name === 'id') assert.equal(parameter.example, 1, operation.key);
+      }
+    }
+  });
+
+  test('the story sends every example of the document, each once', () => {
+    const inDocument = operations.flatMap((operation) =>
+      [...examplesOf(operation.media ?? {}).keys()].map((name) =>
+        stepName({ operationId: operation.operationId, example: name || undefined }),
+      ),
+    );
+    const inStory = STORY.map(stepName);
+    assert.deepEqual([...inStory].sort(), [...inDocument].sort(), 'add a step to STORY for each new example (and remove gone ones)');
+  });
+
+  /** The story's first failed step: the later ones depend on it, so they are not sent. */
+  let failed: string | undefined;
+
+  for (const step of STORY) {
+    test(`${stepName(step)} answers 2xx`, async () => {
+      if (failed) assert.fail(`not sent: ${failed} failed before it`);
+      failed = stepName(step);
+      const operation = operations.find((candidate) => candidate.operationId === step.operationId);
+      assert.ok(operation?.media, `${step.operationId}: no operation with a JSON body in the document`);
+      const example = structuredClone(examplesOf(operation.media).get(step.example ?? '')) as Json | undefined;
+      assert.ok(example, `${stepName(step)}: no such example`);
+      const sending = await step.send();
+      for (const [field, value] of Object.entries(sending.secrets ?? {})) {
+        assert.ok(SECRET_FIELDS.includes(field), `${field} is not a one-time secret: the example must work as written`);
+        assert.ok(field in example, `${stepName(step)}: the example has no ${field} to fill in`);
+        example[field] = value;
+      }
+      const path = operation.path.replace('{id}', String(sending.id));
+      assert.ok(!path.includes('{'), `${stepName(step)}: ${path} needs a path id`);
+      const response = await server.request(operation.method, path, { token: sending.token, body: example });
+      assert.ok(
+        response.status >= 200 && response.status < 300,
+        `${operation.method} ${path} ${JSON.stringify(example)}: ${response.status} ${response.text}`,
+      );
+      step.keep?.(response.body ?? {});
+      failed = undefined;
+    });
+  }
+});
