@@ -42,6 +42,12 @@ export interface Db {
    */
   executePrepared<R>(name: string, query: CompiledQuery<R>): Promise<R[]>;
   /**
+   * The database has the project's write functions (migration 0012; PostgreSQL): a write of
+   * several statements is one call, one round trip. SQLite runs in this process, where a round
+   * trip costs nothing, and writes in transactions as usual.
+   */
+  writeFunctions: boolean;
+  /**
    * Runs a write in a transaction, committed durably before this returns. SQLite gathers the
    * writes that arrive together into one transaction, each in its own savepoint (one synced
    * commit for many: group-commit.ts); PostgreSQL gives each its own.

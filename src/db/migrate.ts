@@ -13,6 +13,7 @@ import { sessionsMigration } from './migrations/0008-sessions.ts';
 import { outboxAccountsMigration } from './migrations/0009-outbox-accounts.ts';
 import { twoStepSignInMigration } from './migrations/0010-two-step-sign-in.ts';
 import { rateCountersMigration } from './migrations/0011-rate-counters.ts';
+import { listItemFunctionMigration } from './migrations/0012-list-item-function.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -27,6 +28,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0009-outbox-accounts': outboxAccountsMigration(),
     '0010-two-step-sign-in': twoStepSignInMigration(db.dialect),
     '0011-rate-counters': rateCountersMigration(),
+    '0012-list-item-function': listItemFunctionMigration(db.dialect),
   };
 }
 

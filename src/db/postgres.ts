@@ -21,6 +21,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
     kysely,
     dialect: 'postgres',
     stats,
+    writeFunctions: true,
     async executePrepared(name, query) {
       stats.queries++;
       return (await pool.query({ name, text: query.sql, values: [...query.parameters] })).rows;

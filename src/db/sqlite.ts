@@ -59,6 +59,7 @@ export function openSqlite(path: string, options: DatabaseOptions): Db {
     dialect: 'sqlite',
     stats,
     changes: new ChangeFeed(driver),
+    writeFunctions: false,
     executePrepared: async (_name, query) => (await kysely.executeQuery(query)).rows,
     writeTransaction: (work) => groupCommit.run(work),
     lockRows: (query) => query,

@@ -103,6 +103,24 @@ describe('query counts', () => {
     assert.equal(await countFor('/account/profile/'), afterRead);
   });
 
+  test("PostgreSQL: a list item create is one statement, as many queries as a missing topic's lookup", {
+    skip: !onPostgres && 'PostgreSQL only: SQLite writes in-process, in a transaction',
+  }, async () => {
+    const stats = server.server.ctx.db.stats;
+    const countFor = async (method: string, path: string, expected: number, body?: unknown) => {
+      const before = stats.queries;
+      const response = await server.request(method, path, { token: owner.token, body });
+      assert.equal(response.status, expected, response.text);
+      return stats.queries - before;
+    };
+    const lookup = await countFor('GET', '/app/topics/2147483647/items/', 404);
+    const create = await countFor('POST', `/app/topics/${small.topicId}/items/`, 201, {
+      name: 'one call',
+      list_content: { entries: [{ text: 'a' }, { text: 'b' }] },
+    });
+    assert.equal(create, lookup);
+  });
+
   test('the profile detail lists topics, items and entries in id order', async () => {
     const { body } = await queriesFor(`/app/profiles/${large.profileId}/`);
     const ids = (list: Array<{ id: number }>) => list.map((x) => x.id);
