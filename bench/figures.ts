@@ -6,6 +6,8 @@ export interface Figures {
   p50: number;
   p99: number;
   cpuMsPerRequest: number | undefined;
+  /** PostgreSQL's CPU per request (W-runs on PostgreSQL only). */
+  databaseCpuMsPerRequest: number | undefined;
   peakRssMb: number | undefined;
   /** Non-2xx responses and connection errors (timeouts included) over all repeats. */
   failures: number;
@@ -23,11 +25,13 @@ export function median(values: number[]): number {
 
 export function figuresOf(runs: Measurement[], peakRssBytes: number | undefined): Figures {
   const cpu = runs.map((r) => r.cpuMsPerRequest).filter((v): v is number => v !== undefined);
+  const databaseCpu = runs.map((r) => r.databaseCpuMsPerRequest).filter((v): v is number => v !== undefined);
   return {
     requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     cpuMsPerRequest: cpu.length > 0 ? median(cpu) : undefined,
+    databaseCpuMsPerRequest: databaseCpu.length > 0 ? median(databaseCpu) : undefined,
     peakRssMb: peakRssBytes === undefined ? undefined : peakRssBytes / (1024 * 1024),
     failures: runs.reduce((sum, r) => sum + r.other + r.errors, 0),
     loadCpuShare: Math.max(...runs.map((r) => r.loadCpuShare)),

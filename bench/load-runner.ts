@@ -1,6 +1,7 @@
-// Runs the load generator (bench/load.ts) as a pinned child process and, while its load
-// runs, reads the server's CPU time, so that CPU per request covers exactly the measured
-// stretch.
+// Runs the load generator — wrk (wrk-load.ts), or autocannon (load.ts) with --generator
+// autocannon — as a pinned child process and, while its load runs, reads the server's CPU
+// time (and PostgreSQL's, when it is watched), so that CPU per request covers exactly the
+// measured stretch.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,15 +9,42 @@ import { createInterface } from 'node:readline';
 import type { LoadResult, LoadSpec } from './load-types.ts';
 import type { Pinning } from './pinning.ts';
 import { ROOT, type MeasuredProcess } from './processes.ts';
+import { runWrk } from './wrk-load.ts';
 
 export interface Measurement extends LoadResult {
   /** Server CPU milliseconds per response, when a server was given to watch. */
   cpuMsPerRequest: number | undefined;
+  /** PostgreSQL's CPU milliseconds per response, when the server watched uses PostgreSQL. */
+  databaseCpuMsPerRequest: number | undefined;
 }
 
 let specCounter = 0;
 
 export async function runLoad(pinning: Pinning, spec: LoadSpec, workDir: string, server?: MeasuredProcess): Promise<Measurement> {
+  if (spec.generator === 'wrk') {
+    let cpuAtStart: number | undefined;
+    let cpuAtEnd: number | undefined;
+    let dbAtStart: number | undefined;
+    let dbAtEnd: number | undefined;
+    const result = await runWrk(
+      pinning,
+      spec,
+      workDir,
+      () => {
+        cpuAtStart = server?.cpuSeconds();
+        dbAtStart = server?.databaseCpuSeconds?.();
+      },
+      () => {
+        cpuAtEnd = server?.cpuSeconds();
+        dbAtEnd = server?.databaseCpuSeconds?.();
+      },
+    );
+    return {
+      ...result,
+      cpuMsPerRequest: perResponse(cpuAtStart, cpuAtEnd, result),
+      databaseCpuMsPerRequest: perResponse(dbAtStart, dbAtEnd, result),
+    };
+  }
   const specFile = join(workDir, `load-${process.pid}-${specCounter++}.json`);
   writeFileSync(specFile, JSON.stringify(spec));
   const command = [...pinning.load, process.execPath, join(ROOT, 'bench/load.ts'), specFile];
@@ -26,20 +54,32 @@ export async function runLoad(pinning: Pinning, spec: LoadSpec, workDir: string,
   let result: LoadResult | undefined;
   let failure: string | undefined;
   let cpuAtEnd: number | undefined;
+  let dbAtStart: number | undefined;
+  let dbAtEnd: number | undefined;
   for await (const line of createInterface({ input: child.stdout! })) {
     if (!line.startsWith('{')) continue;
     const message = JSON.parse(line) as { event: 'start' } | { event: 'done'; result: LoadResult } | { event: 'error'; message: string };
-    if (message.event === 'start') cpuAtStart = server?.cpuSeconds();
-    else if (message.event === 'done') {
+    if (message.event === 'start') {
+      cpuAtStart = server?.cpuSeconds();
+      dbAtStart = server?.databaseCpuSeconds?.();
+    } else if (message.event === 'done') {
       cpuAtEnd = server?.cpuSeconds();
+      dbAtEnd = server?.databaseCpuSeconds?.();
       result = message.result;
     } else failure = message.message;
   }
   const code = child.exitCode ?? (await new Promise<number | null>((resolve) => child.once('exit', resolve)));
   if (!result) throw new Error(`the load generator failed (code ${code}): ${failure ?? 'no result'}`);
 
+  return {
+    ...result,
+    cpuMsPerRequest: perResponse(cpuAtStart, cpuAtEnd, result),
+    databaseCpuMsPerRequest: perResponse(dbAtStart, dbAtEnd, result),
+  };
+}
+
+/** CPU milliseconds per response over a run. */
+function perResponse(start: number | undefined, end: number | undefined, result: LoadResult): number | undefined {
   const responses = result.ok + result.other;
-  const cpuMsPerRequest =
-    cpuAtStart !== undefined && cpuAtEnd !== undefined && responses > 0 ? ((cpuAtEnd - cpuAtStart) * 1000) / responses : undefined;
-  return { ...result, cpuMsPerRequest };
+  return start !== undefined && end !== undefined && responses > 0 ? ((end - start) * 1000) / responses : undefined;
 }

@@ -6,7 +6,10 @@ export interface LoadRequest {
   body?: string;
 }
 
+export type Generator = 'wrk' | 'autocannon';
+
 export interface LoadSpec {
+  generator: Generator;
   url: string;
   connections: number;
   durationSeconds: number;

@@ -1,5 +1,6 @@
 // `npm run bench -- [options]`: what to run and for how long.
 import { parseArgs } from 'node:util';
+import type { Generator } from './load-types.ts';
 
 export const WORKLOADS = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6'] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
@@ -17,6 +18,7 @@ export interface BenchOptions {
   accounts: number;
   bigAccounts: number;
   keep: boolean;
+  generator: Generator;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
@@ -31,6 +33,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --connections N     connections of the read/write workloads (default 50; W4 uses 10)
   --accounts N        accounts in the main database (default 1,000)
   --big-accounts N    accounts in W6's large database (default 100,000; --quick 10,000)
+  --generator NAME    the load generator: wrk (default; Debian's package) or autocannon (the
+                      bench's earlier one, kept to compare)
   --keep              keep the temporary directory and databases (their names are printed)`;
 
 export class UsageError extends Error {}
@@ -57,6 +61,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
         accounts: { type: 'string' },
         'big-accounts': { type: 'string' },
         keep: { type: 'boolean', default: false },
+        generator: { type: 'string', default: 'wrk' },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -77,6 +82,9 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     only.add(name as WorkloadId);
   }
 
+  const generator = values.generator;
+  if (generator !== 'wrk' && generator !== 'autocannon') throw new UsageError(`--generator takes wrk or autocannon; got "${generator}"`);
+
   const quick = values.quick;
   return {
     db,
@@ -90,5 +98,6 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
     accounts: positive('accounts', values.accounts, 1000),
     bigAccounts: positive('big-accounts', values['big-accounts'], quick ? 10_000 : 100_000),
     keep: values.keep,
+    generator,
   };
 }

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Pinning } from './pinning.ts';
+import { postgresCpuSeconds } from './postgres-cpu.ts';
 import { cpuSeconds, peakRssBytes } from './proc-stats.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
@@ -20,6 +21,8 @@ export interface MeasuredProcess {
   url: string;
   pid: number;
   cpuSeconds(): number | undefined;
+  /** On PostgreSQL: the database server's CPU seconds for this service's database (postgres-cpu.ts). */
+  databaseCpuSeconds?(): number | undefined;
   peakRssBytes(): number | undefined;
   stop(): Promise<void>;
 }
@@ -135,7 +138,8 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const startupMs = performance.now() - started;
-  return { ...measured(child, url), startupMs };
+  const database = /^postgres(ql)?:/.test(options.databaseUrl) ? new URL(options.databaseUrl).pathname.slice(1) : undefined;
+  return { ...measured(child, url), startupMs, ...(database && { databaseCpuSeconds: () => postgresCpuSeconds(database) }) };
 }
 
 /** A bare node:http server answering every request with `bodyFile`'s bytes. */

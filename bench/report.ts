@@ -16,6 +16,8 @@ export interface Row {
 export interface RunInfo {
   title: string;
   date: Date;
+  /** What the latency columns cover, after "latencies of". */
+  latencies: string;
   rows: Row[];
   /** Lines under "Start-up". */
   startup: string[];
@@ -45,10 +47,10 @@ export function renderReport(run: RunInfo): string {
   const lines = [
     `# ${run.title}`,
     '',
-    `${run.date.toISOString().replace('T', ' ').slice(0, 16)} UTC. Medians of the repeats; latencies of 2xx responses as the load generator saw them.`,
+    `${run.date.toISOString().replace('T', ' ').slice(0, 16)} UTC. Medians of the repeats; latencies of ${run.latencies}.`,
     '',
-    '| Workload | req/s | vs ceiling | p50 ms | p99 ms | server CPU ms/req | peak RSS MB | target | met |',
-    '|---|---:|---|---:|---:|---:|---:|---|:-:|',
+    '| Workload | req/s | vs ceiling | p50 ms | p99 ms | server CPU ms/req | PostgreSQL CPU ms/req | load generator CPU | peak RSS MB | target | met |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---|:-:|',
   ];
   for (const row of run.rows) {
     const f = row.figures;
@@ -61,6 +63,8 @@ export function renderReport(run: RunInfo): string {
         number(f?.p50, 2),
         number(f?.p99, 2),
         number(f?.cpuMsPerRequest, 3),
+        number(f?.databaseCpuMsPerRequest, 3),
+        f ? `${Math.round(f.loadCpuShare * 100)} %` : dash,
         number(f?.peakRssMb, 0),
         row.target ?? dash,
         verdict(row),

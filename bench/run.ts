@@ -1,7 +1,7 @@
 // `npm run bench -- [options]` (see bench/README.md): builds, seeds, runs the workloads
 // against `node dist/main.js` and the ceilings, prints the Markdown table and writes it to
 // bench/results/. Missed targets are reported, never turned into a failing exit code.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +22,19 @@ function commit(): string {
   }
 }
 
-function autocannonVersion(): string {
-  return (JSON.parse(readFileSync(join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as { version: string }).version;
+function generatorDescription(options: BenchOptions): string {
+  if (options.generator === 'autocannon') {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'node_modules/autocannon/package.json'), 'utf8')) as { version: string };
+    return `autocannon ${version} in a child process`;
+  }
+  let version = 'unknown version';
+  try {
+    version = /wrk (\S+)/.exec(execFileSync('wrk', ['--version'], { encoding: 'utf8' }))?.[1] ?? version;
+  } catch (error) {
+    // wrk --version prints its banner and exits with 1.
+    version = /wrk (\S+)/.exec(String((error as { stdout?: unknown }).stdout ?? ''))?.[1] ?? version;
+  }
+  return `wrk ${version}, one thread`;
 }
 
 function setupLines(options: BenchOptions, pinningDescription: string, postgres: string | undefined): string[] {
@@ -33,11 +44,12 @@ function setupLines(options: BenchOptions, pinningDescription: string, postgres:
     `Pinning: ${pinningDescription}.`,
     `Service: \`node ${productionNodeFlags().join(' ')} dist/main.js\` (as \`npm start\`), NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMITS=off, a fresh process per workload; ` +
       (postgres
-        ? `${postgres} (the database server is not pinned; its CPU is not in "server CPU").`
+        ? `${postgres} (the database server is not pinned; its CPU is not in "server CPU" but in "PostgreSQL CPU": ` +
+          'its backends for the bench database and its WAL writer, checkpointer and background writer, from /proc).'
         : 'SQLite with the default SQLITE_SYNCHRONOUS=FULL (every acknowledged commit is fsynced).'),
     `Data: ${options.accounts.toLocaleString('en-US')} seeded accounts (each: 1 app user, 1 profile of 5 topics × 10 items, items alternating list and image content); ` +
       'reads use 50 accounts spread over the whole range, one per request in turn; W3 writes under 50 other accounts.',
-    `Load: autocannon ${autocannonVersion()} in a child process, ${options.connections} connections (W4: ${options.loginConnections}); ` +
+    `Load: ${generatorDescription(options)}, ${options.connections} connections (W4: ${options.loginConnections}); ` +
       `${s(options.warmupSeconds)} warm-up, ${options.repeats} × ${s(options.durationSeconds)} measured, medians reported.`,
     'Server CPU ms/req: utime+stime of the service process (/proc/<pid>/stat) over the measured stretch, divided by the responses. ' +
       'Peak RSS: VmHWM of /proc/<pid>/status at the end of the workload.',
@@ -56,6 +68,10 @@ async function main(): Promise<void> {
   if (options === 'help') {
     console.log(USAGE);
     return;
+  }
+  if (options.generator === 'wrk' && spawnSync('wrk', ['--version']).error) {
+    console.error('The bench drives its load with wrk, which is not installed: `apt-get install wrk` (Debian), or run with --generator autocannon.');
+    process.exit(2);
   }
   const onPostgres = options.db !== 'sqlite';
   const pinning = detectPinning();
@@ -112,6 +128,7 @@ async function main(): Promise<void> {
   const markdown = renderReport({
     title: `Benchmark: ${database}${options.quick ? ' (quick)' : ''}${partial ? ` (${[...options.only].sort().join(', ')} only)` : ''}`,
     date,
+    latencies: options.generator === 'wrk' ? 'all responses as wrk saw them' : '2xx responses as the load generator saw them',
     rows: ctx.rows,
     startup: startupLines(ctx),
     setup: setupLines(options, pinning.description, onPostgres ? await describePostgres(options.db) : undefined),
