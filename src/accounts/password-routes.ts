@@ -23,7 +23,7 @@ export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks
       },
     },
     async (request) => {
-      await requestPasswordReset(ctx, request.body.email);
+      await requestPasswordReset(ctx, request.body.email, request.log);
       return { email: request.body.email };
     },
   );

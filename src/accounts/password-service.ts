@@ -1,4 +1,5 @@
 // Password reset requests and password changes (contract §4).
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { fieldError, invalid, nonFieldError, notFound, unauthenticated, type FieldErrors } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
@@ -21,8 +22,9 @@ export const EXPIRED_RESET_KEY = 'This password reset key has expired. Ask for a
 /**
  * E-mails a reset key when `email` is a verified address of an account, unless one was sent
  * to it within the per-address cooldown. The caller answers the same whatever happens here.
+ * `log`: the request's logger, so that the line carries its request id.
  */
-export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
+export async function requestPasswordReset(ctx: AppContext, email: string, log: FastifyBaseLogger): Promise<void> {
   const address = await findAddressByEmail(ctx.db.kysely, email);
   if (address?.verified !== 1) return;
   const sent = await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -32,7 +34,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
     return true;
   });
   if (sent) ctx.outbox.wake();
-  else ctx.log.info({ addressId: address.id }, 'password reset e-mail not sent: per-address cooldown');
+  else log.info({ addressId: address.id }, 'password reset e-mail not sent: per-address cooldown');
 }
 
 export interface PasswordChange {

@@ -40,7 +40,10 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
       },
       async (request, reply) => {
         const appUserId = parseId((request.params as { id: string }).id);
-        return created(reply, await uploadMedia(ctx, callerOf(request).accountId, appUserId, () => readUploadForm(ctx, request)));
+        return created(
+          reply,
+          await uploadMedia(ctx, callerOf(request).accountId, appUserId, () => readUploadForm(ctx, request), request.log),
+        );
       },
     );
   });

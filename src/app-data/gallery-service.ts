@@ -2,6 +2,7 @@
 // owned-write kernel (src/app-data/owned-write.ts); stored files follow the database: an upload's file
 // is committed inside the transaction (and removed if the transaction fails), a deleted
 // resource's file is removed after the commit by an outbox message written with the delete.
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { invalid, notFound, type FieldErrors } from '../errors.ts';
 import { removeMediaFiles } from '../media/media-cleanup.ts';
@@ -24,12 +25,16 @@ export async function listGallery(ctx: AppContext, accountId: number, appUserId:
   return rows.map((row) => toMediaResource(ctx, row));
 }
 
-/** `readForm` reads the upload (media-upload.ts); it is called only once the app user is known to be the caller's. */
+/**
+ * `readForm` reads the upload (media-upload.ts); it is called only once the app user is known
+ * to be the caller's. `log`: the request's logger.
+ */
 export async function uploadMedia(
   ctx: AppContext,
   accountId: number,
   appUserId: number,
   readForm: () => Promise<UploadForm>,
+  log: FastifyBaseLogger,
 ): Promise<MediaResource> {
   // Checked before the body is read: a stranger's upload is not stored even for a moment.
   await requireAppUser(ctx, accountId, appUserId);
@@ -63,7 +68,7 @@ export async function uploadMedia(
     });
     return toMediaResource(ctx, row);
   } catch (error) {
-    if (committed) await removeMediaFiles(ctx, [file.storageKey]);
+    if (committed) await removeMediaFiles(ctx, [file.storageKey], log);
     else await file.incoming.discard();
     throw error;
   }

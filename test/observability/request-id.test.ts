@@ -5,6 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
+import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -122,6 +123,26 @@ describe('X-Request-Id on answers of the limits', () => {
       const limited = await register('second@example.com');
       assert.equal(limited.status, 429, limited.text);
       assert.match(limited.headers.get('x-request-id') ?? '', UUID);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('X-Request-Id in the lines the service writes while handling a request', () => {
+  test('a reset e-mail held back by its per-address cooldown is logged with the request id', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const server = await startTestServer({ RATE_LIMITS: 'on', RATE_LIMIT_EMAIL_PER_ADDRESS: '1/1h' }, { log: log as FastifyBaseLogger });
+    try {
+      const account = await createAccount(server, { email: 'cooldown@example.com' });
+      const reset = (id: string) =>
+        server.request('POST', '/account/reset-password/', { body: { email: account.email }, headers: { 'x-request-id': id } });
+      assert.equal((await reset('first-reset')).status, 200);
+      // The second, within the cooldown, sends nothing and says so in the log.
+      assert.equal((await reset('second-reset')).status, 200);
+      const held = lines.find((line) => line.msg === 'password reset e-mail not sent: per-address cooldown');
+      assert.equal(held?.reqId, 'second-reset', JSON.stringify(held));
     } finally {
       await server.close();
     }
