@@ -70,7 +70,9 @@ async function main(): Promise<void> {
     return;
   }
   if (options.generator === 'wrk' && spawnSync('wrk', ['--version']).error) {
-    console.error('The bench drives its load with wrk, which is not installed: `apt-get install wrk` (Debian), or run with --generator autocannon.');
+    console.error(
+      'The bench drives its load with wrk, which is not installed: `apt-get install wrk` (Debian), or run with --generator autocannon.',
+    );
     process.exit(2);
   }
   const onPostgres = options.db !== 'sqlite';
