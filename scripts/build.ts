@@ -1,4 +1,5 @@
-// `npm run build`: the production build in dist/, bundled with esbuild.
+// `npm run build`: the production build in dist/, bundled with esbuild, with the web client
+// (Vite, scripts/build-web.ts) in dist/web/.
 //
 // Why a bundle and not tsc's one file per module: the service loads about 1,700 ES modules
 // (TypeBox alone is 683 files, Kysely 257), and resolving and linking them was most of the
@@ -10,6 +11,7 @@
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
+import { buildWeb } from './build-web.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const EXTERNAL = new Set([
@@ -72,6 +74,8 @@ export async function build(outdir = join(ROOT, 'dist')): Promise<void> {
       throw new Error(`build: the hashing pool ended up in ${relative(ROOT, file)}, away from hash-worker.js`);
     }
   }
+  // The web client beside the service (config.ts looks for it there), in the same build directory.
+  await buildWeb(join(outdir, 'web'));
 }
 
 /** Older builds are removed once this many newer ones exist and a day has passed. */

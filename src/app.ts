@@ -27,6 +27,7 @@ import { registerHealthRoutes } from './http/health-routes.ts';
 import { buildLocalReference, checkOperationId, transformDocument } from './http/openapi-document.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerHttpConventions } from './http/server-setup.ts';
+import { registerWebClient } from './http/web-client.ts';
 import type { App } from './http/types.ts';
 import { registerMediaFileRoutes } from './media/media-file-routes.ts';
 import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
@@ -132,6 +133,8 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerAccountDeletionRoutes(app, ctx, passwordChecks);
   registerMfaRoutes(app, ctx, passwordChecks);
   registerMessagingRoutes(app, ctx);
+  // The pages for people: at / and paths no API route uses (contract §10).
+  await registerWebClient(app, ctx.config.webClientDir, ctx.config.publicUrl);
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, () => app.swagger());
   return app;
 }

@@ -2,6 +2,7 @@
 // validated once at start-up into one typed object. A bad value throws ConfigError naming
 // the variable; main.ts prints it and exits.
 import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { MediaStorageSpec } from './storage/open-media-storage.ts';
 
 export class ConfigError extends Error {}
@@ -101,6 +102,8 @@ export interface Config {
   logFormat: 'json' | 'pretty';
   /** GET /metrics (Prometheus) on a listener of its own; undefined: METRICS_PORT unset, off. */
   metrics: { port: number; host: string } | undefined;
+  /** The web client's built files (index.html, assets/), served at / (WEB_CLIENT_DIR). */
+  webClientDir: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -256,6 +259,16 @@ function mailchimpApiUrl(apiKey: string): string {
   return `https://${dc}.api.mailchimp.com/3.0`;
 }
 
+/**
+ * Where the web client's build is unless WEB_CLIENT_DIR says: web/ beside the running bundle
+ * (dist/web, built with it by npm run build); running from the sources (tsx: tests, npm run
+ * dev), Vite's output folder web/dist (npm run build:web).
+ */
+function defaultWebClientDir(): string {
+  const fromSources = import.meta.filename.endsWith('.ts');
+  return fromSources ? resolve(import.meta.dirname, '../web/dist') : join(import.meta.dirname, 'web');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const get = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -408,6 +421,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     logFormat,
     metrics,
+    webClientDir: resolve(get('WEB_CLIENT_DIR') ?? defaultWebClientDir()),
   };
 }
 

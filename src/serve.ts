@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   // Where everything is, for the person who just started it (pretty logs print each on a line).
   server.ctx.log.info(
     { address: server.address, ...startupSummary(config, server.metricsAddress) },
-    `Profile Service listening on ${server.address}; the API documentation is at ${config.publicUrl}/docs`,
+    `Profile Service listening on ${server.address}; the web client is at ${config.publicUrl}/, the API documentation at ${config.publicUrl}/docs`,
   );
 
   const shutdown = (signal: string) => {

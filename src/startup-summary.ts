@@ -1,8 +1,9 @@
 // What a person starting the service needs to know first (contract §10's first five minutes):
-// where the API and its documentation are, which database, where e-mail and media go, and
-// where metrics are. Secrets in URLs (database and SMTP passwords) are never printed.
+// where the web client, the API and its documentation are, which database, where e-mail and
+// media go, and where metrics are. Secrets in URLs (database and SMTP passwords) are never printed.
 import { resolve } from 'node:path';
 import type { Config } from './config.ts';
+import { webClientBuilt } from './http/web-client.ts';
 
 function withoutPassword(url: string): string {
   const parsed = new URL(url);
@@ -11,6 +12,7 @@ function withoutPassword(url: string): string {
 }
 
 export interface StartupSummary {
+  web: string;
   api: string;
   docs: string;
   database: string;
@@ -22,6 +24,9 @@ export interface StartupSummary {
 export function startupSummary(config: Config, metricsAddress?: string): StartupSummary {
   const media = config.mediaStorage;
   return {
+    web: webClientBuilt(config.webClientDir)
+      ? `${config.publicUrl}/ (files from ${config.webClientDir})`
+      : `not built (no ${config.webClientDir}/index.html): run npm run build`,
     api: config.publicUrl,
     docs: `${config.publicUrl}/docs`,
     database: config.databaseUrl.startsWith('sqlite:')

@@ -8,7 +8,9 @@ import { startupSummary } from '../src/startup-summary.ts';
 
 describe('start-up summary', () => {
   test('the defaults: SQLite file, mail folder, media folder, docs', () => {
-    const summary = startupSummary(loadConfig({}));
+    const { web, ...summary } = startupSummary(loadConfig({}));
+    // Built or not, the line says where the web client's files are (or should be).
+    assert.ok(web.includes(resolve('web/dist')), web);
     assert.deepEqual(summary, {
       api: 'http://localhost:8000',
       docs: 'http://localhost:8000/docs',

@@ -1,0 +1,20 @@
+// Names for the shapes the pages show, taken from the generated schema (never written by hand).
+import type { paths } from './schema';
+
+type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+type Success<R> = R extends { 200: infer S } ? S : R extends { 201: infer S } ? S : never;
+type Method = 'get' | 'post' | 'patch';
+/** The JSON body of the success answer of `method` on `path`. */
+export type Ok<P extends keyof paths, M extends Method> = Json<
+  Success<NonNullable<paths[P][M]> extends { responses: infer R } ? R : never>
+>;
+
+export type EmailAddress = Ok<'/account/emails/', 'get'>[number];
+export type Session = Ok<'/auth/sessions/', 'get'>[number];
+export type AppUser = Ok<'/app/users/{id}/', 'get'>;
+export type ProfileDetail = Ok<'/app/profiles/{id}/', 'get'>;
+export type Topic = Ok<'/app/topics/{id}/', 'get'>;
+export type Item = Topic['items'][number];
+export type MediaResource = Ok<'/app/users/{id}/gallery/', 'get'>[number];
+export type EmergencyItem = Ok<'/app/users/{id}/emergency-items/', 'get'>[number];
+export type EmergencyContact = Ok<'/app/users/{id}/emergency-contacts/', 'get'>[number];

@@ -1,0 +1,54 @@
+// The pages and their paths (web/README.md lists them). Paths never start with an API prefix
+// (/app/, /account/, /auth/, /media/): the service answers those with JSON. The pages a
+// signed-out visitor needs load with the entry; the account and personal-data pages load
+// when first opened.
+import { ErrorBoundary, LocationProvider, lazy, Route, Router } from 'preact-iso';
+import { Layout } from './components/layout.tsx';
+import { ForgotPassword } from './pages/forgot-password.tsx';
+import { Home } from './pages/home.tsx';
+import { NotFound } from './pages/not-found.tsx';
+import { ResetPassword } from './pages/reset-password.tsx';
+import { SignIn } from './pages/sign-in.tsx';
+import { SignUp } from './pages/sign-up.tsx';
+import { VerifyEmail } from './pages/verify-email.tsx';
+
+const Account = lazy(() => import('./pages/settings/account.tsx').then((m) => m.Account));
+const ChangePassword = lazy(() => import('./pages/settings/change-password.tsx').then((m) => m.ChangePassword));
+const Sessions = lazy(() => import('./pages/settings/sessions.tsx').then((m) => m.Sessions));
+const TwoStep = lazy(() => import('./pages/settings/two-step.tsx').then((m) => m.TwoStep));
+const ExportAndDelete = lazy(() => import('./pages/settings/export-and-delete.tsx').then((m) => m.ExportAndDelete));
+const DataHome = lazy(() => import('./pages/data/data-home.tsx').then((m) => m.DataHome));
+const ProfilePage = lazy(() => import('./pages/data/profile-page.tsx').then((m) => m.ProfilePage));
+const TopicPage = lazy(() => import('./pages/data/topic-page.tsx').then((m) => m.TopicPage));
+const Gallery = lazy(() => import('./pages/data/gallery.tsx').then((m) => m.Gallery));
+const Emergency = lazy(() => import('./pages/data/emergency.tsx').then((m) => m.Emergency));
+
+export function App() {
+  return (
+    <LocationProvider>
+      <Layout>
+        <ErrorBoundary>
+          <Router>
+            <Route path="/" component={Home} />
+            <Route path="/sign-up" component={SignUp} />
+            <Route path="/verify-email" component={VerifyEmail} />
+            <Route path="/sign-in" component={SignIn} />
+            <Route path="/forgot-password" component={ForgotPassword} />
+            <Route path="/reset-password" component={ResetPassword} />
+            <Route path="/settings" component={Account} />
+            <Route path="/settings/password" component={ChangePassword} />
+            <Route path="/settings/sessions" component={Sessions} />
+            <Route path="/settings/two-step" component={TwoStep} />
+            <Route path="/settings/export-and-delete" component={ExportAndDelete} />
+            <Route path="/data" component={DataHome} />
+            <Route path="/data/profiles/:id" component={ProfilePage} />
+            <Route path="/data/topics/:id" component={TopicPage} />
+            <Route path="/data/gallery" component={Gallery} />
+            <Route path="/data/emergency" component={Emergency} />
+            <Route default component={NotFound} />
+          </Router>
+        </ErrorBoundary>
+      </Layout>
+    </LocationProvider>
+  );
+}

@@ -1,0 +1,204 @@
+// Forms whose fields show the API's messages: each field's own under it (aria-describedby),
+// the rest (detail, non_field_errors, fields this form has no input for) in the form's alert.
+import { type ComponentChildren, createContext } from 'preact';
+import { useContext, useRef } from 'preact/hooks';
+import { NO_PROBLEMS, type Problems } from '../api/problems.ts';
+import type { Action } from '../hooks/use-action.ts';
+
+const FormContext = createContext<{ id: string; problems: Problems }>({ id: 'form', problems: NO_PROBLEMS });
+
+interface FormProps {
+  /** Unique on the page: the fields' ids start with it. */
+  id: string;
+  action: Action;
+  onSubmit(data: FormData, form: HTMLFormElement): void;
+  label?: string;
+  children: ComponentChildren;
+}
+
+export function Form({ id, action, onSubmit, label, children }: FormProps) {
+  const ref = useRef<HTMLFormElement>(null);
+  const { problems } = action;
+  // `entries.0.text` belongs to the input named `entries`, if the form has one.
+  const own = (name: string) =>
+    name.split('.').some((_, i, parts) => ref.current?.elements.namedItem(parts.slice(0, i + 1).join('.')) != null);
+  const others = Object.entries(problems.fields).filter(([name]) => !own(name));
+  return (
+    <FormContext.Provider value={{ id, problems }}>
+      <form
+        id={id}
+        ref={ref}
+        aria-label={label}
+        noValidate
+        aria-busy={action.busy ? 'true' : undefined}
+        onSubmit={(event) => {
+          event.preventDefault();
+          // With the pressed button's name and value, for forms with several buttons.
+          onSubmit(new FormData(event.currentTarget, event.submitter), event.currentTarget);
+        }}
+      >
+        <div role="alert" class="alert">
+          {problems.general.map((message) => (
+            <p key={message}>{message}</p>
+          ))}
+          {others.map(([name, messages]) => (
+            <p key={name}>
+              {name}: {messages.join(' ')}
+            </p>
+          ))}
+        </div>
+        {children}
+      </form>
+    </FormContext.Provider>
+  );
+}
+
+interface ControlProps {
+  name: string;
+  label: string;
+  hint?: string;
+  required?: boolean;
+  autocomplete?: string;
+  defaultValue?: string | number | null;
+}
+
+function useControl(name: string, hint: string | undefined) {
+  const { id: formId, problems } = useContext(FormContext);
+  const id = `${formId}-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+  const found = Object.entries(problems.fields).filter(([field]) => field === name || field.startsWith(`${name}.`));
+  const messages = found.length > 0 ? found.flatMap(([, list]) => list) : undefined;
+  const describedBy = [hint ? `${id}-hint` : '', messages ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const after = (
+    <>
+      {hint && (
+        <p id={`${id}-hint`} class="hint">
+          {hint}
+        </p>
+      )}
+      {messages && (
+        <p id={`${id}-error`} class="field-error">
+          {messages.join(' ')}
+        </p>
+      )}
+    </>
+  );
+  return { id, messages, describedBy, after, invalid: messages ? ('true' as const) : undefined };
+}
+
+export function Field(
+  props: ControlProps & {
+    type?: 'text' | 'email' | 'password' | 'file' | 'tel';
+    inputMode?: 'numeric' | 'email' | 'tel' | 'text';
+    accept?: string;
+    onChange?(event: Event): void;
+  },
+) {
+  const { id, describedBy, after, invalid } = useControl(props.name, props.hint);
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={(props.type ?? 'text') as 'text'}
+        inputMode={props.inputMode}
+        accept={props.accept}
+        onChange={props.onChange}
+        required={props.required}
+        autocomplete={props.autocomplete}
+        defaultValue={props.defaultValue == null ? undefined : String(props.defaultValue)}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+      />
+      {after}
+    </div>
+  );
+}
+
+export function TextArea(props: ControlProps & { rows?: number }) {
+  const { id, describedBy, after, invalid } = useControl(props.name, props.hint);
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <textarea
+        id={id}
+        name={props.name}
+        rows={props.rows ?? 3}
+        required={props.required}
+        defaultValue={props.defaultValue == null ? undefined : String(props.defaultValue)}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+      />
+      {after}
+    </div>
+  );
+}
+
+export function Select(props: ControlProps & { options: { value: string | number; label: string }[] }) {
+  const { id, describedBy, after, invalid } = useControl(props.name, props.hint);
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select
+        id={id}
+        name={props.name}
+        required={props.required}
+        defaultValue={props.defaultValue == null ? undefined : String(props.defaultValue)}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+      >
+        {props.options.map((option) => (
+          <option key={option.value} value={String(option.value)}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {after}
+    </div>
+  );
+}
+
+export function Check(props: { name: string; label: string; defaultChecked?: boolean; required?: boolean }) {
+  const { id, describedBy, after, invalid } = useControl(props.name, undefined);
+  return (
+    <div class="field check">
+      <input
+        id={id}
+        name={props.name}
+        type="checkbox"
+        required={props.required}
+        defaultChecked={props.defaultChecked}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+      />
+      <label for={id}>{props.label}</label>
+      {after}
+    </div>
+  );
+}
+
+export function Submit({
+  action,
+  children,
+  name,
+  value,
+  variant,
+}: {
+  action: Action;
+  children: ComponentChildren;
+  name?: string;
+  value?: string;
+  variant?: string;
+}) {
+  return (
+    <button type="submit" name={name} value={value} class={variant} disabled={action.busy}>
+      {children}
+    </button>
+  );
+}
+
+/** A text field's value as typed ('' when absent): the API trims it (passwords excepted) and judges it. */
+export function text(data: FormData, name: string): string {
+  const value = data.get(name);
+  return typeof value === 'string' ? value : '';
+}

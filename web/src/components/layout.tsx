@@ -1,0 +1,66 @@
+// The frame of every page: a skip link, the header with the navigation, and <main>.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api } from '../api/client.ts';
+import { forgetToken, useToken } from '../session.ts';
+
+function NavLink({ href, children }: { href: string; children: ComponentChildren }) {
+  const { path } = useLocation();
+  return (
+    <a href={href} aria-current={path === href ? 'page' : undefined}>
+      {children}
+    </a>
+  );
+}
+
+export function Layout({ children }: { children: ComponentChildren }) {
+  const token = useToken();
+  const { route, path } = useLocation();
+  // After a move to another page (not on the first load), focus goes to its content, so a
+  // screen reader starts there rather than at the link just followed.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else document.getElementById('main')?.focus();
+  }, [path]);
+  async function signOut() {
+    // Revoked on the service, then forgotten here, whatever the answer (it may be expired already).
+    await api.POST('/auth/logout/').catch(() => undefined);
+    forgetToken();
+    route('/sign-in');
+  }
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header>
+        <a class="brand" href="/">
+          Profile Service
+        </a>
+        <nav aria-label="Main">
+          {token ? (
+            <>
+              <NavLink href="/data">Your data</NavLink>
+              <NavLink href="/data/gallery">Gallery</NavLink>
+              <NavLink href="/data/emergency">Emergency</NavLink>
+              <NavLink href="/settings">Account</NavLink>
+              <button type="button" class="link" onClick={signOut}>
+                Sign out
+              </button>
+            </>
+          ) : (
+            <>
+              <NavLink href="/sign-in">Sign in</NavLink>
+              <NavLink href="/sign-up">Sign up</NavLink>
+            </>
+          )}
+        </nav>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}

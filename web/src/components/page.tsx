@@ -1,0 +1,33 @@
+// A page's frame: its one <h1>, which also names the browser tab, and a status line that
+// screen readers announce (role="status") for messages such as "Saved."
+import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
+
+export function Page({ title, children }: { title: string; children: ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${title} · Profile Service`;
+  }, [title]);
+  return (
+    <>
+      <h1>{title}</h1>
+      {children}
+    </>
+  );
+}
+
+export function Status({ message }: { message: string }) {
+  return (
+    <p role="status" class="status">
+      {message}
+    </p>
+  );
+}
+
+/** Words a screen reader hears after a button's visible text ("Delete" → "Delete Saturday"). */
+export function Hidden({ children }: { children: ComponentChildren }) {
+  return <span class="visually-hidden">{children}</span>;
+}
+
+export function Loading() {
+  return <p class="muted">Loading…</p>;
+}

@@ -1,0 +1,38 @@
+// Runs one API call for a form or a button: tracks "busy", and keeps the error body's
+// problems for the form to show (field messages beside their fields, the rest in its alert).
+import { useState } from 'preact/hooks';
+import type { ApiResult } from '../api/client.ts';
+import { NO_PROBLEMS, type Problems, problemsOf, UNREACHABLE } from '../api/problems.ts';
+
+export interface Action {
+  busy: boolean;
+  problems: Problems;
+  /** The answer's data when it succeeded; null (and problems set) when it did not. */
+  run<T>(call: () => Promise<ApiResult<T>>): Promise<{ data: T } | null>;
+  clear(): void;
+}
+
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [problems, setProblems] = useState<Problems>(NO_PROBLEMS);
+  return {
+    busy,
+    problems,
+    clear: () => setProblems(NO_PROBLEMS),
+    async run<T>(call: () => Promise<ApiResult<T>>) {
+      setBusy(true);
+      setProblems(NO_PROBLEMS);
+      try {
+        const result = await call();
+        if (result.response.ok) return { data: result.data as T };
+        setProblems(problemsOf(result.error, result.response.status));
+        return null;
+      } catch {
+        setProblems(UNREACHABLE);
+        return null;
+      } finally {
+        setBusy(false);
+      }
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// The page the reset e-mail links to (/reset-password?key=…). With two-step sign-in on, the
+// API also wants a code (400 under `code`): the field appears once it asks.
+import { useEffect, useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { api } from '../api/client.ts';
+import { Field, Form, Submit, text } from '../components/form.tsx';
+import { Page, Status } from '../components/page.tsx';
+import { useAction } from '../hooks/use-action.ts';
+
+export function ResetPassword() {
+  const { query } = useRoute();
+  const action = useAction();
+  const [done, setDone] = useState(false);
+  const [needsCode, setNeedsCode] = useState(false);
+  useEffect(() => {
+    if (action.problems.fields.code) setNeedsCode(true);
+  }, [action.problems]);
+  async function submit(data: FormData) {
+    const code = text(data, 'code');
+    const body = { key: query.key ?? text(data, 'key'), new_password: text(data, 'new_password'), ...(code ? { code } : {}) };
+    if (await action.run(() => api.POST('/account/change-password/', { body }))) setDone(true);
+  }
+  return (
+    <Page title="Choose a new password">
+      <Status message={done ? 'Your password is changed. Sign in with the new one.' : ''} />
+      {done ? (
+        <p>
+          <a class="button" href="/sign-in">
+            Sign in
+          </a>
+        </p>
+      ) : (
+        <Form id="reset" action={action} onSubmit={submit}>
+          {!query.key && <Field name="key" label="Reset key" required />}
+          <Field name="new_password" label="New password" type="password" autocomplete="new-password" required />
+          {needsCode && (
+            <Field
+              name="code"
+              label="Two-step code"
+              autocomplete="one-time-code"
+              hint="Two-step sign-in is on: a code from your authenticator app, or a recovery code."
+              required
+            />
+          )}
+          <Submit action={action}>Set new password</Submit>
+        </Form>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,77 @@
+// /settings/export-and-delete: the export download and deleting the account (contract §9).
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api } from '../../api/client.ts';
+import { Check, Field, Form, Submit, text } from '../../components/form.tsx';
+import { Page, Status } from '../../components/page.tsx';
+import { signedIn } from '../../components/signed-in.tsx';
+import { useAction } from '../../hooks/use-action.ts';
+import { forgetToken } from '../../session.ts';
+import { SettingsNav } from './settings-nav.tsx';
+
+function fileName(response: Response): string {
+  const match = /filename="?([^";]+)"?/.exec(response.headers.get('content-disposition') ?? '');
+  return match?.[1] ?? 'profile-service-export.zip';
+}
+
+export const ExportAndDelete = signedIn(function ExportAndDelete() {
+  const exportAction = useAction();
+  const deleteAction = useAction();
+  const { route } = useLocation();
+  const [status, setStatus] = useState('');
+
+  async function download() {
+    let name = '';
+    const done = await exportAction.run(async () => {
+      const result = await api.GET('/account/export/', { parseAs: 'blob' });
+      name = fileName(result.response);
+      return result;
+    });
+    if (!done) return;
+    // The token travels in a header, so the browser cannot fetch the file by a plain link.
+    const url = URL.createObjectURL(done.data as Blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    setStatus(`Your data is downloaded as ${name}.`);
+  }
+  async function remove(data: FormData) {
+    if (data.get('understood') !== 'on') {
+      setStatus('Tick "I understand this cannot be undone" first.');
+      return;
+    }
+    const code = text(data, 'code').replace(/\s+/g, '');
+    const body = { password: text(data, 'password'), ...(code ? { code } : {}) };
+    if (await deleteAction.run(() => api.DELETE('/account/', { body }))) {
+      forgetToken();
+      route('/');
+    }
+  }
+  return (
+    <Page title="Export or delete your account">
+      <SettingsNav />
+      <Status message={status} />
+      <section aria-labelledby="export-heading">
+        <h2 id="export-heading">Export</h2>
+        <p>A ZIP file with everything the account holds (account.json and your uploaded files).</p>
+        <Form id="export" action={exportAction} onSubmit={download}>
+          <Submit action={exportAction}>Download my data</Submit>
+        </Form>
+      </section>
+      <section aria-labelledby="delete-heading">
+        <h2 id="delete-heading">Delete the account</h2>
+        <p>This removes the account and everything in it, at once and for good.</p>
+        <Form id="delete-account" action={deleteAction} onSubmit={remove}>
+          <Field name="password" label="Password" type="password" autocomplete="current-password" required />
+          <Field name="code" label="Two-step code (if turned on)" autocomplete="one-time-code" />
+          <Check name="understood" label="I understand this cannot be undone" required />
+          <Submit action={deleteAction} variant="danger">
+            Delete my account
+          </Submit>
+        </Form>
+      </section>
+    </Page>
+  );
+});

@@ -1,0 +1,70 @@
+// Sign in; when two-step sign-in is on, login answers `mfa_required` and a second step asks
+// for a code (contract §9).
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api } from '../api/client.ts';
+import { Check, Field, Form, Submit, text } from '../components/form.tsx';
+import { Page } from '../components/page.tsx';
+import { useAction } from '../hooks/use-action.ts';
+import { keepToken } from '../session.ts';
+
+export function SignIn() {
+  const { route } = useLocation();
+  const action = useAction();
+  const [pending, setPending] = useState<{ mfaToken: string; remember: boolean } | null>(null);
+
+  function signedIn(token: string, remember: boolean) {
+    keepToken(token, remember);
+    route('/data');
+  }
+  async function signIn(data: FormData) {
+    const remember = data.get('remember') === 'on';
+    const body = { username: text(data, 'username'), password: text(data, 'password') };
+    const done = await action.run(() => api.POST('/auth/login/', { body }));
+    if (!done) return;
+    if ('token' in done.data) signedIn(done.data.token, remember);
+    else setPending({ mfaToken: done.data.mfa_token, remember });
+  }
+  async function verify(data: FormData) {
+    if (!pending) return;
+    const body = { mfa_token: pending.mfaToken, code: text(data, 'code').replace(/\s+/g, '') };
+    const done = await action.run(() => api.POST('/auth/login/mfa/', { body }));
+    if (done) signedIn(done.data.token, pending.remember);
+  }
+
+  if (pending) {
+    return (
+      <Page title="Two-step sign-in">
+        <Form id="sign-in-code" action={action} onSubmit={verify}>
+          <Field name="code" label="Code from your authenticator app or a recovery code" autocomplete="one-time-code" required />
+          <p class="actions">
+            <Submit action={action}>Verify code</Submit>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                action.clear();
+                setPending(null);
+              }}
+            >
+              Start again
+            </button>
+          </p>
+        </Form>
+      </Page>
+    );
+  }
+  return (
+    <Page title="Sign in">
+      <Form id="sign-in" action={action} onSubmit={signIn}>
+        <Field name="username" label="E-mail address" type="email" autocomplete="username" required />
+        <Field name="password" label="Password" type="password" autocomplete="current-password" required />
+        <Check name="remember" label="Keep me signed in on this computer" />
+        <Submit action={action}>Sign in</Submit>
+      </Form>
+      <p>
+        <a href="/forgot-password">Forgotten your password?</a> · <a href="/sign-up">Create an account</a>
+      </p>
+    </Page>
+  );
+}

@@ -1,0 +1,46 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api/client.ts';
+import { Field, Form, Submit, text } from '../components/form.tsx';
+import { Page, Status } from '../components/page.tsx';
+import { useAction } from '../hooks/use-action.ts';
+
+export function SignUp() {
+  const action = useAction();
+  const [sentTo, setSentTo] = useState('');
+  async function submit(data: FormData) {
+    const body = {
+      email: text(data, 'email'),
+      password: text(data, 'password'),
+      first_name: text(data, 'first_name'),
+      last_name: text(data, 'last_name'),
+    };
+    const done = await action.run(() => api.POST('/auth/register/', { body }));
+    if (done) setSentTo(done.data.email);
+  }
+  return (
+    <Page title="Create an account">
+      <Status
+        message={sentTo ? `Account created. We sent an e-mail to ${sentTo}: open its link to verify your address, then sign in.` : ''}
+      />
+      {!sentTo && (
+        <Form id="sign-up" action={action} onSubmit={submit}>
+          <Field name="email" label="E-mail address" type="email" autocomplete="email" required />
+          <Field
+            name="password"
+            label="Password"
+            type="password"
+            autocomplete="new-password"
+            required
+            hint="At least 8 characters, not only digits, not a common password."
+          />
+          <Field name="first_name" label="First name" autocomplete="given-name" />
+          <Field name="last_name" label="Last name" autocomplete="family-name" />
+          <Submit action={action}>Create account</Submit>
+        </Form>
+      )}
+      <p>
+        Already have an account? <a href="/sign-in">Sign in</a>.
+      </p>
+    </Page>
+  );
+}
