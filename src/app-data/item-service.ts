@@ -24,7 +24,7 @@ import {
   type ItemInput,
   type ListContentInput,
 } from './item-schemas.ts';
-import { callCreateListItem } from './list-item-call.ts';
+import { createListItemTogether } from './list-item-creates.ts';
 import { insertEntries, replaceEntries } from './list-entry-queries.ts';
 import { invalidMediaReferences } from './media-references.ts';
 import { writeOwned, writeUnderTopic } from './owned-write.ts';
@@ -36,12 +36,13 @@ export async function getItem(ctx: AppContext, accountId: number, id: number): P
 }
 
 export async function createItem(ctx: AppContext, accountId: number, topicId: number, input: ItemInput): Promise<Item> {
-  // The busiest write, in one round trip where the database can (list-item-call.ts). A list
-  // over its entries quota takes the transaction path, which answers a foreign topic's 404 first.
+  // The busiest write, with the others of this turn in one round trip where the database can
+  // (list-item-creates.ts). A list over its entries quota takes the transaction path, which
+  // answers a foreign topic's 404 first.
   const list = input.list_content;
   if (ctx.db.writeFunctions && list && !input.image_content && (list.entries?.length ?? 0) <= ctx.config.quotas.entriesPerItem) {
     const texts = entryTexts(ctx, list) ?? [];
-    const { itemId, listContentId, entries } = await callCreateListItem(ctx, accountId, topicId, input.name, texts);
+    const { itemId, listContentId, entries } = await createListItemTogether(ctx, { accountId, topicId, name: input.name, texts });
     return toItem(ctx, { ...NO_IMAGE_CONTENT, id: itemId, topic_id: topicId, name: input.name, list_content_id: listContentId }, entries);
   }
   return writeUnderTopic(ctx, accountId, topicId, async (trx, { app_user_id: appUserId }) => {

@@ -16,8 +16,9 @@
 // Creating the app user is the one write with nothing above it to bump: its new row starts the
 // version (app-user-service.ts).
 //
-// On PostgreSQL the busiest write, a list item create, takes these same steps in one call of a
-// database function (list-item-call.ts, migration 0012): one round trip instead of seven.
+// On PostgreSQL the busiest write, a list item create, takes these same steps in a database
+// function that creates all those arriving together (list-item-creates.ts, migration 0012):
+// one round trip and one commit for the lot, instead of seven round trips and a commit each.
 import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { preparedQuery } from '../db/prepared-query.ts';

@@ -1,0 +1,108 @@
+// List item creates on PostgreSQL (where `ctx.db.writeFunctions`): those that arrive in one
+// turn of the event loop go to the database as one call of create_list_items (migration 0012),
+// one round trip and one durable commit for them all, as the token lookups of one turn are one
+// query (auth/token-finder.ts). Each create makes the same checks in the same order as the
+// transaction path (item-service.ts) and answers the same: 404 for a topic that is not the
+// caller's, 400 over the items quota; one create's refusal does not touch the others.
+import DataLoader from 'dataloader';
+import { CompiledQuery } from 'kysely';
+import type { AppContext } from '../context.ts';
+import { codeOf } from '../db/driver-errors.ts';
+import { notFound } from '../errors.ts';
+import type { ListEntryRow } from './list-entry-schemas.ts';
+import { quotaRefusal } from './quotas.ts';
+
+const CALL = 'select o_index, o_outcome, o_item_id, o_list_content_id, o_entry_ids from create_list_items($1, $2, $3, $4, $5, $6)';
+
+/** Creates in one call at most: one transaction holds that many app users' locks. */
+const MAX_BATCH = 64;
+
+/**
+ * A call that failed as a whole and may simply run again: a deadlock with another transaction
+ * (the database chose this one to undo), or a foreign key (a parent gone; on the next run that
+ * create is found missing).
+ */
+const RETRIED = new Set(['40P01', '23503']);
+const ATTEMPTS = 3;
+
+export interface ListItemCreate {
+  accountId: number;
+  topicId: number;
+  name: string;
+  texts: string[];
+}
+
+export interface CreatedListItem {
+  itemId: number;
+  listContentId: number;
+  entries: ListEntryRow[];
+}
+
+interface Outcome {
+  o_index: number;
+  o_outcome: 'created' | 'not_found' | 'over_quota';
+  o_item_id: number | null;
+  o_list_content_id: number | null;
+  o_entry_ids: number[] | null;
+}
+
+async function runCall(ctx: AppContext, creates: readonly ListItemCreate[]): Promise<Outcome[]> {
+  const quota = ctx.config.quotas.itemsPerTopic;
+  const parameters = [
+    creates.map((c) => c.accountId),
+    creates.map((c) => c.topicId),
+    creates.map((c) => c.name),
+    creates.map((c) => c.texts.length),
+    creates.flatMap((c) => c.texts),
+    quota,
+  ];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.executePrepared<Outcome>('create_list_items', CompiledQuery.raw(CALL, parameters));
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !RETRIED.has(codeOf(error) as string)) throw error;
+    }
+  }
+}
+
+function result(ctx: AppContext, create: ListItemCreate, outcome: Outcome | undefined): CreatedListItem | Error {
+  if (outcome?.o_outcome === 'created') {
+    return {
+      itemId: outcome.o_item_id!,
+      listContentId: outcome.o_list_content_id!,
+      entries: outcome.o_entry_ids!.map((id, i) => ({ id, text: create.texts[i]! })),
+    };
+  }
+  // The answers of the transaction path, from the same checks.
+  if (outcome?.o_outcome === 'over_quota') return quotaRefusal(ctx.config.quotas.itemsPerTopic, 'items in a topic');
+  return notFound();
+}
+
+const loaders = new WeakMap<AppContext, DataLoader<ListItemCreate, CreatedListItem>>();
+
+function loaderFor(ctx: AppContext): DataLoader<ListItemCreate, CreatedListItem> {
+  let loader = loaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader<ListItemCreate, CreatedListItem>(
+      async (creates) => {
+        // By account: every call takes the app users' locks in the same order (no deadlock between calls).
+        const order = creates.map((_, i) => i).sort((a, b) => creates[a]!.accountId - creates[b]!.accountId || a - b);
+        const outcomes = await runCall(
+          ctx,
+          order.map((i) => creates[i]!),
+        );
+        const byCreate = new Array<Outcome | undefined>(creates.length);
+        for (const outcome of outcomes) byCreate[order[outcome.o_index - 1]!] = outcome;
+        return creates.map((create, i) => result(ctx, create, byCreate[i]));
+      },
+      { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+    );
+    loaders.set(ctx, loader);
+  }
+  return loader;
+}
+
+/** Creates the list item with the others that arrive in this turn; resolves once it is durable. */
+export function createListItemTogether(ctx: AppContext, create: ListItemCreate): Promise<CreatedListItem> {
+  return loaderFor(ctx).load(create);
+}
