@@ -2,6 +2,7 @@
 // entry point), for tests that kill it with SIGKILL and start it again on the same database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { freePort } from './free-port.ts';
 import { testMediaStorageEnv } from './media-storage.ts';
 
@@ -15,13 +16,15 @@ export interface ServiceProcess {
 
 /**
  * `nodeArgs`: what node runs, the sources through tsx unless told otherwise. `env`: more
- * variables, or other values for these.
+ * variables, or other values for these (LOG_LEVEL among them). `logLines`: where the lines the
+ * service logs go; without it they are dropped.
  */
 export async function startServiceProcess(
   databaseUrl: string,
   dataDir: string,
   nodeArgs = ['--import', 'tsx', 'src/main.ts'],
   env: Record<string, string> = {},
+  logLines?: string[],
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, nodeArgs, {
@@ -40,8 +43,9 @@ export async function startServiceProcess(
       OVERLOAD_EVENT_LOOP_DELAY: '0',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', logLines ? 'pipe' : 'ignore', 'inherit'],
   });
+  if (logLines) createInterface({ input: child.stdout! }).on('line', (line) => logLines.push(line));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
