@@ -1,0 +1,46 @@
+// The link in an e-mail, exactly as sent: read from the message's text/plain part, its
+// transfer encoding undone, so the browser opens what a person would click.
+import type { ReceivedMail, SmtpSink } from '../helpers/smtp-sink.ts';
+import { WAIT_MS } from './browser.ts';
+
+function decodeBody(body: string, encoding: string): string {
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable') {
+    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+/** The text/plain part of a raw message (a multipart one or not), decoded. */
+export function plainText(raw: string): string {
+  const parts = raw.split(/\r?\n--[^\r\n]+\r?\n/);
+  for (const part of parts) {
+    const split = part.search(/\r?\n\r?\n/);
+    if (split < 0) continue;
+    const headers = part.slice(0, split);
+    if (!/^content-type:\s*text\/plain/im.test(headers)) continue;
+    const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase() ?? '7bit';
+    return decodeBody(part.slice(split).trim(), encoding);
+  }
+  throw new Error(`no text/plain part in the e-mail:\n${raw}`);
+}
+
+/** The one link with a key in an e-mail's text. */
+export function linkIn(mail: ReceivedMail): string {
+  const links = plainText(mail.raw).match(/https?:\/\/\S+/g) ?? [];
+  const withKey = links.filter((link) => link.includes('key='));
+  if (withKey.length !== 1) throw new Error(`expected one link with a key in "${mail.subject}", found: ${JSON.stringify(links)}`);
+  return withKey[0]!;
+}
+
+/** Waits for the next e-mail to `to` whose subject matches, arriving after the `seen` first ones. */
+export async function nextMail(sink: SmtpSink, to: string, subject: RegExp, seen: number): Promise<ReceivedMail> {
+  const mail = await sink
+    .waitFor((m) => sink.messages.indexOf(m) >= seen && m.to.includes(to) && subject.test(m.subject), WAIT_MS)
+    .catch(() => {
+      const got = sink.messages.map((m) => `  ${m.to.join(',')}: ${m.subject}`).join('\n');
+      throw new Error(`no e-mail to ${to} with a subject like ${subject} arrived; the sink holds:\n${got || '  nothing'}`);
+    });
+  return mail;
+}
