@@ -1,0 +1,105 @@
+// /data/gallery: the app user's media: uploads (multipart) with a preview, and the list.
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../../api/client.ts';
+import { Field, Form, Submit, text } from '../../components/form.tsx';
+import { MediaPreview } from '../../components/media.tsx';
+import { AppUserMissing } from '../../components/no-app-user.tsx';
+import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
+import { signedIn } from '../../components/signed-in.tsx';
+import { useAction } from '../../hooks/use-action.ts';
+import { useAppUser } from '../../hooks/use-app-user.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+
+function MediaList({ userId, setStatus, version }: { userId: number; setStatus(message: string): void; version: number }) {
+  const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params: { path: { id: userId } } }), `${userId}-${version}`);
+  const action = useAction();
+  async function remove(id: number, name: string) {
+    if (await action.run(() => api.DELETE('/app/media-resources/{id}/', { params: { path: { id } } }))) {
+      setStatus(`${name} is deleted.`);
+      gallery.reload();
+    }
+  }
+  if (!gallery.data) return <Loading />;
+  if (gallery.data.length === 0) return <p class="muted">Nothing uploaded yet.</p>;
+  return (
+    <>
+      <div role="alert" class="alert">
+        {action.problems.general.join(' ')}
+      </div>
+      <ul class="gallery">
+        {gallery.data.map((media) => (
+          <li key={media.id} class="card">
+            <figure>
+              <MediaPreview media={media} />
+              <figcaption>
+                {media.name} <span class="muted">({Math.ceil(media.size / 1024)} KB)</span>
+              </figcaption>
+            </figure>
+            <button type="button" class="danger small" disabled={action.busy} onClick={() => remove(media.id, media.name)}>
+              Delete<Hidden> {media.name}</Hidden>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export const Gallery = signedIn(function Gallery() {
+  const { user, problems } = useAppUser();
+  const action = useAction();
+  const [status, setStatus] = useState('');
+  const [version, setVersion] = useState(0);
+  const [preview, setPreview] = useState<string | null>(null);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+
+  function choose(event: Event) {
+    const file = (event.currentTarget as HTMLInputElement).files?.[0];
+    setPreview(file?.type.startsWith('image/') ? URL.createObjectURL(file) : null);
+  }
+  async function upload(data: FormData, form: HTMLFormElement) {
+    if (!user) return;
+    const body = new FormData();
+    body.set('name', text(data, 'name'));
+    const file = data.get('file');
+    if (file instanceof File && file.size > 0) body.set('file', file);
+    const done = await action.run(() =>
+      api.POST('/app/users/{id}/gallery/', {
+        params: { path: { id: user.id } },
+        body: body as never,
+        // Sent as it is: the browser writes the multipart body and its boundary.
+        bodySerializer: (value: unknown) => value as FormData,
+      }),
+    );
+    if (done) {
+      form.reset();
+      setPreview(null);
+      setStatus(`${done.data.name} is uploaded.`);
+      setVersion((n) => n + 1);
+    }
+  }
+  return (
+    <Page title="Gallery">
+      <Status message={status} />
+      {!user ? (
+        <AppUserMissing user={user} problems={problems} />
+      ) : (
+        <>
+          <section aria-labelledby="upload-heading">
+            <h2 id="upload-heading">Upload</h2>
+            <Form id="upload" action={action} onSubmit={upload}>
+              <Field name="name" label="Name" required />
+              <Field name="file" label="File" type="file" accept="image/*,application/pdf,audio/*,video/*" onChange={choose} required />
+              {preview && <img class="preview" src={preview} alt="Preview of the chosen file" />}
+              <Submit action={action}>Upload</Submit>
+            </Form>
+          </section>
+          <section aria-labelledby="files-heading">
+            <h2 id="files-heading">In your gallery</h2>
+            <MediaList userId={user.id} setStatus={setStatus} version={version} />
+          </section>
+        </>
+      )}
+    </Page>
+  );
+});

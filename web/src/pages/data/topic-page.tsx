@@ -1,0 +1,244 @@
+// /data/topics/:id: one topic and its items, with list content (entries) or image content.
+import { useState } from 'preact/hooks';
+import { useLocation, useRoute } from 'preact-iso';
+import { api } from '../../api/client.ts';
+import type { Item, MediaResource } from '../../api/types.ts';
+import { Field, Form, Select, Submit, TextArea, text } from '../../components/form.tsx';
+import { MediaPreview, mediaId, mediaOptions } from '../../components/media.tsx';
+import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
+import { signedIn } from '../../components/signed-in.tsx';
+import { useAction } from '../../hooks/use-action.ts';
+import { useAppUser } from '../../hooks/use-app-user.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { NotFound } from '../not-found.tsx';
+
+function EditItem({ item, gallery, onChange }: { item: Item; gallery: MediaResource[] | undefined; onChange(): void }) {
+  const action = useAction();
+  async function save(data: FormData) {
+    const content = item.image_content;
+    const body = {
+      name: text(data, 'name'),
+      ...(content
+        ? { image_content: { description: text(data, 'image_content.description'), image_resource: mediaId(data, 'image_content.image_resource') } }
+        : {}),
+    };
+    if (await action.run(() => api.PATCH('/app/items/{id}/', { params: { path: { id: item.id } }, body }))) onChange();
+  }
+  const content = item.image_content;
+  return (
+    <details>
+      <summary>
+        Edit<Hidden> item {item.name}</Hidden>
+      </summary>
+      <Form id={`edit-item-${item.id}`} action={action} onSubmit={save}>
+        <Field name="name" label={`Name of ${item.name}`} defaultValue={item.name} required />
+        {content && (
+          <>
+            <TextArea name="image_content.description" label={`Description of ${item.name}`} defaultValue={content.description} />
+            <Select
+              name="image_content.image_resource"
+              label={`Image of ${item.name}`}
+              options={mediaOptions(gallery, true)}
+              defaultValue={content.image_resource?.id ?? ''}
+            />
+          </>
+        )}
+        <Submit action={action}>
+          Save item<Hidden> {item.name}</Hidden>
+        </Submit>
+      </Form>
+    </details>
+  );
+}
+
+function ItemCard({ item, gallery, onChange }: { item: Item; gallery: MediaResource[] | undefined; onChange(): void }) {
+  const action = useAction();
+  const entryAction = useAction();
+  const itemPath = { path: { id: item.id } };
+  async function addEntry(data: FormData, form: HTMLFormElement) {
+    if (await entryAction.run(() => api.POST('/app/items/{id}/list-entries/', { params: itemPath, body: { text: text(data, 'text') } }))) {
+      form.reset();
+      onChange();
+    }
+  }
+  async function removeEntry(id: number) {
+    if (await action.run(() => api.DELETE('/app/list-entries/{id}/', { params: { path: { id } } }))) onChange();
+  }
+  async function remove() {
+    if (await action.run(() => api.DELETE('/app/items/{id}/', { params: itemPath }))) onChange();
+  }
+  const image = item.image_content?.image_resource ?? item.image_content?.media_resource;
+  return (
+    <li class="card item">
+      <h3>{item.name}</h3>
+      <div role="alert" class="alert">
+        {[...action.problems.general, ...Object.values(action.problems.fields).flat()].map((message) => (
+          <p key={message}>{message}</p>
+        ))}
+      </div>
+      {item.list_content && (
+        <>
+          {item.list_content.entries.length > 0 ? (
+            <ul class="entries">
+              {item.list_content.entries.map((entry) => (
+                <li key={entry.id}>
+                  <span>{entry.text}</span>
+                  <button type="button" class="small secondary" disabled={action.busy} onClick={() => removeEntry(entry.id)}>
+                    Delete<Hidden> entry {entry.text}</Hidden>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted">The list is empty.</p>
+          )}
+          <Form id={`add-entry-${item.id}`} action={entryAction} onSubmit={addEntry}>
+            <Field name="text" label={`New entry for ${item.name}`} required />
+            <Submit action={entryAction}>
+              Add entry<Hidden> to {item.name}</Hidden>
+            </Submit>
+          </Form>
+        </>
+      )}
+      {item.image_content && (
+        <figure>
+          {image ? <MediaPreview media={image} alt={item.image_content.description || item.name} /> : <p class="muted">No image chosen.</p>}
+          {item.image_content.description && <figcaption>{item.image_content.description}</figcaption>}
+        </figure>
+      )}
+      <EditItem item={item} gallery={gallery} onChange={onChange} />
+      <p>
+        <button type="button" class="danger" disabled={action.busy} onClick={remove}>
+          Delete item<Hidden> {item.name}</Hidden>
+        </button>
+      </p>
+    </li>
+  );
+}
+
+function AddItems({ topicId, gallery, onAdded }: { topicId: number; gallery: MediaResource[] | undefined; onAdded(name: string): void }) {
+  const listAction = useAction();
+  const imageAction = useAction();
+  const params = { path: { id: topicId } };
+  async function addList(data: FormData, form: HTMLFormElement) {
+    const entries = text(data, 'list_content.entries')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .map((line) => ({ text: line }));
+    const body = { name: text(data, 'name'), list_content: { entries } };
+    const done = await listAction.run(() => api.POST('/app/topics/{id}/items/', { params, body }));
+    if (done) {
+      form.reset();
+      onAdded(done.data.name);
+    }
+  }
+  async function addImage(data: FormData, form: HTMLFormElement) {
+    const body = {
+      name: text(data, 'name'),
+      image_content: { description: text(data, 'image_content.description'), image_resource: mediaId(data, 'image_content.image_resource') },
+    };
+    const done = await imageAction.run(() => api.POST('/app/topics/{id}/items/', { params, body }));
+    if (done) {
+      form.reset();
+      onAdded(done.data.name);
+    }
+  }
+  return (
+    <div class="columns">
+      <section aria-labelledby="add-list-heading">
+        <h2 id="add-list-heading">Add a list</h2>
+        <Form id="add-list-item" action={listAction} onSubmit={addList}>
+          <Field name="name" label="List item name" required />
+          <TextArea name="list_content.entries" label="Entries (one per line)" rows={4} />
+          <Submit action={listAction}>Add list item</Submit>
+        </Form>
+      </section>
+      <section aria-labelledby="add-image-heading">
+        <h2 id="add-image-heading">Add an image</h2>
+        <Form id="add-image-item" action={imageAction} onSubmit={addImage}>
+          <Field name="name" label="Image item name" required />
+          <TextArea name="image_content.description" label="Image description" />
+          <Select
+            name="image_content.image_resource"
+            label="Image"
+            options={mediaOptions(gallery, true)}
+            hint="Pictures come from your gallery; upload new ones there."
+          />
+          <Submit action={imageAction}>Add image item</Submit>
+        </Form>
+        <p>
+          <a href="/data/gallery">Open the gallery</a>
+        </p>
+      </section>
+    </div>
+  );
+}
+
+export const TopicPage = signedIn(function TopicPage() {
+  const id = Number(useRoute().params.id);
+  const { route } = useLocation();
+  const topic = useLoad(() => api.GET('/app/topics/{id}/', { params: { path: { id } } }), id);
+  const { user } = useAppUser();
+  const gallery = useLoad(
+    () =>
+      user ? api.GET('/app/users/{id}/gallery/', { params: { path: { id: user.id } } }) : Promise.resolve({ data: [], response: new Response() }),
+    user?.id,
+  );
+  const saveAction = useAction();
+  const [status, setStatus] = useState('');
+  const path = { path: { id } };
+
+  if (topic.notFound) return <NotFound />;
+  if (!topic.data) return <Loading />;
+
+  async function save(data: FormData) {
+    if (await saveAction.run(() => api.PATCH('/app/topics/{id}/', { params: path, body: { name: text(data, 'name') } }))) {
+      setStatus('Topic saved.');
+      topic.reload();
+    }
+  }
+  async function remove() {
+    if (await saveAction.run(() => api.DELETE('/app/topics/{id}/', { params: path }))) route('/data');
+  }
+  return (
+    <Page title={topic.data.name}>
+      <p>
+        <a href="/data">← Your data</a>
+      </p>
+      <Status message={status} />
+      <section aria-labelledby="items-heading">
+        <h2 id="items-heading">Items</h2>
+        {topic.data.items.length > 0 ? (
+          <ul class="cards">
+            {topic.data.items.map((item) => (
+              <ItemCard key={item.id} item={item} gallery={gallery.data as MediaResource[] | undefined} onChange={topic.reload} />
+            ))}
+          </ul>
+        ) : (
+          <p class="muted">No items yet.</p>
+        )}
+      </section>
+      <AddItems
+        topicId={id}
+        gallery={gallery.data as MediaResource[] | undefined}
+        onAdded={(name) => {
+          setStatus(`Item ${name} added.`);
+          topic.reload();
+        }}
+      />
+      <section aria-labelledby="edit-topic-heading">
+        <h2 id="edit-topic-heading">Edit the topic</h2>
+        <Form id="topic" action={saveAction} onSubmit={save}>
+          <Field name="name" label="Topic name" defaultValue={topic.data.name} required />
+          <p class="actions">
+            <Submit action={saveAction}>Save topic</Submit>
+            <button type="button" class="danger" disabled={saveAction.busy} onClick={remove}>
+              Delete topic
+            </button>
+          </p>
+        </Form>
+      </section>
+    </Page>
+  );
+});
