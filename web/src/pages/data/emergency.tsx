@@ -27,7 +27,12 @@ function EditEmergencyItem({ item, gallery, onSaved }: { item: EmergencyItem; ga
       <Form id={`edit-emergency-item-${item.id}`} action={action} onSubmit={save}>
         <Field name="name" label={`Name of ${item.name}`} defaultValue={item.name} required />
         <TextArea name="description" label={`Description of ${item.name}`} defaultValue={item.description} />
-        <Select name="media_resource" label={`Image of ${item.name}`} options={mediaOptions(gallery)} defaultValue={item.media_resource?.id ?? ''} />
+        <Select
+          name="media_resource"
+          label={`Image of ${item.name}`}
+          options={mediaOptions(gallery)}
+          defaultValue={item.media_resource?.id ?? ''}
+        />
         <Submit action={action}>
           Save<Hidden> {item.name}</Hidden>
         </Submit>

@@ -19,7 +19,12 @@ function EditItem({ item, gallery, onChange }: { item: Item; gallery: MediaResou
     const body = {
       name: text(data, 'name'),
       ...(content
-        ? { image_content: { description: text(data, 'image_content.description'), image_resource: mediaId(data, 'image_content.image_resource') } }
+        ? {
+            image_content: {
+              description: text(data, 'image_content.description'),
+              image_resource: mediaId(data, 'image_content.image_resource'),
+            },
+          }
         : {}),
     };
     if (await action.run(() => api.PATCH('/app/items/{id}/', { params: { path: { id: item.id } }, body }))) onChange();
@@ -136,7 +141,10 @@ function AddItems({ topicId, gallery, onAdded }: { topicId: number; gallery: Med
   async function addImage(data: FormData, form: HTMLFormElement) {
     const body = {
       name: text(data, 'name'),
-      image_content: { description: text(data, 'image_content.description'), image_resource: mediaId(data, 'image_content.image_resource') },
+      image_content: {
+        description: text(data, 'image_content.description'),
+        image_resource: mediaId(data, 'image_content.image_resource'),
+      },
     };
     const done = await imageAction.run(() => api.POST('/app/topics/{id}/items/', { params, body }));
     if (done) {
@@ -182,7 +190,9 @@ export const TopicPage = signedIn(function TopicPage() {
   const { user } = useAppUser();
   const gallery = useLoad(
     () =>
-      user ? api.GET('/app/users/{id}/gallery/', { params: { path: { id: user.id } } }) : Promise.resolve({ data: [], response: new Response() }),
+      user
+        ? api.GET('/app/users/{id}/gallery/', { params: { path: { id: user.id } } })
+        : Promise.resolve({ data: [], response: new Response() }),
     user?.id,
   );
   const saveAction = useAction();
