@@ -1,15 +1,7 @@
 // A real picture to upload: a small landscape (sky, sun, hills) as a PNG made here, so the
 // gallery and the screenshots show something a person would recognise as an image.
-import { crc32, deflateSync } from 'node:zlib';
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
+import { deflateSync } from 'node:zlib';
+import { pngChunk, pngFile } from '../helpers/png.ts';
 
 function colourAt(x: number, y: number, width: number, height: number): [number, number, number] {
   const hill = height * (0.68 + 0.1 * Math.sin((x / width) * Math.PI * 2.2));
@@ -32,6 +24,5 @@ export function landscapePng(width = 320, height = 200): Buffer {
     const row = y * (width * 3 + 1); // each row starts with filter type 0
     for (let x = 0; x < width; x++) rows.set(colourAt(x, y, width, height), row + 1 + x * 3);
   }
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return pngFile([pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(rows)), pngChunk('IEND', Buffer.alloc(0))]);
 }

@@ -1,20 +1,12 @@
 // Small real files for upload tests, an app user to upload to, and helpers to upload and to
 // look at what the media store holds (local disk or S3).
 import assert from 'node:assert/strict';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import type { TestAccount } from '../helpers/accounts.ts';
 import { listStoredObjects } from '../helpers/media-storage.ts';
+import { pngChunk, pngFile } from '../helpers/png.ts';
 import { appUserOf } from '../helpers/factories.ts';
 import type { TestResponse, TestServer } from '../helpers/server.ts';
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
 
 /** A valid 1×1 RGBA PNG; `padding` bytes of tEXt make it as large as a test needs. */
 export function png(padding = 0): Buffer {
@@ -27,7 +19,7 @@ export function png(padding = 0): Buffer {
   const chunks = [pngChunk('IHDR', header)];
   if (padding > 0) chunks.push(pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(padding, 'a')])));
   chunks.push(pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks]);
+  return pngFile(chunks);
 }
 
 /** Size of png(padding): 8 signature + IHDR 25 + tEXt (12 + 8 + padding) + IDAT + IEND 12. */
