@@ -21,61 +21,56 @@ export interface Measurement extends LoadResult {
 let specCounter = 0;
 
 export async function runLoad(pinning: Pinning, spec: LoadSpec, workDir: string, server?: MeasuredProcess): Promise<Measurement> {
-  if (spec.generator === 'wrk') {
-    let cpuAtStart: number | undefined;
-    let cpuAtEnd: number | undefined;
-    let dbAtStart: number | undefined;
-    let dbAtEnd: number | undefined;
-    const result = await runWrk(
-      pinning,
-      spec,
-      workDir,
-      () => {
-        cpuAtStart = server?.cpuSeconds();
-        dbAtStart = server?.databaseCpuSeconds?.();
-      },
-      () => {
-        cpuAtEnd = server?.cpuSeconds();
-        dbAtEnd = server?.databaseCpuSeconds?.();
-      },
-    );
-    return {
-      ...result,
-      cpuMsPerRequest: perResponse(cpuAtStart, cpuAtEnd, result),
-      databaseCpuMsPerRequest: perResponse(dbAtStart, dbAtEnd, result),
-    };
-  }
+  // The server's (and its database's) CPU, read as the load starts and as it ends.
+  const read = () => ({ service: server?.cpuSeconds(), database: server?.databaseCpuSeconds?.() });
+  let atStart: ReturnType<typeof read> | undefined;
+  let atEnd: ReturnType<typeof read> | undefined;
+  const run = spec.generator === 'wrk' ? runWrk : runAutocannon;
+  const result = await run(
+    pinning,
+    spec,
+    workDir,
+    () => {
+      atStart = read();
+    },
+    () => {
+      atEnd = read();
+    },
+  );
+  return {
+    ...result,
+    cpuMsPerRequest: perResponse(atStart?.service, atEnd?.service, result),
+    databaseCpuMsPerRequest: perResponse(atStart?.database, atEnd?.database, result),
+  };
+}
+
+/** autocannon in a child process (bench/load.ts), which says when its load starts and ends. */
+async function runAutocannon(
+  pinning: Pinning,
+  spec: LoadSpec,
+  workDir: string,
+  onStart: () => void,
+  onEnd: () => void,
+): Promise<LoadResult> {
   const specFile = join(workDir, `load-${process.pid}-${specCounter++}.json`);
   writeFileSync(specFile, JSON.stringify(spec));
   const command = [...pinning.load, process.execPath, join(ROOT, 'bench/load.ts'), specFile];
   const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
 
-  let cpuAtStart: number | undefined;
   let result: LoadResult | undefined;
   let failure: string | undefined;
-  let cpuAtEnd: number | undefined;
-  let dbAtStart: number | undefined;
-  let dbAtEnd: number | undefined;
   for await (const line of createInterface({ input: child.stdout! })) {
     if (!line.startsWith('{')) continue;
     const message = JSON.parse(line) as { event: 'start' } | { event: 'done'; result: LoadResult } | { event: 'error'; message: string };
-    if (message.event === 'start') {
-      cpuAtStart = server?.cpuSeconds();
-      dbAtStart = server?.databaseCpuSeconds?.();
-    } else if (message.event === 'done') {
-      cpuAtEnd = server?.cpuSeconds();
-      dbAtEnd = server?.databaseCpuSeconds?.();
+    if (message.event === 'start') onStart();
+    else if (message.event === 'done') {
+      onEnd();
       result = message.result;
     } else failure = message.message;
   }
   const code = child.exitCode ?? (await new Promise<number | null>((resolve) => child.once('exit', resolve)));
   if (!result) throw new Error(`the load generator failed (code ${code}): ${failure ?? 'no result'}`);
-
-  return {
-    ...result,
-    cpuMsPerRequest: perResponse(cpuAtStart, cpuAtEnd, result),
-    databaseCpuMsPerRequest: perResponse(dbAtStart, dbAtEnd, result),
-  };
+  return result;
 }
 
 /** CPU milliseconds per response over a run. */
