@@ -2,13 +2,14 @@
 // the text rule (body-normalisation.ts), one error handler, 404 and 405 with Allow, and the
 // overload guard.
 import underPressure from '@fastify/under-pressure';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { normaliseBody } from './body-normalisation.ts';
 import { DomainError, invalid, type ErrorKind } from '../errors.ts';
 import { HttpError } from './errors.ts';
+import { prependRouteHook } from './route-hooks.ts';
 import type { App } from './types.ts';
 import { formatValidationErrors } from './validation-errors.ts';
 
@@ -26,13 +27,17 @@ function registerJsonParser(app: App): void {
   });
 }
 
+/** On the routes that take a JSON body only: a read runs no hook for it. */
 function registerBodyNormalisation(app: App): void {
-  app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.schema?.body) return;
+  const normalise: preValidationHookHandler = (request, _reply, done) => {
     // An empty body is an empty object, so missing fields are reported one by one.
     if (request.body === undefined || request.body === null) request.body = {};
     const errors = normaliseBody(request.body);
-    if (Object.keys(errors).length > 0) throw invalid(errors);
+    done(Object.keys(errors).length > 0 ? invalid(errors) : undefined);
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.body) return;
+    prependRouteHook(route, 'preValidation', normalise);
   });
 }
 

@@ -4,6 +4,7 @@
 // prom-client's Histogram.observe, which costs about ten times as much), and the counts only
 // become Prometheus series when they are scraped.
 import type { onResponseHookHandler } from 'fastify';
+import { appendRouteHook } from '../http/route-hooks.ts';
 import type { App } from '../http/types.ts';
 
 /** The latency buckets' upper bounds in milliseconds, as Fastify measures (exported in seconds). */
@@ -149,8 +150,7 @@ export function registerRequestMetrics(app: App, metrics: RequestMetrics): void 
           recorders.get(request.method)?.record(reply.statusCode, reply.elapsedTime);
           done();
         };
-    const existing = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
-    route.onResponse = [...existing, hook] as typeof route.onResponse;
+    appendRouteHook(route, 'onResponse', hook);
   });
   app.addHook('onResponse', (request, reply, done) => {
     if (request.is404) metrics.unmatched(request.method).record(reply.statusCode, reply.elapsedTime);
