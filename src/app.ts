@@ -20,7 +20,7 @@ import { rateLimitStore } from './auth/ip-rate-limits.ts';
 import { PasswordCheckThrottle } from './auth/password-check-throttle.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
-import { rateLimited } from './errors.ts';
+import { rateLimitedFor } from './errors.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorSchemas } from './http/error-schemas.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
@@ -113,8 +113,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
     global: false,
     store: rateLimitStore(ctx.counters, ctx.clock),
     // Thrown by the plugin; the error handler sends it as {"detail"} with Retry-After.
-    errorResponseBuilder: (_request, context) =>
-      rateLimited(context.ttl / 1000, `Too many requests; try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`),
+    errorResponseBuilder: (_request, context) => rateLimitedFor(context.ttl, 'Too many requests'),
   });
   registerTokenAuth(app, ctx);
 

@@ -60,6 +60,12 @@ export function rateLimited(retryAfterSeconds: number, detail = 'Too many reques
   return new DomainError('rate-limited', { detail }, Math.max(1, Math.ceil(retryAfterSeconds)));
 }
 
+/** 429 for `waitMs` more: "<reason>; try again in N seconds.", with Retry-After: N (whole seconds, at least 1). */
+export function rateLimitedFor(waitMs: number, reason: string): DomainError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return rateLimited(seconds, `${reason}; try again in ${seconds} seconds.`);
+}
+
 export function unavailable(detail: string, retryAfterSeconds?: number): DomainError {
   return new DomainError('unavailable', { detail }, retryAfterSeconds);
 }

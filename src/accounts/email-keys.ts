@@ -9,7 +9,7 @@ import type { RateLimit } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { newSecret } from '../auth/token-hash.ts';
-import { rateLimited } from '../errors.ts';
+import { rateLimitedFor } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { passwordResetMessage, verificationMessage } from '../mail/messages.ts';
 import { recordKeySent } from './email-address-queries.ts';
@@ -46,16 +46,10 @@ export async function checkVerificationLimits(ctx: AppContext, db: Kysely<Databa
   const { enabled, verificationEmailsPerAccount: perAccount } = ctx.config.rateLimits;
   if (!enabled) return;
   const toAddress = await addressWait(ctx, db, email, 'verification');
-  if (toAddress > 0) {
-    const seconds = Math.ceil(toAddress / 1000);
-    throw rateLimited(seconds, `A verification e-mail was sent to this address moments ago; try again in ${seconds} seconds.`);
-  }
+  if (toAddress > 0) throw rateLimitedFor(toAddress, 'A verification e-mail was sent to this address moments ago');
   const now = ctx.clock.now();
   const forAccount = waitFor(perAccount, await sendTimes(db, { accountId }, 'verification', now - perAccount.windowMs), now);
-  if (forAccount > 0) {
-    const seconds = Math.ceil(forAccount / 1000);
-    throw rateLimited(seconds, `This account has sent too many verification e-mails; try again in ${seconds} seconds.`);
-  }
+  if (forAccount > 0) throw rateLimitedFor(forAccount, 'This account has sent too many verification e-mails');
 }
 
 /** Makes a verification key and queues the e-mail carrying it, in the caller's transaction. */

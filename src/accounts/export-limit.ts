@@ -6,11 +6,10 @@
 import { type CounterStore, limit } from '../auth/counter-store.ts';
 import type { Clock } from '../clock.ts';
 import type { Config, RateLimit } from '../config.ts';
-import { rateLimited } from '../errors.ts';
+import { rateLimitedFor } from '../errors.ts';
 
 function tooMany(waitMs: number) {
-  const seconds = Math.ceil(waitMs / 1000);
-  return rateLimited(seconds, `Too many exports of this account; try again in ${seconds} seconds.`);
+  return rateLimitedFor(waitMs, 'Too many exports of this account');
 }
 
 export class ExportLimit {

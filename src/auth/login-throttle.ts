@@ -9,7 +9,7 @@
 // account keeps its IP's count up.
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { rateLimited } from '../errors.ts';
+import { rateLimitedFor } from '../errors.ts';
 import { type CounterStore, limit } from './counter-store.ts';
 
 export interface LoginAttempt {
@@ -52,10 +52,7 @@ export class LoginThrottle {
       ],
       this.#clock.now(),
     );
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      throw rateLimited(seconds, `Too many failed login attempts; try again in ${seconds} seconds.`);
-    }
+    if (waitMs > 0) throw rateLimitedFor(waitMs, 'Too many failed login attempts');
     return { succeeded: () => this.#store.release([keys.ip, keys.account], [keys.accountIp], this.#clock.now()) };
   }
 }

@@ -5,7 +5,7 @@
 // the check starts, taken back when it was right.
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { fieldError, rateLimited } from '../errors.ts';
+import { fieldError, rateLimitedFor } from '../errors.ts';
 import { type CounterStore, limit } from './counter-store.ts';
 import { type LoginAttempt, NO_OP_ATTEMPT } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
@@ -28,10 +28,7 @@ export class PasswordCheckThrottle {
     if (!this.#settings.enabled) return NO_OP_ATTEMPT;
     const key = `password-checks:${accountId}`;
     const waitMs = await limit(this.#store, [{ key, limit: this.#settings.passwordChecksPerAccount }], this.#clock.now());
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      throw rateLimited(seconds, `Too many wrong passwords for this account; try again in ${seconds} seconds.`);
-    }
+    if (waitMs > 0) throw rateLimitedFor(waitMs, 'Too many wrong passwords for this account');
     return { succeeded: () => this.#store.release([key], [], this.#clock.now()) };
   }
 
