@@ -60,7 +60,9 @@ export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
       if (range === 'unsatisfiable') {
         throw new HttpError(416, { detail: 'The requested range is outside the file.' }, { 'Content-Range': `bytes */${media.size}` });
       }
-      const stream = await ctx.media.open(storageKey, range);
+      // HEAD asks the store whether the object is there; it never starts reading it (from S3
+      // that would be a GET of the whole object, broken off).
+      const stream = request.method === 'HEAD' ? await ctx.media.exists(storageKey) : await ctx.media.open(storageKey, range);
       if (!stream) {
         request.log.error({ storageKey }, 'a media resource has no stored file');
         throw notFound();
@@ -78,9 +80,8 @@ export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
         'Accept-Ranges': 'bytes',
       });
       if (range) reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${media.size}`);
-      if (request.method === 'HEAD') stream.destroy();
       // The response schema documents the body as binary; a stream is sent as it is, unserialised.
-      return reply.send((request.method === 'HEAD' ? undefined : stream) as never);
+      return reply.send((stream === true ? undefined : stream) as never);
     },
   });
 }

@@ -73,6 +73,15 @@ export class LocalDiskStorage implements MediaStorage {
     return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
   }
 
+  async exists(key: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(key))).isFile();
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }

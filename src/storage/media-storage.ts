@@ -27,6 +27,8 @@ export interface MediaStorage {
   receive(key: string, source: Readable): Promise<IncomingFile>;
   /** The object's bytes (or one range of them); null when there is no object under `key`. */
   open(key: string, range?: ByteRange): Promise<Readable | null>;
+  /** Whether there is an object under `key`, without reading it (a HEAD request). */
+  exists(key: string): Promise<boolean>;
   /** Removes the object; a missing object is not an error. */
   remove(key: string): Promise<void>;
 }

@@ -20,6 +20,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   S3Client,
   S3ServiceException,
@@ -194,6 +195,16 @@ export class S3Storage implements MediaStorage {
       return answer.Body as Readable;
     } catch (error) {
       if (isMissing(error)) return null;
+      throw asServiceError(error);
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
       throw asServiceError(error);
     }
   }

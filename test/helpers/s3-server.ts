@@ -14,6 +14,8 @@ export interface TestS3Server {
   directory: string;
   /** MEDIA_STORAGE and the S3/AWS variables for a store under `prefix` of the bucket. */
   env(prefix: string): Record<string, string>;
+  /** "METHOD /path" of every request the server has received, oldest first. */
+  requests: string[];
   /** Puts an object (over S3), dated `lastModified` when given. */
   putObject(key: string, body: Buffer, lastModified?: Date): Promise<void>;
   close(): Promise<void>;
@@ -31,6 +33,10 @@ export async function startS3Server(
   const address = await server.run();
   // Never what keeps a test process alive.
   server.httpServer.unref();
+  const requests: string[] = [];
+  server.httpServer.on('request', (request: { method: string; url: string }) =>
+    requests.push(`${request.method} ${request.url.split('?')[0]}`),
+  );
   const endpoint = `http://127.0.0.1:${address.port}`;
   const env = (prefix: string) => ({
     MEDIA_STORAGE: `s3://${bucket}/${prefix}`,
@@ -45,6 +51,7 @@ export async function startS3Server(
     bucket,
     directory,
     env,
+    requests,
     async putObject(key, body, lastModified) {
       const client = new S3Client({
         endpoint,

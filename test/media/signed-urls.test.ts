@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { createAppUser, download, png, upload, wav } from './media-fixtures.ts';
+import { createAppUser, download, png, storageKeyOf, upload, wav } from './media-fixtures.ts';
 
 const HOUR = 3_600_000;
 
@@ -104,6 +104,14 @@ describe('signed media file URLs', () => {
     assert.equal(response.headers.get('content-length'), String(file.length));
     assert.equal(response.headers.get('accept-ranges'), 'bytes');
     assert.equal((await response.arrayBuffer()).byteLength, 0);
+  });
+
+  test('a media resource whose stored file is gone: GET and HEAD answer 404', async () => {
+    const media = await uploaded();
+    await server.server.ctx.media.remove(storageKeyOf(media.file));
+    assert.equal((await download(server, media.file)).status, 404);
+    const head = await download(server, media.file, { method: 'HEAD' });
+    assert.equal(head.status, 404);
   });
 
   test('byte ranges: 206 with Content-Range; outside the file 416; unreadable ranges get the whole file', async () => {

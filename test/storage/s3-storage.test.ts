@@ -59,10 +59,13 @@ describe('media in S3 (s3rver)', () => {
     assert.equal(suffix.status, 206);
     assert.ok(Buffer.from(await suffix.arrayBuffer()).equals(file.subarray(file.length - 10)));
 
+    const seen = s3.requests.length;
     const head = await download(server, created.body.file, { method: 'HEAD' });
     assert.equal(head.status, 200);
     assert.equal(head.headers.get('content-length'), String(file.length));
     assert.equal((await head.arrayBuffer()).byteLength, 0);
+    // The object is asked after, never read.
+    assert.deepEqual(s3.requests.slice(seen), [`HEAD /${s3.bucket}/tenant-a/media/${key}`]);
   });
 
   test('refused and oversize uploads leave nothing in the bucket', async () => {
