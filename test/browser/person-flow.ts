@@ -153,6 +153,10 @@ export async function buildProfile(flow: Flow, person: Person): Promise<Built> {
     await flow.press(button(flow, 'Add entry to Saturday'));
     await visible(card.getByText('Eggs', { exact: true }), 'the added entry "Eggs"');
     await visible(button(flow, 'Delete entry Eggs'), 'the button to delete "Eggs"');
+    await flow.press(card.getByText('Edit entry Milk'));
+    await field(flow, 'Text of entry Milk').fill('Oat milk');
+    await flow.press(button(flow, 'Save entry Milk'));
+    await visible(card.getByText('Oat milk', { exact: true }), 'the changed entry "Oat milk"');
     return { topicPath: new URL(flow.page.url()).pathname };
   });
 }
@@ -178,6 +182,13 @@ export async function uploadPicture(flow: Flow): Promise<void> {
     await visible(status(flow, 'Sunset is uploaded.'), 'the status saying the upload is done');
     const width = await pictureLoaded(flow.page, flow.page.getByRole('img', { name: 'Sunset', exact: true }), 'the uploaded picture');
     assert.equal(width, 320, 'the picture the service sends back is the one uploaded');
+  });
+  await flow.step('rename it', async () => {
+    await flow.press(flow.page.getByText('Rename Sunset'));
+    await field(flow, 'Name of Sunset').fill('Sunset over the hill');
+    await flow.press(button(flow, 'Save Sunset'));
+    await visible(status(flow, 'Sunset is now called Sunset over the hill.'), 'the status saying the file is renamed');
+    await pictureLoaded(flow.page, flow.page.getByRole('img', { name: 'Sunset over the hill', exact: true }), 'the renamed picture');
     await flow.checkAccessible('gallery', 'gallery');
   });
 }
@@ -195,7 +206,7 @@ export async function addImageItem(flow: Flow, built: Built): Promise<void> {
   await flow.step('add an image item with the uploaded picture', async () => {
     await field(flow, 'Image item name').fill('Picnic spot');
     await field(flow, 'Image description').fill('The hill behind the house');
-    await field(flow, 'Image').selectOption({ label: 'Sunset' });
+    await field(flow, 'Image').selectOption({ label: 'Sunset over the hill' });
     await flow.press(button(flow, 'Add image item'));
     const card = itemCard(flow, 'Picnic spot');
     await pictureLoaded(flow.page, card.getByRole('img', { name: 'The hill behind the house' }), "the image item's picture");

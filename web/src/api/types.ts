@@ -15,6 +15,7 @@ export type AppUser = Ok<'/app/users/{id}/', 'get'>;
 export type ProfileDetail = Ok<'/app/profiles/{id}/', 'get'>;
 export type Topic = Ok<'/app/topics/{id}/', 'get'>;
 export type Item = Topic['items'][number];
+export type ListEntry = NonNullable<Item['list_content']>['entries'][number];
 export type MediaResource = Ok<'/app/users/{id}/gallery/', 'get'>[number];
 export type EmergencyItem = Ok<'/app/users/{id}/emergency-items/', 'get'>[number];
 export type EmergencyContact = Ok<'/app/users/{id}/emergency-contacts/', 'get'>[number];

@@ -1,6 +1,7 @@
 // /data/gallery: the app user's media: uploads (multipart) with a preview, and the list.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
+import type { MediaResource } from '../../api/types.ts';
 import { Field, Form, Submit, text } from '../../components/form.tsx';
 import { MediaPreview } from '../../components/media.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
@@ -9,6 +10,29 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+
+function RenameMedia({ media, onSaved }: { media: MediaResource; onSaved(name: string): void }) {
+  const action = useAction();
+  async function save(data: FormData) {
+    const done = await action.run(() =>
+      api.PATCH('/app/media-resources/{id}/', { params: { path: { id: media.id } }, body: { name: text(data, 'name') } }),
+    );
+    if (done) onSaved(done.data.name);
+  }
+  return (
+    <details>
+      <summary>
+        Rename<Hidden> {media.name}</Hidden>
+      </summary>
+      <Form id={`rename-media-${media.id}`} action={action} onSubmit={save}>
+        <Field name="name" label={`Name of ${media.name}`} defaultValue={media.name} required />
+        <Submit action={action}>
+          Save<Hidden> {media.name}</Hidden>
+        </Submit>
+      </Form>
+    </details>
+  );
+}
 
 function MediaList({ userId, setStatus, version }: { userId: number; setStatus(message: string): void; version: number }) {
   const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params: { path: { id: userId } } }), `${userId}-${version}`);
@@ -35,6 +59,13 @@ function MediaList({ userId, setStatus, version }: { userId: number; setStatus(m
                 {media.name} <span class="muted">({Math.ceil(media.size / 1024)} KB)</span>
               </figcaption>
             </figure>
+            <RenameMedia
+              media={media}
+              onSaved={(name) => {
+                setStatus(`${media.name} is now called ${name}.`);
+                gallery.reload();
+              }}
+            />
             <button type="button" class="danger small" disabled={action.busy} onClick={() => remove(media.id, media.name)}>
               Delete<Hidden> {media.name}</Hidden>
             </button>

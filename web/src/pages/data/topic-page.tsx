@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
-import type { Item, MediaResource } from '../../api/types.ts';
+import type { Item, ListEntry, MediaResource } from '../../api/types.ts';
 import { Field, Form, Select, Submit, TextArea, text } from '../../components/form.tsx';
 import { MediaPreview, mediaId, mediaOptions } from '../../components/media.tsx';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
@@ -56,6 +56,27 @@ function EditItem({ item, gallery, onChange }: { item: Item; gallery: MediaResou
   );
 }
 
+function EditEntry({ entry, onSaved }: { entry: ListEntry; onSaved(): void }) {
+  const action = useAction();
+  async function save(data: FormData) {
+    const body = { text: text(data, 'text') };
+    if (await action.run(() => api.PATCH('/app/list-entries/{id}/', { params: { path: { id: entry.id } }, body }))) onSaved();
+  }
+  return (
+    <details>
+      <summary>
+        Edit<Hidden> entry {entry.text}</Hidden>
+      </summary>
+      <Form id={`edit-entry-${entry.id}`} action={action} onSubmit={save}>
+        <Field name="text" label={`Text of entry ${entry.text}`} defaultValue={entry.text} required />
+        <Submit action={action}>
+          Save<Hidden> entry {entry.text}</Hidden>
+        </Submit>
+      </Form>
+    </details>
+  );
+}
+
 function ItemCard({ item, gallery, onChange }: { item: Item; gallery: MediaResource[] | undefined; onChange(): void }) {
   const action = useAction();
   const entryAction = useAction();
@@ -88,6 +109,7 @@ function ItemCard({ item, gallery, onChange }: { item: Item; gallery: MediaResou
               {item.list_content.entries.map((entry) => (
                 <li key={entry.id}>
                   <span>{entry.text}</span>
+                  <EditEntry entry={entry} onSaved={onChange} />
                   <button type="button" class="small secondary" disabled={action.busy} onClick={() => removeEntry(entry.id)}>
                     Delete<Hidden> entry {entry.text}</Hidden>
                   </button>
