@@ -1,7 +1,7 @@
 // What a person does in the web client, start to end, as the browser tests and the screenshot
 // script run it: sign up, verify through the e-mailed link, sign in, build a profile with a
-// topic, a list item and an image item, upload a picture, change the password, and reset a
-// forgotten one through the e-mailed link. Labels, headings and buttons are web/README.md's.
+// topic, a list item and an image item, upload a picture, keep emergency information, change
+// the password, and reset a forgotten one through the e-mailed link. Labels, headings and buttons are web/README.md's.
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import type { BrowserService } from './harness.ts';
@@ -147,7 +147,7 @@ export async function buildProfile(flow: Flow, person: Person): Promise<Built> {
     await field(flow, 'List item name').fill('Saturday');
     await field(flow, 'Entries (one per line)').fill('Bread\nMilk');
     await flow.press(button(flow, 'Add list item'));
-    const card = itemCard(flow, 'Saturday');
+    const card = cardOf(flow, 'Saturday');
     for (const entry of ['Bread', 'Milk']) await visible(card.getByText(entry, { exact: true }), `the entry "${entry}"`);
     await field(flow, 'New entry for Saturday').fill('Eggs');
     await flow.press(button(flow, 'Add entry to Saturday'));
@@ -161,8 +161,8 @@ export async function buildProfile(flow: Flow, person: Person): Promise<Built> {
   });
 }
 
-/** An item's card on a topic page: the list item whose heading is `name`. */
-function itemCard(flow: Flow, name: string): Locator {
+/** A card (an item on a topic page, an emergency item or contact): the list item whose heading is `name`. */
+function cardOf(flow: Flow, name: string): Locator {
   return flow.page.getByRole('listitem').filter({ has: flow.page.getByRole('heading', { level: 3, name, exact: true }) });
 }
 
@@ -208,10 +208,49 @@ export async function addImageItem(flow: Flow, built: Built): Promise<void> {
     await field(flow, 'Image description').fill('The hill behind the house');
     await field(flow, 'Image').selectOption({ label: 'Sunset over the hill' });
     await flow.press(button(flow, 'Add image item'));
-    const card = itemCard(flow, 'Picnic spot');
+    const card = cardOf(flow, 'Picnic spot');
     await pictureLoaded(flow.page, card.getByRole('img', { name: 'The hill behind the house' }), "the image item's picture");
-    await visible(itemCard(flow, 'Saturday'), 'the list item, still there');
+    await visible(cardOf(flow, 'Saturday'), 'the list item, still there');
     await flow.checkAccessible('topic with both kinds of item', 'topic');
+  });
+}
+
+export async function keepEmergencyInformation(flow: Flow): Promise<void> {
+  await flow.step('open the emergency information', async () => {
+    await flow.press(navLink(flow, 'Emergency'));
+    await atPath(flow.page, '/data/emergency');
+    await flow.arrive('Emergency information', 'emergency information, empty');
+  });
+  await flow.step('add an emergency item with the uploaded picture', async () => {
+    await field(flow, 'Emergency item name').fill('Allergy');
+    await field(flow, 'Emergency item description').fill('Penicillin');
+    await field(flow, 'Emergency item image').selectOption({ label: 'Sunset over the hill' });
+    await flow.press(button(flow, 'Add emergency item'));
+    await visible(status(flow, 'Allergy added.'), 'the status saying the item is added');
+    const card = cardOf(flow, 'Allergy');
+    await visible(card.getByRole('paragraph').filter({ hasText: 'Penicillin' }), "the item's description");
+    await pictureLoaded(flow.page, card.getByRole('img', { name: 'Sunset over the hill', exact: true }), "the item's picture");
+  });
+  await flow.step('add a contact, and change its relation', async () => {
+    await field(flow, 'Contact name').fill('Grace Hopper');
+    await field(flow, 'Relation').fill('Friend');
+    await field(flow, 'Phone number').fill('555 123 4567');
+    await flow.press(button(flow, 'Add contact'));
+    await visible(status(flow, 'Grace Hopper added.'), 'the status saying the contact is added');
+    const card = cardOf(flow, 'Grace Hopper');
+    await visible(card.getByRole('link', { name: '5551234567', exact: true }), 'the phone number, as digits, to call');
+    await flow.checkAccessible('emergency information', 'emergency');
+    await flow.press(card.getByText('Edit Grace Hopper'));
+    await field(flow, 'Relation of Grace Hopper').fill('Neighbour');
+    await flow.press(button(flow, 'Save Grace Hopper'));
+    await visible(card.getByText(/^Neighbour ·/), 'the changed relation');
+    await flow.checkAccessible('emergency information, a contact changed');
+  });
+  await flow.step('delete the emergency item', async () => {
+    await flow.press(button(flow, 'Delete Allergy'));
+    await visible(status(flow, 'Allergy is deleted.'), 'the status saying the item is deleted');
+    await visible(flow.page.getByText('No emergency items yet.', { exact: true }), 'the empty list of items');
+    await visible(cardOf(flow, 'Grace Hopper'), 'the contact, still there');
   });
 }
 
@@ -289,6 +328,7 @@ export async function mainFlow(flow: Flow, service: BrowserService, person: Pers
   const built = await buildProfile(flow, person);
   await uploadPicture(flow);
   await addImageItem(flow, built);
+  await keepEmergencyInformation(flow);
   await changePassword(flow, person);
   await resetForgottenPassword(flow, service, person);
 }

@@ -14,7 +14,7 @@ const runs = [
     label: 'desktop',
     context: DESKTOP,
     person: { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', passwords },
-    screenshots: ['sign-in', 'your-data', 'profile', 'topic', 'gallery', 'account'],
+    screenshots: ['sign-in', 'your-data', 'profile', 'topic', 'gallery', 'emergency', 'account'],
     prefix: '',
   },
   {

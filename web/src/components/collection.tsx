@@ -1,0 +1,80 @@
+// A section listing named things of the app user as cards, each with a Delete button, and a
+// form to add one: what the emergency items and the emergency contacts share. The page gives
+// the API calls, the add form's fields and what a card shows between its heading and Delete.
+import type { ComponentChildren } from 'preact';
+import type { ApiResult } from '../api/client.ts';
+import { useAction } from '../hooks/use-action.ts';
+import type { Loaded } from '../hooks/use-load.ts';
+import { Form, Submit } from './form.tsx';
+import { Hidden, Loading } from './page.tsx';
+
+interface Named {
+  id: number;
+  name: string;
+}
+
+export interface CollectionProps<T extends Named> {
+  /** Prefixes the ids of the section's heading and of its add form. */
+  id: string;
+  heading: string;
+  /** Shown when there is nothing yet. */
+  empty: string;
+  list: Loaded<T[]>;
+  setStatus(message: string): void;
+  create(data: FormData): Promise<ApiResult<T>>;
+  remove(id: number): Promise<ApiResult<unknown>>;
+  /** The card's content between its heading and its Delete button. */
+  card(entry: T): ComponentChildren;
+  /** The add form's fields. */
+  fields: ComponentChildren;
+  submitLabel: string;
+}
+
+export function Collection<T extends Named>(props: CollectionProps<T>) {
+  const { list, setStatus } = props;
+  const addAction = useAction();
+  const removeAction = useAction();
+  async function add(data: FormData, form: HTMLFormElement) {
+    const done = await addAction.run(() => props.create(data));
+    if (done) {
+      form.reset();
+      setStatus(`${done.data.name} added.`);
+      list.reload();
+    }
+  }
+  async function remove(entry: T) {
+    if (await removeAction.run(() => props.remove(entry.id))) {
+      setStatus(`${entry.name} is deleted.`);
+      list.reload();
+    }
+  }
+  return (
+    <section aria-labelledby={`${props.id}-heading`}>
+      <h2 id={`${props.id}-heading`}>{props.heading}</h2>
+      <div role="alert" class="alert">
+        {removeAction.problems.general.join(' ')}
+      </div>
+      {!list.data ? (
+        <Loading />
+      ) : list.data.length === 0 ? (
+        <p class="muted">{props.empty}</p>
+      ) : (
+        <ul class="cards">
+          {list.data.map((entry) => (
+            <li key={entry.id} class="card">
+              <h3>{entry.name}</h3>
+              {props.card(entry)}
+              <button type="button" class="danger small" disabled={removeAction.busy} onClick={() => remove(entry)}>
+                Delete<Hidden> {entry.name}</Hidden>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form id={`add-${props.id}`} action={addAction} onSubmit={add}>
+        {props.fields}
+        <Submit action={addAction}>{props.submitLabel}</Submit>
+      </Form>
+    </section>
+  );
+}
