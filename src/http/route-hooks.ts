@@ -1,6 +1,5 @@
-// Hooks added to one route as it is registered (from an onRoute hook), so that requests to
-// other routes never run them: a route's own hooks cost nothing anywhere else, where a global
-// hook runs, and returns at once, on every request.
+// Hooks added to one route as it is registered (from an onRoute hook): requests to other
+// routes never run them, where a global hook would run on every request only to return.
 import type { RouteOptions } from 'fastify';
 
 type RouteHookName = 'preValidation' | 'onResponse';

@@ -62,8 +62,9 @@ export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
       }
       // HEAD asks the store whether the object is there; it never starts reading it (from S3
       // that would be a GET of the whole object, broken off).
-      const stream = request.method === 'HEAD' ? await ctx.media.exists(storageKey) : await ctx.media.open(storageKey, range);
-      if (!stream) {
+      const head = request.method === 'HEAD';
+      const stream = head ? undefined : await ctx.media.open(storageKey, range);
+      if (head ? !(await ctx.media.exists(storageKey)) : !stream) {
         request.log.error({ storageKey }, 'a media resource has no stored file');
         throw notFound();
       }
@@ -81,7 +82,7 @@ export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
       });
       if (range) reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${media.size}`);
       // The response schema documents the body as binary; a stream is sent as it is, unserialised.
-      return reply.send((stream === true ? undefined : stream) as never);
+      return reply.send(stream as never);
     },
   });
 }

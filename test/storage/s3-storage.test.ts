@@ -65,7 +65,8 @@ describe('media in S3 (s3rver)', () => {
     assert.equal(head.headers.get('content-length'), String(file.length));
     assert.equal((await head.arrayBuffer()).byteLength, 0);
     // The object is asked after, never read.
-    assert.deepEqual(s3.requests.slice(seen), [`HEAD /${s3.bucket}/tenant-a/media/${key}`]);
+    const forObject = s3.requests.slice(seen).filter((request) => request.endsWith(`/${key}`));
+    assert.deepEqual(forObject, [`HEAD /${s3.bucket}/tenant-a/media/${key}`]);
   });
 
   test('refused and oversize uploads leave nothing in the bucket', async () => {
