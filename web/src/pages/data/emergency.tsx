@@ -1,75 +1,87 @@
 // /data/emergency: emergency items and emergency contacts of the app user.
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
-import { Field, Form, Select, Submit, TextArea, text } from '../../components/form.tsx';
+import { EditDisclosure } from '../../components/edit-disclosure.tsx';
+import { Field, Select, TextArea, text } from '../../components/form.tsx';
 import { MediaPreview, mediaId, mediaOptions } from '../../components/media.tsx';
 import { Collection } from '../../components/collection.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
 import { Hidden, Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import type { EmergencyContact, EmergencyItem, MediaResource } from '../../api/types.ts';
-import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 
 const digits = (value: string) => value.replace(/[\s()+-]/g, '');
 
+/** The request body of an emergency item, from its add or edit form. */
+function itemBody(data: FormData) {
+  return { name: text(data, 'name'), description: text(data, 'description'), media_resource: mediaId(data, 'media_resource') };
+}
+
+/** The request body of an emergency contact, from its add or edit form. */
+function contactBody(data: FormData) {
+  return {
+    name: text(data, 'name'),
+    relation: text(data, 'relation'),
+    phone_number: digits(text(data, 'phone_number')),
+    alt_phone_number: digits(text(data, 'alt_phone_number')),
+    email: text(data, 'email'),
+  };
+}
+
 function EditEmergencyItem({ item, gallery, onSaved }: { item: EmergencyItem; gallery: MediaResource[] | undefined; onSaved(): void }) {
-  const action = useAction();
-  async function save(data: FormData) {
-    const body = { name: text(data, 'name'), description: text(data, 'description'), media_resource: mediaId(data, 'media_resource') };
-    if (await action.run(() => api.PATCH('/app/emergency-items/{id}/', { params: { path: { id: item.id } }, body }))) onSaved();
-  }
   return (
-    <details>
-      <summary>
-        Edit<Hidden> {item.name}</Hidden>
-      </summary>
-      <Form id={`edit-emergency-item-${item.id}`} action={action} onSubmit={save}>
-        <Field name="name" label={`Name of ${item.name}`} defaultValue={item.name} required />
-        <TextArea name="description" label={`Description of ${item.name}`} defaultValue={item.description} />
-        <Select
-          name="media_resource"
-          label={`Image of ${item.name}`}
-          options={mediaOptions(gallery)}
-          defaultValue={item.media_resource?.id ?? ''}
-        />
-        <Submit action={action}>
+    <EditDisclosure
+      id={`edit-emergency-item-${item.id}`}
+      summary={
+        <>
+          Edit<Hidden> {item.name}</Hidden>
+        </>
+      }
+      submit={
+        <>
           Save<Hidden> {item.name}</Hidden>
-        </Submit>
-      </Form>
-    </details>
+        </>
+      }
+      save={(data) => api.PATCH('/app/emergency-items/{id}/', { params: { path: { id: item.id } }, body: itemBody(data) })}
+      onSaved={onSaved}
+    >
+      <Field name="name" label={`Name of ${item.name}`} defaultValue={item.name} required />
+      <TextArea name="description" label={`Description of ${item.name}`} defaultValue={item.description} />
+      <Select
+        name="media_resource"
+        label={`Image of ${item.name}`}
+        options={mediaOptions(gallery)}
+        defaultValue={item.media_resource?.id ?? ''}
+      />
+    </EditDisclosure>
   );
 }
 
 function EditContact({ contact, onSaved }: { contact: EmergencyContact; onSaved(): void }) {
-  const action = useAction();
-  async function save(data: FormData) {
-    const body = {
-      name: text(data, 'name'),
-      relation: text(data, 'relation'),
-      phone_number: digits(text(data, 'phone_number')),
-      alt_phone_number: digits(text(data, 'alt_phone_number')),
-      email: text(data, 'email'),
-    };
-    if (await action.run(() => api.PATCH('/app/emergency-contacts/{id}/', { params: { path: { id: contact.id } }, body }))) onSaved();
-  }
   return (
-    <details>
-      <summary>
-        Edit<Hidden> {contact.name}</Hidden>
-      </summary>
-      <Form id={`edit-contact-${contact.id}`} action={action} onSubmit={save}>
-        <Field name="name" label={`Name of ${contact.name}`} defaultValue={contact.name} required />
-        <Field name="relation" label={`Relation of ${contact.name}`} defaultValue={contact.relation} />
-        <Field name="phone_number" label={`Phone number of ${contact.name}`} type="tel" defaultValue={contact.phone_number} required />
-        <Field name="alt_phone_number" label={`Other phone number of ${contact.name}`} type="tel" defaultValue={contact.alt_phone_number} />
-        <Field name="email" label={`E-mail address of ${contact.name}`} type="email" defaultValue={contact.email} />
-        <Submit action={action}>
+    <EditDisclosure
+      id={`edit-contact-${contact.id}`}
+      summary={
+        <>
+          Edit<Hidden> {contact.name}</Hidden>
+        </>
+      }
+      submit={
+        <>
           Save<Hidden> {contact.name}</Hidden>
-        </Submit>
-      </Form>
-    </details>
+        </>
+      }
+      save={(data) => api.PATCH('/app/emergency-contacts/{id}/', { params: { path: { id: contact.id } }, body: contactBody(data) })}
+      onSaved={onSaved}
+    >
+      <Field name="name" label={`Name of ${contact.name}`} defaultValue={contact.name} required />
+      <Field name="relation" label={`Relation of ${contact.name}`} defaultValue={contact.relation} />
+      <Field name="phone_number" label={`Phone number of ${contact.name}`} type="tel" defaultValue={contact.phone_number} required />
+      <Field name="alt_phone_number" label={`Other phone number of ${contact.name}`} type="tel" defaultValue={contact.alt_phone_number} />
+      <Field name="email" label={`E-mail address of ${contact.name}`} type="email" defaultValue={contact.email} />
+    </EditDisclosure>
   );
 }
 
@@ -84,10 +96,7 @@ function EmergencyItems({ userId, setStatus }: { userId: number; setStatus(messa
       empty="No emergency items yet."
       list={items}
       setStatus={setStatus}
-      create={(data) => {
-        const body = { name: text(data, 'name'), description: text(data, 'description'), media_resource: mediaId(data, 'media_resource') };
-        return api.POST('/app/users/{id}/emergency-items/', { params, body });
-      }}
+      create={(data) => api.POST('/app/users/{id}/emergency-items/', { params, body: itemBody(data) })}
       remove={(id) => api.DELETE('/app/emergency-items/{id}/', { params: { path: { id } } })}
       card={(item) => (
         <>
@@ -118,16 +127,7 @@ function EmergencyContacts({ userId, setStatus }: { userId: number; setStatus(me
       empty="No emergency contacts yet."
       list={contacts}
       setStatus={setStatus}
-      create={(data) => {
-        const body = {
-          name: text(data, 'name'),
-          relation: text(data, 'relation'),
-          phone_number: digits(text(data, 'phone_number')),
-          alt_phone_number: digits(text(data, 'alt_phone_number')),
-          email: text(data, 'email'),
-        };
-        return api.POST('/app/users/{id}/emergency-contacts/', { params, body });
-      }}
+      create={(data) => api.POST('/app/users/{id}/emergency-contacts/', { params, body: contactBody(data) })}
       remove={(id) => api.DELETE('/app/emergency-contacts/{id}/', { params: { path: { id } } })}
       card={(contact) => (
         <>

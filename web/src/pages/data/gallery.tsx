@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import type { MediaResource } from '../../api/types.ts';
+import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Field, Form, Submit, text } from '../../components/form.tsx';
 import { MediaPreview } from '../../components/media.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
@@ -12,25 +13,24 @@ import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 
 function RenameMedia({ media, onSaved }: { media: MediaResource; onSaved(name: string): void }) {
-  const action = useAction();
-  async function save(data: FormData) {
-    const done = await action.run(() =>
-      api.PATCH('/app/media-resources/{id}/', { params: { path: { id: media.id } }, body: { name: text(data, 'name') } }),
-    );
-    if (done) onSaved(done.data.name);
-  }
   return (
-    <details>
-      <summary>
-        Rename<Hidden> {media.name}</Hidden>
-      </summary>
-      <Form id={`rename-media-${media.id}`} action={action} onSubmit={save}>
-        <Field name="name" label={`Name of ${media.name}`} defaultValue={media.name} required />
-        <Submit action={action}>
+    <EditDisclosure
+      id={`rename-media-${media.id}`}
+      summary={
+        <>
+          Rename<Hidden> {media.name}</Hidden>
+        </>
+      }
+      submit={
+        <>
           Save<Hidden> {media.name}</Hidden>
-        </Submit>
-      </Form>
-    </details>
+        </>
+      }
+      save={(data) => api.PATCH('/app/media-resources/{id}/', { params: { path: { id: media.id } }, body: { name: text(data, 'name') } })}
+      onSaved={(saved) => onSaved(saved.name)}
+    >
+      <Field name="name" label={`Name of ${media.name}`} defaultValue={media.name} required />
+    </EditDisclosure>
   );
 }
 

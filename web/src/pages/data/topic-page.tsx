@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import type { Item, ListEntry, MediaResource } from '../../api/types.ts';
+import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Field, Form, Select, Submit, TextArea, text } from '../../components/form.tsx';
 import { MediaPreview, mediaId, mediaOptions } from '../../components/media.tsx';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
@@ -13,10 +14,9 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { NotFound } from '../not-found.tsx';
 
 function EditItem({ item, gallery, onChange }: { item: Item; gallery: MediaResource[] | undefined; onChange(): void }) {
-  const action = useAction();
-  async function save(data: FormData) {
-    const content = item.image_content;
-    const body = {
+  const content = item.image_content;
+  function body(data: FormData) {
+    return {
       name: text(data, 'name'),
       ...(content
         ? {
@@ -27,53 +27,58 @@ function EditItem({ item, gallery, onChange }: { item: Item; gallery: MediaResou
           }
         : {}),
     };
-    if (await action.run(() => api.PATCH('/app/items/{id}/', { params: { path: { id: item.id } }, body }))) onChange();
   }
-  const content = item.image_content;
   return (
-    <details>
-      <summary>
-        Edit<Hidden> item {item.name}</Hidden>
-      </summary>
-      <Form id={`edit-item-${item.id}`} action={action} onSubmit={save}>
-        <Field name="name" label={`Name of ${item.name}`} defaultValue={item.name} required />
-        {content && (
-          <>
-            <TextArea name="image_content.description" label={`Description of ${item.name}`} defaultValue={content.description} />
-            <Select
-              name="image_content.image_resource"
-              label={`Image of ${item.name}`}
-              options={mediaOptions(gallery, true)}
-              defaultValue={content.image_resource?.id ?? ''}
-            />
-          </>
-        )}
-        <Submit action={action}>
+    <EditDisclosure
+      id={`edit-item-${item.id}`}
+      summary={
+        <>
+          Edit<Hidden> item {item.name}</Hidden>
+        </>
+      }
+      submit={
+        <>
           Save item<Hidden> {item.name}</Hidden>
-        </Submit>
-      </Form>
-    </details>
+        </>
+      }
+      save={(data) => api.PATCH('/app/items/{id}/', { params: { path: { id: item.id } }, body: body(data) })}
+      onSaved={onChange}
+    >
+      <Field name="name" label={`Name of ${item.name}`} defaultValue={item.name} required />
+      {content && (
+        <>
+          <TextArea name="image_content.description" label={`Description of ${item.name}`} defaultValue={content.description} />
+          <Select
+            name="image_content.image_resource"
+            label={`Image of ${item.name}`}
+            options={mediaOptions(gallery, true)}
+            defaultValue={content.image_resource?.id ?? ''}
+          />
+        </>
+      )}
+    </EditDisclosure>
   );
 }
 
 function EditEntry({ entry, onSaved }: { entry: ListEntry; onSaved(): void }) {
-  const action = useAction();
-  async function save(data: FormData) {
-    const body = { text: text(data, 'text') };
-    if (await action.run(() => api.PATCH('/app/list-entries/{id}/', { params: { path: { id: entry.id } }, body }))) onSaved();
-  }
   return (
-    <details>
-      <summary>
-        Edit<Hidden> entry {entry.text}</Hidden>
-      </summary>
-      <Form id={`edit-entry-${entry.id}`} action={action} onSubmit={save}>
-        <Field name="text" label={`Text of entry ${entry.text}`} defaultValue={entry.text} required />
-        <Submit action={action}>
+    <EditDisclosure
+      id={`edit-entry-${entry.id}`}
+      summary={
+        <>
+          Edit<Hidden> entry {entry.text}</Hidden>
+        </>
+      }
+      submit={
+        <>
           Save<Hidden> entry {entry.text}</Hidden>
-        </Submit>
-      </Form>
-    </details>
+        </>
+      }
+      save={(data) => api.PATCH('/app/list-entries/{id}/', { params: { path: { id: entry.id } }, body: { text: text(data, 'text') } })}
+      onSaved={onSaved}
+    >
+      <Field name="text" label={`Text of entry ${entry.text}`} defaultValue={entry.text} required />
+    </EditDisclosure>
   );
 }
 
