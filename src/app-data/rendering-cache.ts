@@ -12,12 +12,26 @@ import { expiryFor } from '../media/signed-urls.ts';
 interface Entry {
   /** The owner: the account the rendering was loaded for (the load filters on it). */
   accountId: number;
-  stamp: string;
+  /** What the rendering was made from (see `Stamp`). */
+  dataVersion: number;
+  expiry: number;
   /** UTF-8 bytes, so that sending does not encode the string again each time. */
   body: Buffer;
+  /** Read (or added) since eviction last passed it: it gets another turn before it goes. */
+  used: boolean;
+}
+
+/**
+ * What a cached rendering must match: the data version, and the expiry step of the signed media
+ * URLs embedded in it (so a cached body never carries a URL older than a fresh one).
+ */
+export interface Stamp {
+  dataVersion: number;
+  expiry: number;
 }
 
 export class RenderingCache {
+  /** In insertion order: the order eviction passes them in. */
   #entries = new Map<string, Entry>();
   #bytes = 0;
   readonly #maxBytes: number;
@@ -30,46 +44,56 @@ export class RenderingCache {
     this.#mediaUrlTtlMs = mediaUrlTtlMs;
   }
 
-  /**
-   * What a cached rendering must match: the data version, and the expiry step of the signed
-   * media URLs embedded in it (so a cached body never carries a URL older than a fresh one).
-   */
-  stamp(dataVersion: number, now: number): string {
-    return `${dataVersion}:${expiryFor(now, this.#mediaUrlTtlMs)}`;
+  stamp(dataVersion: number, now: number): Stamp {
+    return { dataVersion, expiry: expiryFor(now, this.#mediaUrlTtlMs) };
   }
 
-  get(key: string, accountId: number, stamp: string): Buffer | undefined {
+  get(key: string, accountId: number, stamp: Stamp): Buffer | undefined {
     const entry = this.#entries.get(key);
     if (!entry || entry.accountId !== accountId) {
       this.counts.misses++;
       return undefined;
     }
-    if (entry.stamp !== stamp) {
+    if (entry.dataVersion !== stamp.dataVersion || entry.expiry !== stamp.expiry) {
       this.#drop(key, entry);
       this.counts.misses++;
       return undefined;
     }
     this.counts.hits++;
-    // Most recently used last: the Map's order is the eviction order.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    // A flag, not a move to the end of the Map: a hit costs no Map writes (the profile read's
+    // hot path), and eviction still spares what was read since it last passed.
+    entry.used = true;
     return entry.body;
   }
 
-  set(key: string, accountId: number, stamp: string, body: Buffer): void {
+  set(key: string, accountId: number, stamp: Stamp, body: Buffer): void {
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
     if (body.length > this.#maxBytes / 4) return;
-    this.#entries.set(key, { accountId, stamp, body });
+    this.#entries.set(key, { accountId, dataVersion: stamp.dataVersion, expiry: stamp.expiry, body, used: true });
     this.#bytes += body.length;
-    for (const [oldKey, oldEntry] of this.#entries) {
-      if (this.#bytes <= this.#maxBytes) break;
-      this.#drop(oldKey, oldEntry);
-    }
+    this.#evict();
   }
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /**
+   * Second chance ("clock"): the oldest entry goes, unless it was read or added since eviction
+   * last passed it; then it loses the mark and moves to the end.
+   */
+  #evict(): void {
+    while (this.#bytes > this.#maxBytes) {
+      const [key, entry] = this.#entries.entries().next().value!;
+      this.#entries.delete(key);
+      if (entry.used) {
+        entry.used = false;
+        this.#entries.set(key, entry);
+      } else {
+        this.#bytes -= entry.body.length;
+      }
+    }
   }
 
   #drop(key: string, entry: Entry): void {

@@ -1,0 +1,55 @@
+// The rendering cache's own bookkeeping: what it keeps within its byte budget, and what a
+// stamp that no longer matches does. (rendering-cache.test.ts checks it through the API.)
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { RenderingCache } from '../../src/app-data/rendering-cache.ts';
+
+const NOW = 1_800_000_000_000;
+const body = (bytes: number) => Buffer.alloc(bytes, 'x');
+
+describe('rendering cache bookkeeping', () => {
+  test('over its budget, the oldest entry goes unless it was read since eviction last passed it', () => {
+    const cache = new RenderingCache(400, 3_600_000);
+    const stamp = cache.stamp(1, NOW);
+    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, 7, stamp, body(100));
+    // The first eviction passes every entry once (each is new) and takes the oldest, a.
+    cache.set('e', 7, stamp, body(100));
+    assert.equal(cache.get('a', 7, stamp), undefined);
+    // b, c, d and e lost their mark; a read gives c its mark back.
+    assert.ok(cache.get('c', 7, stamp));
+    cache.set('f', 7, stamp, body(100));
+    cache.set('g', 7, stamp, body(100));
+    assert.equal(cache.get('b', 7, stamp), undefined);
+    assert.equal(cache.get('d', 7, stamp), undefined);
+    assert.ok(cache.get('c', 7, stamp), 'the entry that was read stays');
+    assert.equal(cache.size, 4);
+  });
+
+  test('a body over a quarter of the budget is not kept', () => {
+    const cache = new RenderingCache(400, 3_600_000);
+    const stamp = cache.stamp(1, NOW);
+    cache.set('big', 7, stamp, body(101));
+    assert.equal(cache.get('big', 7, stamp), undefined);
+    assert.equal(cache.size, 0);
+  });
+
+  test('a newer data version or a later URL expiry is a miss, and the old entry is dropped', () => {
+    const cache = new RenderingCache(400, 3_600_000);
+    cache.set('p', 7, cache.stamp(1, NOW), body(100));
+    assert.ok(cache.get('p', 7, cache.stamp(1, NOW)));
+    assert.equal(cache.get('p', 7, cache.stamp(2, NOW)), undefined);
+    assert.equal(cache.size, 0);
+    cache.set('p', 7, cache.stamp(2, NOW), body(100));
+    assert.equal(cache.get('p', 7, cache.stamp(2, NOW + 3_600_000)), undefined);
+    assert.equal(cache.size, 0);
+    assert.deepEqual(cache.counts, { hits: 1, misses: 2 });
+  });
+
+  test("another account's read of the same key is a miss and leaves the entry", () => {
+    const cache = new RenderingCache(400, 3_600_000);
+    const stamp = cache.stamp(1, NOW);
+    cache.set('p', 7, stamp, body(100));
+    assert.equal(cache.get('p', 8, stamp), undefined);
+    assert.ok(cache.get('p', 7, stamp));
+  });
+});
