@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { createAppUser, download, png, storageKeyOf, upload } from '../media/media-fixtures.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -143,6 +144,34 @@ describe('X-Request-Id in the lines the service writes while handling a request'
       assert.equal((await reset('second-reset')).status, 200);
       const held = lines.find((line) => line.msg === 'password reset e-mail not sent: per-address cooldown');
       assert.equal(held?.reqId, 'second-reset', JSON.stringify(held));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('X-Request-Id with a logger that writes warnings and errors only', () => {
+  test("a line written while handling a request has the request's id; nothing is written at info", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const server = await startTestServer({}, { log: log as FastifyBaseLogger });
+    try {
+      const account = await createAccount(server);
+      const appUserId = await createAppUser(server, account);
+      const uploaded = await upload(server, account.token, appUserId, { name: 'photo', file: png() });
+      assert.equal(uploaded.status, 201, uploaded.text);
+      const file = (uploaded.body as { file: string }).file;
+      // A stored file gone missing is logged as an error by the request that finds out.
+      await server.server.ctx.media.remove(storageKeyOf(file));
+      const response = await download(server, file, { headers: { 'x-request-id': 'the-missing-file' } });
+      assert.equal(response.status, 404);
+      const line = lines.find((l) => l.msg === 'a media resource has no stored file');
+      assert.equal(line?.reqId, 'the-missing-file', JSON.stringify(lines));
+      assert.equal(line?.level, 50);
+      assert.deepEqual(
+        lines.filter((l) => (l.level as number) < 40),
+        [],
+      );
     } finally {
       await server.close();
     }
