@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createBenchDatabase, describePostgres, seed } from './fixtures.ts';
 import { parseOptions, USAGE, UsageError, WORKLOADS, type BenchOptions } from './options.ts';
 import { detectPinning } from './pinning.ts';
-import { productionNodeFlags, ROOT } from './processes.ts';
+import { measureArgon2Limit, productionNodeFlags, ROOT } from './processes.ts';
 import { renderReport } from './report.ts';
 import { prepare, startupLines, STEPS, type BenchContext } from './workloads.ts';
 
@@ -37,7 +37,13 @@ function generatorDescription(options: BenchOptions): string {
   return `wrk ${version}, one thread`;
 }
 
-function setupLines(options: BenchOptions, pinningDescription: string, postgres: string | undefined): string[] {
+/** argon2id verifications per second on the server CPU, before and after the workloads. */
+interface MachineSpeed {
+  before: number;
+  after: number;
+}
+
+function setupLines(options: BenchOptions, pinningDescription: string, postgres: string | undefined, speed: MachineSpeed): string[] {
   const s = (n: number) => `${n} s`;
   return [
     `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs available, ${Math.round(totalmem() / 1024 ** 3)} GiB; Node ${process.version}; commit ${commit()}.`,
@@ -53,6 +59,8 @@ function setupLines(options: BenchOptions, pinningDescription: string, postgres:
       `${s(options.warmupSeconds)} warm-up, ${options.repeats} × ${s(options.durationSeconds)} measured, medians reported.`,
     'Server CPU ms/req: utime+stime of the service process (/proc/<pid>/stat) over the measured stretch, divided by the responses. ' +
       'Peak RSS: VmHWM of /proc/<pid>/status at the end of the workload.',
+    `Machine speed: ${Math.round(speed.before)} argon2id verifications/s on the server CPU before the workloads, ${Math.round(speed.after)}/s after ` +
+      '(pure computation; on a VM it moves between runs, and the ratios to the ceilings move with it: compare runs made at a similar speed, bench/README.md).',
   ];
 }
 
@@ -101,10 +109,12 @@ async function main(): Promise<void> {
     notes: [],
     log,
   };
+  const speed: MachineSpeed = { before: Number.NaN, after: Number.NaN };
   try {
     log(`seeding ${options.accounts.toLocaleString('en-US')} accounts`);
     await seed(mainDb);
     await prepare(ctx);
+    speed.before = await measureArgon2Limit(pinning, 2);
     for (const [name, step] of Object.entries(STEPS)) {
       if (!options.only.has(name as (typeof WORKLOADS)[number])) continue;
       log(`${name}`);
@@ -116,6 +126,7 @@ async function main(): Promise<void> {
         ctx.rows.push({ label: name, note: `failed: ${message.split('\n')[0]}` });
       }
     }
+    speed.after = await measureArgon2Limit(pinning, 2);
   } finally {
     if (options.keep) log(`kept ${workDir} and the main database ${mainDb.url}`);
     else {
@@ -133,7 +144,7 @@ async function main(): Promise<void> {
     latencies: options.generator === 'wrk' ? 'all responses as wrk saw them' : '2xx responses as the load generator saw them',
     rows: ctx.rows,
     startup: startupLines(ctx),
-    setup: setupLines(options, pinning.description, onPostgres ? await describePostgres(options.db) : undefined),
+    setup: setupLines(options, pinning.description, onPostgres ? await describePostgres(options.db) : undefined, speed),
     notes: ctx.notes,
   });
   const resultsDir = join(ROOT, 'bench/results');
