@@ -21,6 +21,9 @@ const CLIENT_TIMEOUT_MARGIN_MS = 1000;
 const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
   oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser;
 
+/** The parser of a text-format column of type `oid`, as the pool's clients parse it. */
+export const textParserOf = (oid: number): ((value: string) => unknown) => getTypeParser(oid, 'text');
+
 export function createPostgresPool(url: string, options: PostgresPoolOptions): pg.Pool {
   const queryTimeout = options.queryTimeoutMs;
   const pool = new pg.Pool({

@@ -3,9 +3,11 @@
 // prepared statements, row locks and SKIP LOCKED claims, and how it reports constraint
 // violations.
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import type { DatabaseOptions, Db } from './database.ts';
 import { codeOf } from './driver-errors.ts';
-import { createPostgresPool, kyselyPool } from './postgres-pool.ts';
+import { createPostgresPool, kyselyPool, textParserOf } from './postgres-pool.ts';
+import { executePrepared } from './postgres-prepared.ts';
 import type { Database } from './schema.ts';
 
 export function openPostgres(url: string, options: DatabaseOptions): Db {
@@ -24,7 +26,18 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
     writeFunctions: true,
     async executePrepared(name, query) {
       stats.queries++;
-      return (await pool.query({ name, text: query.sql, values: [...query.parameters] })).rows;
+      const client = await pool.connect();
+      // An error the server answered leaves the connection usable; any other (a timeout, a
+      // broken socket) and the connection is dropped, not handed out again.
+      let broken: Error | undefined;
+      try {
+        return await executePrepared(client, name, query.sql, query.parameters, textParserOf);
+      } catch (error) {
+        if (!(error instanceof pg.DatabaseError)) broken = error as Error;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
     },
     writeTransaction: (work) => kysely.transaction().execute(work),
     lockRows: (query) => query.forUpdate() as typeof query,

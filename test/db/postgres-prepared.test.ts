@@ -1,0 +1,83 @@
+// Named statements run without pg's per-execution Describe (src/db/postgres-prepared.ts), on a
+// real PostgreSQL: the rows and their types are pg's, the result is described once per
+// connection, and an error the server answers leaves the statement and the connection usable.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { openDatabase, type Db } from '../../src/db/database.ts';
+import { textParserOf } from '../../src/db/postgres-pool.ts';
+import { executePrepared } from '../../src/db/postgres-prepared.ts';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
+
+const TYPES = 'select $1::int4 as small, $2::int8 as big, $3::text as word, null::text as nothing, $4::int4[] as list';
+const VALUES = [7, 2 ** 40, 'a,"b"', [1, 2, 3]];
+const ROW = { small: 7, big: 2 ** 40, word: 'a,"b"', nothing: null, list: [1, 2, 3] };
+
+describe('named statements without a Describe per execution', { skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)' }, () => {
+  let database: TestDatabase;
+  let client: pg.Client;
+  let descriptions = 0;
+  let db: Db;
+
+  before(async () => {
+    database = await createTestDatabase();
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    (client as unknown as { connection: pg.Connection }).connection.on('rowDescription', () => descriptions++);
+    db = openDatabase(database.url, { poolSize: 1 });
+  });
+  after(async () => {
+    await client.end();
+    await db.close();
+    await database.drop();
+  });
+
+  const run = (name: string, text: string, values: unknown[]) =>
+    executePrepared<Record<string, unknown>>(client as pg.PoolClient, name, text, values, textParserOf);
+
+  test('the rows are typed as pg types them; the result is described by the first execution only', async () => {
+    descriptions = 0;
+    assert.deepEqual(await run('types', TYPES, VALUES), [ROW]);
+    assert.equal(descriptions, 1);
+    assert.deepEqual(await run('types', TYPES, VALUES), [ROW]);
+    assert.deepEqual(await run('types', TYPES, [-1, 0, '', []]), [{ small: -1, big: 0, word: '', nothing: null, list: [] }]);
+    assert.equal(descriptions, 1, 'later executions reuse the description');
+  });
+
+  test('several rows, and none', async () => {
+    const text = 'select n, n * 2 as double from generate_series(1, $1::int4) as n';
+    assert.deepEqual(await run('series', text, [3]), [
+      { n: 1, double: 2 },
+      { n: 2, double: 4 },
+      { n: 3, double: 6 },
+    ]);
+    assert.deepEqual(await run('series', text, [0]), []);
+    assert.deepEqual(await run('series', text, [1]), [{ n: 1, double: 2 }]);
+  });
+
+  test('a statement the server cannot parse fails with its error every time, and the connection goes on', async () => {
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(run('broken', 'selec 1', []), (error: pg.DatabaseError) => error.code === '42601');
+    }
+    assert.deepEqual(await run('types', TYPES, VALUES), [ROW]);
+  });
+
+  test('an error while executing fails that execution only', async () => {
+    const text = 'select 10 / $1::int4 as tenth';
+    await assert.rejects(run('tenth', text, [0]), (error: pg.DatabaseError) => error.code === '22012');
+    assert.deepEqual(await run('tenth', text, [5]), [{ tenth: 2 }]);
+    await assert.rejects(run('tenth', text, [0]), (error: pg.DatabaseError) => error.code === '22012');
+    assert.deepEqual(await run('tenth', text, [2]), [{ tenth: 5 }]);
+  });
+
+  test('through the pool (Db.executePrepared): a server error keeps the pooled connection', async () => {
+    const query = (divisor: number) => CompiledQuery.raw('select 10 / $1::int4 as tenth', [divisor]);
+    assert.deepEqual(await db.executePrepared(`tenth`, query(5)), [{ tenth: 2 }]);
+    const [{ pid }] = await db.executePrepared<{ pid: number }>('pid', CompiledQuery.raw('select pg_backend_pid() as pid', []));
+    await assert.rejects(db.executePrepared('tenth', query(0)), (error: pg.DatabaseError) => error.code === '22012');
+    assert.deepEqual(await db.executePrepared('tenth', query(10)), [{ tenth: 1 }]);
+    const [again] = await db.executePrepared<{ pid: number }>('pid', CompiledQuery.raw('select pg_backend_pid() as pid', []));
+    assert.equal(again!.pid, pid, 'the same connection (the pool holds one) served every query');
+  });
+});
