@@ -171,17 +171,23 @@ async function readWorkload(ctx: BenchContext, name: 'W1' | 'W2', label: string,
     ]);
     ctx.ceilings[name] = figuresOf(runs[0]!, ceiling.peakRssBytes());
     const figures = figuresOf(runs[1]!, service.peakRssBytes());
-    const ratio = figures.requestsPerSecond / ctx.ceilings[name].requestsPerSecond;
+    // Each repeat against the ceiling's repeat just before it, and the median of those ratios:
+    // the VM's speed drifts over minutes, and a ratio of two medians can pair a fast stretch
+    // of one with a slow stretch of the other.
+    const ratio = median(runs[1]!.map((run, i) => run.requestsPerSecond / runs[0]![i]!.requestsPerSecond));
     ctx.rows.push({
       label: `ceiling for ${name}: node:http serving its ${body.bytes.toLocaleString('en-US')} bytes`,
       figures: ctx.ceilings[name],
       ratio: { value: 1, of: `${name} ceiling` },
     });
     const row: Row = { label, figures, ratio: { value: ratio, of: `${name} ceiling` } };
-    const ceilingCpu = ctx.ceilings[name].cpuMsPerRequest;
-    if (ceilingCpu !== undefined && figures.cpuMsPerRequest !== undefined) {
+    const cpuShares = runs[1]!.flatMap((run, i) => {
+      const ceilingCpu = runs[0]![i]!.cpuMsPerRequest;
+      return ceilingCpu !== undefined && run.cpuMsPerRequest ? [ceilingCpu / run.cpuMsPerRequest] : [];
+    });
+    if (cpuShares.length > 0) {
       // Unlike req/s, this share does not depend on the load generator keeping up with the ceiling.
-      row.note = `by server CPU per request it is ${Math.round((ceilingCpu / figures.cpuMsPerRequest) * 100)} % of the ceiling`;
+      row.note = `by server CPU per request it is ${Math.round(median(cpuShares) * 100)} % of the ceiling`;
     }
     if (name === 'W1' && !ctx.onPostgres) {
       row.target = '≥ 50 % of ceiling, p99 ≤ 10 ms, RSS ≤ 150 MB';
