@@ -24,6 +24,15 @@ const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
 /** The parser of a text-format column of type `oid`, as the pool's clients parse it. */
 export const textParserOf = (oid: number): ((value: string) => unknown) => getTypeParser(oid, 'text');
 
+/**
+ * How long the client waits for an answer (undefined: for ever). A server that accepts a
+ * statement but never answers is only caught on the client side: by pg's per-query timer for
+ * Kysely's queries (`kyselyPool`), by a sweep for the named statements (answer-deadlines.ts).
+ */
+export function answerLimitMs(options: PostgresPoolOptions): number | undefined {
+  return options.queryTimeoutMs && options.queryTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS;
+}
+
 export function createPostgresPool(url: string, options: PostgresPoolOptions): pg.Pool {
   const queryTimeout = options.queryTimeoutMs;
   const pool = new pg.Pool({
@@ -31,8 +40,6 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions): p
     max: options.poolSize ?? 10,
     types: { getTypeParser },
     connectionTimeoutMillis: options.connectTimeoutMs,
-    // A server that accepts but never answers is only caught here, on the client side.
-    query_timeout: queryTimeout && queryTimeout + CLIENT_TIMEOUT_MARGIN_MS,
     statement_timeout: queryTimeout,
     // A transaction whose client went silent (a network stall) must not hold its locks for long.
     idle_in_transaction_session_timeout: queryTimeout && 2 * queryTimeout,
@@ -56,7 +63,7 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions): p
  * that follow (Kysely's rollback) fail at once instead of queueing behind it, and pg-pool
  * drops a closed client when it is released rather than handing it out again.
  */
-export function kyselyPool(pool: pg.Pool): PostgresPool {
+export function kyselyPool(pool: pg.Pool, answerLimit: number | undefined): PostgresPool {
   return {
     options: pool.options,
     end: () => pool.end(),
@@ -64,7 +71,13 @@ export function kyselyPool(pool: pg.Pool): PostgresPool {
       const client = await pool.connect();
       const query = async (sqlText: string, parameters: readonly unknown[]) => {
         try {
-          return await client.query(sqlText, parameters as unknown[]);
+          // pg reads `query_timeout` from a query's configuration too; @types/pg does not declare it there.
+          const config: pg.QueryConfig & { query_timeout?: number } = {
+            text: sqlText,
+            values: parameters as unknown[],
+            query_timeout: answerLimit,
+          };
+          return await client.query(config);
         } catch (error) {
           if (error instanceof Error && error.message === 'Query read timeout') void client.end().catch(() => {});
           throw error;

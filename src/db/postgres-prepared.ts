@@ -9,6 +9,7 @@
 // saves. pg runs it as a custom query (its `Submittable`: what pg-cursor is built on).
 import type pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
+import type { AnswerDeadlines, AwaitedAnswer } from './answer-deadlines.ts';
 
 type Parser = (value: string) => unknown;
 type TypeParserOf = (oid: number) => Parser;
@@ -32,8 +33,9 @@ interface RowDescription {
 
 const describedOn = new WeakMap<pg.Connection, Map<string, Columns>>();
 
-class PreparedExecution<R> implements pg.Submittable {
+class PreparedExecution<R> implements pg.Submittable, AwaitedAnswer {
   readonly rows: R[] = [];
+  readonly startedAt = performance.now();
   readonly name: string;
   /** pg records it as the statement's text once the server has parsed it. */
   readonly text: string;
@@ -113,17 +115,35 @@ class PreparedExecution<R> implements pg.Submittable {
   handleReadyForQuery(): void {
     this.callback(null, this.rows);
   }
+
+  /** No answer in time: fails now, and whatever the connection says later is ignored. */
+  giveUp(error: Error): void {
+    const callback = this.callback;
+    this.callback = () => {};
+    callback(error);
+  }
 }
 
-/** Runs the named statement `name` (its SQL `text`) on `client`: the rows, as pg would give them. */
+/**
+ * Runs the named statement `name` (its SQL `text`) on `client`: the rows, as pg would give them.
+ * With `deadlines`, it fails with 'Query read timeout' when no answer came in time; the caller
+ * must then drop the connection, which may still be busy with the statement.
+ */
 export function executePrepared<R>(
   client: pg.PoolClient,
   name: string,
   text: string,
   values: readonly unknown[],
   typeParser: TypeParserOf,
+  deadlines?: AnswerDeadlines,
 ): Promise<R[]> {
   return new Promise((resolve, reject) => {
-    client.query(new PreparedExecution<R>(name, text, values, typeParser, (error, rows) => (error ? reject(error) : resolve(rows!))));
+    const execution: PreparedExecution<R> = new PreparedExecution<R>(name, text, values, typeParser, (error, rows) => {
+      deadlines?.delete(execution);
+      if (error) reject(error);
+      else resolve(rows!);
+    });
+    deadlines?.add(execution);
+    client.query(execution);
   });
 }

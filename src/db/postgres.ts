@@ -6,15 +6,18 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseOptions, Db } from './database.ts';
 import { codeOf } from './driver-errors.ts';
-import { createPostgresPool, kyselyPool, textParserOf } from './postgres-pool.ts';
+import { AnswerDeadlines } from './answer-deadlines.ts';
+import { answerLimitMs, createPostgresPool, kyselyPool, textParserOf } from './postgres-pool.ts';
 import { executePrepared } from './postgres-prepared.ts';
 import type { Database } from './schema.ts';
 
 export function openPostgres(url: string, options: DatabaseOptions): Db {
   const pool = createPostgresPool(url, options);
+  const answerLimit = answerLimitMs(options);
+  const deadlines = answerLimit ? new AnswerDeadlines(answerLimit) : undefined;
   const stats = { queries: 0 };
   const kysely = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: kyselyPool(pool) }),
+    dialect: new PostgresDialect({ pool: kyselyPool(pool, answerLimit) }),
     log: () => {
       stats.queries++;
     },
@@ -27,11 +30,11 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
     async executePrepared(name, query) {
       stats.queries++;
       const client = await pool.connect();
-      // An error the server answered leaves the connection usable; any other (a timeout, a
-      // broken socket) and the connection is dropped, not handed out again.
+      // An error the server answered leaves the connection usable; any other (no answer in
+      // time, a broken socket) and the connection is dropped, not handed out again.
       let broken: Error | undefined;
       try {
-        return await executePrepared(client, name, query.sql, query.parameters, textParserOf);
+        return await executePrepared(client, name, query.sql, query.parameters, textParserOf, deadlines);
       } catch (error) {
         if (!(error instanceof pg.DatabaseError)) broken = error as Error;
         throw error;
@@ -62,6 +65,9 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
           await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(kysely);
         }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
-    close: () => kysely.destroy(),
+    close: () => {
+      deadlines?.stop();
+      return kysely.destroy();
+    },
   };
 }

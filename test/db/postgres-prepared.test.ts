@@ -8,7 +8,9 @@ import pg from 'pg';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { textParserOf } from '../../src/db/postgres-pool.ts';
 import { executePrepared } from '../../src/db/postgres-prepared.ts';
+import { isDatabaseUnavailable } from '../../src/db/unavailable.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
 
 const TYPES = 'select $1::int4 as small, $2::int8 as big, $3::text as word, null::text as nothing, $4::int4[] as list';
 const VALUES = [7, 2 ** 40, 'a,"b"', [1, 2, 3]];
@@ -79,5 +81,33 @@ describe('named statements without a Describe per execution', { skip: !onPostgre
     assert.deepEqual(await db.executePrepared('tenth', query(10)), [{ tenth: 1 }]);
     const [again] = await db.executePrepared<{ pid: number }>('pid', CompiledQuery.raw('select pg_backend_pid() as pid', []));
     assert.equal(again!.pid, pid, 'the same connection (the pool holds one) served every query');
+  });
+
+  // The timeout turns "never gives up" into a failure instead of a test run that hangs.
+  test('a database that accepts the statement and never answers: given up in bounded time, and the connection dropped', {
+    timeout: 30_000,
+  }, async () => {
+    const url = new URL(database.url);
+    const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
+    await proxy.listen();
+    url.host = `127.0.0.1:${proxy.port}`;
+    // The client gives up 1 s after the server's own limit, found by a sweep at least once a second.
+    const stalling = openDatabase(url.toString(), { poolSize: 1, queryTimeoutMs: 500 });
+    try {
+      const pid = () => stalling.executePrepared<{ pid: number }>('pid', CompiledQuery.raw('select pg_backend_pid() as pid', []));
+      const [before] = await pid();
+      proxy.stall();
+      const started = performance.now();
+      await assert.rejects(pid(), (error: Error) => error.message === 'Query read timeout' && isDatabaseUnavailable(error));
+      const waited = performance.now() - started;
+      assert.ok(waited >= 1500, `gave up after ${Math.round(waited)} ms, before the limit`);
+      assert.ok(waited < 10_000, `gave up after ${Math.round(waited)} ms`);
+      proxy.restore();
+      const [after] = await pid();
+      assert.notEqual(after!.pid, before!.pid, 'the connection that got no answer is not used again');
+    } finally {
+      await stalling.close();
+      await proxy.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
-import { createPostgresPool, kyselyPool } from '../../src/db/postgres-pool.ts';
+import { answerLimitMs, createPostgresPool, kyselyPool } from '../../src/db/postgres-pool.ts';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
@@ -54,8 +54,9 @@ describe('PostgreSQL pool under network faults', { skip: !onPostgres && 'Postgre
     proxy.restore();
     const url = new URL(database.url);
     url.host = `127.0.0.1:${proxy.port}`;
-    pool = createPostgresPool(url.toString(), { poolSize: 1, connectTimeoutMs: 1000, queryTimeoutMs: 1000 });
-    kysely = new Kysely({ dialect: new PostgresDialect({ pool: kyselyPool(pool) }) });
+    const options = { poolSize: 1, connectTimeoutMs: 1000, queryTimeoutMs: 1000 };
+    pool = createPostgresPool(url.toString(), options);
+    kysely = new Kysely({ dialect: new PostgresDialect({ pool: kyselyPool(pool, answerLimitMs(options)) }) });
   });
   after(async () => {
     proxy.restore();
