@@ -5,7 +5,7 @@
 // pg can do this itself (`query_timeout`) with a timer per query. For the named statements,
 // which run once per batch of requests, those timers had each batch's objects (its rows, its
 // parameters, and the requests waiting on them) outlive two young-generation collections and
-// move to V8's old generation: about 200 bytes per W1 read, and a full collection every 2-3 s,
+// move to V8's old generation: 200-400 bytes per W1 read, and a full collection every 2-3 s,
 // against almost nothing and one collection in 8 s without them (`--trace-gc-nvp`, W1 on
 // PostgreSQL). Why a cleared timer has this effect inside Node was not found. Here a sweep once
 // a second looks at the statements waiting; a wait is given up between its limit and a second

@@ -39,7 +39,7 @@ class PreparedExecution<R> implements pg.Submittable, AwaitedAnswer {
   readonly name: string;
   /** pg records it as the statement's text once the server has parsed it. */
   readonly text: string;
-  /** Replaced by pg when the client has a query timeout; so always called through the field. */
+  /** Always called through the field: pg wraps it when a client has a query timeout, and giveUp silences it. */
   callback: (error: Error | null, rows?: R[]) => void;
   readonly #values: readonly unknown[];
   readonly #typeParser: TypeParserOf;
