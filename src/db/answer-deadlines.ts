@@ -10,6 +10,8 @@
 // PostgreSQL). Why a cleared timer has this effect inside Node was not found. Here a sweep once
 // a second looks at the statements waiting; a wait is given up between its limit and a second
 // after it.
+import { QUERY_READ_TIMEOUT } from './driver-errors.ts';
+
 export interface AwaitedAnswer {
   /** `performance.now()` when the statement was handed to the client. */
   readonly startedAt: number;
@@ -47,8 +49,7 @@ export class AnswerDeadlines {
     for (const answer of this.#waiting) {
       if (now - answer.startedAt < this.limitMs) continue;
       this.#waiting.delete(answer);
-      // pg's own message for the same case, which `unavailable.ts` answers with 503.
-      answer.giveUp(new Error('Query read timeout'));
+      answer.giveUp(new Error(QUERY_READ_TIMEOUT));
     }
   }
 }

@@ -1,5 +1,12 @@
 // The fields a driver's error carries, read without trusting its shape.
 
+/**
+ * pg's message for a query sent and not answered in time (`query_timeout`). The named
+ * statements' own limit (answer-deadlines.ts) fails with it too, so both are told apart alike:
+ * the connection is dropped, and the request is answered 503 (unavailable.ts).
+ */
+export const QUERY_READ_TIMEOUT = 'Query read timeout';
+
 export function codeOf(error: unknown): unknown {
   return error !== null && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
 }

@@ -4,6 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { QUERY_READ_TIMEOUT } from './driver-errors.ts';
 
 export interface PostgresPoolOptions {
   poolSize?: number;
@@ -79,7 +80,7 @@ export function kyselyPool(pool: pg.Pool, answerLimit: number | undefined): Post
           };
           return await client.query(config);
         } catch (error) {
-          if (error instanceof Error && error.message === 'Query read timeout') void client.end().catch(() => {});
+          if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) void client.end().catch(() => {});
           throw error;
         }
       };

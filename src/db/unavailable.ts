@@ -1,6 +1,7 @@
 // "The database is away": the one place that tells a database that cannot be reached or
 // does not answer (try again shortly: 503) from a query that failed (a bug: 500).
 import { NETWORK_ERROR_CODES } from '../network-errors.ts';
+import { QUERY_READ_TIMEOUT } from './driver-errors.ts';
 
 /** What a request that needed the database is answered meanwhile: 503 with this body and Retry-After. */
 export const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shortly.';
@@ -11,7 +12,7 @@ const DRIVER_MESSAGES = [
   'Connection terminated', // also "… unexpectedly" and "… due to connection timeout"
   'timeout exceeded when trying to connect', // no free pooled connection in time
   'timeout expired', // connecting took too long
-  'Query read timeout', // sent, never answered
+  QUERY_READ_TIMEOUT, // sent, never answered
   'Client has encountered a connection error and is not queryable',
   'Client was closed and is not queryable',
   'Postgres connection has been discarded', // Kysely: a connection whose rollback failed
