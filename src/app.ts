@@ -26,6 +26,7 @@ import { registerErrorSchemas } from './http/error-schemas.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { buildLocalReference, checkOperationId, transformDocument } from './http/openapi-document.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { buildResponseSerializers } from './http/response-serializers.ts';
 import { registerHttpConventions } from './http/server-setup.ts';
 import { registerWebClient } from './http/web-client.ts';
 import type { App } from './http/types.ts';
@@ -54,6 +55,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
     // X-Request-Id: a sane incoming one, or a new one; in every log line of the request as reqId.
     genReqId: requestId,
     frameworkErrors: answerFrameworkError,
+    schemaController: { compilersFactory: { buildSerializer: buildResponseSerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = 20_000;
 
