@@ -31,6 +31,20 @@ describe('response serializers', () => {
     });
   }
 
+  test('one serializer per shape, across the calls Fastify makes with fresh copies of the shared schemas', () => {
+    const factory = buildResponseSerializers();
+    const first = factory({ Name: { $id: 'Name', type: 'string' } }, {});
+    const again = factory({ Name: { $id: 'Name', type: 'string' } }, {});
+    const get = first({ method: 'GET', url: '/x', httpStatus: '200', schema });
+    const head = again({ method: 'HEAD', url: '/x', httpStatus: '200', schema: structuredClone(schema) });
+    assert.equal(head, get);
+    const other = again({ method: 'GET', url: '/y', httpStatus: '200', schema: { ...schema, required: ['id', 'name'] } });
+    assert.notEqual(other, get);
+    // Other shared schemas: built apart, since a $ref may mean something else there.
+    const elsewhere = factory({ Name: { $id: 'Name', type: 'integer' } }, {});
+    assert.notEqual(elsewhere({ method: 'GET', url: '/x', httpStatus: '200', schema }), get);
+  });
+
   test('a schema that refers to a shared one: the shared schemas are the ones Fastify passes', () => {
     const withShared = buildResponseSerializers()({ Name: { $id: 'Name', type: 'string' } }, {});
     const serialize = withShared({
