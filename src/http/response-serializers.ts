@@ -3,7 +3,7 @@
 // - the error responses' schemas (error-schemas.ts) only document: the error handler sends
 //   error bodies with JSON.stringify whatever a route declares (server-setup.ts); they were
 //   four in five of the serializers built. Error statuses get JSON.stringify here.
-// - of the 104 success schemas, 35 differ: a GET and its HEAD, a PATCH and a PUT, and the
+// - of the 105 success schemas, 35 differ: a GET and its HEAD, a PATCH and a PUT, and the
 //   routes of one resource answer the same shape. One serializer is built per shape.
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 
