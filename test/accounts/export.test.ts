@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import yauzl from 'yauzl';
 import { createOwner, insertMedia } from '../app-data/fixtures.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 import { pdf, png, pngOfSize, upload, wav } from '../media/media-fixtures.ts';
 import { logIn, registerVerified, startMailedServer, uniqueEmail, type MailedServer, type RegisteredAccount } from './account-flows.ts';
 
@@ -424,8 +424,9 @@ describe('data export limit (RATE_LIMIT_EXPORTS_PER_ACCOUNT, default 5/1h)', () 
 describe('data export queries', () => {
   let server: TestServer;
   before(async () => {
-    // No outbox polling: every query counted is the export's own.
-    server = await startTestServer({ OUTBOX_POLL_INTERVAL: '1h' });
+    server = await startTestServer();
+    // No background queries: every query counted is the export's own.
+    await stopBackgroundWork(server);
   });
   after(() => server.close());
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { onPostgres } from '../helpers/database.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 import { createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia, type Owner } from './fixtures.ts';
 
 interface Tree {
@@ -42,8 +42,9 @@ describe('query counts', () => {
   }
 
   before(async () => {
-    // No outbox polling: every query counted below is the request's own.
-    server = await startTestServer({ OUTBOX_POLL_INTERVAL: '1h' });
+    server = await startTestServer();
+    // No background queries: every query counted below is the request's own.
+    await stopBackgroundWork(server);
     owner = await createOwner(server);
     small = await buildTree(1, 2, 1);
     large = await buildTree(5, 6, 8);

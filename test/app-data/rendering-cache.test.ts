@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createAccount } from '../helpers/accounts.ts';
 import { onPostgres } from '../helpers/database.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 import { createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia, type Owner } from './fixtures.ts';
 
 describe('rendering cache', () => {
@@ -17,7 +17,9 @@ describe('rendering cache', () => {
   let mediaId: number;
 
   before(async () => {
-    server = await startTestServer({ OUTBOX_POLL_INTERVAL: '1h' });
+    server = await startTestServer();
+    // No background queries: the counts below are the requests' own.
+    await stopBackgroundWork(server);
     owner = await createOwner(server);
     profileId = (await createProfile(server, owner)).id;
     topicId = (await createTopic(server, owner, profileId)).id;

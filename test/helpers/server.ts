@@ -38,6 +38,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * Stops the server's background passes (the outbox worker's polls, the account sweeper) and
+ * waits for any under way, so that the database's query counter counts only what the test
+ * does. A poll that lands between two readings of the counter would add one on a busy machine.
+ */
+export async function stopBackgroundWork(server: TestServer): Promise<void> {
+  await server.server.worker.stop();
+  await server.server.sweeper.stop();
+}
+
 /** Requests to a service listening at `url` (this process's test server, or a child process). */
 export function requester(url: string): TestServer['request'] {
   return async (method, path, options = {}) => {
