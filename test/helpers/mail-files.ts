@@ -2,9 +2,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Waits (up to 5 s) for at least `count` .eml files in `dir`; returns their texts, quoted-printable undone. */
+/** Waits (up to 30 s: a busy machine may be slow to deliver) for at least `count` .eml files in `dir`; returns their texts, quoted-printable undone. */
 export async function mailFiles(dir: string, count: number): Promise<string[]> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.eml')) : [];
     if (files.length >= count) {

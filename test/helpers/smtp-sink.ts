@@ -61,7 +61,7 @@ export class SmtpSink {
   }
 
   /** Waits until a message matching `predicate` has arrived (or throws after `timeoutMs`). */
-  async waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs = 5000): Promise<ReceivedMail> {
+  async waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs = 30_000): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages.find(predicate);

@@ -61,7 +61,7 @@ export class MailchimpStandIn {
     this.#answers.length = 0;
   }
 
-  async waitForRequests(count: number, timeoutMs = 5000): Promise<RecordedRequest[]> {
+  async waitForRequests(count: number, timeoutMs = 30_000): Promise<RecordedRequest[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.requests.length < count) {
       const left = deadline - Date.now();

@@ -38,7 +38,7 @@ async function outboxRow(server: TestServer, id: number): Promise<OutboxRow> {
 }
 
 async function waitForRow(server: TestServer, id: number, done: (row: OutboxRow) => boolean): Promise<OutboxRow> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const row = await outboxRow(server, id);
     if (done(row)) return row;
