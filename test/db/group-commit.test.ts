@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { GroupCommitter } from '../../src/db/group-commit.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { WAIT_MS } from '../helpers/wait.ts';
 
 describe('group commit (SQLite)', () => {
   let path: string;
@@ -124,9 +125,8 @@ describe('group commit (SQLite)', () => {
     await new Promise((resolve) => setImmediate(resolve));
     return state;
   };
-  // Polls without a tight budget: on a busy machine the committer may take a while to get there.
   const waitFor = async (condition: () => boolean) => {
-    for (let i = 0; i < 3000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < WAIT_MS / 10 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.ok(condition());
   };
 

@@ -1,10 +1,11 @@
 // E-mails written as .eml files (no SMTP_URL, the `npm start` default).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WAIT_MS } from './wait.ts';
 
-/** Waits (up to 30 s: a busy machine may be slow to deliver) for at least `count` .eml files in `dir`; returns their texts, quoted-printable undone. */
+/** Waits (up to WAIT_MS) for at least `count` .eml files in `dir`; returns their texts, quoted-printable undone. */
 export async function mailFiles(dir: string, count: number): Promise<string[]> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.eml')) : [];
     if (files.length >= count) {

@@ -1,5 +1,6 @@
 // A real SMTP server (smtp-server) that keeps what it receives, for tests of outgoing mail.
 import { SMTPServer } from 'smtp-server';
+import { WAIT_MS } from './wait.ts';
 
 export interface ReceivedMail {
   from: string;
@@ -61,7 +62,7 @@ export class SmtpSink {
   }
 
   /** Waits until a message matching `predicate` has arrived (or throws after `timeoutMs`). */
-  async waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs = 30_000): Promise<ReceivedMail> {
+  async waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs = WAIT_MS): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages.find(predicate);

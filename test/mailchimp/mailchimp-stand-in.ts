@@ -2,6 +2,7 @@
 // answers with whatever the test queued (200 with the member by default).
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { WAIT_MS } from '../helpers/wait.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -61,7 +62,7 @@ export class MailchimpStandIn {
     this.#answers.length = 0;
   }
 
-  async waitForRequests(count: number, timeoutMs = 30_000): Promise<RecordedRequest[]> {
+  async waitForRequests(count: number, timeoutMs = WAIT_MS): Promise<RecordedRequest[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.requests.length < count) {
       const left = deadline - Date.now();

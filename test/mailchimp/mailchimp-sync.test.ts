@@ -7,6 +7,7 @@ import { queueMemberSync, type MemberSync } from '../../src/mailchimp/queue-memb
 import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { MailchimpStandIn, type CannedAnswer } from './mailchimp-stand-in.ts';
+import { WAIT_MS } from '../helpers/wait.ts';
 
 const API_KEY = 'abc-us6';
 const LIST_ID = 'list42';
@@ -38,7 +39,7 @@ async function outboxRow(server: TestServer, id: number): Promise<OutboxRow> {
 }
 
 async function waitForRow(server: TestServer, id: number, done: (row: OutboxRow) => boolean): Promise<OutboxRow> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const row = await outboxRow(server, id);
     if (done(row)) return row;
