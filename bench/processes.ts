@@ -104,8 +104,10 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     RATE_LIMITS: 'off',
     MAIL_DIR: join(options.dataDir, 'mail'),
     MEDIA_STORAGE: `fs:${join(options.dataDir, 'media')}`,
-    // W3 adds tens of thousands of items under a few topics.
+    // W3 adds tens of thousands of items under a few topics (and so a few accounts).
     QUOTA_ITEMS_PER_TOPIC: '100000000',
+    QUOTA_ITEMS_PER_ACCOUNT: '100000000',
+    QUOTA_ENTRIES_PER_ACCOUNT: '1000000000',
   };
   const started = performance.now();
   const child = spawnPinned(options.pinning.server, [...productionNodeFlags(), join(ROOT, 'dist/main.js')], {

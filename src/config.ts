@@ -84,6 +84,10 @@ export interface Config {
     emergencyContactsPerUser: number;
     mediaPerUser: number;
     emailsPerAccount: number;
+    /** Account-wide bounds (contract §5): what one app user holds as a whole. */
+    itemsPerAccount: number;
+    entriesPerAccount: number;
+    mediaBytesPerAccount: number;
   };
   outbox: {
     /** false: this instance queues messages but leaves their delivery to other instances. */
@@ -408,6 +412,9 @@ export function loadConfig(env: Env = process.env): Config {
       emergencyContactsPerUser: quota('QUOTA_EMERGENCY_CONTACTS_PER_USER', 100),
       mediaPerUser: quota('QUOTA_MEDIA_PER_USER', 1000),
       emailsPerAccount: quota('QUOTA_EMAILS_PER_ACCOUNT', 20),
+      itemsPerAccount: quota('QUOTA_ITEMS_PER_ACCOUNT', 10_000),
+      entriesPerAccount: quota('QUOTA_ENTRIES_PER_ACCOUNT', 100_000),
+      mediaBytesPerAccount: parseSize('QUOTA_MEDIA_BYTES_PER_ACCOUNT', get('QUOTA_MEDIA_BYTES_PER_ACCOUNT') ?? '1GiB'),
     },
     outbox: {
       workerEnabled: onOff('OUTBOX_WORKER', 'on'),

@@ -13,7 +13,7 @@ import { countMedia, deleteMedia, findMedia, insertMedia, listMedia, ownsAppUser
 import type { MediaChanges } from './gallery-schemas.ts';
 import { checkUploadFields } from './gallery-upload-fields.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
-import { enforceQuota } from './quotas.ts';
+import { enforceAccountBounds, enforceQuota } from './quotas.ts';
 
 async function requireAppUser(ctx: AppContext, accountId: number, appUserId: number): Promise<void> {
   if (!(await ownsAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
@@ -50,8 +50,9 @@ export async function uploadMedia(
 
   let committed = false;
   try {
-    const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
+    const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx, _, usage) => {
       enforceQuota(await countMedia(trx, accountId, appUserId), 1, ctx.config.quotas.mediaPerUser, 'media resources per app user');
+      enforceAccountBounds(ctx.config.quotas, usage, { mediaBytes: file.incoming.size });
       const inserted = await insertMedia(trx, {
         accountId,
         appUserId,

@@ -25,11 +25,11 @@ import {
   type ListContentInput,
 } from './item-schemas.ts';
 import { createListItemTogether } from './list-item-creates.ts';
-import { insertEntries, replaceEntries } from './list-entry-queries.ts';
+import { countEntries, insertEntries, replaceEntries } from './list-entry-queries.ts';
 import { invalidMediaReferences } from './media-references.ts';
 import { writeOwned, writeUnderTopic } from './owned-write.ts';
 import { loadItems } from './profile-detail.ts';
-import { enforceQuota } from './quotas.ts';
+import { enforceAccountBounds, enforceQuota } from './quotas.ts';
 
 export async function getItem(ctx: AppContext, accountId: number, id: number): Promise<Item> {
   return reload(ctx, ctx.db.kysely, accountId, id);
@@ -45,7 +45,7 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
     const { itemId, listContentId, entries } = await createListItemTogether(ctx, { accountId, topicId, name: input.name, texts });
     return toItem(ctx, { ...NO_IMAGE_CONTENT, id: itemId, topic_id: topicId, name: input.name, list_content_id: listContentId }, entries);
   }
-  return writeUnderTopic(ctx, accountId, topicId, async (trx, { app_user_id: appUserId }) => {
+  return writeUnderTopic(ctx, accountId, topicId, async (trx, { app_user_id: appUserId }, usage) => {
     const image = input.image_content ?? null;
     const list = input.list_content ?? null;
     if ((image === null) === (list === null)) {
@@ -55,6 +55,7 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
     enforceQuota(await countItems(trx, accountId, topicId), 1, quota, 'items in a topic');
     if (image) await checkImageMedia(trx, accountId, appUserId, image);
     const texts = list ? (entryTexts(ctx, list) ?? []) : [];
+    enforceAccountBounds(ctx.config.quotas, usage, { items: 1, entries: texts.length });
 
     const itemId = await insertItem(trx, { accountId, topicId, name: input.name });
     if (image) {
@@ -73,7 +74,7 @@ export async function updateItem(ctx: AppContext, accountId: number, itemId: num
   return writeOwned(
     ctx,
     (trx) => findItem(trx, accountId, itemId),
-    async (trx, item) => {
+    async (trx, item, usage) => {
       const isImage = item.image_content_id !== null;
       const image = changes.image_content;
       const list = changes.list_content;
@@ -92,7 +93,11 @@ export async function updateItem(ctx: AppContext, accountId: number, itemId: num
       }
       if (list && item.list_content_id !== null) {
         const texts = entryTexts(ctx, list);
-        if (texts) await replaceEntries(trx, accountId, item.list_content_id, texts);
+        if (texts) {
+          const replaced = await countEntries(trx, accountId, item.list_content_id);
+          enforceAccountBounds(ctx.config.quotas, usage, { entries: texts.length - replaced });
+          await replaceEntries(trx, accountId, item.list_content_id, texts);
+        }
       }
       return reload(ctx, trx, accountId, itemId);
     },

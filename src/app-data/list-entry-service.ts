@@ -5,7 +5,7 @@ import { notFound } from '../errors.ts';
 import { countEntries, deleteEntry, findEntry, findListOfItem, insertEntry, listEntries, updateEntry } from './list-entry-queries.ts';
 import { toListEntry, type ListEntry } from './list-entry-schemas.ts';
 import { writeOwned } from './owned-write.ts';
-import { enforceQuota } from './quotas.ts';
+import { enforceAccountBounds, enforceQuota } from './quotas.ts';
 
 export async function listItemEntries(ctx: AppContext, accountId: number, itemId: number): Promise<ListEntry[]> {
   const list = await findListOfItem(ctx.db.kysely, accountId, itemId);
@@ -25,8 +25,9 @@ export async function createEntry(ctx: AppContext, accountId: number, itemId: nu
   const row = await writeOwned(
     ctx,
     (trx) => findListOfItem(trx, accountId, itemId),
-    async (trx, list) => {
+    async (trx, list, usage) => {
       enforceQuota(await countEntries(trx, accountId, list.list_content_id), 1, ctx.config.quotas.entriesPerItem, 'entries in a list');
+      enforceAccountBounds(ctx.config.quotas, usage, { entries: 1 });
       return insertEntry(trx, accountId, list.list_content_id, input.text);
     },
   );

@@ -3,16 +3,17 @@
 // one round trip and one durable commit for them all, as the token lookups of one turn are one
 // query (auth/token-finder.ts). Each create makes the same checks in the same order as the
 // transaction path (item-service.ts) and answers the same: 404 for a topic that is not the
-// caller's, 400 over the items quota; one create's refusal does not touch the others.
+// caller's, 400 over the items quota or an account-wide bound; one create's refusal does not
+// touch the others.
 import DataLoader from 'dataloader';
 import { CompiledQuery } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { codeOf } from '../db/driver-errors.ts';
 import { notFound } from '../errors.ts';
 import type { ListEntryRow } from './list-entry-schemas.ts';
-import { quotaRefusal } from './quotas.ts';
+import { entriesBoundRefusal, itemsBoundRefusal, quotaRefusal } from './quotas.ts';
 
-const CALL = 'select o_index, o_outcome, o_item_id, o_list_content_id, o_entry_ids from create_list_items($1, $2, $3, $4, $5, $6)';
+const CALL = 'select o_index, o_outcome, o_item_id, o_list_content_id, o_entry_ids from create_list_items($1, $2, $3, $4, $5, $6, $7, $8)';
 
 /** Creates in one call at most: one transaction holds that many app users' locks. */
 const MAX_BATCH = 64;
@@ -40,21 +41,23 @@ export interface CreatedListItem {
 
 interface Outcome {
   o_index: number;
-  o_outcome: 'created' | 'not_found' | 'over_quota';
+  o_outcome: 'created' | 'not_found' | 'over_quota' | 'over_account_items' | 'over_account_entries';
   o_item_id: number | null;
   o_list_content_id: number | null;
   o_entry_ids: number[] | null;
 }
 
 async function runCall(ctx: AppContext, creates: readonly ListItemCreate[]): Promise<Outcome[]> {
-  const quota = ctx.config.quotas.itemsPerTopic;
+  const { quotas } = ctx.config;
   const parameters = [
     creates.map((c) => c.accountId),
     creates.map((c) => c.topicId),
     creates.map((c) => c.name),
     creates.map((c) => c.texts.length),
     creates.flatMap((c) => c.texts),
-    quota,
+    quotas.itemsPerTopic,
+    quotas.itemsPerAccount,
+    quotas.entriesPerAccount,
   ];
   for (let attempt = 1; ; attempt++) {
     try {
@@ -74,8 +77,17 @@ function result(ctx: AppContext, create: ListItemCreate, outcome: Outcome | unde
     };
   }
   // The answers of the transaction path, from the same checks.
-  if (outcome?.o_outcome === 'over_quota') return quotaRefusal(ctx.config.quotas.itemsPerTopic, 'items in a topic');
-  return notFound();
+  const { quotas } = ctx.config;
+  switch (outcome?.o_outcome) {
+    case 'over_quota':
+      return quotaRefusal(quotas.itemsPerTopic, 'items in a topic');
+    case 'over_account_items':
+      return itemsBoundRefusal(quotas);
+    case 'over_account_entries':
+      return entriesBoundRefusal(quotas);
+    default:
+      return notFound();
+  }
 }
 
 const loaders = new WeakMap<AppContext, DataLoader<ListItemCreate, CreatedListItem>>();

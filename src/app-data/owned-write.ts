@@ -10,7 +10,8 @@
 //      it (rendering-cache.ts), so no write can leave one stale. Being an UPDATE of the app
 //      user's row, it also locks that row until commit on PostgreSQL: one app user's writes
 //      queue behind each other, and counts read after it (quotas, the one default profile) are
-//      exact. SQLite runs one write transaction at a time anyway;
+//      exact. SQLite runs one write transaction at a time anyway. The bump returns what the app
+//      user holds as a whole (its `Usage`), for the account-wide bounds of a create;
 //   4. the write itself.
 //
 // Creating the app user is the one write with nothing above it to bump: its new row starts the
@@ -24,6 +25,7 @@ import type { AppContext } from '../context.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
+import type { Usage } from './quotas.ts';
 import { topicAppUser } from './topic-queries.ts';
 
 /** What a write finds first: the caller's object, with the app user that holds it. */
@@ -46,21 +48,25 @@ async function inWriteTransaction<T>(ctx: AppContext, work: (trx: Kysely<Databas
   }
 }
 
+const USAGE = ['item_count', 'entry_count', 'media_bytes'] as const;
+
 export const bumpDataVersion = preparedQuery((db, p: { appUserId: number }) =>
-  db.updateTable('app_users').set({ data_version: sql`data_version + 1` }).where('id', '=', p.appUserId),
+  db.updateTable('app_users').set({ data_version: sql`data_version + 1` }).where('id', '=', p.appUserId).returning(USAGE),
 );
 
 /** Finds the caller's object (404 when it is not there), bumps its app user's data version, then writes. */
 export async function writeOwned<R extends Held, T>(
   ctx: AppContext,
   find: Finder<R>,
-  write: (trx: Kysely<Database>, found: R) => Promise<T>,
+  write: (trx: Kysely<Database>, found: R, usage: Usage) => Promise<T>,
 ): Promise<T> {
   return inWriteTransaction(ctx, async (trx) => {
     const found = await find(trx);
     if (!found) throw notFound();
-    await bumpDataVersion(trx, { appUserId: found.app_user_id });
-    return write(trx, found);
+    const [usage] = await bumpDataVersion(trx, { appUserId: found.app_user_id });
+    // Gone between the find and the bump: only a concurrent deletion does that.
+    if (!usage) throw notFound();
+    return write(trx, found, usage);
   });
 }
 
@@ -75,7 +81,7 @@ export const bumpTopicOwnersVersion = preparedQuery((db, p: { accountId: number;
         .where('topics.id', '=', p.topicId)
         .where('topics.account_id', '=', p.accountId),
     )
-    .returning('id'),
+    .returning(['id', ...USAGE]),
 );
 
 /**
@@ -86,12 +92,13 @@ export async function writeUnderTopic<T>(
   ctx: AppContext,
   accountId: number,
   topicId: number,
-  write: (trx: Kysely<Database>, held: Held) => Promise<T>,
+  write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
 ): Promise<T> {
   return inWriteTransaction(ctx, async (trx) => {
-    const appUserId = (await bumpTopicOwnersVersion(trx, { accountId, topicId }))[0]?.id;
-    if (appUserId === undefined) throw notFound();
-    return write(trx, { app_user_id: appUserId });
+    const [bumped] = await bumpTopicOwnersVersion(trx, { accountId, topicId });
+    if (!bumped) throw notFound();
+    const { id, ...usage } = bumped;
+    return write(trx, { app_user_id: id }, usage);
   });
 }
 

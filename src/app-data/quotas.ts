@@ -1,4 +1,7 @@
-// Per-parent quotas (config.quotas) that stop unbounded growth: over one, 400 non_field_errors.
+// Quotas that stop unbounded growth (config.quotas): per parent, and account-wide (contract §5:
+// what one app user holds as a whole, so that no single account can make a read, an export or
+// a deletion expensive for everyone else). Over one, 400 non_field_errors.
+import type { Config } from '../config.ts';
 import { nonFieldError } from '../errors.ts';
 
 /** Refuses adding `adding` more when `current` already counts towards `limit`. */
@@ -9,4 +12,45 @@ export function enforceQuota(current: number, adding: number, limit: number, wha
 /** The 400 of a quota reached. */
 export function quotaRefusal(limit: number, what: string): Error {
   return nonFieldError(`Limit reached: there can be at most ${limit} ${what}.`);
+}
+
+/** What an app user holds as a whole (kept by triggers, migration 0013; the write kernel's bump returns it). */
+export interface Usage {
+  item_count: number;
+  entry_count: number;
+  media_bytes: number;
+}
+
+export interface Adding {
+  items?: number;
+  entries?: number;
+  mediaBytes?: number;
+}
+
+/** Refuses a write that would take the app user past an account-wide bound. */
+export function enforceAccountBounds(quotas: Config['quotas'], usage: Usage, adding: Adding): void {
+  if (usage.item_count + (adding.items ?? 0) > quotas.itemsPerAccount) throw itemsBoundRefusal(quotas);
+  if (usage.entry_count + (adding.entries ?? 0) > quotas.entriesPerAccount) throw entriesBoundRefusal(quotas);
+  if (usage.media_bytes + (adding.mediaBytes ?? 0) > quotas.mediaBytesPerAccount) {
+    throw nonFieldError(`Limit reached: the media of an app user can take at most ${formatBytes(quotas.mediaBytesPerAccount)}.`);
+  }
+}
+
+export function itemsBoundRefusal(quotas: Config['quotas']): Error {
+  return quotaRefusal(quotas.itemsPerAccount, 'items per app user');
+}
+
+export function entriesBoundRefusal(quotas: Config['quotas']): Error {
+  return quotaRefusal(quotas.entriesPerAccount, 'list entries per app user');
+}
+
+function formatBytes(bytes: number): string {
+  for (const [unit, size] of [
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ] as const) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes} bytes`;
 }

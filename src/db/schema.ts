@@ -128,6 +128,10 @@ export interface AppUsersTable {
   quote: string | null;
   data_version: Generated<number>;
   created_at: number;
+  /** What the app user holds as a whole, kept by triggers (migration 0013). */
+  item_count: Generated<number>;
+  entry_count: Generated<number>;
+  media_bytes: Generated<number>;
 }
 
 export interface MediaResourcesTable {

@@ -72,13 +72,18 @@ const EXPECTED: Array<[string, Rendered, string, unknown[]]> = [
     'insert into "list_entries" ("account_id", "list_content_id", "text") values (?, ?, ?), (?, ?, ?) returning "id", "text"',
     [':accountId', ':listContentId', ':text0', ':accountId', ':listContentId', ':text1'],
   ],
-  ['the data version bump', bumpDataVersion, 'update "app_users" set "data_version" = data_version + 1 where "id" = ?', [':appUserId']],
+  [
+    'the data version bump',
+    bumpDataVersion,
+    'update "app_users" set "data_version" = data_version + 1 where "id" = ? returning "item_count", "entry_count", "media_bytes"',
+    [':appUserId'],
+  ],
   [
     'the data version bump through a topic',
     bumpTopicOwnersVersion,
     'update "app_users" set "data_version" = data_version + 1 where "id" = (select ' +
       '(select "profiles"."app_user_id" from "profiles" where "profiles"."id" = "topics"."profile_id") as "app_user_id" ' +
-      'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?) returning "id"',
+      'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?) returning "id", "item_count", "entry_count", "media_bytes"',
     [':topicId', ':accountId'],
   ],
 ];
