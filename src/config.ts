@@ -2,6 +2,7 @@
 // validated once at start-up into one typed object. A bad value throws ConfigError naming
 // the variable; main.ts prints it and exits.
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MediaStorageSpec } from './storage/open-media-storage.ts';
 
@@ -41,6 +42,10 @@ export interface Config {
   /** The issuer an authenticator app shows beside the account. */
   mfaIssuer: string;
   renderCacheBytes: number;
+  /** Data exports running at once on this instance; beyond, 503. */
+  exportsAtOnce: number;
+  /** Where a running export keeps its account.json until it is sent. */
+  exportSpoolDir: string;
   messaging:
     | {
         providerId: string;
@@ -383,6 +388,8 @@ export function loadConfig(env: Env = process.env): Config {
     mfaEncryptionKeys: parseKeys('MFA_ENCRYPTION_KEY', get('MFA_ENCRYPTION_KEY')),
     mfaIssuer: get('MFA_ISSUER') ?? 'Profile Service',
     renderCacheBytes: parseSize('RENDER_CACHE_BYTES', get('RENDER_CACHE_BYTES') ?? '32MiB'),
+    exportsAtOnce: parseInteger('EXPORTS_AT_ONCE', get('EXPORTS_AT_ONCE') ?? '2', 1),
+    exportSpoolDir: get('EXPORT_SPOOL_DIR') ?? tmpdir(),
     messaging,
     mailchimp,
     tokenIdleTtlMs: duration('TOKEN_IDLE_TTL', '30d'),

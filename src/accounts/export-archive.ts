@@ -2,26 +2,38 @@
 // through yazl into the response, one at a time (the next is opened only once the last has been
 // read), with the response's backpressure, so memory does not grow with the archive. Media
 // entries are stored as they are (already compressed formats); account.json comes last,
-// deflated, so it can say which files were missing: a file gone from the store by its turn
-// (deleted meanwhile) has no entry and its resource's `path` is null. The response has begun by
-// then, so nothing else could tell the client. A client that goes away stops the writing and
-// closes the file being read; a store that fails mid-way cuts the response off (an incomplete
-// ZIP, never a complete-looking one).
-import type { PassThrough, Readable } from 'node:stream';
+// deflated, streamed from its spool file, so it can say which files were missing: a file gone
+// from the store by its turn (deleted meanwhile) has no entry and its resource's `path` is
+// null. The response has begun by then, so nothing else could tell the client. A client that
+// goes away stops the writing and closes the file being read; a store that fails mid-way cuts
+// the response off (an incomplete ZIP, never a complete-looking one). When the response ends,
+// whichever way, the spool file is removed and `onClose` runs.
+import { Readable, type PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { ZipFile } from 'yazl';
 import type { MediaStorage } from '../storage/media-storage.ts';
 import type { ExportSnapshot } from './export-document.ts';
 
-export function streamExportArchive(storage: MediaStorage, snapshot: ExportSnapshot, log: FastifyBaseLogger): Readable {
+export function streamExportArchive(
+  storage: MediaStorage,
+  snapshot: ExportSnapshot,
+  log: FastifyBaseLogger,
+  onClose: () => void,
+): Readable {
   const zip = new ZipFile();
   // A PassThrough (yazl's types say only NodeJS.ReadableStream).
   const output = zip.outputStream as PassThrough;
-  const mtime = new Date(snapshot.document.exported_at);
+  const mtime = new Date(snapshot.exportedAt);
   let reading: Readable | undefined;
   // Destroyed by Fastify when the client goes away; also closes at the normal end, when nothing is being read.
-  output.once('close', () => reading?.destroy());
+  output.once('close', () => {
+    reading?.destroy();
+    snapshot.spool.remove().then(onClose, (error: unknown) => {
+      log.warn({ err: error }, 'export: the spool file could not be removed');
+      onClose();
+    });
+  });
   zip.on('error', (error) => output.destroy(error));
 
   async function write(): Promise<void> {
@@ -42,7 +54,7 @@ export function streamExportArchive(storage: MediaStorage, snapshot: ExportSnaps
       reading = undefined;
     }
     if (output.destroyed) return;
-    zip.addBuffer(Buffer.from(`${JSON.stringify(snapshot.document, null, 2)}\n`), 'account.json', { mtime });
+    zip.addReadStream(Readable.from(accountJson(snapshot)), 'account.json', { mtime });
     zip.end();
   }
 
@@ -53,4 +65,9 @@ export function streamExportArchive(storage: MediaStorage, snapshot: ExportSnaps
     output.destroy(error as Error);
   });
   return output;
+}
+
+async function* accountJson(snapshot: ExportSnapshot): AsyncGenerator<Buffer> {
+  yield* snapshot.spool.read();
+  yield Buffer.from(snapshot.tail());
 }

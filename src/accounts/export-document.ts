@@ -1,14 +1,21 @@
-// account.json of the data export: everything the account holds, read in one read-only
-// transaction (a consistent snapshot on PostgreSQL; SQLite's one connection serves nothing else
-// meanwhile) with a fixed number of queries whatever the amount, every one filtered on the
-// account, then nested in memory through the API's own mappers. Media files are not read here.
+// account.json of the data export, read in one consistent snapshot (Db.readSnapshot: it holds
+// back no other request) a page at a time and written as it is read into a spool file
+// (export-spool.ts): profiles and topics one by one, items PAGE_ITEMS at a time with their
+// contents and entries, yielding to other requests between pages. Every object goes through the
+// API's own mapper. An account has one app user at most (app_users_account_key), so the
+// document ends with that app user's media resources: written last, by `tail()`, once the
+// archive knows which of their files were still there.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { listAppUsers } from '../app-data/app-user-queries.ts';
 import { toAppUser } from '../app-data/app-user-schemas.ts';
+import { listEmergencyContacts } from '../app-data/emergency-contact-queries.ts';
 import { toEmergencyContact } from '../app-data/emergency-contact-schemas.ts';
-import { listAccountEmergencyItems } from '../app-data/emergency-item-queries.ts';
+import { listEmergencyItems } from '../app-data/emergency-item-queries.ts';
 import { toEmergencyItem } from '../app-data/emergency-item-schemas.ts';
-import { loadItemsByTopic } from '../app-data/profile-detail.ts';
+import { listMedia } from '../app-data/gallery-queries.ts';
+import { loadItems } from '../app-data/profile-detail.ts';
+import { listProfiles } from '../app-data/profile-queries.ts';
 import { toProfileDetail } from '../app-data/profile-schemas.ts';
 import { toTopic } from '../app-data/topic-schemas.ts';
 import { listAccountTokens } from '../auth/token-queries.ts';
@@ -20,10 +27,15 @@ import { extensionOf } from '../storage/storage-keys.ts';
 import { findAccount } from './account-queries.ts';
 import { listAddresses } from './email-address-queries.ts';
 import { toEmailAddress } from './email-address-view.ts';
-import { listAccountEmergencyContacts, listAccountMedia, listAccountProfiles, listAccountTopics } from './export-queries.ts';
-import { EXPORT_FORMAT, EXPORT_VERSION, withoutLinks, type ExportDocument, type ExportedMedia } from './export-schemas.ts';
+import { JsonWriter } from './export-json.ts';
+import { listProfileTopics, topicItemIdsPage } from './export-queries.ts';
+import { EXPORT_FORMAT, EXPORT_VERSION, withoutLinks, type ExportedMedia } from './export-schemas.ts';
+import { ExportSpool } from './export-spool.ts';
 import { toAccount } from './profile-schemas.ts';
 import { toSession } from './session-schemas.ts';
+
+/** Items read at once: with up to 1,000 entries each (QUOTA_ENTRIES_PER_ITEM), a page holds at most 25,000 entries. */
+const PAGE_ITEMS = 25;
 
 /** A media file to put in the archive at `path`, and its entry in the document (whose `path` is nulled if the file is gone). */
 export interface ExportFile {
@@ -33,65 +45,126 @@ export interface ExportFile {
 }
 
 export interface ExportSnapshot {
-  document: ExportDocument;
+  exportedAt: string;
+  /** account.json up to its app user's media resources. */
+  spool: ExportSpool;
   files: ExportFile[];
+  /** The rest of account.json: the media resources as `files` now say, and the closing brackets. */
+  tail(): string;
 }
 
-/** 11 queries. `tokenId`: the caller's session, marked `current`. */
+/** `tokenId`: the caller's session, marked `current`. */
 export async function readExportSnapshot(ctx: AppContext, accountId: number, tokenId: number): Promise<ExportSnapshot> {
-  return ctx.db.kysely
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (trx) => {
-      const account = await findAccount(trx, accountId);
+  const exportedAt = new Date(ctx.clock.now()).toISOString();
+  const spool = await ExportSpool.create(ctx.config.exportSpoolDir);
+  let write = (text: string) => spool.write(text);
+  const json = new JsonWriter((text) => write(text));
+  try {
+    const { hasAppUser, files } = await ctx.db.readSnapshot(async (db) => {
+      const account = await findAccount(db, accountId);
       // Deleted since its token was checked.
       if (!account) throw notFound();
-      const document: ExportDocument = {
-        format: EXPORT_FORMAT,
-        version: EXPORT_VERSION,
-        exported_at: new Date(ctx.clock.now()).toISOString(),
-        account: toAccount(account),
-        email_addresses: (await listAddresses(trx, accountId)).map((row) => withoutLinks(toEmailAddress(ctx, row))),
-        sessions: (await listAccountTokens(trx, accountId)).map((row) => toSession(row, tokenId)),
-        app_users: [],
-      };
-      const files: ExportFile[] = [];
-      const held = await readAppUserData(ctx, trx, accountId);
-      for (const appUser of await listAppUsers(trx, accountId)) {
-        const media = (held.media.get(appUser.id) ?? []).map((row) => {
-          const path = archivePath(row);
-          const entry: ExportedMedia = { ...withoutLinks(toMediaResource(ctx, row)), path };
-          files.push({ storageKey: row.storage_key, path, entry });
-          return entry;
-        });
-        document.app_users.push({
-          ...withoutLinks(toAppUser(ctx, appUser)),
-          profiles: held.profiles.get(appUser.id) ?? [],
-          emergency_items: held.emergencyItems.get(appUser.id) ?? [],
-          emergency_contacts: held.emergencyContacts.get(appUser.id) ?? [],
-          media_resources: media,
-        });
-      }
-      return { document, files };
+      json.openObject();
+      json.value(EXPORT_FORMAT, 'format');
+      json.value(EXPORT_VERSION, 'version');
+      json.value(exportedAt, 'exported_at');
+      json.value(toAccount(account), 'account');
+      json.value(
+        (await listAddresses(db, accountId)).map((row) => withoutLinks(toEmailAddress(ctx, row))),
+        'email_addresses',
+      );
+      json.value(
+        (await listAccountTokens(db, accountId)).map((row) => toSession(row, tokenId)),
+        'sessions',
+      );
+      json.openArray('app_users');
+      const [appUser] = await listAppUsers(db, accountId);
+      if (!appUser) return { hasAppUser: false, files: [] };
+      json.openObject();
+      for (const [key, value] of Object.entries(withoutLinks(toAppUser(ctx, appUser)))) json.value(value, key);
+      await writeProfiles(ctx, db, json, spool, accountId, appUser.id);
+      json.value(
+        (await listEmergencyItems(db, accountId, appUser.id)).map((row) => withoutLinks(toEmergencyItem(ctx, row))),
+        'emergency_items',
+      );
+      json.value(
+        (await listEmergencyContacts(db, accountId, appUser.id)).map((row) => withoutLinks(toEmergencyContact(ctx, row))),
+        'emergency_contacts',
+      );
+      const media = await listMedia(db, accountId, appUser.id);
+      return { hasAppUser: true, files: media.map((row) => exportFile(ctx, row)) };
     });
+    await spool.finish();
+    return {
+      exportedAt,
+      spool,
+      files,
+      tail() {
+        let text = '';
+        write = (piece) => {
+          text += piece;
+        };
+        if (hasAppUser) {
+          json.value(
+            files.map((file) => file.entry),
+            'media_resources',
+          );
+          json.close(); // the app user
+        }
+        json.close(); // app_users
+        json.close(); // the document
+        return `${text}\n`;
+      },
+    };
+  } catch (error) {
+    await spool.remove();
+    throw error;
+  }
 }
 
-/** Everything below the account's app users, each by its app user's id (7 queries). */
-async function readAppUserData(ctx: AppContext, trx: Kysely<Database>, accountId: number) {
-  const items = await loadItemsByTopic(ctx, trx, accountId, 'account');
-  const topics = Map.groupBy(await listAccountTopics(trx, accountId), (row) => row.profile_id);
-  const topicsOf = (profileId: number) => (topics.get(profileId) ?? []).map((row) => toTopic(ctx, row, items.get(row.id) ?? []));
-  return {
-    profiles: byAppUser(await listAccountProfiles(trx, accountId), (row) => withoutLinks(toProfileDetail(ctx, row, topicsOf(row.id)))),
-    emergencyItems: byAppUser(await listAccountEmergencyItems(trx, accountId), (row) => withoutLinks(toEmergencyItem(ctx, row))),
-    emergencyContacts: byAppUser(await listAccountEmergencyContacts(trx, accountId), (row) => withoutLinks(toEmergencyContact(ctx, row))),
-    media: byAppUser(await listAccountMedia(trx, accountId), (row) => row),
-  };
+/** The app user's profiles, each with its topics and their items, a page of items at a time. */
+async function writeProfiles(
+  ctx: AppContext,
+  db: Kysely<Database>,
+  json: JsonWriter,
+  spool: ExportSpool,
+  accountId: number,
+  appUserId: number,
+): Promise<void> {
+  json.openArray('profiles');
+  for (const profile of await listProfiles(db, accountId, appUserId)) {
+    json.openObject();
+    for (const [key, value] of Object.entries(withoutLinks(toProfileDetail(ctx, profile, []))))
+      if (key !== 'topics') json.value(value, key);
+    json.openArray('topics');
+    for (const topic of await listProfileTopics(db, accountId, profile.id)) {
+      json.openObject();
+      for (const [key, value] of Object.entries(withoutLinks(toTopic(ctx, topic, [])))) if (key !== 'items') json.value(value, key);
+      json.openArray('items');
+      let afterId = 0;
+      while (topic.item_count > 0) {
+        const itemIds = await topicItemIdsPage(db, accountId, topic.id, afterId, PAGE_ITEMS);
+        if (itemIds.length === 0) break;
+        for (const item of await loadItems(ctx, db, accountId, { itemIds })) json.value(withoutLinks(item));
+        await spool.flush();
+        if (itemIds.length < PAGE_ITEMS) break;
+        afterId = itemIds.at(-1)!;
+        // Other requests run between pages, whatever the size of the account.
+        await nextTurn();
+      }
+      json.close();
+      json.close();
+    }
+    json.close();
+    json.close();
+    await spool.flush();
+  }
+  json.close();
 }
 
-function byAppUser<R extends { app_user_id: number }, T>(rows: R[], map: (row: R) => T): Map<number, T[]> {
-  return new Map([...Map.groupBy(rows, (row) => row.app_user_id)].map(([id, group]) => [id, group.map(map)]));
+function exportFile(ctx: AppContext, row: MediaRow): ExportFile {
+  const path = archivePath(row);
+  return { storageKey: row.storage_key, path, entry: { ...withoutLinks(toMediaResource(ctx, row)), path } };
 }
 
 /** `media/<id>-<name>.<ext>`: unique by the id; the name kept to letters, digits, `.`, `-`, `_` and spaces. */

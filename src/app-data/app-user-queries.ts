@@ -1,5 +1,5 @@
 // Queries on app users. Every one takes the caller's account id.
-import type { Kysely, QueryCreator } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { AppUserRow } from './app-user-schemas.ts';
 
@@ -7,11 +7,6 @@ const COLUMNS = ['id', 'name', 'quote'] as const;
 
 export function listAppUsers(db: Kysely<Database>, accountId: number): Promise<AppUserRow[]> {
   return db.selectFrom('app_users').select(COLUMNS).where('account_id', '=', accountId).orderBy('id').execute();
-}
-
-/** The ids of the account's app users, as a subquery: the way to everything they hold, whose tables are indexed by parent, not by account. */
-export function accountAppUserIds(db: QueryCreator<Database>, accountId: number) {
-  return db.selectFrom('app_users').select('app_users.id').where('app_users.account_id', '=', accountId);
 }
 
 export function findAppUser(db: Kysely<Database>, accountId: number, id: number): Promise<AppUserRow | undefined> {

@@ -1,7 +1,6 @@
 // Queries on emergency items. Every one takes the caller's account id.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { accountAppUserIds } from './app-user-queries.ts';
 import type { EmergencyItemRow } from './emergency-item-schemas.ts';
 
 export interface OwnedEmergencyItemRow extends EmergencyItemRow {
@@ -44,15 +43,6 @@ function toRow(row: JoinedRow): OwnedEmergencyItemRow {
 export async function listEmergencyItems(db: Kysely<Database>, accountId: number, appUserId: number): Promise<EmergencyItemRow[]> {
   const rows = await selectWithMedia(db, accountId)
     .where('emergency_items.app_user_id', '=', appUserId)
-    .orderBy('emergency_items.id')
-    .execute();
-  return rows.map(toRow);
-}
-
-/** Every emergency item of the account's app users, by id (the data export). */
-export async function listAccountEmergencyItems(db: Kysely<Database>, accountId: number): Promise<OwnedEmergencyItemRow[]> {
-  const rows = await selectWithMedia(db, accountId)
-    .where('emergency_items.app_user_id', 'in', accountAppUserIds(db, accountId))
     .orderBy('emergency_items.id')
     .execute();
   return rows.map(toRow);

@@ -2,19 +2,17 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
-import { accountProfileIds } from './profile-queries.ts';
 
-/** Which items to read: those of a profile (all its topics), of a topic, one, or all the account's (its export). */
-export type ItemScope = { profileId: number } | { topicId: number } | { itemId: number } | 'account';
+/** Which items to read: those of a profile (all its topics), of a topic, one, or a page of them (the export). */
+export type ItemScope = { profileId: number } | { topicId: number } | { itemId: number } | { itemIds: readonly number[] };
 
 /**
  * The scope as a condition on items joined to their topics: the scope's column, and the owner
  * column of the same table (so the planner starts there).
  */
-function inScope(db: Kysely<Database>, scope: ItemScope, accountId: number) {
+function inScope(scope: ItemScope, accountId: number) {
   return (eb: ExpressionBuilder<Database, 'items' | 'topics'>) => {
-    if (scope === 'account')
-      return eb.and([eb('topics.profile_id', 'in', accountProfileIds(db, accountId)), eb('topics.account_id', '=', accountId)]);
+    if ('itemIds' in scope) return eb.and([eb('items.id', 'in', scope.itemIds), eb('items.account_id', '=', accountId)]);
     if ('profileId' in scope) return eb.and([eb('topics.profile_id', '=', scope.profileId), eb('topics.account_id', '=', accountId)]);
     if ('topicId' in scope) return eb.and([eb('items.topic_id', '=', scope.topicId), eb('items.account_id', '=', accountId)]);
     return eb.and([eb('items.id', '=', scope.itemId), eb('items.account_id', '=', accountId)]);
@@ -56,7 +54,7 @@ export function selectItemRows(db: Kysely<Database>, accountId: number, scope: I
       'content_media.content_type as content_media_content_type',
       'content_media.size as content_media_size',
     ])
-    .where(inScope(db, scope, accountId))
+    .where(inScope(scope, accountId))
     .where('items.account_id', '=', accountId)
     .orderBy('items.id')
     .execute();
@@ -72,7 +70,7 @@ export function selectEntryRows(db: Kysely<Database>, accountId: number, scope: 
     .innerJoin('items', 'items.id', 'list_contents.item_id')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
     .select(['list_entries.id', 'list_entries.list_content_id', 'list_entries.text'])
-    .where(inScope(db, scope, accountId))
+    .where(inScope(scope, accountId))
     .where('list_entries.account_id', '=', accountId)
     .orderBy('list_entries.id')
     .execute();

@@ -1,7 +1,6 @@
 // Queries on profiles. Every one takes the caller's account id.
-import type { Kysely, QueryCreator } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Flag } from '../db/schema.ts';
-import { accountAppUserIds } from './app-user-queries.ts';
 import type { ProfileRow } from './profile-schemas.ts';
 
 const COLUMNS = ['id', 'name', 'is_default'] as const;
@@ -18,15 +17,6 @@ export function listProfiles(db: Kysely<Database>, accountId: number, appUserId:
     .where('account_id', '=', accountId)
     .orderBy('id')
     .execute();
-}
-
-/** The ids of the account's profiles, as a subquery (through its app users, as the indexes go). */
-export function accountProfileIds(db: QueryCreator<Database>, accountId: number) {
-  return db
-    .selectFrom('profiles')
-    .select('profiles.id')
-    .where('profiles.app_user_id', 'in', accountAppUserIds(db, accountId))
-    .where('profiles.account_id', '=', accountId);
 }
 
 export function findProfile(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedProfileRow | undefined> {

@@ -53,6 +53,14 @@ export interface Db {
    * commit for many: group-commit.ts); PostgreSQL gives each its own.
    */
   writeTransaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Runs long reads (the data export, page by page) in one consistent snapshot that holds back
+   * no other request: PostgreSQL a read-only repeatable-read transaction on a pooled
+   * connection; SQLite a read transaction on a read-only connection of its own, since a
+   * transaction on the shared connection would queue every other query behind it (in WAL mode
+   * a reader never blocks the writer).
+   */
+  readSnapshot<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   /** The select, locking its rows until the transaction ends (PostgreSQL; SQLite has one writer at a time). */
   lockRows<Q extends AnySelect>(query: Q): Q;
   /** The select, skipping rows another transaction holds and locking the rest (claims by several instances). */

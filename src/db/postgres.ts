@@ -43,6 +43,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
       }
     },
     writeTransaction: (work) => kysely.transaction().execute(work),
+    readSnapshot: (work) => kysely.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
     lockRows: (query) => query.forUpdate() as typeof query,
     claimRows: (query) => query.forUpdate().skipLocked() as typeof query,
     isUniqueViolation: (error, index) => codeOf(error) === '23505' && (error as { constraint?: unknown }).constraint === index.name,

@@ -39,6 +39,18 @@ function withStatementCache(db: SqliteDriver.Database, stats: Db['stats']): Sqli
   };
 }
 
+/** `work` in a read transaction on a read-only connection opened for it (an in-memory database has no second connection). */
+async function readOnSnapshot<T>(path: string, stats: Db['stats'], work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const driver = new SqliteDriver(path, { readonly: true, fileMustExist: true });
+  driver.pragma('busy_timeout = 5000');
+  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver, stats) }) });
+  try {
+    return await reader.transaction().execute(work);
+  } finally {
+    await reader.destroy();
+  }
+}
+
 export function openSqlite(path: string, options: DatabaseOptions): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const driver = new SqliteDriver(path);
@@ -62,6 +74,7 @@ export function openSqlite(path: string, options: DatabaseOptions): Db {
     writeFunctions: false,
     executePrepared: async (_name, query) => (await kysely.executeQuery(query)).rows,
     writeTransaction: (work) => groupCommit.run(work),
+    readSnapshot: (work) => (path === ':memory:' ? kysely.transaction().execute(work) : readOnSnapshot(path, stats, work)),
     lockRows: (query) => query,
     claimRows: (query) => query,
     isUniqueViolation: (error, index) => codeOf(error) === 'SQLITE_CONSTRAINT_UNIQUE' && messageOf(error).includes(index.columns),

@@ -8,7 +8,9 @@ import type { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import yauzl from 'yauzl';
 import { createOwner, insertMedia } from '../app-data/fixtures.ts';
+import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
+import { WAIT_MS } from '../helpers/wait.ts';
 import { pdf, png, pngOfSize, upload, wav } from '../media/media-fixtures.ts';
 import { logIn, registerVerified, startMailedServer, uniqueEmail, type MailedServer, type RegisteredAccount } from './account-flows.ts';
 
@@ -421,50 +423,146 @@ describe('data export limit (RATE_LIMIT_EXPORTS_PER_ACCOUNT, default 5/1h)', () 
   });
 });
 
-describe('data export queries', () => {
+/**
+ * GET /account/export/ once a slot is free: the one of the export before is given back just
+ * after that response ends, which a test's next request can overtake.
+ */
+async function whenSlotFree(server: TestServer, token: string, signal?: AbortSignal): Promise<Response> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const response = await fetch(`${server.url}/account/export/`, { headers: { authorization: `Token ${token}` }, signal });
+    if (response.status !== 503 || Date.now() > deadline) return response;
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function exportOnceFree(server: TestServer, token: string): Promise<Downloaded> {
+  const response = await whenSlotFree(server, token);
+  const body = Buffer.from(await response.arrayBuffer());
+  assert.equal(response.status, 200, body.toString());
+  const entries = await unzip(body);
+  return { response, entries, document: JSON.parse(entries.find((entry) => entry.name === 'account.json')!.data.toString('utf8')) };
+}
+
+describe('data export: read in pages', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ EXPORTS_AT_ONCE: '1', RATE_LIMITS: 'on', RATE_LIMIT_EXPORTS_PER_ACCOUNT: '10/1h' });
     // No background queries: every query counted is the export's own.
     await stopBackgroundWork(server);
   });
   after(() => server.close());
 
-  test('the data is read with a fixed number of queries, however much there is', async () => {
-    const owner = await createOwner(server);
-    const queriesOfExport = async () => {
-      // The token check first (on SQLite it is then kept in memory), so only the export's own queries differ.
-      assert.equal((await server.request('GET', '/account/profile/', { token: owner.token })).status, 200);
-      const stats = server.server.ctx.db.stats;
-      const before = stats.queries;
-      const { document } = await exportOf(server, owner.token);
-      return { count: stats.queries - before, document };
-    };
-    const small = await queriesOfExport();
+  async function queriesOfExport(owner: { token: string }) {
+    // The token check first (on SQLite it is then kept in memory), so only the export's own queries differ.
+    assert.equal((await server.request('GET', '/account/profile/', { token: owner.token })).status, 200);
+    const stats = server.server.ctx.db.stats;
+    const before = stats.queries;
+    const { document, entries } = await exportOnceFree(server, owner.token);
+    return { count: stats.queries - before, document, entries };
+  }
 
-    for (let p = 0; p < 3; p++) {
+  test('queries grow with profiles, topics and pages of items, never with items within a page or their entries', async () => {
+    const owner = await createOwner(server);
+    const topics: number[] = [];
+    for (let p = 0; p < 2; p++) {
       const profile = await post(server, owner.token, `/app/users/${owner.appUserId}/profiles/`, { name: `P${p}` });
-      for (let t = 0; t < 3; t++) {
-        const topic = await post(server, owner.token, `/app/profiles/${profile.id}/topics/`, { name: `T${t}`, topic_type: 3 });
-        await post(server, owner.token, `/app/topics/${topic.id}/items/`, {
+      for (let t = 0; t < 2; t++) {
+        topics.push((await post(server, owner.token, `/app/profiles/${profile.id}/topics/`, { name: `T${t}`, topic_type: 3 })).id);
+      }
+    }
+    const addItems = async () => {
+      for (const topic of topics) {
+        await post(server, owner.token, `/app/topics/${topic}/items/`, {
           name: 'List',
           list_content: { entries: [{ text: 'a' }, { text: 'b' }, { text: 'c' }] },
         });
-        await post(server, owner.token, `/app/topics/${topic.id}/items/`, {
+        await post(server, owner.token, `/app/topics/${topic}/items/`, {
           name: 'Picture',
           image_content: { image_resource: await insertMedia(server, owner) },
         });
       }
-    }
-    for (let i = 0; i < 3; i++) {
-      await post(server, owner.token, `/app/users/${owner.appUserId}/emergency-contacts/`, { name: `C${i}`, phone_number: '1234567890' });
-      await post(server, owner.token, `/app/users/${owner.appUserId}/emergency-items/`, { name: `E${i}` });
-    }
-    const large = await queriesOfExport();
+    };
+    await addItems();
+    const fewer = await queriesOfExport(owner);
+    await addItems();
+    await addItems();
+    const more = await queriesOfExport(owner);
+    assert.equal(more.document.app_users[0].profiles.length, 2);
+    assert.equal(more.document.app_users[0].profiles[0].topics[0].items.length, 6);
+    assert.equal(more.document.app_users[0].media_resources.length, 12);
+    assert.equal(more.count, fewer.count);
+  });
 
-    assert.equal(large.document.app_users[0].profiles.length, 3);
-    assert.equal(large.document.app_users[0].media_resources.length, 9);
-    assert.ok(small.count > 0);
-    assert.equal(large.count, small.count);
+  test('a topic of many pages: every item once, in order; account.json is JSON.stringify(…, null, 2) to the byte', async () => {
+    const owner = await createOwner(server);
+    const profile = await post(server, owner.token, `/app/users/${owner.appUserId}/profiles/`, { name: 'P' });
+    const topic = await post(server, owner.token, `/app/profiles/${profile.id}/topics/`, { name: 'Big', topic_type: 3 });
+    await post(server, owner.token, `/app/profiles/${profile.id}/topics/`, { name: 'Empty', topic_type: 4 });
+    const created: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const body =
+        i % 3
+          ? { name: `I${i}`, image_content: { description: `d${i}` } }
+          : { name: `L${i}`, list_content: { entries: [{ text: `e${i}` }] } };
+      created.push((await post(server, owner.token, `/app/topics/${topic.id}/items/`, body)).id);
+    }
+    const { document, entries } = await queriesOfExport(owner);
+    const [big, empty] = document.app_users[0].profiles[0].topics;
+    assert.deepEqual(
+      big.items.map((item: { id: number }) => item.id),
+      created,
+    );
+    assert.deepEqual(empty.items, []);
+    const fromApi = await server.request('GET', `/app/topics/${topic.id}/`, { token: owner.token });
+    assert.deepEqual(big, stripLinks(fromApi.body));
+    const text = entries.find((entry) => entry.name === 'account.json')!.data.toString('utf8');
+    assert.equal(text, `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+  });
+
+  test('an account without an app user: an empty app_users, still well-formed', async () => {
+    const account = await createAccount(server);
+    const { document, entries } = await queriesOfExport(account);
+    assert.deepEqual(document.app_users, []);
+    const text = entries.find((entry) => entry.name === 'account.json')!.data.toString('utf8');
+    assert.equal(text, `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+  });
+
+  test('beyond EXPORTS_AT_ONCE running at once: 503 with Retry-After, not counted; the slot is free again once the archive is sent', async () => {
+    const owner = await createOwner(server);
+    // An export whose response is not read: it holds its slot while its archive waits for the client.
+    const running = await whenSlotFree(server, owner.token);
+    assert.equal(running.status, 200);
+    const refused = await server.request('GET', '/account/export/', { token: owner.token });
+    assert.equal(refused.status, 503, refused.text);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.match(refused.body.detail, /exports/);
+    await running.arrayBuffer();
+    // The first export counted, the refused one did not.
+    const used = 1;
+    for (let i = used; i < 10; i++) await exportOnceFree(server, owner.token);
+    assert.equal((await whenSlotFree(server, owner.token)).status, 429);
+    // Used up, the account hears 429 even while another export holds the slot.
+    const other = await createOwner(server);
+    const holding = await whenSlotFree(server, other.token);
+    assert.equal((await server.request('GET', '/account/export/', { token: owner.token })).status, 429);
+    await holding.arrayBuffer();
+  });
+
+  test('no spool file is left behind, by a finished export or by one whose client went away', async () => {
+    const owner = await createOwner(server);
+    await exportOnceFree(server, owner.token);
+    const abandoned = new AbortController();
+    const response = await whenSlotFree(server, owner.token, abandoned.signal);
+    assert.equal(response.status, 200);
+    abandoned.abort();
+    await exportOnceFree(server, owner.token);
+    // Removed as the response ends: waited for, since the client may see the end first.
+    const deadline = Date.now() + WAIT_MS;
+    while (readdirSync(join(server.dataDir, 'spool')).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.deepEqual(readdirSync(join(server.dataDir, 'spool')), []);
   });
 });
