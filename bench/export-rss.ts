@@ -7,7 +7,6 @@
 // Prints the peak RSS (VmHWM of /proc/<pid>/status) before and after the download. The archive
 // goes to a file and is checked with yauzl: every entry there, with the size it should have.
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,30 +14,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { parseArgs } from 'node:util';
-import { crc32, deflateSync } from 'node:zlib';
 import yauzl from 'yauzl';
 import { benchAccounts, createBenchDatabase, seed } from './fixtures.ts';
 import { detectPinning } from './pinning.ts';
+import { pngOfSize } from './png.ts';
 import { ROOT, startService } from './processes.ts';
 
 const MB = 1_000_000;
-
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])));
-  return Buffer.concat([head, data, crc]);
-}
-
-/** A 1×1 PNG of `size` bytes: its bulk is a private chunk of random bytes. */
-function pngOfSize(size: number): Buffer {
-  const header = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
-  const start = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header)]);
-  const end = Buffer.concat([chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0, 255]))), chunk('IEND', Buffer.alloc(0))]);
-  return Buffer.concat([start, chunk('raNd', randomBytes(size - start.length - end.length - 12)), end]);
-}
 
 const mib = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1024 ** 2).toFixed(1)} MiB`);
 

@@ -38,6 +38,8 @@ export interface ServiceOptions {
   /** Mail, media and the server's log go here. */
   dataDir: string;
   name: string;
+  /** Variables set after the bench's own (a workload's limits). */
+  env?: Record<string, string>;
 }
 
 function freePort(): Promise<number> {
@@ -108,6 +110,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     QUOTA_ITEMS_PER_TOPIC: '100000000',
     QUOTA_ITEMS_PER_ACCOUNT: '100000000',
     QUOTA_ENTRIES_PER_ACCOUNT: '1000000000',
+    ...options.env,
   };
   const started = performance.now();
   const child = spawnPinned(options.pinning.server, [...productionNodeFlags(), join(ROOT, 'dist/main.js')], {

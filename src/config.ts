@@ -44,8 +44,8 @@ export interface Config {
   renderCacheBytes: number;
   /** Data exports running at once on this instance; beyond, 503. */
   exportsAtOnce: number;
-  /** Where a running export keeps its account.json until it is sent. */
-  exportSpoolDir: string;
+  /** Where large answers (an export's account.json, the largest views) are written before they are sent. */
+  spoolDir: string;
   messaging:
     | {
         providerId: string;
@@ -389,7 +389,7 @@ export function loadConfig(env: Env = process.env): Config {
     mfaIssuer: get('MFA_ISSUER') ?? 'Profile Service',
     renderCacheBytes: parseSize('RENDER_CACHE_BYTES', get('RENDER_CACHE_BYTES') ?? '32MiB'),
     exportsAtOnce: parseInteger('EXPORTS_AT_ONCE', get('EXPORTS_AT_ONCE') ?? '2', 1),
-    exportSpoolDir: get('EXPORT_SPOOL_DIR') ?? tmpdir(),
+    spoolDir: get('SPOOL_DIR') ?? tmpdir(),
     messaging,
     mailchimp,
     tokenIdleTtlMs: duration('TOKEN_IDLE_TTL', '30d'),

@@ -8,7 +8,7 @@
 // goes away stops the writing and closes the file being read; a store that fails mid-way cuts
 // the response off (an incomplete ZIP, never a complete-looking one). When the response ends,
 // whichever way, the spool file is removed and `onClose` runs.
-import { Readable, type PassThrough } from 'node:stream';
+import type { PassThrough, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { ZipFile } from 'yazl';
@@ -54,7 +54,7 @@ export function streamExportArchive(
       reading = undefined;
     }
     if (output.destroyed) return;
-    zip.addReadStream(Readable.from(accountJson(snapshot)), 'account.json', { mtime });
+    zip.addReadStream(snapshot.spool.read(snapshot.tail), 'account.json', { mtime });
     zip.end();
   }
 
@@ -65,9 +65,4 @@ export function streamExportArchive(
     output.destroy(error as Error);
   });
   return output;
-}
-
-async function* accountJson(snapshot: ExportSnapshot): AsyncGenerator<Buffer> {
-  yield* snapshot.spool.read();
-  yield Buffer.from(snapshot.tail());
 }

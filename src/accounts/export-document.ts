@@ -1,11 +1,10 @@
 // account.json of the data export, read in one consistent snapshot (Db.readSnapshot: it holds
-// back no other request) a page at a time and written as it is read into a spool file
-// (export-spool.ts): profiles and topics one by one, items PAGE_ITEMS at a time with their
-// contents and entries, yielding to other requests between pages. Every object goes through the
-// API's own mapper. An account has one app user at most (app_users_account_key), so the
-// document ends with that app user's media resources: written last, by `tail()`, once the
-// archive knows which of their files were still there.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+// back no other request) and written as it is read into a spool file: profiles one by one,
+// their topics and items in pages (app-data/paged-tree.ts), yielding to other requests between
+// pages. Every object goes through the API's own mapper, less its links. An account has one app
+// user at most (app_users_account_key), so the document ends with that app user's media
+// resources: written last, by `tail()`, once the archive knows which of their files were still
+// there.
 import type { Kysely } from 'kysely';
 import { listAppUsers } from '../app-data/app-user-queries.ts';
 import { toAppUser } from '../app-data/app-user-schemas.ts';
@@ -14,10 +13,9 @@ import { toEmergencyContact } from '../app-data/emergency-contact-schemas.ts';
 import { listEmergencyItems } from '../app-data/emergency-item-queries.ts';
 import { toEmergencyItem } from '../app-data/emergency-item-schemas.ts';
 import { listMedia } from '../app-data/gallery-queries.ts';
-import { loadItems } from '../app-data/profile-detail.ts';
+import { writeTopics, type PagedOutput } from '../app-data/paged-tree.ts';
 import { listProfiles } from '../app-data/profile-queries.ts';
 import { toProfileDetail } from '../app-data/profile-schemas.ts';
-import { toTopic } from '../app-data/topic-schemas.ts';
 import { listAccountTokens } from '../auth/token-queries.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -27,15 +25,11 @@ import { extensionOf } from '../storage/storage-keys.ts';
 import { findAccount } from './account-queries.ts';
 import { listAddresses } from './email-address-queries.ts';
 import { toEmailAddress } from './email-address-view.ts';
-import { JsonWriter } from './export-json.ts';
-import { listProfileTopics, topicItemIdsPage } from './export-queries.ts';
+import { JsonWriter } from '../spool/json-writer.ts';
+import { SpoolFile } from '../spool/spool-file.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, withoutLinks, type ExportedMedia } from './export-schemas.ts';
-import { ExportSpool } from './export-spool.ts';
 import { toAccount } from './profile-schemas.ts';
 import { toSession } from './session-schemas.ts';
-
-/** Items read at once: with up to 1,000 entries each (QUOTA_ENTRIES_PER_ITEM), a page holds at most 25,000 entries. */
-const PAGE_ITEMS = 25;
 
 /** A media file to put in the archive at `path`, and its entry in the document (whose `path` is nulled if the file is gone). */
 export interface ExportFile {
@@ -47,7 +41,7 @@ export interface ExportFile {
 export interface ExportSnapshot {
   exportedAt: string;
   /** account.json up to its app user's media resources. */
-  spool: ExportSpool;
+  spool: SpoolFile;
   files: ExportFile[];
   /** The rest of account.json: the media resources as `files` now say, and the closing brackets. */
   tail(): string;
@@ -56,9 +50,10 @@ export interface ExportSnapshot {
 /** `tokenId`: the caller's session, marked `current`. */
 export async function readExportSnapshot(ctx: AppContext, accountId: number, tokenId: number): Promise<ExportSnapshot> {
   const exportedAt = new Date(ctx.clock.now()).toISOString();
-  const spool = await ExportSpool.create(ctx.config.exportSpoolDir);
+  const spool = await SpoolFile.create(ctx.config.spoolDir);
   let write = (text: string) => spool.write(text);
-  const json = new JsonWriter((text) => write(text));
+  const json = new JsonWriter((text) => write(text), 2);
+  const out: PagedOutput = { json, between: () => spool.betweenPages(), map: withoutLinks };
   try {
     const { hasAppUser, files } = await ctx.db.readSnapshot(async (db) => {
       const account = await findAccount(db, accountId);
@@ -81,8 +76,8 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
       const [appUser] = await listAppUsers(db, accountId);
       if (!appUser) return { hasAppUser: false, files: [] };
       json.openObject();
-      for (const [key, value] of Object.entries(withoutLinks(toAppUser(ctx, appUser)))) json.value(value, key);
-      await writeProfiles(ctx, db, json, spool, accountId, appUser.id);
+      json.members(withoutLinks(toAppUser(ctx, appUser)), 'profiles');
+      await writeProfiles(ctx, db, out, accountId, appUser.id);
       json.value(
         (await listEmergencyItems(db, accountId, appUser.id)).map((row) => withoutLinks(toEmergencyItem(ctx, row))),
         'emergency_items',
@@ -122,44 +117,16 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
   }
 }
 
-/** The app user's profiles, each with its topics and their items, a page of items at a time. */
-async function writeProfiles(
-  ctx: AppContext,
-  db: Kysely<Database>,
-  json: JsonWriter,
-  spool: ExportSpool,
-  accountId: number,
-  appUserId: number,
-): Promise<void> {
-  json.openArray('profiles');
+/** The app user's profiles, each with its topics and their items. */
+async function writeProfiles(ctx: AppContext, db: Kysely<Database>, out: PagedOutput, accountId: number, appUserId: number): Promise<void> {
+  out.json.openArray('profiles');
   for (const profile of await listProfiles(db, accountId, appUserId)) {
-    json.openObject();
-    for (const [key, value] of Object.entries(withoutLinks(toProfileDetail(ctx, profile, []))))
-      if (key !== 'topics') json.value(value, key);
-    json.openArray('topics');
-    for (const topic of await listProfileTopics(db, accountId, profile.id)) {
-      json.openObject();
-      for (const [key, value] of Object.entries(withoutLinks(toTopic(ctx, topic, [])))) if (key !== 'items') json.value(value, key);
-      json.openArray('items');
-      let afterId = 0;
-      while (topic.item_count > 0) {
-        const itemIds = await topicItemIdsPage(db, accountId, topic.id, afterId, PAGE_ITEMS);
-        if (itemIds.length === 0) break;
-        for (const item of await loadItems(ctx, db, accountId, { itemIds })) json.value(withoutLinks(item));
-        await spool.flush();
-        if (itemIds.length < PAGE_ITEMS) break;
-        afterId = itemIds.at(-1)!;
-        // Other requests run between pages, whatever the size of the account.
-        await nextTurn();
-      }
-      json.close();
-      json.close();
-    }
-    json.close();
-    json.close();
-    await spool.flush();
+    out.json.openObject();
+    out.json.members(withoutLinks(toProfileDetail(ctx, profile, [])), 'topics');
+    await writeTopics(ctx, db, out, accountId, profile.id, 'topics');
+    out.json.close();
   }
-  json.close();
+  out.json.close();
 }
 
 function exportFile(ctx: AppContext, row: MediaRow): ExportFile {

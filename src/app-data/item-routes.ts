@@ -7,10 +7,12 @@ import type { App } from '../http/types.ts';
 import { IdParams } from './field-schemas.ts';
 import { ItemBody, ItemPatchBody, ItemSchema } from './item-schemas.ts';
 import { createItem, getItem, removeItem, updateItem } from './item-service.ts';
-import { loadItems } from './profile-detail.ts';
+import { loadItems } from './item-loads.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
 import { created, registerDelete } from './route-helpers.ts';
-import { findTopic } from './topic-queries.ts';
+import { writeItems } from './paged-tree.ts';
+import { findTopicWithHeld } from './tree-queries.ts';
+import { fitsInline, spoolView } from './tree-views.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['items'];
@@ -31,7 +33,18 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
       const caller = callerOf(request);
       const topicId = parseId(request.params.id);
       return sendRendering(reply, cache, `topic-items:${topicId}`, caller, ctx.clock.now(), async () => {
-        if (!(await findTopic(ctx.db.kysely, caller.accountId, topicId))) return undefined;
+        const topic = await findTopicWithHeld(ctx.db.kysely, caller.accountId, topicId);
+        if (!topic) return undefined;
+        if (!fitsInline(topic)) {
+          return spoolView(ctx, async (db, out) => {
+            const current = await findTopicWithHeld(db, caller.accountId, topicId);
+            if (!current) return false;
+            out.json.openArray();
+            await writeItems(ctx, db, out, caller.accountId, current);
+            out.json.close();
+            return true;
+          });
+        }
         return loadItems(ctx, ctx.db.kysely, caller.accountId, { topicId });
       });
     },

@@ -28,7 +28,7 @@ import { createListItemTogether } from './list-item-creates.ts';
 import { countEntries, insertEntries, replaceEntries } from './list-entry-queries.ts';
 import { invalidMediaReferences } from './media-references.ts';
 import { writeOwned, writeUnderTopic } from './owned-write.ts';
-import { loadItems } from './profile-detail.ts';
+import { loadItems } from './item-loads.ts';
 import { enforceAccountBounds, enforceQuota } from './quotas.ts';
 
 export async function getItem(ctx: AppContext, accountId: number, id: number): Promise<Item> {

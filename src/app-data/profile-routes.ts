@@ -9,6 +9,7 @@ import { loadProfileDetail } from './profile-detail.ts';
 import { ProfileBody, ProfileDetailSchema, ProfilePatchBody, ProfileSchema } from './profile-schemas.ts';
 import { changeProfile, createProfile, listUserProfiles, removeProfile } from './profile-service.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
+import { sendView } from './tree-views.ts';
 import { created, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
@@ -77,7 +78,8 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
           response: { 200: ProfileDetailSchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
       },
-      async (request) => changeProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+      async (request, reply) =>
+        sendView(reply, await changeProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
     );
   }
 

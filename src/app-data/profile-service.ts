@@ -3,6 +3,7 @@
 // taken by the owned-write kernel, queues concurrent "make default" requests, so they never
 // collide on the one-default index).
 import type { AppContext } from '../context.ts';
+import type { Readable } from 'node:stream';
 import { notFound } from '../errors.ts';
 import { findAppUser } from './app-user-queries.ts';
 import { loadProfileDetail } from './profile-detail.ts';
@@ -45,7 +46,7 @@ export async function changeProfile(
   accountId: number,
   profileId: number,
   changes: ProfileChanges,
-): Promise<ProfileDetail> {
+): Promise<ProfileDetail | Readable> {
   await writeOwned(
     ctx,
     (trx) => findProfile(trx, accountId, profileId),

@@ -4,10 +4,12 @@
 // (src/auth/token-finder.ts) is read before the view, so a request can never be served a
 // rendering older than the data. Each instance keeps its own cache; on PostgreSQL the version
 // read from the database with the token keeps several instances correct.
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../auth/token-auth.ts';
 import { notFound } from '../errors.ts';
 import { expiryFor } from '../media/signed-urls.ts';
+import { isStream } from './tree-views.ts';
 
 interface Entry {
   /** The owner: the account the rendering was loaded for (the load filters on it). */
@@ -105,7 +107,8 @@ export class RenderingCache {
 /**
  * Sends the caller's cached rendering of `key` when it is current; otherwise loads the value
  * (undefined: missing or someone else's, 404), serialises it through the route's response
- * schema, caches and sends it.
+ * schema, caches and sends it. A view written in pages (a stream: tree-views.ts) is sent as it
+ * is and not cached: it is larger than the cache would keep.
  */
 export async function sendRendering(
   reply: FastifyReply,
@@ -113,7 +116,7 @@ export async function sendRendering(
   key: string,
   caller: Caller,
   now: number,
-  load: () => Promise<object | undefined>,
+  load: () => Promise<object | Readable | undefined>,
 ): Promise<FastifyReply> {
   // No app user yet: nothing to cache, and the load finds nothing.
   const dataVersion = await caller.dataVersion();
@@ -122,6 +125,7 @@ export async function sendRendering(
   if (body === undefined) {
     const value = await load();
     if (value === undefined) throw notFound();
+    if (isStream(value)) return reply.type('application/json; charset=utf-8').send(value);
     body = Buffer.from(String(reply.serialize(value)));
     if (stamp !== undefined) cache.set(key, caller.accountId, stamp, body);
   }

@@ -8,6 +8,7 @@ import { IdParams } from './field-schemas.ts';
 import { created, registerDelete } from './route-helpers.ts';
 import { TopicBody, TopicPatchBody, TopicSchema } from './topic-schemas.ts';
 import { changeTopic, createTopic, getTopic, listTopics, removeTopic } from './topic-service.ts';
+import { sendView } from './tree-views.ts';
 import { TOPIC_TYPES, TopicTypeSchema } from './topic-types.ts';
 import { errors } from '../http/error-schemas.ts';
 
@@ -38,7 +39,7 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(TopicSchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => listTopics(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    async (request, reply) => sendView(reply, await listTopics(ctx, callerOf(request).accountId, parseId(request.params.id))),
   );
 
   app.post(
@@ -67,7 +68,7 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
         response: { 200: TopicSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => getTopic(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    async (request, reply) => sendView(reply, await getTopic(ctx, callerOf(request).accountId, parseId(request.params.id))),
   );
 
   const changeSchemas = { patch: TopicPatchBody, put: TopicBody };
@@ -84,7 +85,8 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
           response: { 200: TopicSchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
       },
-      (request) => changeTopic(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+      async (request, reply) =>
+        sendView(reply, await changeTopic(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
     );
   }
 

@@ -1,19 +1,47 @@
 // Topics (contract §5): read with their items in full, written through the owned-write kernel.
+import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { writeOwned } from './owned-write.ts';
 import { loadTopics } from './profile-detail.ts';
+import { writeTopic, writeTopics } from './paged-tree.ts';
 import { findProfile } from './profile-queries.ts';
 import { enforceQuota } from './quotas.ts';
 import { countTopics, deleteTopic, findTopic, insertTopic, updateTopic } from './topic-queries.ts';
 import { toTopic, type Topic } from './topic-schemas.ts';
+import { findProfileWithHeld, findTopicWithHeld } from './tree-queries.ts';
+import { fitsInline, spoolView } from './tree-views.ts';
 
-export async function listTopics(ctx: AppContext, accountId: number, profileId: number): Promise<Topic[]> {
-  if (!(await findProfile(ctx.db.kysely, accountId, profileId))) throw notFound();
+/** A stream when the app user holds more than the inline bounds (tree-views.ts). */
+export async function listTopics(ctx: AppContext, accountId: number, profileId: number): Promise<Topic[] | Readable> {
+  const profile = await findProfileWithHeld(ctx.db.kysely, accountId, profileId);
+  if (!profile) throw notFound();
+  if (!fitsInline(profile)) {
+    const view = await spoolView(ctx, async (db, out) => {
+      if (!(await findProfileWithHeld(db, accountId, profileId))) return false;
+      await writeTopics(ctx, db, out, accountId, profileId);
+      return true;
+    });
+    if (!view) throw notFound();
+    return view;
+  }
   return loadTopics(ctx, ctx.db.kysely, accountId, { profileId });
 }
 
-export async function getTopic(ctx: AppContext, accountId: number, id: number): Promise<Topic> {
+/** A stream when the app user holds more than the inline bounds (tree-views.ts). */
+export async function getTopic(ctx: AppContext, accountId: number, id: number): Promise<Topic | Readable> {
+  const found = await findTopicWithHeld(ctx.db.kysely, accountId, id);
+  if (!found) throw notFound();
+  if (!fitsInline(found)) {
+    const view = await spoolView(ctx, async (db, out) => {
+      const topic = await findTopicWithHeld(db, accountId, id);
+      if (!topic) return false;
+      await writeTopic(ctx, db, out, accountId, topic);
+      return true;
+    });
+    if (!view) throw notFound();
+    return view;
+  }
   const [topic] = await loadTopics(ctx, ctx.db.kysely, accountId, { topicId: id });
   if (!topic) throw notFound();
   return topic;
@@ -41,7 +69,7 @@ export async function changeTopic(
   accountId: number,
   id: number,
   changes: { name?: string; topic_type?: number },
-): Promise<Topic> {
+): Promise<Topic | Readable> {
   await writeOwned(
     ctx,
     (trx) => findTopic(trx, accountId, id),

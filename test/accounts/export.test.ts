@@ -531,7 +531,11 @@ describe('data export: read in pages', () => {
 
   test('beyond EXPORTS_AT_ONCE running at once: 503 with Retry-After, not counted; the slot is free again once the archive is sent', async () => {
     const owner = await createOwner(server);
-    // An export whose response is not read: it holds its slot while its archive waits for the client.
+    // An export whose response is not read holds its slot while its archive waits for the client:
+    // 30 MB of media, more than the sockets' buffers take.
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await upload(server, owner.token, owner.appUserId, { name: `big ${i}`, file: pngOfSize(10_000_000) })).status, 201);
+    }
     const running = await whenSlotFree(server, owner.token);
     assert.equal(running.status, 200);
     const refused = await server.request('GET', '/account/export/', { token: owner.token });

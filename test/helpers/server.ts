@@ -78,7 +78,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     PUBLIC_URL,
     DATABASE_URL: database.url,
     MAIL_DIR: join(dataDir, 'mail'),
-    EXPORT_SPOOL_DIR: join(dataDir, 'spool'),
+    SPOOL_DIR: join(dataDir, 'spool'),
     // fs:<dataDir>/media, or a prefix of the shared S3 server with TEST_MEDIA_STORAGE=s3.
     ...(await testMediaStorageEnv(dataDir)),
     RATE_LIMITS: 'off',

@@ -1,0 +1,60 @@
+// The views that grow with what an app user holds: a profile's detail, its topics, a topic, a
+// topic's items. For an app user holding at most INLINE_ITEMS items and INLINE_ENTRIES list
+// entries, each is loaded whole with a fixed number of queries (profile-detail.ts) and
+// serialised by its route's schema (and cached where the route caches). Beyond, it is written
+// in pages (paged-tree.ts) into a spool file within one snapshot and sent from it, as the data
+// export is: no read of the largest account allowed stalls the instance or takes memory in
+// proportion to it (contract §5). The choice is made from the app user's counts, read with the
+// view's first row (tree-queries.ts), so it costs no query.
+import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { SpoolFile } from '../spool/spool-file.ts';
+import { JsonWriter } from '../spool/json-writer.ts';
+import type { PagedOutput } from './paged-tree.ts';
+import type { HeldCounts } from './tree-queries.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** Up to these, a view is at most about 1.5 MB of JSON: rendered whole in a few milliseconds. */
+export const INLINE_ITEMS = 1_000;
+export const INLINE_ENTRIES = 5_000;
+
+export function fitsInline(held: HeldCounts): boolean {
+  return held.held_items <= INLINE_ITEMS && held.held_entries <= INLINE_ENTRIES;
+}
+
+/** A view written in pages, ready to send; undefined when `write` found nothing (404). */
+export async function spoolView(
+  ctx: AppContext,
+  write: (db: Kysely<Database>, out: PagedOutput) => Promise<boolean>,
+): Promise<Readable | undefined> {
+  const spool = await SpoolFile.create(ctx.config.spoolDir);
+  try {
+    const json = new JsonWriter((text) => spool.write(text));
+    const found = await ctx.db.readSnapshot((db) => write(db, { json, between: () => spool.betweenPages(), map: (value) => value }));
+    if (!found) {
+      await spool.remove();
+      return undefined;
+    }
+    await spool.finish();
+  } catch (error) {
+    await spool.remove();
+    throw error;
+  }
+  const body = spool.read();
+  body.once('close', () => {
+    spool.remove().catch((error: unknown) => ctx.log.warn({ err: error }, 'a spool file could not be removed'));
+  });
+  return body;
+}
+
+/** Sends a view: a spooled one as it is, one in hand through the route's schema. */
+export function sendView<T>(reply: FastifyReply, view: T | Readable): T | FastifyReply {
+  if (isStream(view)) return reply.type('application/json; charset=utf-8').send(view);
+  return view;
+}
+
+export function isStream(value: unknown): value is Readable {
+  return typeof value === 'object' && value !== null && typeof (value as Readable).pipe === 'function';
+}
