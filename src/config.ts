@@ -74,6 +74,8 @@ export interface Config {
     emailPerAddress: RateLimit;
     verificationEmailsPerAccount: RateLimit;
     exportsPerAccount: RateLimit;
+    /** Windows the in-memory counters (one SQLite instance) keep per window length. */
+    memoryKeys: number;
   };
   quotas: {
     profilesPerUser: number;
@@ -398,6 +400,7 @@ export function loadConfig(env: Env = process.env): Config {
       emailPerAddress: rate('RATE_LIMIT_EMAIL_PER_ADDRESS', '1/1m'),
       verificationEmailsPerAccount: rate('RATE_LIMIT_VERIFICATION_EMAILS_PER_ACCOUNT', '10/1d'),
       exportsPerAccount: rate('RATE_LIMIT_EXPORTS_PER_ACCOUNT', '5/1h'),
+      memoryKeys: parseInteger('RATE_COUNTER_MEMORY_KEYS', get('RATE_COUNTER_MEMORY_KEYS') ?? '100000', 1),
     },
     quotas: {
       profilesPerUser: quota('QUOTA_PROFILES_PER_USER', 100),

@@ -89,7 +89,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       mfa: await mfaSecretBox(config, db),
     };
     // A process that sees every write (db.changes: one SQLite instance) sees every request too.
-    const counters = db.changes ? new MemoryCounterStore() : new SqlCounterStore(db.kysely);
+    const counters = db.changes ? new MemoryCounterStore(config.rateLimits.memoryKeys) : new SqlCounterStore(db.kysely);
     const cacheCounts = new Map<string, CacheCounts>();
     const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, counters, cacheCounts, media, secrets };
     mail = createMailTransport(config, log);

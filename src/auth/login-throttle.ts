@@ -1,7 +1,11 @@
-// Login failure limits of contract §8, checked before any password hashing: per account and
-// IP (default 5 in 5 minutes), per IP (10 a minute) and per account whatever the IP (100 an
+// Login failure limits of contract §8, checked before any password hashing: per IP (10 a
+// minute), per account and IP (default 5 in 5 minutes) and per account whatever the IP (100 an
 // hour). Counted in the service's counter store (counter-store.ts): in memory for one SQLite
-// instance, in the database where several PostgreSQL instances share the counts.
+// instance, in the database where several PostgreSQL instances share the counts. An IPv6
+// client counts by its /64 (client-network.ts).
+//
+// The IP is counted first, and an IP over its limit is refused before any key of an account
+// is made: one client cannot fill the store with keys of made-up addresses.
 //
 // An attempt is counted when it starts, before the password is checked, so that parallel
 // attempts cannot slip past the limit together; a correct password takes it back (and clears
@@ -10,7 +14,10 @@
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { rateLimitedFor } from '../errors.ts';
+import { clientNetwork } from './client-network.ts';
 import { type CounterStore, limit } from './counter-store.ts';
+
+export const TOO_MANY_FAILED_LOGINS = 'Too many failed login attempts';
 
 export interface LoginAttempt {
   /** The password was right: the attempt is not a failure. */
@@ -18,6 +25,12 @@ export interface LoginAttempt {
 }
 
 export const NO_OP_ATTEMPT: LoginAttempt = { async succeeded() {} };
+
+interface Keys {
+  ip: string;
+  accountIp: string;
+  account: string;
+}
 
 export class LoginThrottle {
   readonly #settings: Config['rateLimits'];
@@ -37,22 +50,26 @@ export class LoginThrottle {
    */
   async begin(account: string, ip: string): Promise<LoginAttempt> {
     if (!this.#settings.enabled) return NO_OP_ATTEMPT;
-    const keys = {
-      accountIp: `login-account-ip:${account}\n${ip}`,
-      ip: `login-ip:${ip}`,
-      account: `login-account:${account}`,
-    };
-    const { loginFailuresPerAccountIp, loginFailuresPerIp, loginFailuresPerAccount } = this.#settings;
+    const keys = await this.#countIp(account, ip);
+    const { loginFailuresPerAccountIp, loginFailuresPerAccount } = this.#settings;
     const waitMs = await limit(
       this.#store,
       [
         { key: keys.accountIp, limit: loginFailuresPerAccountIp },
-        { key: keys.ip, limit: loginFailuresPerIp },
         { key: keys.account, limit: loginFailuresPerAccount },
       ],
       this.#clock.now(),
     );
-    if (waitMs > 0) throw rateLimitedFor(waitMs, 'Too many failed login attempts');
+    if (waitMs > 0) throw rateLimitedFor(waitMs, TOO_MANY_FAILED_LOGINS);
     return { succeeded: () => this.#store.release([keys.ip, keys.account], [keys.accountIp], this.#clock.now()) };
+  }
+
+  /** Counts the attempt against its IP's limit first, so that a refused IP makes no other key. */
+  async #countIp(account: string, ip: string): Promise<Keys> {
+    const network = clientNetwork(ip);
+    const keys = { ip: `login-ip:${network}`, accountIp: `login-account-ip:${account}\n${network}`, account: `login-account:${account}` };
+    const waitMs = await limit(this.#store, [{ key: keys.ip, limit: this.#settings.loginFailuresPerIp }], this.#clock.now());
+    if (waitMs > 0) throw rateLimitedFor(waitMs, TOO_MANY_FAILED_LOGINS);
+    return keys;
   }
 }
