@@ -57,13 +57,13 @@ export async function replaceRecoveryCodes(db: Kysely<Database>, accountId: numb
     .execute();
 }
 
-/** Spends an unused recovery code; false when the account has no such unused code. */
-export async function spendRecoveryCode(db: Kysely<Database>, accountId: number, codeHash: string, now: number): Promise<boolean> {
+/** Spends an unused recovery code stored under one of `codeHashes`; false when the account has no such unused code. */
+export async function spendRecoveryCode(db: Kysely<Database>, accountId: number, codeHashes: string[], now: number): Promise<boolean> {
   const result = await db
     .updateTable('recovery_codes')
     .set({ used_at: now })
     .where('account_id', '=', accountId)
-    .where('code_hash', '=', codeHash)
+    .where('code_hash', 'in', codeHashes)
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

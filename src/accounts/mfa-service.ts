@@ -72,7 +72,7 @@ export async function confirmTotp(ctx: AppContext, accountId: number, code: stri
     // A secret replaced meanwhile by a new enrolment is not the one the code was checked against.
     const current = await findTotp(trx, accountId);
     if (current?.secret !== pending.secret || !(await enableTotp(trx, accountId, step))) throw nonFieldError(NOTHING_PENDING);
-    await storeRecoveryCodes(trx, accountId, codes);
+    await storeRecoveryCodes(ctx, trx, accountId, codes);
     await queueEmail(ctx, trx, totpEnabledMessage(account.email), accountId);
   });
   ctx.outbox.wake();
@@ -113,7 +113,7 @@ export async function regenerateRecoveryCodes(
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     await requireSecondFactor(ctx, trx, account, proof.code);
-    await storeRecoveryCodes(trx, accountId, codes);
+    await storeRecoveryCodes(ctx, trx, accountId, codes);
   });
   await attempt.succeeded();
   // A recovery code given as the second factor queued its notice.
@@ -121,10 +121,10 @@ export async function regenerateRecoveryCodes(
   return codes;
 }
 
-function storeRecoveryCodes(trx: Kysely<Database>, accountId: number, codes: string[]): Promise<void> {
+function storeRecoveryCodes(ctx: AppContext, trx: Kysely<Database>, accountId: number, codes: string[]): Promise<void> {
   return replaceRecoveryCodes(
     trx,
     accountId,
-    codes.map((code) => recoveryCodeHash(code)!),
+    codes.map((code) => recoveryCodeHash(ctx.secrets.recoveryCodes, code)!),
   );
 }

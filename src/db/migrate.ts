@@ -14,6 +14,7 @@ import { outboxAccountsMigration } from './migrations/0009-outbox-accounts.ts';
 import { twoStepSignInMigration } from './migrations/0010-two-step-sign-in.ts';
 import { rateCountersMigration } from './migrations/0011-rate-counters.ts';
 import { listItemFunctionMigration } from './migrations/0012-list-item-function.ts';
+import { recoveryCodeHmacMigration } from './migrations/0014-recovery-code-hmac.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -29,6 +30,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0010-two-step-sign-in': twoStepSignInMigration(db.dialect),
     '0011-rate-counters': rateCountersMigration(),
     '0012-list-item-function': listItemFunctionMigration(db.dialect),
+    '0014-recovery-code-hmac': recoveryCodeHmacMigration(db.dialect),
   };
 }
 
