@@ -2,7 +2,7 @@
 // and the login challenges waiting for a second factor. Spending a code or a challenge is one
 // conditional UPDATE or DELETE whose row count says whether this request won it, so two
 // requests can never both spend the same one.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 export interface TotpRow {
@@ -79,8 +79,30 @@ export async function countRecoveryCodesLeft(db: Kysely<Database>, accountId: nu
   return Number(row.left);
 }
 
-export async function insertChallenge(db: Kysely<Database>, accountId: number, tokenHash: string, expiresAt: number): Promise<void> {
-  await db.insertInto('mfa_challenges').values({ account_id: accountId, token_hash: tokenHash, expires_at: expiresAt }).execute();
+/**
+ * Opens a login challenge, if the account's password is still the one just checked: a
+ * password changed (or the account deleted) while it was being checked opens none. False then.
+ */
+export async function insertChallenge(
+  db: Kysely<Database>,
+  challenge: { accountId: number; passwordHash: string; tokenHash: string; expiresAt: number },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('mfa_challenges')
+    .columns(['account_id', 'token_hash', 'expires_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('accounts')
+        .select([
+          'id',
+          sql<string>`cast(${challenge.tokenHash} as text)`.as('token_hash'),
+          sql<number>`cast(${challenge.expiresAt} as bigint)`.as('expires_at'),
+        ])
+        .where('id', '=', challenge.accountId)
+        .where('password_hash', '=', challenge.passwordHash),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 export function findChallenge(db: Kysely<Database>, tokenHash: string) {
@@ -91,12 +113,21 @@ export function findChallenge(db: Kysely<Database>, tokenHash: string) {
     .executeTakeFirst();
 }
 
-export async function countChallengeFailure(db: Kysely<Database>, challengeId: number): Promise<void> {
-  await db
+/**
+ * Counts a code against the challenge before it is judged, in one conditional UPDATE, so
+ * parallel codes cannot pass its cap together; false when the challenge is gone, expired or
+ * has had `maxAttempts` codes already.
+ */
+export async function countChallengeAttempt(db: Kysely<Database>, challengeId: number, maxAttempts: number, now: number): Promise<boolean> {
+  const row = await db
     .updateTable('mfa_challenges')
     .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
     .where('id', '=', challengeId)
-    .execute();
+    .where('failed_attempts', '<', maxAttempts)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Uses the challenge up; false when another request already did. */
