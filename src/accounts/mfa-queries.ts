@@ -31,9 +31,11 @@ export async function enableTotp(db: Kysely<Database>, accountId: number, step: 
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function deleteTotp(db: Kysely<Database>, accountId: number): Promise<void> {
-  await db.deleteFrom('totp_secrets').where('account_id', '=', accountId).execute();
+/** Turns two-step sign-in off: the secret and the recovery codes go; false when there was no secret. */
+export async function deleteTotp(db: Kysely<Database>, accountId: number): Promise<boolean> {
+  const result = await db.deleteFrom('totp_secrets').where('account_id', '=', accountId).executeTakeFirst();
   await db.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Spends a TOTP step: false when that step or a newer one was already accepted (a replay). */
@@ -128,6 +130,11 @@ export async function countChallengeAttempt(db: Kysely<Database>, challengeId: n
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Ends every login of the account waiting for its second step. */
+export async function deleteAccountChallenges(db: Kysely<Database>, accountId: number): Promise<void> {
+  await db.deleteFrom('mfa_challenges').where('account_id', '=', accountId).execute();
 }
 
 /** Uses the challenge up; false when another request already did. */

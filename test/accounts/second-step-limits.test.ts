@@ -1,15 +1,27 @@
 // Contract §8 and §9: the limits on the second step of two-step sign-in hold for someone who
 // knows the password — a right password gives nothing back, wrong codes in a row lock the
-// second step and tell the owner (once), and an mfa_token's cap holds under parallel codes.
-// Through the real server, with a real SMTP sink.
+// second step and tell the owner (once), an mfa_token's cap holds under parallel codes, and
+// the logins waiting for a second step end with a password change, a reset, logout-all and
+// two-step sign-in turned off. Through the real server, with a real SMTP sink.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { EXHAUSTED_MFA_TOKEN } from '../../src/accounts/login-service.ts';
+import { DEAD_MFA_TOKEN, EXHAUSTED_MFA_TOKEN } from '../../src/accounts/login-service.ts';
+import { NOT_ON } from '../../src/accounts/mfa-service.ts';
 import { WRONG_CODE } from '../../src/accounts/second-factor.ts';
-import { PASSWORD, registerVerified, startMailedServer, waitForMail, type MailedServer, type RegisteredAccount } from './account-flows.ts';
+import { SmtpSink } from '../helpers/smtp-sink.ts';
+import {
+  PASSWORD,
+  RESET_SUBJECT,
+  registerVerified,
+  startMailedServer,
+  waitForMail,
+  type MailedServer,
+  type RegisteredAccount,
+} from './account-flows.ts';
 import { freshCode, turnOnTotp } from './two-step-flows.ts';
 
 const LOCKED_SUBJECT = 'Someone who knows your password failed two-step sign-in';
+const OFF_SUBJECT = 'Two-step sign-in is off';
 
 function logIn(mailed: MailedServer, account: RegisteredAccount, ip = '198.51.100.1') {
   return mailed.server.request('POST', '/auth/login/', {
@@ -138,7 +150,7 @@ describe('wrong codes in a row lock the second step (RATE_LIMIT_SECOND_STEP_FAIL
   });
 });
 
-describe('an mfa_token', () => {
+describe('an mfa_token and what ends it', () => {
   let mailed: MailedServer;
   before(async () => {
     mailed = await startMailedServer();
@@ -161,5 +173,75 @@ describe('an mfa_token', () => {
     const another = await mfaToken(mailed, account);
     for (let i = 0; i < 4; i++) assert.equal((await secondStep(mailed, another, '000000')).status, 400);
     assert.equal((await secondStep(mailed, another, freshCode(server, secret))).status, 200);
+  });
+
+  async function assertEnded(token: string, secret: string): Promise<void> {
+    const answer = await secondStep(mailed, token, freshCode(mailed.server, secret));
+    assert.deepEqual([answer.status, answer.body], [400, { mfa_token: [DEAD_MFA_TOKEN] }]);
+  }
+
+  test('a password change ends it', async () => {
+    const { server } = mailed;
+    const account = await registerVerified(mailed);
+    const { secret } = await turnOnTotp(server, account);
+    const token = await mfaToken(mailed, account);
+    const changed = await server.request('POST', '/account/change-password/', {
+      token: account.token,
+      body: { old_password: PASSWORD, new_password: 'amber-falcon-88-river' },
+    });
+    assert.equal(changed.status, 200, changed.text);
+    await assertEnded(token, secret);
+  });
+
+  test('a password reset ends it', async () => {
+    const { server, sink } = mailed;
+    const account = await registerVerified(mailed);
+    const { secret } = await turnOnTotp(server, account);
+    const token = await mfaToken(mailed, account);
+    assert.equal((await server.request('POST', '/account/reset-password/', { body: { email: account.email } })).status, 200);
+    const key = SmtpSink.keyIn(await waitForMail(sink, account.email, RESET_SUBJECT));
+    const reset = await server.request('POST', '/account/change-password/', {
+      body: { key, new_password: 'amber-falcon-88-river', code: freshCode(server, secret) },
+    });
+    assert.equal(reset.status, 200, reset.text);
+    await assertEnded(token, secret);
+  });
+
+  test('logout-all ends it', async () => {
+    const { server } = mailed;
+    const account = await registerVerified(mailed);
+    const { secret } = await turnOnTotp(server, account);
+    const token = await mfaToken(mailed, account);
+    assert.equal((await server.request('POST', '/auth/logout-all/', { token: account.token })).status, 204);
+    await assertEnded(token, secret);
+  });
+
+  test('turning two-step sign-in off ends it: no code completes it then', async () => {
+    const { server } = mailed;
+    const account = await registerVerified(mailed);
+    const { secret, recoveryCodes } = await turnOnTotp(server, account);
+    const token = await mfaToken(mailed, account);
+    const off = await server.request('DELETE', '/account/mfa/totp/', {
+      token: account.token,
+      body: { password: PASSWORD, code: recoveryCodes[0] },
+    });
+    assert.equal(off.status, 204, off.text);
+    const anyCode = await secondStep(mailed, token, '000000');
+    assert.deepEqual([anyCode.status, anyCode.body], [400, { mfa_token: [DEAD_MFA_TOKEN] }]);
+    await assertEnded(token, secret);
+  });
+
+  test('turning it off twice at once (a double click): one 204, one notice', async () => {
+    const { server, sink } = mailed;
+    const account = await registerVerified(mailed);
+    const { secret } = await turnOnTotp(server, account);
+    const body = { password: PASSWORD, code: freshCode(server, secret) };
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => server.request('DELETE', '/account/mfa/totp/', { token: account.token, body })),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [204, 400, 400, 400, 400], answers.map((a) => a.text).join('\n'));
+    for (const refused of answers.filter((a) => a.status === 400)) assert.deepEqual(refused.body, { non_field_errors: [NOT_ON] });
+    await waitForMail(sink, account.email, OFF_SUBJECT);
+    assert.equal(await queuedMails(mailed, account.id, OFF_SUBJECT), 1);
   });
 });
