@@ -122,12 +122,14 @@ export class MemoryCounterStore implements CounterStore {
 
   async release(decrement: string[], reset: string[], now: number): Promise<void> {
     for (const table of this.#tables.values()) {
+      let freed = false;
       for (const key of decrement) {
         const window = table.windows.get(key);
-        if (window && window.resetAt > now && window.count > 0) window.count--;
+        if (window && window.resetAt > now && window.count > 0) freed = window.count-- === window.max || freed;
       }
-      for (const key of reset) table.windows.delete(key);
-      table.fullUntil = 0;
+      for (const key of reset) freed = table.windows.delete(key) || freed;
+      // Only a window gone or back under its limit makes room: otherwise a full table stays known as full.
+      if (freed) table.fullUntil = 0;
     }
   }
 
