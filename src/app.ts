@@ -16,7 +16,7 @@ import { registerAccountProfileRoutes } from './accounts/profile-routes.ts';
 import { registerSessionRoutes } from './accounts/session-routes.ts';
 import { registerVerificationRoutes } from './accounts/verification-routes.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
-import { rateLimitStore } from './auth/ip-rate-limits.ts';
+import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
 import { PasswordCheckThrottle } from './auth/password-check-throttle.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
@@ -114,6 +114,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   await app.register(rateLimit, {
     global: false,
     store: rateLimitStore(ctx.counters, ctx.clock),
+    keyGenerator: rateLimitKey,
     // Thrown by the plugin; the error handler sends it as {"detail"} with Retry-After.
     errorResponseBuilder: (_request, context) => rateLimitedFor(context.ttl, 'Too many requests'),
   });

@@ -76,9 +76,13 @@ export interface Config {
     verifyEmail: RateLimit;
     changePassword: RateLimit;
     passwordChecksPerAccount: RateLimit;
+    /** Wrong second-step codes in a row per account: past it, the second step waits out the window. */
+    secondStepFailuresPerAccount: RateLimit;
     emailPerAddress: RateLimit;
     verificationEmailsPerAccount: RateLimit;
     exportsPerAccount: RateLimit;
+    /** Windows the in-memory counters (one SQLite instance) keep per window length. */
+    memoryKeys: number;
   };
   quotas: {
     profilesPerUser: number;
@@ -406,9 +410,11 @@ export function loadConfig(env: Env = process.env): Config {
       verifyEmail: rate('RATE_LIMIT_VERIFY_EMAIL', '20/1h'),
       changePassword: rate('RATE_LIMIT_CHANGE_PASSWORD', '20/1h'),
       passwordChecksPerAccount: rate('RATE_LIMIT_PASSWORD_CHECKS_PER_ACCOUNT', '10/1h'),
+      secondStepFailuresPerAccount: rate('RATE_LIMIT_SECOND_STEP_FAILURES', '10/1h'),
       emailPerAddress: rate('RATE_LIMIT_EMAIL_PER_ADDRESS', '1/1m'),
       verificationEmailsPerAccount: rate('RATE_LIMIT_VERIFICATION_EMAILS_PER_ACCOUNT', '10/1d'),
       exportsPerAccount: rate('RATE_LIMIT_EXPORTS_PER_ACCOUNT', '5/1h'),
+      memoryKeys: parseInteger('RATE_COUNTER_MEMORY_KEYS', get('RATE_COUNTER_MEMORY_KEYS') ?? '100000', 1),
     },
     quotas: {
       profilesPerUser: quota('QUOTA_PROFILES_PER_USER', 100),

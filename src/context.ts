@@ -35,5 +35,7 @@ export interface AppContext {
     messagingKey: KeyObject | undefined;
     /** Seals TOTP secrets (MFA_ENCRYPTION_KEY, or a key made once and kept in the database). */
     mfa: SecretBox;
+    /** Keys the HMACs recovery codes are stored as (made once and kept in the database). */
+    recoveryCodes: Buffer;
   };
 }

@@ -87,9 +87,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       mediaUrl: config.mediaUrlSecret ? Buffer.from(config.mediaUrlSecret) : await getOrCreateSecret(db.kysely, 'media-url'),
       messagingKey,
       mfa: await mfaSecretBox(config, db),
+      recoveryCodes: await getOrCreateSecret(db.kysely, 'recovery-code-hmac'),
     };
     // A process that sees every write (db.changes: one SQLite instance) sees every request too.
-    const counters = db.changes ? new MemoryCounterStore() : new SqlCounterStore(db.kysely);
+    const counters = db.changes ? new MemoryCounterStore(config.rateLimits.memoryKeys) : new SqlCounterStore(db.kysely);
     const cacheCounts = new Map<string, CacheCounts>();
     const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, counters, cacheCounts, media, secrets };
     mail = createMailTransport(config, log);

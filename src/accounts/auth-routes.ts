@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
 import { LoginThrottle } from '../auth/login-throttle.ts';
 import { callerOf } from '../auth/token-auth.ts';
-import { revokeAccountTokens, revokeToken } from '../auth/token-queries.ts';
+import { revokeToken } from '../auth/token-queries.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, nonFieldError } from '../errors.ts';
 import type { App } from '../http/types.ts';
@@ -13,6 +13,7 @@ import { completeMfaLogin, logIn } from './login-service.ts';
 import { MfaLoginBody } from './mfa-schemas.ts';
 import { AccountSchema } from './profile-schemas.ts';
 import { registerAccount } from './registration-service.ts';
+import { revokeAllSessions } from './session-service.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const ALREADY_LOGGED_IN = 'You are already logged in; log out before registering a new account.';
@@ -108,13 +109,13 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Revoke every token of the account (log out everywhere)',
+        summary: 'Revoke every token of the account (log out everywhere) and end logins waiting for their second step',
         operationId: 'logoutAll',
         response: { 204: Type.Null(), ...errors({ auth: true }) },
       },
     },
     async (request, reply) => {
-      await revokeAccountTokens(ctx.db.kysely, callerOf(request).accountId);
+      await revokeAllSessions(ctx, callerOf(request).accountId);
       return reply.code(204).send(null);
     },
   );

@@ -4,17 +4,20 @@
 //
 // With two-step sign-in on (contract §9), a right password earns a short-lived, single-use
 // mfa_token instead of a token; the token comes from /auth/login/mfa/ with a second factor.
-// Wrong codes count as login failures (login-throttle.ts) and kill the mfa_token after a few.
+// Wrong codes count as login failures (login-throttle.ts) and kill the mfa_token after a few;
+// too many in a row for one account, whatever the mfa_token, lock the second step for a while.
 import type { LoginThrottle } from '../auth/login-throttle.ts';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from '../auth/passwords.ts';
 import { hashSecret, newSecret } from '../auth/token-hash.ts';
 import { issueToken } from '../auth/token-queries.ts';
 import type { AppContext } from '../context.ts';
-import { DomainError, fieldError, nonFieldError } from '../errors.ts';
+import { fieldError, nonFieldError } from '../errors.ts';
+import { queueEmail } from '../mail/email-delivery.ts';
+import { secondStepLockedMessage } from '../mail/messages.ts';
 import { findAccount } from './account-queries.ts';
 import { findLoginAddress } from './email-address-queries.ts';
-import { countChallengeFailure, findChallenge, insertChallenge, spendChallenge } from './mfa-queries.ts';
-import { requireSecondFactor, totpEnabled } from './second-factor.ts';
+import { countChallengeAttempt, findChallenge, insertChallenge, spendChallenge } from './mfa-queries.ts';
+import { spendSecondFactor, totpEnabled, WRONG_CODE } from './second-factor.ts';
 import { sessionOrigin } from './session-origin.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
@@ -47,28 +50,38 @@ export async function logIn(ctx: AppContext, throttle: LoginThrottle, input: Log
   // Too long to be anyone's password: refused without hashing it.
   const passwordMatches = input.password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(address?.password_hash, input.password));
   if (!address || !passwordMatches) throw nonFieldError(INVALID_CREDENTIALS);
-  // Taking the failure back runs beside the rest, so counting costs a right password one
-  // query's time (the count before hashing), not two.
-  const [, result] = await Promise.all([attempt.succeeded(), afterRightPassword(ctx, address, input)]);
-  return result;
-}
-
-async function afterRightPassword(
-  ctx: AppContext,
-  address: { account_id: number; verified: number },
-  input: LoginInput,
-): Promise<LoginResult> {
-  if (address.verified !== 1) throw nonFieldError(UNVERIFIED_ADDRESS);
-  const now = ctx.clock.now();
-  if (await totpEnabled(ctx.db.kysely, address.account_id)) {
-    const mfaToken = newSecret();
-    await insertChallenge(ctx.db.kysely, address.account_id, hashSecret(mfaToken), now + MFA_TOKEN_TTL_MS);
-    return { mfa_required: true, mfa_token: mfaToken };
+  if (address.verified !== 1) {
+    await attempt.succeeded();
+    throw nonFieldError(UNVERIFIED_ADDRESS);
   }
-  return { token: await issueToken(ctx.db.kysely, address.account_id, now, sessionOrigin(input.userAgent, input.ip)) };
+  // With a second factor to come, the attempt stays counted as a failure until it is given.
+  if (await totpEnabled(ctx.db.kysely, address.account_id)) return { mfa_required: true, mfa_token: await openChallenge(ctx, address) };
+  // Taking the failure back runs beside issuing the token: it costs a right password no wait.
+  const [, token] = await Promise.all([
+    attempt.succeeded(),
+    issueToken(ctx.db.kysely, address.account_id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip)),
+  ]);
+  return { token };
 }
 
-/** The second step: the mfa_token and a TOTP or recovery code; returns the session's token. */
+async function openChallenge(ctx: AppContext, address: { account_id: number; password_hash: string }): Promise<string> {
+  const mfaToken = newSecret();
+  const opened = await insertChallenge(ctx.db.kysely, {
+    accountId: address.account_id,
+    passwordHash: address.password_hash,
+    tokenHash: hashSecret(mfaToken),
+    expiresAt: ctx.clock.now() + MFA_TOKEN_TTL_MS,
+  });
+  // The password was changed while this one was being checked.
+  if (!opened) throw nonFieldError(INVALID_CREDENTIALS);
+  return mfaToken;
+}
+
+/**
+ * The second step: the mfa_token and a TOTP or recovery code; returns the session's token.
+ * The attempt that makes the account's wrong codes in a row reach their limit, if it fails,
+ * e-mails the owner: once per lock-out, since only one attempt can be that one.
+ */
 export async function completeMfaLogin(
   ctx: AppContext,
   throttle: LoginThrottle,
@@ -77,23 +90,43 @@ export async function completeMfaLogin(
   const challenge = await findChallenge(ctx.db.kysely, hashSecret(input.mfaToken));
   if (!challenge || challenge.expires_at <= ctx.clock.now()) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
   if (challenge.failed_attempts >= MFA_TOKEN_MAX_FAILURES) throw fieldError('mfa_token', EXHAUSTED_MFA_TOKEN);
-  const attempt = await throttle.begin(`account:${challenge.account_id}`, input.ip);
-  const account = await findAccount(ctx.db.kysely, challenge.account_id);
-  if (!account) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
-
+  const attempt = await throttle.beginSecondStep(`account:${challenge.account_id}`, input.ip);
   let token: string;
   try {
-    // The challenge and the code are spent together, so neither is used up without the other.
-    token = await ctx.db.kysely.transaction().execute(async (trx) => {
-      if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
-      await requireSecondFactor(ctx, trx, account, input.code);
-      return issueToken(trx, account.id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip));
-    });
+    token = await judgeSecondStep(ctx, challenge, input);
   } catch (error) {
-    if (error instanceof DomainError && 'code' in error.body) await countChallengeFailure(ctx.db.kysely, challenge.id);
+    if (attempt.locksOnFailure) await tellOwnerOfLockout(ctx, challenge.account_id);
     throw error;
   }
   await attempt.succeeded();
   ctx.outbox.wake();
   return token;
+}
+
+async function judgeSecondStep(
+  ctx: AppContext,
+  challenge: { id: number; account_id: number },
+  input: Origin & { mfaToken: string; code: string },
+): Promise<string> {
+  if (!(await countChallengeAttempt(ctx.db.kysely, challenge.id, MFA_TOKEN_MAX_FAILURES, ctx.clock.now()))) {
+    const exhausted = (await findChallenge(ctx.db.kysely, hashSecret(input.mfaToken)))?.failed_attempts === MFA_TOKEN_MAX_FAILURES;
+    throw fieldError('mfa_token', exhausted ? EXHAUSTED_MFA_TOKEN : DEAD_MFA_TOKEN);
+  }
+  const account = await findAccount(ctx.db.kysely, challenge.account_id);
+  if (!account) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
+  // The challenge and the code are spent together, so neither is used up without the other. A
+  // challenge completes only with a real second factor: never once two-step sign-in is off.
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
+    if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
+    return issueToken(trx, account.id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip));
+  });
+}
+
+async function tellOwnerOfLockout(ctx: AppContext, accountId: number): Promise<void> {
+  const account = await findAccount(ctx.db.kysely, accountId);
+  if (!account) return;
+  const lockMs = ctx.config.rateLimits.secondStepFailuresPerAccount.windowMs;
+  await queueEmail(ctx, ctx.db.kysely, secondStepLockedMessage(account.email, lockMs), accountId);
+  ctx.outbox.wake();
 }

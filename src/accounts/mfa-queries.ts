@@ -2,7 +2,7 @@
 // and the login challenges waiting for a second factor. Spending a code or a challenge is one
 // conditional UPDATE or DELETE whose row count says whether this request won it, so two
 // requests can never both spend the same one.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 export interface TotpRow {
@@ -31,9 +31,11 @@ export async function enableTotp(db: Kysely<Database>, accountId: number, step: 
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function deleteTotp(db: Kysely<Database>, accountId: number): Promise<void> {
-  await db.deleteFrom('totp_secrets').where('account_id', '=', accountId).execute();
+/** Turns two-step sign-in off: the secret and the recovery codes go; false when there was no secret. */
+export async function deleteTotp(db: Kysely<Database>, accountId: number): Promise<boolean> {
+  const result = await db.deleteFrom('totp_secrets').where('account_id', '=', accountId).executeTakeFirst();
   await db.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Spends a TOTP step: false when that step or a newer one was already accepted (a replay). */
@@ -57,13 +59,13 @@ export async function replaceRecoveryCodes(db: Kysely<Database>, accountId: numb
     .execute();
 }
 
-/** Spends an unused recovery code; false when the account has no such unused code. */
-export async function spendRecoveryCode(db: Kysely<Database>, accountId: number, codeHash: string, now: number): Promise<boolean> {
+/** Spends an unused recovery code stored under one of `codeHashes`; false when the account has no such unused code. */
+export async function spendRecoveryCode(db: Kysely<Database>, accountId: number, codeHashes: string[], now: number): Promise<boolean> {
   const result = await db
     .updateTable('recovery_codes')
     .set({ used_at: now })
     .where('account_id', '=', accountId)
-    .where('code_hash', '=', codeHash)
+    .where('code_hash', 'in', codeHashes)
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
@@ -79,8 +81,30 @@ export async function countRecoveryCodesLeft(db: Kysely<Database>, accountId: nu
   return Number(row.left);
 }
 
-export async function insertChallenge(db: Kysely<Database>, accountId: number, tokenHash: string, expiresAt: number): Promise<void> {
-  await db.insertInto('mfa_challenges').values({ account_id: accountId, token_hash: tokenHash, expires_at: expiresAt }).execute();
+/**
+ * Opens a login challenge, if the account's password is still the one just checked: a
+ * password changed (or the account deleted) while it was being checked opens none. False then.
+ */
+export async function insertChallenge(
+  db: Kysely<Database>,
+  challenge: { accountId: number; passwordHash: string; tokenHash: string; expiresAt: number },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('mfa_challenges')
+    .columns(['account_id', 'token_hash', 'expires_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('accounts')
+        .select([
+          'id',
+          sql<string>`cast(${challenge.tokenHash} as text)`.as('token_hash'),
+          sql<number>`cast(${challenge.expiresAt} as bigint)`.as('expires_at'),
+        ])
+        .where('id', '=', challenge.accountId)
+        .where('password_hash', '=', challenge.passwordHash),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 export function findChallenge(db: Kysely<Database>, tokenHash: string) {
@@ -91,12 +115,26 @@ export function findChallenge(db: Kysely<Database>, tokenHash: string) {
     .executeTakeFirst();
 }
 
-export async function countChallengeFailure(db: Kysely<Database>, challengeId: number): Promise<void> {
-  await db
+/**
+ * Counts a code against the challenge before it is judged, in one conditional UPDATE, so
+ * parallel codes cannot pass its cap together; false when the challenge is gone, expired or
+ * has had `maxAttempts` codes already.
+ */
+export async function countChallengeAttempt(db: Kysely<Database>, challengeId: number, maxAttempts: number, now: number): Promise<boolean> {
+  const row = await db
     .updateTable('mfa_challenges')
     .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
     .where('id', '=', challengeId)
-    .execute();
+    .where('failed_attempts', '<', maxAttempts)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ends every login of the account waiting for its second step. */
+export async function deleteAccountChallenges(db: Kysely<Database>, accountId: number): Promise<void> {
+  await db.deleteFrom('mfa_challenges').where('account_id', '=', accountId).execute();
 }
 
 /** Uses the challenge up; false when another request already did. */

@@ -1,7 +1,8 @@
 // Managing two-step sign-in (contract §9): the state, enrolment (a pending secret, turned on by
 // its first right code, which also makes the recovery codes), turning it off, and a new set of
 // recovery codes. Password checks count against the account's limit (password-check-throttle.ts),
-// whichever route makes them. Turning it on or off e-mails the primary address.
+// whichever route makes them. Turning it on or off e-mails the primary address (once: only the
+// request that changed it) and ends every login waiting for its second step.
 import type { Kysely } from 'kysely';
 import type { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
 import { newRecoveryCodes, recoveryCodeHash } from '../auth/recovery-codes.ts';
@@ -13,7 +14,15 @@ import { queueEmail } from '../mail/email-delivery.ts';
 import { totpDisabledMessage, totpEnabledMessage } from '../mail/messages.ts';
 import { lockAccount } from './account-lock.ts';
 import { findAccount, type AccountRow } from './account-queries.ts';
-import { countRecoveryCodesLeft, deleteTotp, enableTotp, findTotp, replaceRecoveryCodes, savePendingTotp } from './mfa-queries.ts';
+import {
+  countRecoveryCodesLeft,
+  deleteAccountChallenges,
+  deleteTotp,
+  enableTotp,
+  findTotp,
+  replaceRecoveryCodes,
+  savePendingTotp,
+} from './mfa-queries.ts';
 import { openTotpSecret, requireSecondFactor, sealTotpSecret } from './second-factor.ts';
 
 export const ALREADY_ON = 'Two-step sign-in is already on. Turn it off first to set it up again.';
@@ -72,7 +81,8 @@ export async function confirmTotp(ctx: AppContext, accountId: number, code: stri
     // A secret replaced meanwhile by a new enrolment is not the one the code was checked against.
     const current = await findTotp(trx, accountId);
     if (current?.secret !== pending.secret || !(await enableTotp(trx, accountId, step))) throw nonFieldError(NOTHING_PENDING);
-    await storeRecoveryCodes(trx, accountId, codes);
+    await storeRecoveryCodes(ctx, trx, accountId, codes);
+    await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, totpEnabledMessage(account.email), accountId);
   });
   ctx.outbox.wake();
@@ -91,8 +101,10 @@ export async function disableTotp(
   const attempt = await passwordChecks.checkPassword(account, proof.password);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, accountId);
-    await requireSecondFactor(ctx, trx, account, proof.code);
-    await deleteTotp(trx, accountId);
+    // A parallel request (a double click) may have turned it off meanwhile: that one tells the owner.
+    await requireOnAndSecondFactor(ctx, trx, account, proof.code);
+    if (!(await deleteTotp(trx, accountId))) throw nonFieldError(NOT_ON);
+    await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, totpDisabledMessage(account.email), accountId);
   });
   await attempt.succeeded();
@@ -112,8 +124,8 @@ export async function regenerateRecoveryCodes(
   const codes = newRecoveryCodes();
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await lockAccount(ctx, trx, accountId);
-    await requireSecondFactor(ctx, trx, account, proof.code);
-    await storeRecoveryCodes(trx, accountId, codes);
+    await requireOnAndSecondFactor(ctx, trx, account, proof.code);
+    await storeRecoveryCodes(ctx, trx, accountId, codes);
   });
   await attempt.succeeded();
   // A recovery code given as the second factor queued its notice.
@@ -121,10 +133,16 @@ export async function regenerateRecoveryCodes(
   return codes;
 }
 
-function storeRecoveryCodes(trx: Kysely<Database>, accountId: number, codes: string[]): Promise<void> {
+/** Inside the account's lock: 400 when two-step sign-in is not on (any more), else its second factor is required. */
+async function requireOnAndSecondFactor(ctx: AppContext, trx: Kysely<Database>, account: AccountRow, code: string): Promise<void> {
+  if ((await findTotp(trx, account.id))?.enabled !== 1) throw nonFieldError(NOT_ON);
+  await requireSecondFactor(ctx, trx, account, code);
+}
+
+function storeRecoveryCodes(ctx: AppContext, trx: Kysely<Database>, accountId: number, codes: string[]): Promise<void> {
   return replaceRecoveryCodes(
     trx,
     accountId,
-    codes.map((code) => recoveryCodeHash(code)!),
+    codes.map((code) => recoveryCodeHash(ctx.secrets.recoveryCodes, code)!),
   );
 }

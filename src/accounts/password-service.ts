@@ -14,6 +14,7 @@ import { findAccount, updatePasswordHash } from './account-queries.ts';
 import { findAddressByEmail } from './email-address-queries.ts';
 import { resetCooldown, sendResetKey } from './email-keys.ts';
 import { findResetKey, useAllResetKeys, useResetKey } from './key-queries.ts';
+import { deleteAccountChallenges } from './mfa-queries.ts';
 import { MISSING_CODE, requireSecondFactor, totpEnabled } from './second-factor.ts';
 
 export const INVALID_RESET_KEY = 'This password reset key is invalid or has already been used.';
@@ -47,7 +48,7 @@ export interface PasswordChange {
 
 /**
  * With `oldPassword` (an authenticated caller): other tokens are revoked, the caller's is
- * kept. With `key` (the forgotten-password flow): every token is revoked, and an account with
+ * kept; logins waiting for their second step end either way. With `key` (the forgotten-password flow): every token is revoked, and an account with
  * two-step sign-in on also needs its second factor, so whoever reads the mailbox cannot take
  * the account over with the e-mail alone.
  */
@@ -108,6 +109,7 @@ export async function changePassword(
     await updatePasswordHash(trx, accountId, passwordHash);
     await useAllResetKeys(trx, accountId, now);
     await revokeAccountTokens(trx, accountId, resetKeyId === undefined ? caller!.tokenId : undefined);
+    await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, passwordChangedMessage(account.email), accountId);
   });
   await factorAttempt?.succeeded();

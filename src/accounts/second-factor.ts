@@ -3,7 +3,7 @@
 // is used up only when what it authorises commits. Using a recovery code e-mails the primary
 // address, in the same transaction.
 import type { Kysely } from 'kysely';
-import { recoveryCodeHash } from '../auth/recovery-codes.ts';
+import { recoveryCodeLookups } from '../auth/recovery-codes.ts';
 import { matchTotp } from '../auth/totp.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -43,8 +43,8 @@ export async function spendSecondFactor(ctx: AppContext, trx: Kysely<Database>, 
   const step = matchTotp(openTotpSecret(ctx, account.id, totp.secret), code.replace(/\s/g, ''), now);
   if (step !== null) return spendTotpStep(trx, account.id, step);
 
-  const hash = recoveryCodeHash(code);
-  if (hash === null || !(await spendRecoveryCode(trx, account.id, hash, now))) return false;
+  const lookups = recoveryCodeLookups(ctx.secrets.recoveryCodes, code);
+  if (lookups.length === 0 || !(await spendRecoveryCode(trx, account.id, lookups, now))) return false;
   await queueEmail(ctx, trx, recoveryCodeUsedMessage(account.email, await countRecoveryCodesLeft(trx, account.id)), account.id);
   return true;
 }

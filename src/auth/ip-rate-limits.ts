@@ -1,13 +1,20 @@
 // Per-IP limits of contract §8 for register, reset-password, verify-email and
 // change-password, applied by @fastify/rate-limit from the route's config. request.ip
-// honours TRUST_PROXY, so X-Forwarded-For counts only behind a trusted proxy. The plugin
+// honours TRUST_PROXY, so X-Forwarded-For counts only behind a trusted proxy; an IPv6 client
+// counts by its /64 (client-network.ts). The plugin
 // counts in the service's counter store (counter-store.ts), not its own memory, so several
 // instances share the counts and the tests' clock moves their windows.
 import type { FastifyRateLimitStoreCtor, RateLimitOptions } from '@fastify/rate-limit';
 import type { Clock } from '../clock.ts';
 import type { RateLimit } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import { clientNetwork } from './client-network.ts';
 import type { CounterStore } from './counter-store.ts';
+
+/** The plugin's key for a request: the client's network, as every per-IP limit counts it. */
+export function rateLimitKey(request: { ip: string }): string {
+  return clientNetwork(request.ip);
+}
 
 export function perIpRateLimit(ctx: AppContext, limit: RateLimit): RateLimitOptions | false {
   if (!ctx.config.rateLimits.enabled) return false;
@@ -23,9 +30,14 @@ export function rateLimitStore(counters: CounterStore, clock: Clock): FastifyRat
       this.#prefix = prefix;
     }
 
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+      max: number,
+    ): void {
       const now = clock.now();
-      counters.increment([{ key: `${this.#prefix}:${key}`, windowMs: timeWindow }], now).then(
+      counters.increment([{ key: `${this.#prefix}:${key}`, windowMs: timeWindow, max }], now).then(
         ([count]) => callback(null, { current: count!.count, ttl: count!.resetAt - now }),
         (error: Error) => callback(error),
       );

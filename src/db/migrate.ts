@@ -15,6 +15,7 @@ import { twoStepSignInMigration } from './migrations/0010-two-step-sign-in.ts';
 import { rateCountersMigration } from './migrations/0011-rate-counters.ts';
 import { listItemFunctionMigration } from './migrations/0012-list-item-function.ts';
 import { appUserUsageMigration } from './migrations/0013-app-user-usage.ts';
+import { recoveryCodeHmacMigration } from './migrations/0014-recovery-code-hmac.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -31,6 +32,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0011-rate-counters': rateCountersMigration(),
     '0012-list-item-function': listItemFunctionMigration(db.dialect),
     '0013-app-user-usage': appUserUsageMigration(db.dialect),
+    '0014-recovery-code-hmac': recoveryCodeHmacMigration(db.dialect),
   };
 }
 

@@ -92,3 +92,13 @@ export function recoveryCodeUsedMessage(to: string, codesLeft: number): MailMess
     'If you did not do this, someone has your password and a recovery code: reset your password and make new recovery codes now.',
   ]);
 }
+
+/** Someone with the password failed the second step too often: the owner should change the password. */
+export function secondStepLockedMessage(to: string, lockMs: number): MailMessage {
+  const minutes = Math.max(1, Math.ceil(lockMs / 60_000));
+  const wait = minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return compose(to, 'Someone who knows your password failed two-step sign-in', [
+    `Someone signed in to your Profile Service account with the right password, then entered too many wrong two-step sign-in codes in a row. Signing in to the account with a code is paused for up to ${wait}.`,
+    'If this was not you, someone knows your password: change it now. Your authenticator app and your recovery codes keep working.',
+  ]);
+}

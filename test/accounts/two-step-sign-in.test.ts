@@ -2,6 +2,7 @@
 // recovery codes, turning it off, new codes, and the second factor on a reset by key — through
 // the real server, with a real SMTP sink, codes computed from the enrolled secret.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { DEAD_MFA_TOKEN, EXHAUSTED_MFA_TOKEN } from '../../src/accounts/login-service.ts';
 import { ALREADY_ON, NOT_ON, NOTHING_PENDING, WRONG_CONFIRMATION_CODE } from '../../src/accounts/mfa-service.ts';
@@ -121,6 +122,30 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
     assert.equal(hashes.length, 10);
     const everything = JSON.stringify(hashes);
     for (const code of recoveryCodes) assert.ok(!everything.includes(code) && !everything.includes(code.replace('-', '')));
+  });
+
+  test('recovery codes are stored as HMACs under a key of the service; a set stored as plain SHA-256 before keeps working', async () => {
+    const { server } = mailed;
+    const account = await registerVerified(mailed);
+    const { recoveryCodes } = await turnOnTotp(server, account);
+    const db = server.server.ctx.db.kysely;
+    const stored = await db.selectFrom('recovery_codes').select('code_hash').where('account_id', '=', account.id).execute();
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    for (const { code_hash } of stored) {
+      assert.match(code_hash.trim(), /^h1:[0-9a-f]{64}$/);
+      assert.ok(!recoveryCodes.some((code) => code_hash.includes(sha256(code))), 'not a plain hash of a code');
+    }
+
+    // A set made before: rows as the service stored them then.
+    const legacy = ['abcde-fghjk', 'mnpqr-stuvw'];
+    await db.deleteFrom('recovery_codes').where('account_id', '=', account.id).execute();
+    await db
+      .insertInto('recovery_codes')
+      .values(legacy.map((code) => ({ account_id: account.id, code_hash: sha256(code) })))
+      .execute();
+    assert.equal((await secondStep(await mfaToken(account), 'ABCDE FGHJK')).status, 200);
+    assert.deepEqual((await secondStep(await mfaToken(account), legacy[0]!)).body, { code: [WRONG_CODE] }, 'once');
+    assert.equal((await secondStep(await mfaToken(account), legacy[1]!)).status, 200);
   });
 
   test('confirming without a pending secret, or with a wrong or malformed code, is 400', async () => {
@@ -315,13 +340,13 @@ describe('two-step sign-in under the login limits', () => {
   });
   after(() => mailed.close());
 
-  test('wrong codes count as login failures of the account: after the limit, 429 even with a right code', async () => {
+  test('wrong codes count as login failures of the account, the right password before them too: after the limit, 429 even with a right code', async () => {
     const { server } = mailed;
     const account = await registerVerified(mailed);
     const { secret } = await turnOnTotp(server, account);
     const login = await server.request('POST', '/auth/login/', { body: { username: account.email, password: PASSWORD } });
     const pending = login.body.mfa_token;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       const wrong = await server.request('POST', '/auth/login/mfa/', { body: { mfa_token: pending, code: '000000' } });
       assert.equal(wrong.status, 400);
     }

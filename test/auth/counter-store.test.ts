@@ -79,6 +79,43 @@ function behavesAsCounters(name: string, makeStore: () => CounterStore) {
   });
 }
 
+describe('in memory, a full table', () => {
+  const minute = (key: string, max: number) => ({ key, windowMs: 60_000, max });
+
+  test('never drops a window at its limit to make room: a flood of new keys forgets no lock', async () => {
+    const store = new MemoryCounterStore(3);
+    for (let i = 0; i < 2; i++) await store.increment([minute('locked', 2)], 0);
+    for (let i = 0; i < 1000; i++) await store.increment([minute(`flood-${i}`, 5)], 1 + i);
+    assert.deepEqual(await store.read('locked', 2000), { key: 'locked', count: 2, resetAt: 60_000 });
+    assert.equal(store.size, 3);
+    assert.equal(await limit(store, [{ key: 'locked', limit: { max: 2, windowMs: 60_000 } }], 2001), 57_999);
+  });
+
+  test('full of windows at their limits, refuses a new key as over any limit until the first of them ends', async () => {
+    const store = new MemoryCounterStore(2);
+    await store.increment([minute('a', 1)], 0);
+    await store.increment([minute('b', 1)], 10);
+    const [refused] = await store.increment([minute('c', 1)], 20);
+    assert.ok(refused!.count > Number.MAX_SAFE_INTEGER - 1);
+    assert.equal(refused!.resetAt, 60_000);
+    assert.equal(await limit(store, [{ key: 'd', limit: { max: 100, windowMs: 60_000 } }], 30), 59_970, 'whatever its limit');
+    assert.equal(store.size, 2);
+    assert.equal((await store.read('a', 40))?.count, 1);
+    assert.deepEqual(await store.increment([minute('c', 1)], 60_000), [{ key: 'c', count: 1, resetAt: 120_000 }]);
+    assert.equal(await store.read('a', 60_000), undefined);
+    assert.equal((await store.read('b', 60_000))?.count, 1, 'b still runs');
+  });
+
+  test('a window taken back below its limit may go again', async () => {
+    const store = new MemoryCounterStore(1);
+    await store.increment([minute('a', 1)], 0);
+    assert.ok((await store.increment([minute('b', 1)], 1))[0]!.count > 1);
+    await store.release(['a'], [], 2);
+    assert.equal((await store.increment([minute('b', 1)], 3))[0]!.count, 1);
+    assert.equal(await store.read('a', 4), undefined);
+  });
+});
+
 describe('counter stores', () => {
   let database: TestDatabase;
   let db: Db;

@@ -443,7 +443,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke every token of the account (log out everywhere) */
+        /** Revoke every token of the account (log out everywhere) and end logins waiting for their second step */
         post: operations["logoutAll"];
         delete?: never;
         options?: never;
