@@ -31,7 +31,7 @@ export async function deleteAccount(
   // Counted until both the password and the second factor were right.
   const attempt = await passwordChecks.checkPassword(account, proof.password);
 
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     await requireSecondFactor(ctx, trx, account, proof.code);
     const media = await trx.selectFrom('media_resources').select('storage_key').where('account_id', '=', accountId).execute();

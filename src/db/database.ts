@@ -53,6 +53,13 @@ export interface Db {
    * commit for many: group-commit.ts); PostgreSQL gives each its own.
    */
   writeTransaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in a transaction of its own. Both this and `writeTransaction` run again a
+   * transaction that lost a deadlock or a serialization conflict, a few times, then fail as
+   * unavailable (503 + Retry-After; conflict-retry.ts): `work` may run more than once, so it
+   * must cause nothing outside the database (what it sends goes through the outbox).
+   */
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /** The select, locking its rows until the transaction ends (PostgreSQL; SQLite has one writer at a time). */
   lockRows<Q extends AnySelect>(query: Q): Q;
   /** The select, skipping rows another transaction holds and locking the rest (claims by several instances). */
