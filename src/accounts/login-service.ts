@@ -84,7 +84,7 @@ export async function completeMfaLogin(
   let token: string;
   try {
     // The challenge and the code are spent together, so neither is used up without the other.
-    token = await ctx.db.kysely.transaction().execute(async (trx) => {
+    token = await ctx.db.transaction(async (trx) => {
       if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
       await requireSecondFactor(ctx, trx, account, input.code);
       return issueToken(trx, account.id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip));
