@@ -8,9 +8,10 @@
 //
 // Left out of the bundle, and loaded from node_modules as usual: native addons, packages that
 // read files next to their own code, and those the service only imports on first use.
-import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
+import { BUILDS_DIR, buildsInUse, markBuildInUse } from '../src/builds-in-use.ts';
 import { buildWeb } from './build-web.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -78,31 +79,38 @@ export async function build(outdir = join(ROOT, 'dist')): Promise<void> {
   await buildWeb(join(outdir, 'web'));
 }
 
-/** Older builds are removed once this many newer ones exist and a day has passed. */
-const KEEP_BUILDS = 5;
-const KEEP_MS = 24 * 3_600_000;
+/** Builds kept besides those in use: the newest few, something to go back to. */
+export const KEEP_BUILDS = 3;
 
 /**
  * `npm run build` (and so `npm start`): builds into a directory of its own, then points `dist`
  * at it by renaming a new symbolic link over the old one, which is atomic. An instance already
  * running keeps reading its own build's files (Node resolves `dist/main.js` to the real path,
  * so the hashing threads it starts later come from the same build), and several `npm start`
- * in one folder at once each build apart and start from a complete build.
+ * in one folder at once each build apart and start from a complete build. Then builds beyond
+ * the newest few go, whatever their age, except those in use: `dist`'s, one still being
+ * written, one a running instance was started from (src/builds-in-use.ts).
  */
 export async function buildAndSwitch(base = ROOT): Promise<string> {
   // Each build in <base>/dist-builds/; <base>/dist links to the current one.
-  const builds = join(base, 'dist-builds');
+  const builds = join(base, BUILDS_DIR);
   const current = join(base, 'dist');
   mkdirSync(builds, { recursive: true });
   const dir = join(builds, `${Date.now()}-${process.pid}`);
-  await build(dir);
-  const link = join(base, `.dist-${process.pid}.tmp`);
-  rmSync(link, { force: true });
-  symlinkSync(relative(base, dir), link);
-  // A dist/ directory from before builds were kept apart cannot be renamed over.
-  if (lstatSafe(current)?.isDirectory()) rmSync(current, { recursive: true, force: true });
-  renameSync(link, current);
-  pruneBuilds(builds, current);
+  // Until the instance started from it marks it in turn, kept as the newest and as dist's.
+  const endUse = markBuildInUse(dir);
+  try {
+    await build(dir);
+    const link = join(base, `.dist-${process.pid}.tmp`);
+    rmSync(link, { force: true });
+    symlinkSync(relative(base, dir), link);
+    // A dist/ directory from before builds were kept apart cannot be renamed over.
+    if (lstatSafe(current)?.isDirectory()) rmSync(current, { recursive: true, force: true });
+    renameSync(link, current);
+    pruneBuilds(builds, current);
+  } finally {
+    endUse();
+  }
   return dir;
 }
 
@@ -114,14 +122,17 @@ function lstatSafe(path: string) {
   }
 }
 
-function pruneBuilds(builds: string, link: string): void {
+/** Removes the builds of `builds` beyond the newest KEEP_BUILDS, but for `link`'s and those in use. */
+export function pruneBuilds(builds: string, link: string): void {
   const current = lstatSafe(link)?.isSymbolicLink() ? resolve(dirname(link), readlinkSync(link)) : undefined;
-  // Names start with the build's time, so they sort oldest first.
-  const dirs = readdirSync(builds)
-    .sort()
-    .map((name) => join(builds, name));
-  for (const dir of dirs.slice(0, -KEEP_BUILDS)) {
-    if (dir === current || Date.now() - statSync(dir).mtimeMs < KEEP_MS) continue;
+  const inUse = buildsInUse(builds);
+  // Names start with the build's time, so they sort oldest first; the markers' folder starts with a dot.
+  const names = readdirSync(builds)
+    .filter((name) => !name.startsWith('.'))
+    .sort();
+  for (const name of names.slice(0, -KEEP_BUILDS)) {
+    const dir = join(builds, name);
+    if (dir === current || inUse.has(name)) continue;
     rmSync(dir, { recursive: true, force: true });
   }
 }

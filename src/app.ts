@@ -15,6 +15,7 @@ import { registerPasswordRoutes } from './accounts/password-routes.ts';
 import { registerAccountProfileRoutes } from './accounts/profile-routes.ts';
 import { registerSessionRoutes } from './accounts/session-routes.ts';
 import { registerVerificationRoutes } from './accounts/verification-routes.ts';
+import { registerGoneAccountAnswers } from './accounts/gone-account.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
 import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
 import { PasswordCheckThrottle } from './auth/password-check-throttle.ts';
@@ -119,6 +120,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
     errorResponseBuilder: (_request, context) => rateLimitedFor(context.ttl, 'Too many requests'),
   });
   registerTokenAuth(app, ctx);
+  registerGoneAccountAnswers(app, ctx);
 
   registerHealthRoutes(app, ctx);
   registerAppDataRoutes(app, ctx);

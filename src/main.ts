@@ -1,7 +1,11 @@
 // `npm start`'s entry point. It checks the Node.js version before anything else is loaded:
 // on an older Node, loading the service's native modules crashes the process without a word
 // (Node 20 ended with a segmentation fault). The service itself is in serve.ts, imported only
-// once the check has passed.
+// once the check has passed. Started from a build, it marks that build as in use, so that
+// `npm run build` keeps it (builds-in-use.ts).
+import { fileURLToPath } from 'node:url';
+import { holdOwnBuild } from './builds-in-use.ts';
+
 const MINIMUM_NODE_MAJOR = 22;
 
 const major = Number(process.versions.node.split('.')[0]);
@@ -12,6 +16,7 @@ if (major < MINIMUM_NODE_MAJOR) {
   );
   process.exit(1);
 }
+holdOwnBuild(fileURLToPath(import.meta.url));
 
 // V8 learns the shape of the objects process.nextTick queues from its first calls, and gives up
 // on the first shape that differs: from then on every tick object is built by the runtime, not

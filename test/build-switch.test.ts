@@ -5,12 +5,12 @@
 // atomically: the running instance keeps its own files, every new one starts from a whole build.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { buildAndSwitch } from '../scripts/build.ts';
+import { buildAndSwitch, KEEP_BUILDS } from '../scripts/build.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { requester } from './helpers/server.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
@@ -49,6 +49,10 @@ describe('builds while an instance runs', () => {
 
     assert.ok(lstatSync(join(base, 'dist')).isSymbolicLink());
     assert.notEqual(readlinkSync(join(base, 'dist')), firstBuild, 'dist moved to a newer build');
+    // Four builds: the oldest is beyond the newest few, and kept because the instance runs from it.
+    const builds = readdirSync(join(base, 'dist-builds')).filter((name) => !name.startsWith('.'));
+    assert.ok(builds.includes(basename(firstBuild)), `the running instance's build is kept: ${builds.join(', ')}`);
+    assert.ok(builds.length <= KEEP_BUILDS + 1, `the newest ${KEEP_BUILDS} and the one in use: ${builds.join(', ')}`);
     // The first instance hashes for the first time now: its hashing thread comes from its own build.
     const request = requester(first.url);
     const registered = await request('POST', '/auth/register/', {

@@ -9,7 +9,7 @@ import type { AppContext } from '../context.ts';
 import { forbidden, nonFieldError } from '../errors.ts';
 import type { App } from '../http/types.ts';
 import { LoginBody, LoginResponse, RegisterBody, TokenResponse } from './auth-schemas.ts';
-import { completeMfaLogin, logIn } from './login-service.ts';
+import { completeMfaLogin, INVALID_CREDENTIALS, logIn } from './login-service.ts';
 import { MfaLoginBody } from './mfa-schemas.ts';
 import { AccountSchema } from './profile-schemas.ts';
 import { registerAccount } from './registration-service.ts';
@@ -49,7 +49,8 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/auth/login/',
     {
-      config: { auth: 'none' },
+      // Deleted between finding the address and issuing the token: as if never there.
+      config: { auth: 'none', accountGone: () => nonFieldError(INVALID_CREDENTIALS) },
       schema: {
         tags: ['auth'],
         summary:

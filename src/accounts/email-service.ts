@@ -33,7 +33,7 @@ export async function addAddress(ctx: AppContext, accountId: number, input: NewA
   if (await emailTaken(ctx.db.kysely, input.email)) throw emailInUse();
   let address: AddressRow;
   try {
-    address = await ctx.db.kysely.transaction().execute(async (trx) => {
+    address = await ctx.db.transaction(async (trx) => {
       await lockAccount(ctx, trx, accountId);
       const account = await findAccount(trx, accountId);
       if (!account) throw notFound();
@@ -92,7 +92,7 @@ export async function updateAddress(ctx: AppContext, accountId: number, addressI
   if (Object.keys(errors).length > 0) throw invalid(errors);
   if (changes.primary !== true || address.is_primary === 1) return address;
 
-  const updated = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const updated = await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const current = await findAddress(trx, accountId, addressId);
     if (!current) throw notFound();
@@ -113,7 +113,7 @@ export async function updateAddress(ctx: AppContext, accountId: number, addressI
 }
 
 export async function deleteAddress(ctx: AppContext, accountId: number, addressId: number): Promise<void> {
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const address = await findAddress(trx, accountId, addressId);
     if (!address) throw notFound();
@@ -124,7 +124,7 @@ export async function deleteAddress(ctx: AppContext, accountId: number, addressI
 
 /** A fresh verification key for an unverified address; older keys keep working until they expire. */
 export async function resendVerification(ctx: AppContext, accountId: number, addressId: number): Promise<void> {
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const address = await findAddress(trx, accountId, addressId);
     if (!address) throw notFound();

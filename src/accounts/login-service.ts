@@ -116,7 +116,7 @@ async function judgeSecondStep(
   if (!account) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
   // The challenge and the code are spent together, so neither is used up without the other. A
   // challenge completes only with a real second factor: never once two-step sign-in is off.
-  return ctx.db.kysely.transaction().execute(async (trx) => {
+  return ctx.db.transaction(async (trx) => {
     if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
     if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
     return issueToken(trx, account.id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip));

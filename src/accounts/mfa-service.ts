@@ -59,7 +59,7 @@ export async function startTotpEnrolment(
   await (await passwordChecks.checkPassword(account, password)).succeeded();
 
   const secret = newTotpSecret();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     if ((await findTotp(trx, accountId))?.enabled === 1) throw conflict(ALREADY_ON);
     await savePendingTotp(trx, accountId, sealTotpSecret(ctx, accountId, secret), ctx.clock.now());
@@ -76,7 +76,7 @@ export async function confirmTotp(ctx: AppContext, accountId: number, code: stri
   if (step === null) throw fieldError('code', WRONG_CONFIRMATION_CODE);
 
   const codes = newRecoveryCodes();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     // A secret replaced meanwhile by a new enrolment is not the one the code was checked against.
     const current = await findTotp(trx, accountId);
@@ -99,7 +99,7 @@ export async function disableTotp(
   const account = await accountOf(ctx, accountId);
   if ((await findTotp(ctx.db.kysely, accountId))?.enabled !== 1) throw nonFieldError(NOT_ON);
   const attempt = await passwordChecks.checkPassword(account, proof.password);
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     // A parallel request (a double click) may have turned it off meanwhile: that one tells the owner.
     await requireOnAndSecondFactor(ctx, trx, account, proof.code);
@@ -122,7 +122,7 @@ export async function regenerateRecoveryCodes(
   if ((await findTotp(ctx.db.kysely, accountId))?.enabled !== 1) throw nonFieldError(NOT_ON);
   const attempt = await passwordChecks.checkPassword(account, proof.password);
   const codes = newRecoveryCodes();
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     await requireOnAndSecondFactor(ctx, trx, account, proof.code);
     await storeRecoveryCodes(ctx, trx, accountId, codes);

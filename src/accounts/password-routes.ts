@@ -12,7 +12,12 @@ export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks
   app.post(
     '/account/reset-password/',
     {
-      config: { auth: 'none', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.resetPassword) },
+      config: {
+        auth: 'none',
+        rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.resetPassword),
+        // Deleted between finding the address and writing the key: as for any other address.
+        accountGone: (request) => ({ email: (request.body as { email: string }).email }),
+      },
       schema: {
         tags: ['account'],
         summary: 'E-mail a password reset key to a verified address (the answer never says whether it belongs to an account)',

@@ -28,7 +28,7 @@ export const EXPIRED_RESET_KEY = 'This password reset key has expired. Ask for a
 export async function requestPasswordReset(ctx: AppContext, email: string, log: FastifyBaseLogger): Promise<void> {
   const address = await findAddressByEmail(ctx.db.kysely, email);
   if (address?.verified !== 1) return;
-  const sent = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const sent = await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, address.account_id);
     if ((await resetCooldown(ctx, trx, address.email)) > 0) return false;
     await sendResetKey(ctx, trx, address);
@@ -101,7 +101,7 @@ export async function changePassword(
   // Wrong codes count against the account's password checks, as wrong passwords do.
   const factorAttempt = needsSecondFactor ? await passwordChecks.begin(accountId) : undefined;
   const passwordHash = await hashPassword(newPassword);
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const now = ctx.clock.now();
     if (resetKeyId !== undefined && !(await useResetKey(trx, resetKeyId, now))) throw fieldError('key', INVALID_RESET_KEY);

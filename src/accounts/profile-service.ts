@@ -12,7 +12,7 @@ export async function getProfile(ctx: AppContext, accountId: number): Promise<Ac
 
 /** Changes the names; a real change is synced to the mailing list. */
 export async function updateProfile(ctx: AppContext, accountId: number, changes: ProfileChanges): Promise<Account> {
-  const profile = await ctx.db.kysely.transaction().execute(async (trx) => {
+  const profile = await ctx.db.transaction(async (trx) => {
     const account = await findAccount(trx, accountId);
     if (!account) throw notFound();
     const names = { first_name: changes.first_name ?? account.first_name, last_name: changes.last_name ?? account.last_name };

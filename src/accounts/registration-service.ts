@@ -31,7 +31,7 @@ export async function registerAccount(ctx: AppContext, input: Registration): Pro
   const passwordHash = await hashPassword(input.password);
   let accountId: number;
   try {
-    accountId = await ctx.db.kysely.transaction().execute(async (trx) => {
+    accountId = await ctx.db.transaction(async (trx) => {
       const now = ctx.clock.now();
       const id = await insertAccount(trx, { firstName: input.firstName, lastName: input.lastName, passwordHash, now });
       const address = await insertAddress(trx, { accountId: id, email: input.email, primary: true, verifiedAction: NOOP_ACTION, now });

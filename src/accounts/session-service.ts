@@ -21,7 +21,7 @@ export async function revokeSession(ctx: AppContext, caller: Caller, sessionId: 
 
 /** Logs the account out everywhere: every token, and every login waiting for its second step. */
 export async function revokeAllSessions(ctx: AppContext, accountId: number): Promise<void> {
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await revokeAccountTokens(trx, accountId);
     await deleteAccountChallenges(trx, accountId);
   });

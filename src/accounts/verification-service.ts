@@ -20,7 +20,7 @@ export async function verifyEmail(ctx: AppContext, key: string, password: string
   if (found.expires_at <= ctx.clock.now()) throw fieldError('key', EXPIRED_VERIFICATION_KEY);
   if (!(await verifyPassword(found.password_hash, password))) throw nonFieldError('The password is incorrect.');
 
-  await ctx.db.kysely.transaction().execute(async (trx) => {
+  await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, found.account_id);
     const now = ctx.clock.now();
     // Another request used the key (or its address was deleted) since it was read.

@@ -29,6 +29,9 @@ declare module 'fastify' {
   }
 }
 
+/** The answer to a token no account has (revoked, ended, or its account deleted). */
+export const INVALID_TOKEN = 'Invalid token.';
+
 /** Last use is written at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 3_600_000;
 
@@ -42,7 +45,7 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, header: str
     );
   }
   const row = await findToken(match[1]!);
-  if (!row) throw unauthenticated('Invalid token.');
+  if (!row) throw unauthenticated(INVALID_TOKEN);
   const now = ctx.clock.now();
   const idleTtl = ctx.config.tokenIdleTtlMs;
   if (idleTtl > 0 && now - row.last_used_at > idleTtl) {

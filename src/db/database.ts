@@ -54,7 +54,14 @@ export interface Db {
    */
   writeTransaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /**
-   * Runs long reads (the data export, page by page) in one consistent snapshot that holds back
+   * Runs `work` in a transaction of its own. Both this and `writeTransaction` run again a
+   * transaction that lost a deadlock or a serialization conflict, a few times, then fail as
+   * unavailable (503 + Retry-After; conflict-retry.ts): `work` may run more than once, so it
+   * must cause nothing outside the database (what it sends goes through the outbox).
+   */
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Runs long reads (the data export, the views of the largest app users, page by page) in one consistent snapshot that holds back
    * no other request: PostgreSQL a read-only repeatable-read transaction on a pooled
    * connection; SQLite a read transaction on a read-only connection of its own, since a
    * transaction on the shared connection would queue every other query behind it (in WAL mode

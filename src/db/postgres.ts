@@ -5,6 +5,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseOptions, Db } from './database.ts';
+import { retryConflicts } from './conflict-retry.ts';
 import { codeOf } from './driver-errors.ts';
 import { AnswerDeadlines } from './answer-deadlines.ts';
 import { answerLimitMs, createPostgresPool, kyselyPool, textParserOf } from './postgres-pool.ts';
@@ -42,7 +43,8 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
         client.release(broken);
       }
     },
-    writeTransaction: (work) => kysely.transaction().execute(work),
+    writeTransaction: (work) => retryConflicts(() => kysely.transaction().execute(work)),
+    transaction: (work) => retryConflicts(() => kysely.transaction().execute(work)),
     readSnapshot: (work) => kysely.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
     lockRows: (query) => query.forUpdate() as typeof query,
     claimRows: (query) => query.forUpdate().skipLocked() as typeof query,

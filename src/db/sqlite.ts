@@ -75,6 +75,8 @@ export function openSqlite(path: string, options: DatabaseOptions): Db {
     executePrepared: async (_name, query) => (await kysely.executeQuery(query)).rows,
     writeTransaction: (work) => groupCommit.run(work),
     readSnapshot: (work) => (path === ':memory:' ? kysely.transaction().execute(work) : readOnSnapshot(path, stats, work)),
+    // One connection runs one transaction at a time: no two can wait on each other.
+    transaction: (work) => kysely.transaction().execute(work),
     lockRows: (query) => query,
     claimRows: (query) => query,
     isUniqueViolation: (error, index) => codeOf(error) === 'SQLITE_CONSTRAINT_UNIQUE' && messageOf(error).includes(index.columns),

@@ -78,7 +78,7 @@ export interface ErrorOptions {
 
 /**
  * The error responses a route can answer, to spread into its `response`. 503 is always there
- * (database or media store away, overload); 405 is about the path, not an operation, and 500
+ * (database or media store away, a transaction that kept losing conflicts, overload); 405 is about the path, not an operation, and 500
  * is never meant to happen.
  */
 export function errors(options: ErrorOptions = {}) {
@@ -97,6 +97,9 @@ export function errors(options: ErrorOptions = {}) {
       ? { 416: detail(options.rangeNotSatisfiable, { 'Content-Range': { type: 'string', description: 'bytes */<size>' } }) }
       : {}),
     ...(options.rateLimited ? { 429: detail('Too many requests', RETRY_AFTER) } : {}),
-    503: detail('The database or media store is unavailable, or the service is overloaded', RETRY_AFTER),
+    503: detail(
+      'The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded',
+      RETRY_AFTER,
+    ),
   };
 }

@@ -808,7 +808,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -855,7 +855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -942,7 +942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1019,7 +1019,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1136,7 +1136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1190,7 +1190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1307,7 +1307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1369,7 +1369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1472,7 +1472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1582,7 +1582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1733,7 +1733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1787,7 +1787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1937,7 +1937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -1981,7 +1981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2082,7 +2082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2224,7 +2224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2325,7 +2325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2467,7 +2467,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2521,7 +2521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2662,7 +2662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2754,7 +2754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2891,7 +2891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -2983,7 +2983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3120,7 +3120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3174,7 +3174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3315,7 +3315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3376,7 +3376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3475,7 +3475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3536,7 +3536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3635,7 +3635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3689,7 +3689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3788,7 +3788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3859,7 +3859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -3971,7 +3971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4042,7 +4042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4154,7 +4154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4208,7 +4208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4319,7 +4319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4384,7 +4384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4498,7 +4498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4563,7 +4563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4677,7 +4677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4731,7 +4731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4841,7 +4841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4897,7 +4897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4997,7 +4997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5061,7 +5061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5163,7 +5163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5217,7 +5217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5319,7 +5319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5405,7 +5405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5491,7 +5491,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5604,7 +5604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5697,7 +5697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5787,7 +5787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5826,7 +5826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5865,7 +5865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5921,7 +5921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5975,7 +5975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6027,7 +6027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6079,7 +6079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6126,7 +6126,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6213,7 +6213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6299,7 +6299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6348,7 +6348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6464,7 +6464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6498,7 +6498,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6559,7 +6559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6664,7 +6664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6724,7 +6724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6828,7 +6828,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6921,7 +6921,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6983,7 +6983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7067,7 +7067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7168,7 +7168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7262,7 +7262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7316,7 +7316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7433,7 +7433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7540,7 +7540,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7646,7 +7646,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7758,7 +7758,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7841,7 +7841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The database or media store is unavailable, or the service is overloaded */
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again */
