@@ -19,6 +19,7 @@ import { queueMediaRemoval } from '../media/media-removal.ts';
 import { lockAccount } from './account-lock.ts';
 import { findAccount } from './account-queries.ts';
 import { requireSecondFactor } from './second-factor.ts';
+import { appUserHolding, BULK_THRESHOLD, removeInBatches } from '../app-data/bulk-removal.ts';
 
 /** `code`: the second factor, needed when two-step sign-in is on. */
 export async function deleteAccount(
@@ -34,9 +35,19 @@ export async function deleteAccount(
   // Counted until both the password and the second factor were right.
   const attempt = await passwordChecks.checkPassword(account, proof.password);
 
+  // A large app user's list entries and items go first, in batches, once the second factor is
+  // known right: no one transaction or statement then holds the writer (and, on SQLite, the
+  // event loop) for the whole of them. Should the deletion stop after that, its repeat finishes it.
+  const held = await appUserHolding(ctx.db.kysely, accountId);
+  const inBatches = held !== undefined && held.item_count + held.entry_count > BULK_THRESHOLD;
+  if (inBatches) {
+    await ctx.db.transaction((trx) => requireSecondFactor(ctx, trx, account, proof.code));
+    await removeInBatches(ctx, accountId, held.id);
+  }
+
   const deleted = await ctx.db.transaction(async (trx) => {
     await lockInWriteOrder(ctx, trx, accountId);
-    await requireSecondFactor(ctx, trx, account, proof.code);
+    if (!inBatches) await requireSecondFactor(ctx, trx, account, proof.code);
     const media = await trx.selectFrom('media_resources').select('storage_key').where('account_id', '=', accountId).execute();
     await trx.deleteFrom('outbox').where('account_id', '=', accountId).execute();
     const removed = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();

@@ -180,6 +180,40 @@ describe('DELETE /account/', () => {
     }
   });
 
+  test('a large account (its entries go in batches first): a wrong code removes nothing, the right one everything', async () => {
+    const { server, sink } = mailed;
+    const { account, secret, second } = await fullAccount();
+    const [topic] = await server.server.ctx.db.kysely.selectFrom('topics').select('id').where('account_id', '=', account.id).execute();
+    const entries = Array.from({ length: 1000 }, (_, i) => ({ text: `entry ${i}` }));
+    for (let i = 0; i < 6; i++) {
+      const created = await server.request('POST', `/app/topics/${topic!.id}/items/`, {
+        token: account.token,
+        body: { name: `L${i}`, list_content: { entries } },
+      });
+      assert.equal(created.status, 201, created.text);
+    }
+    const held = () => server.server.ctx.db.kysely.selectFrom('list_entries').select('id').where('account_id', '=', account.id).execute();
+    assert.equal((await held()).length, 6001);
+
+    const wrong = await remove(account.token, { password: PASSWORD, code: '000000' });
+    assert.equal(wrong.status, 400, wrong.text);
+    assert.deepEqual(Object.keys(wrong.body), ['code']);
+    assert.equal((await held()).length, 6001);
+
+    const response = await remove(account.token, { password: PASSWORD, code: freshCode(server, secret) });
+    assert.equal(response.status, 204, response.text);
+    await waitForMail(sink, account.email, DELETED_SUBJECT);
+    for (const table of ['list_entries', 'items', 'topics', 'app_users', 'accounts'] as const) {
+      const column = table === 'accounts' ? 'id' : 'account_id';
+      const rows = await sql`select count(*) as n from ${sql.table(table)} where ${sql.ref(column)} = ${account.id}`.execute(
+        server.server.ctx.db.kysely,
+      );
+      assert.equal(Number((rows.rows[0] as { n: unknown }).n), 0, table);
+    }
+    const again = await server.request('POST', '/auth/register/', { body: { email: second, password: PASSWORD } });
+    assert.equal(again.status, 201, again.text);
+  });
+
   test("wrong passwords count with change-password's per account: after the limit, 429 even with the right one", async () => {
     const limited = await startMailedServer({
       RATE_LIMITS: 'on',
