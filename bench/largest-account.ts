@@ -73,9 +73,9 @@ async function main(): Promise<void> {
       await measure(service, account.token, 'GET /account/profile/ (a baseline)', get('/account/profile/'));
       await measure(service, account.token, 'GET the largest topic', get(`/app/topics/${account.topicId}/`));
       await measure(service, account.token, 'GET its items (first read)', get(`/app/topics/${account.topicId}/items/`));
-      await measure(service, account.token, 'GET its items (cached)', get(`/app/topics/${account.topicId}/items/`));
+      await measure(service, account.token, 'GET its items (again)', get(`/app/topics/${account.topicId}/items/`));
       await measure(service, account.token, 'GET the largest profile (first read)', get(`/app/profiles/${account.profileId}/`));
-      await measure(service, account.token, 'GET the largest profile (cached)', get(`/app/profiles/${account.profileId}/`));
+      await measure(service, account.token, 'GET the largest profile (again)', get(`/app/profiles/${account.profileId}/`));
       await measure(service, account.token, 'GET /account/export/', async () => {
         const response = await fetch(`${service.url}/account/export/`, { headers: { authorization: `Token ${account.token}` } });
         if (response.status !== 200) throw new Error(`export: ${response.status} ${await response.text()}`);
