@@ -9,6 +9,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { ReadSlots } from '../spool/read-slots.ts';
 import { SpoolFile } from '../spool/spool-file.ts';
 import { JsonWriter } from '../spool/json-writer.ts';
 import type { PagedOutput } from './paged-tree.ts';
@@ -24,6 +25,19 @@ export function fitsInline(held: HeldCounts): boolean {
   return held.held_items <= INLINE_ITEMS && held.held_entries <= INLINE_ENTRIES;
 }
 
+/** Views being read into their spool files at once on this instance (spool/read-slots.ts). */
+const reading = new WeakMap<AppContext, ReadSlots>();
+const VIEWS_READ_AT_ONCE = 2;
+
+function readSlots(ctx: AppContext): ReadSlots {
+  let slots = reading.get(ctx);
+  if (!slots) {
+    slots = new ReadSlots(VIEWS_READ_AT_ONCE);
+    reading.set(ctx, slots);
+  }
+  return slots;
+}
+
 /** A view written in pages, ready to send; undefined when `write` found nothing (404). */
 export async function spoolView(
   ctx: AppContext,
@@ -32,7 +46,9 @@ export async function spoolView(
   const spool = await SpoolFile.create(ctx.config.spoolDir);
   try {
     const json = new JsonWriter((text) => spool.write(text));
-    const found = await ctx.db.readSnapshot((db) => write(db, { json, between: () => spool.betweenPages(), map: (value) => value }));
+    const found = await readSlots(ctx).run(() =>
+      ctx.db.readSnapshot((db) => write(db, { json, between: () => spool.betweenPages(), map: (value) => value })),
+    );
     if (!found) {
       await spool.remove();
       return undefined;

@@ -77,6 +77,15 @@ describe('views of the largest app users, written in pages', () => {
     assert.deepEqual(topic.body, { ...expected[2], name: 'Uno', topic_type: 4 });
   });
 
+  test('many at once: every one answered in full (they take turns to read)', async () => {
+    const path = `/app/topics/${topics[0].id}/items/`;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => server.request('GET', path, { token: owner.token })));
+    for (const answer of answers) {
+      assert.equal(answer.status, 200);
+      assert.equal(answer.text, answers[0]!.text);
+    }
+  });
+
   test("someone else's ids are 404, and nothing is written for them", async () => {
     const stranger = await createOwner(server);
     for (const path of [
