@@ -7,7 +7,7 @@
 // null. The response has begun by then, so nothing else could tell the client. A client that
 // goes away stops the writing and closes the file being read; a store that fails mid-way cuts
 // the response off (an incomplete ZIP, never a complete-looking one). When the response ends,
-// whichever way, the spool file is removed and `onClose` runs.
+// whichever way, `onClose` runs and the spool file is removed.
 import type { PassThrough, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
@@ -29,10 +29,8 @@ export function streamExportArchive(
   // Destroyed by Fastify when the client goes away; also closes at the normal end, when nothing is being read.
   output.once('close', () => {
     reading?.destroy();
-    snapshot.spool.remove().then(onClose, (error: unknown) => {
-      log.warn({ err: error }, 'export: the spool file could not be removed');
-      onClose();
-    });
+    onClose();
+    snapshot.spool.remove().catch((error: unknown) => log.warn({ err: error }, 'export: the spool file could not be removed'));
   });
   zip.on('error', (error) => output.destroy(error));
 

@@ -79,6 +79,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     DATABASE_URL: database.url,
     MAIL_DIR: join(dataDir, 'mail'),
     SPOOL_DIR: join(dataDir, 'spool'),
+    // A test's next export may overtake the moment the last one gives its slot back.
+    EXPORTS_AT_ONCE: '8',
     // fs:<dataDir>/media, or a prefix of the shared S3 server with TEST_MEDIA_STORAGE=s3.
     ...(await testMediaStorageEnv(dataDir)),
     RATE_LIMITS: 'off',
