@@ -89,7 +89,8 @@ export function entryInsert(count: number): PreparedQuery<EntryValues, ListEntry
       db
         .insertInto('list_entries')
         .values(
-          Array.from({ length: count }, (_, i) => ({ account_id: p.accountId, list_content_id: p.listContentId, text: p[`text${i}`] })),
+          // `p` holds markers, one for every key asked.
+          Array.from({ length: count }, (_, i) => ({ account_id: p.accountId, list_content_id: p.listContentId, text: p[`text${i}`]! })),
         )
         .returning(['id', 'text']),
     );

@@ -76,11 +76,11 @@ describe('named statements without a Describe per execution', { skip: !onPostgre
   test('through the pool (Db.executePrepared): a server error keeps the pooled connection', async () => {
     const query = (divisor: number) => CompiledQuery.raw('select 10 / $1::int4 as tenth', [divisor]);
     assert.deepEqual(await db.executePrepared(`tenth`, query(5)), [{ tenth: 2 }]);
-    const [{ pid }] = await db.executePrepared<{ pid: number }>('pid', CompiledQuery.raw('select pg_backend_pid() as pid', []));
+    const [first] = await db.executePrepared<{ pid: number }>('pid', CompiledQuery.raw('select pg_backend_pid() as pid', []));
     await assert.rejects(db.executePrepared('tenth', query(0)), (error: pg.DatabaseError) => error.code === '22012');
     assert.deepEqual(await db.executePrepared('tenth', query(10)), [{ tenth: 1 }]);
     const [again] = await db.executePrepared<{ pid: number }>('pid', CompiledQuery.raw('select pg_backend_pid() as pid', []));
-    assert.equal(again!.pid, pid, 'the same connection (the pool holds one) served every query');
+    assert.equal(again!.pid, first!.pid, 'the same connection (the pool holds one) served every query');
   });
 
   // The timeout turns "never gives up" into a failure instead of a test run that hangs.
