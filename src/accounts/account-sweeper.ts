@@ -6,10 +6,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import { deleteEmailSendsBefore } from './email-send-queries.ts';
+import { deleteEmailSendsBefore } from './emails/email-send-queries.ts';
 import { deleteEndedCounters } from '../auth/sql-counter-store.ts';
-import { deleteChallengesBefore } from './mfa-queries.ts';
-import { deleteExpiredHolds } from './unverified-holds.ts';
+import { deleteChallengesBefore } from './mfa/mfa-queries.ts';
+import { deleteExpiredHolds } from './emails/unverified-holds.ts';
 
 const SWEEP_INTERVAL_MS = 60 * 60_000;
 

@@ -5,9 +5,9 @@
 // two-step sign-in turned off. Through the real server, with a real SMTP sink.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DEAD_MFA_TOKEN, EXHAUSTED_MFA_TOKEN } from '../../src/accounts/login-service.ts';
-import { NOT_ON } from '../../src/accounts/mfa-service.ts';
-import { WRONG_CODE } from '../../src/accounts/second-factor.ts';
+import { DEAD_MFA_TOKEN, EXHAUSTED_MFA_TOKEN } from '../../src/accounts/login/login-service.ts';
+import { NOT_ON } from '../../src/accounts/mfa/mfa-service.ts';
+import { WRONG_CODE } from '../../src/accounts/mfa/mfa-check.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
 import {
   PASSWORD,

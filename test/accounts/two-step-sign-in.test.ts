@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { DEAD_MFA_TOKEN, EXHAUSTED_MFA_TOKEN } from '../../src/accounts/login-service.ts';
-import { ALREADY_ON, NOT_ON, NOTHING_PENDING, WRONG_CONFIRMATION_CODE } from '../../src/accounts/mfa-service.ts';
+import { DEAD_MFA_TOKEN, EXHAUSTED_MFA_TOKEN } from '../../src/accounts/login/login-service.ts';
+import { ALREADY_ON, NOT_ON, NOTHING_PENDING, WRONG_CONFIRMATION_CODE } from '../../src/accounts/mfa/mfa-service.ts';
 import { WRONG_PASSWORD } from '../../src/auth/password-check-throttle.ts';
-import { MISSING_CODE, WRONG_CODE } from '../../src/accounts/second-factor.ts';
+import { MISSING_CODE, WRONG_CODE } from '../../src/accounts/mfa/mfa-check.ts';
 import {
   PASSWORD,
   RESET_SUBJECT,

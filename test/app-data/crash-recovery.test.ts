@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { insertAccount } from '../../src/accounts/account-queries.ts';
+import { insertAccount } from '../../src/accounts/core/account-queries.ts';
 import { issueToken } from '../../src/auth/token-queries.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';

@@ -1,0 +1,130 @@
+// /account/emails/ (contract §4): the caller's e-mail addresses.
+import { Type } from 'typebox';
+import type { AppContext } from '../../context.ts';
+import { parseId } from '../../http/ids.ts';
+import type { App } from '../../http/types.ts';
+import { callerOf } from '../../auth/token-auth.ts';
+import { listAddresses } from './email-address-queries.ts';
+import { emailAddressUrl, toEmailAddress } from './email-address-view.ts';
+import {
+  EmailActionListSchema,
+  EmailAddressListSchema,
+  EmailAddressSchema,
+  EmailCreateBody,
+  EmailIdParams,
+  EmailPatchBody,
+  EmailPutBody,
+  VERIFICATION_ACTIONS,
+} from './email-schemas.ts';
+import { addAddress, deleteAddress, getAddress, updateAddress } from './email-service.ts';
+import { errors } from '../../http/error-schemas.ts';
+
+export function registerEmailRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/account/emails/',
+    {
+      schema: {
+        tags: ['e-mail addresses'],
+        summary: "The caller's e-mail addresses",
+        operationId: 'listEmailAddresses',
+        response: { 200: EmailAddressListSchema, ...errors({ auth: true }) },
+      },
+    },
+    async (request) => {
+      const rows = await listAddresses(ctx.db.kysely, callerOf(request).accountId);
+      return rows.map((row) => toEmailAddress(ctx, row));
+    },
+  );
+
+  app.post(
+    '/account/emails/',
+    {
+      schema: {
+        tags: ['e-mail addresses'],
+        summary: 'Add an unverified address: a key is e-mailed to it and the primary address is told',
+        body: EmailCreateBody,
+        operationId: 'createEmailAddress',
+        response: { 201: EmailAddressSchema, ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },
+      },
+    },
+    async (request, reply) => {
+      const { email, verified_action, primary } = request.body;
+      const row = await addAddress(ctx, callerOf(request).accountId, { email, verifiedAction: verified_action, primary });
+      return reply.code(201).header('Location', emailAddressUrl(ctx, row.id)).send(toEmailAddress(ctx, row));
+    },
+  );
+
+  app.get(
+    '/account/emails/actions/',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['e-mail addresses'],
+        summary: 'The verification actions (verified_action values)',
+        security: [],
+        operationId: 'listEmailActions',
+        response: { 200: EmailActionListSchema, ...errors() },
+      },
+    },
+    () => [...VERIFICATION_ACTIONS],
+  );
+
+  app.get(
+    '/account/emails/:id/',
+    {
+      schema: {
+        tags: ['e-mail addresses'],
+        summary: "One of the caller's addresses",
+        params: EmailIdParams,
+        operationId: 'getEmailAddress',
+        response: { 200: EmailAddressSchema, ...errors({ auth: true, notFound: true }) },
+      },
+    },
+    async (request) => {
+      const row = await getAddress(ctx, callerOf(request).accountId, parseId(request.params.id));
+      return toEmailAddress(ctx, row);
+    },
+  );
+
+  for (const [method, body] of [
+    ['PATCH', EmailPatchBody],
+    ['PUT', EmailPutBody],
+  ] as const) {
+    app.route({
+      method,
+      url: '/account/emails/:id/',
+      schema: {
+        tags: ['e-mail addresses'],
+        summary:
+          method === 'PATCH'
+            ? 'Make a verified address primary ({"primary": true}); email and verified_action cannot change'
+            : 'The same as PATCH, with the address itself required (sent back unchanged)',
+        params: EmailIdParams,
+        body,
+        operationId: method === 'PATCH' ? 'updateEmailAddress' : 'replaceEmailAddress',
+        response: { 200: EmailAddressSchema, ...errors({ auth: true, notFound: true, body: true }) },
+      },
+      handler: async (request) => {
+        const row = await updateAddress(ctx, callerOf(request).accountId, parseId(request.params.id), request.body);
+        return toEmailAddress(ctx, row);
+      },
+    });
+  }
+
+  app.delete(
+    '/account/emails/:id/',
+    {
+      schema: {
+        tags: ['e-mail addresses'],
+        summary: 'Delete a non-primary address (the primary one: 409)',
+        params: EmailIdParams,
+        operationId: 'deleteEmailAddress',
+        response: { 204: Type.Null(), ...errors({ auth: true, notFound: true, conflict: 'The primary address cannot be deleted' }) },
+      },
+    },
+    async (request, reply) => {
+      await deleteAddress(ctx, callerOf(request).accountId, parseId(request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+}
