@@ -1,5 +1,5 @@
 // /account/mfa/… (contract §9): two-step sign-in's state, enrolment, confirmation, turning it
-// off and new recovery codes. The login's second step is in auth-routes.ts.
+// off and new recovery codes. The login's second step is in ../login/login-routes.ts.
 import { Type } from 'typebox';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';

@@ -1,16 +1,49 @@
-// /auth/sessions/ and /auth/sessions/{id}/ (contract §9).
+// /auth/sessions/, /auth/sessions/{id}/, /auth/logout/ and /auth/logout-all/ (contracts §3 and §9).
 import { Type } from 'typebox';
 import { callerOf } from '../../auth/token-auth.ts';
+import { revokeToken } from '../../auth/token-queries.ts';
 import type { AppContext } from '../../context.ts';
 import { parseId } from '../../http/ids.ts';
 import type { App } from '../../http/types.ts';
 import { SessionIdParams, SessionListSchema } from './session-schemas.ts';
-import { listSessions, revokeSession } from './session-service.ts';
+import { listSessions, revokeAllSessions, revokeSession } from './session-service.ts';
 import { errors } from '../../http/error-schemas.ts';
 
 const tags = ['sessions'];
 
 export function registerSessionRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    '/auth/logout/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke the token used for this request',
+        operationId: 'logout',
+        response: { 204: Type.Null(), ...errors({ auth: true }) },
+      },
+    },
+    async (request, reply) => {
+      await revokeToken(ctx.db.kysely, callerOf(request).tokenId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/logout-all/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke every token of the account (log out everywhere) and end logins waiting for their second step',
+        operationId: 'logoutAll',
+        response: { 204: Type.Null(), ...errors({ auth: true }) },
+      },
+    },
+    async (request, reply) => {
+      await revokeAllSessions(ctx, callerOf(request).accountId);
+      return reply.code(204).send(null);
+    },
+  );
+
   app.get(
     '/auth/sessions/',
     {
