@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { insertAccount } from '../../src/accounts/core/account-queries.ts';
 import { issueToken } from '../../src/auth/token-queries.ts';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { appUserOf, topicOf } from '../helpers/factories.ts';
