@@ -1,5 +1,6 @@
 // A session (contract §9): one login token, shown without its value or hash.
 import { Type, type Static } from 'typebox';
+import type { SessionRow } from '../../auth/token-queries.ts';
 
 export const SessionSchema = Type.Object({
   id: Type.Integer(),
@@ -14,14 +15,6 @@ export type Session = Static<typeof SessionSchema>;
 export const SessionListSchema = Type.Array(SessionSchema);
 
 export const SessionIdParams = Type.Object({ id: Type.String({ description: 'A session id (a positive integer)' }) });
-
-export interface SessionRow {
-  id: number;
-  created_at: number;
-  last_used_at: number;
-  user_agent: string | null;
-  ip_address: string | null;
-}
 
 export function toSession(row: SessionRow, currentTokenId: number): Session {
   return {
