@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from './helpers/server.ts';
-import { createAccount } from './helpers/accounts.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { createAccount } from '../helpers/accounts.ts';
 
 describe('HTTP conventions', () => {
   let server: TestServer;

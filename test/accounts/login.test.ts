@@ -9,7 +9,7 @@ import {
   uniqueEmail,
   verificationKey,
   type MailedServer,
-} from '../accounts/account-flows.ts';
+} from './account-flows.ts';
 
 const INVALID = /^Invalid credentials/;
 

@@ -12,7 +12,7 @@ import {
   verificationKey,
   waitForMail,
   type MailedServer,
-} from '../accounts/account-flows.ts';
+} from './account-flows.ts';
 
 describe('POST /auth/register/', () => {
   let mailed: MailedServer;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { createAppUser, download, png, storedFiles, upload, uploadForm } from './media-fixtures.ts';
+import { createAppUser, download, png, storedFiles, upload, uploadForm } from '../media/media-fixtures.ts';
 
 describe('media isolation between accounts', () => {
   let server: TestServer;

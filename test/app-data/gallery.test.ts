@@ -17,7 +17,7 @@ import {
   uploadForm,
   wav,
   zip,
-} from './media-fixtures.ts';
+} from '../media/media-fixtures.ts';
 
 const MEDIA_KEYS = ['content_type', 'file', 'id', 'name', 'size', 'url'];
 
