@@ -1,7 +1,10 @@
 import { Type } from 'typebox';
-import { EXAMPLE_EMAIL, EXAMPLE_PASSWORD } from '../../http/openapi-document.ts';
+import { EXAMPLE_PASSWORD } from '../../http/openapi-document.ts';
 
 export const EmailField = Type.String({ format: 'email', maxLength: 254 });
+
+/** The address the request examples add to the examples' account. */
+export const EXAMPLE_ADDED_EMAIL = 'ada.lovelace@example.com';
 
 /** Verification actions (contract §4): what happens when an address is verified. */
 export const VERIFICATION_ACTIONS = [
@@ -38,7 +41,7 @@ export const EmailCreateBody = Type.Object(
     ),
     primary: Type.Optional(Type.Boolean({ description: 'Must not be true: an address can be made primary once verified.' })),
   },
-  { examples: [{ email: 'ada.lovelace@example.com', verified_action: 1 }] },
+  { examples: [{ email: EXAMPLE_ADDED_EMAIL, verified_action: 1 }] },
 );
 
 const EmailChangeFields = {
@@ -55,7 +58,7 @@ export const EmailPutBody = Type.Object(
     ...EmailChangeFields,
     email: Type.String({ description: 'The address as it is: it cannot be changed; add a new address instead.' }),
   },
-  { examples: [{ email: EXAMPLE_EMAIL, primary: true }] },
+  { examples: [{ email: EXAMPLE_ADDED_EMAIL, primary: true }] },
 );
 
 export const EmailIdParams = Type.Object({ id: Type.String() });

@@ -6586,7 +6586,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "ada@example.com",
+                 *       "email": "ada.lovelace@example.com",
                  *       "primary": true
                  *     }
                  */
