@@ -70,9 +70,9 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
       security: [{ token: [] }],
       tags: [
         {
-          name: 'two-step sign-in',
+          name: 'mfa',
           description:
-            'TOTP (RFC 6238). 1. POST /account/mfa/totp/ {password}: a secret and an otpauth:// URL for an authenticator app (pending). ' +
+            'Multi-factor sign-in: a TOTP code (RFC 6238) from an authenticator app, or a recovery code. 1. POST /account/mfa/totp/ {password}: a secret and an otpauth:// URL for an authenticator app (pending). ' +
             '2. POST /account/mfa/totp/confirm/ {code}: on, with ten recovery codes shown once. 3. POST /auth/login/ then answers {mfa_required, mfa_token} instead of a token; POST /auth/login/mfa/ {mfa_token, code} answers the token (within 5 minutes, once). ' +
             'A reset by key and deleting the account also need a code while it is on.',
         },

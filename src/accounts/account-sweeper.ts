@@ -1,6 +1,6 @@
 // A periodic pass over what expires by itself: unverified holds on addresses past
 // UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key e-mails older than the
-// limits that count them, two-step logins never completed, and the abuse limits' ended
+// limits that count them, MFA logins never completed, and the abuse limits' ended
 // windows (where they are kept in the database). Every instance may run it: each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';

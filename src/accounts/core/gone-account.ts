@@ -1,5 +1,5 @@
 // A request acting for an account that a concurrent deletion removed while it ran: the
-// insert it makes for the account (a session, a pending two-step secret, a key, an address)
+// insert it makes for the account (a session, a pending MFA secret, a key, an address)
 // fails on its foreign key. Such a request is answered here, for every route, as it would have
 // been answered a moment later, rather than in each service:
 //

@@ -1,6 +1,6 @@
-// Deleting the account (contract §9): the person's password (and second factor, when two-step
-// sign-in is on), then one transaction that removes the account and everything it holds,
-// through the foreign keys (addresses, keys, sessions, e-mail records, two-step sign-in's
+// Deleting the account (contract §9): the person's password (and an MFA code, when MFA is
+// on), then one transaction that removes the account and everything it holds,
+// through the foreign keys (addresses, keys, sessions, e-mail records, MFA's
 // secret, codes and challenges, the app user and all below it, media rows) and the outbox
 // messages that carry its data. In that same transaction go the messages that outlive it: the
 // removal of its media files (durable: a crash after the commit still removes them), the last
@@ -21,7 +21,7 @@ import { findAccount } from '../core/account-queries.ts';
 import { requireSecondFactor } from '../mfa/mfa-check.ts';
 import { appUserHolding, BULK_THRESHOLD, removeInBatches } from '../../app-data/bulk-removal.ts';
 
-/** `code`: the second factor, needed when two-step sign-in is on. */
+/** `code`: the MFA code, needed when MFA is on. */
 export async function deleteAccount(
   ctx: AppContext,
   passwordChecks: PasswordCheckThrottle,
@@ -32,10 +32,10 @@ export async function deleteAccount(
   const account = await findAccount(ctx.db.kysely, accountId);
   // Deleted by a repeat of this request since its token was checked: done, as asked.
   if (!account) return;
-  // Counted until both the password and the second factor were right.
+  // Counted until both the password and the MFA code were right.
   const attempt = await passwordChecks.checkPassword(account, proof.password);
 
-  // A large app user's list entries and items go first, in batches, once the second factor is
+  // A large app user's list entries and items go first, in batches, once the MFA code is
   // known right: no one transaction or statement then holds the writer (and, on SQLite, the
   // event loop) for the whole of them. Should the deletion stop after that, its repeat finishes it.
   const held = await appUserHolding(ctx.db.kysely, accountId);

@@ -19,7 +19,7 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         summary:
-          'Log in with a verified e-mail address and the password; each login issues a new token (with two-step sign-in on: an mfa_token for /auth/login/mfa/)',
+          'Log in with a verified e-mail address and the password; each login issues a new token (with MFA on: an mfa_token for /auth/login/mfa/)',
         security: [],
         body: LoginBody,
         operationId: 'login',
@@ -40,7 +40,7 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'none' },
       schema: {
         tags: ['auth'],
-        summary: "Log in's second step when two-step sign-in is on: the mfa_token and a code from the app (or a recovery code)",
+        summary: "Log in's second step when MFA is on: the mfa_token and a code from the app (or a recovery code)",
         security: [],
         body: MfaLoginBody,
         operationId: 'completeMfaLogin',

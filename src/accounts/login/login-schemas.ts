@@ -14,7 +14,7 @@ export const TokenResponse = Type.Object({
   token: Type.String({ description: 'Send as `Authorization: Token <token>`' }),
 });
 
-/** With two-step sign-in on, a right password answers the second form. */
+/** With MFA on, a right password answers the second form. */
 export const LoginResponse = Type.Union([
   TokenResponse,
   Type.Object({

@@ -2,8 +2,8 @@
 // and time (the password is checked against a dummy hash when no account has the address).
 // Only a verified address logs in; any verified address of the account does.
 //
-// With two-step sign-in on (contract §9), a right password earns a short-lived, single-use
-// mfa_token instead of a token; the token comes from /auth/login/mfa/ with a second factor.
+// With MFA on (contract §9), a right password earns a short-lived, single-use
+// mfa_token instead of a token; the token comes from /auth/login/mfa/ with an MFA code.
 // Wrong codes count as login failures (login-throttle.ts) and kill the mfa_token after a few;
 // too many in a row for one account, whatever the mfa_token, lock the second step for a while.
 import type { LoginThrottle } from '../../auth/login-throttle.ts';
@@ -54,7 +54,7 @@ export async function logIn(ctx: AppContext, throttle: LoginThrottle, input: Log
     await attempt.succeeded();
     throw nonFieldError(UNVERIFIED_ADDRESS);
   }
-  // With a second factor to come, the attempt stays counted as a failure until it is given.
+  // With an MFA code to come, the attempt stays counted as a failure until it is given.
   if (await totpEnabled(ctx.db.kysely, address.account_id)) return { mfa_required: true, mfa_token: await openChallenge(ctx, address) };
   // Taking the failure back runs beside issuing the token: it costs a right password no wait.
   const [, token] = await Promise.all([
@@ -115,7 +115,7 @@ async function judgeSecondStep(
   const account = await findAccount(ctx.db.kysely, challenge.account_id);
   if (!account) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
   // The challenge and the code are spent together, so neither is used up without the other. A
-  // challenge completes only with a real second factor: never once two-step sign-in is off.
+  // challenge completes only with a real MFA code: never once MFA is off.
   return ctx.db.transaction(async (trx) => {
     if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
     if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);

@@ -1,4 +1,4 @@
-// The second factor of an account with two-step sign-in on (contract §9): a TOTP code of a step
+// The MFA code of an account with MFA on (contract §9): a TOTP code of a step
 // not used before, or an unused recovery code. Spent inside the caller's transaction, so a code
 // is used up only when what it authorises commits. Using a recovery code e-mails the primary
 // address, in the same transaction.
@@ -35,7 +35,7 @@ export async function totpEnabled(db: Kysely<Database>, accountId: number): Prom
   return (await findTotp(db, accountId))?.enabled === 1;
 }
 
-/** Spends `code` as the account's second factor; false when it is neither a fresh TOTP code nor an unused recovery code. */
+/** Spends `code` as the account's MFA code; false when it is neither a fresh TOTP code nor an unused recovery code. */
 export async function spendSecondFactor(ctx: AppContext, trx: Kysely<Database>, account: FactorAccount, code: string): Promise<boolean> {
   const totp = await findTotp(trx, account.id);
   if (totp?.enabled !== 1) return false;
@@ -50,7 +50,7 @@ export async function spendSecondFactor(ctx: AppContext, trx: Kysely<Database>, 
 }
 
 /**
- * When the account has two-step sign-in on, `code` must be a second factor, spent here
+ * When the account has MFA on, `code` must be an MFA code, spent here
  * (400 under `code` when missing or wrong). Nothing is asked of an account without it.
  */
 export async function requireSecondFactor(

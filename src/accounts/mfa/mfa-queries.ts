@@ -1,5 +1,5 @@
-// Queries of two-step sign-in (migration 0010): the account's TOTP secret, its recovery codes
-// and the login challenges waiting for a second factor. Spending a code or a challenge is one
+// Queries of MFA (migration 0010): the account's TOTP secret, its recovery codes
+// and the login challenges waiting for an MFA code. Spending a code or a challenge is one
 // conditional UPDATE or DELETE whose row count says whether this request won it, so two
 // requests can never both spend the same one.
 import { type Kysely, sql } from 'kysely';
@@ -31,7 +31,7 @@ export async function enableTotp(db: Kysely<Database>, accountId: number, step: 
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Turns two-step sign-in off: the secret and the recovery codes go; false when there was no secret. */
+/** Turns MFA off: the secret and the recovery codes go; false when there was no secret. */
 export async function deleteTotp(db: Kysely<Database>, accountId: number): Promise<boolean> {
   const result = await db.deleteFrom('totp_secrets').where('account_id', '=', accountId).executeTakeFirst();
   await db.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();

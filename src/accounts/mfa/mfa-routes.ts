@@ -1,4 +1,4 @@
-// /account/mfa/… (contract §9): two-step sign-in's state, enrolment, confirmation, turning it
+// /account/mfa/… (contract §9): MFA's state, enrolment, confirmation, turning it
 // off and new recovery codes. The login's second step is in ../login/login-routes.ts.
 import { Type } from 'typebox';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
@@ -10,7 +10,7 @@ import { CodeBody, MfaStatusSchema, PasswordAndCodeBody, PasswordBody, RecoveryC
 import { confirmTotp, disableTotp, mfaStatus, regenerateRecoveryCodes, startTotpEnrolment } from './mfa-service.ts';
 import { errors } from '../../http/error-schemas.ts';
 
-const tags = ['two-step sign-in'];
+const tags = ['mfa'];
 
 export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
   // Every route that checks a password or a code shares change-password's per-IP limit.
@@ -21,7 +21,7 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
     {
       schema: {
         tags,
-        summary: 'Whether two-step sign-in is on, and how many recovery codes are left',
+        summary: 'Whether MFA is on, and how many recovery codes are left',
         operationId: 'getMfaStatus',
         response: { 200: MfaStatusSchema, ...errors({ auth: true, notFound: true }) },
       },
@@ -35,12 +35,12 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
       config: limited,
       schema: {
         tags,
-        summary: 'Start setting up two-step sign-in: a new secret for the authenticator app, pending until confirmed (409 when already on)',
+        summary: 'Start setting up MFA: a new secret for the authenticator app, pending until confirmed (409 when already on)',
         body: PasswordBody,
         operationId: 'startTotpEnrolment',
         response: {
           201: TotpEnrolmentSchema,
-          ...errors({ auth: true, notFound: true, body: true, rateLimited: true, conflict: 'Two-step sign-in is already on' }),
+          ...errors({ auth: true, notFound: true, body: true, rateLimited: true, conflict: 'MFA is already on' }),
         },
       },
     },
@@ -56,7 +56,7 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
       config: limited,
       schema: {
         tags,
-        summary: "Turn two-step sign-in on with the app's first code; answers the recovery codes, shown this once",
+        summary: "Turn MFA on with the app's first code; answers the recovery codes, shown this once",
         body: CodeBody,
         operationId: 'confirmTotp',
         response: { 200: RecoveryCodesSchema, ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },
@@ -71,7 +71,7 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
       config: limited,
       schema: {
         tags,
-        summary: 'Turn two-step sign-in off, with the password and a code (from the app, or a recovery code)',
+        summary: 'Turn MFA off, with the password and a code (from the app, or a recovery code)',
         body: PasswordAndCodeBody,
         operationId: 'disableTotp',
         response: { 204: Type.Null(), ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },

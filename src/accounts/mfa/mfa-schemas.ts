@@ -1,4 +1,4 @@
-// Shapes of two-step sign-in (contract §9).
+// Shapes of MFA (contract §9).
 import { Type } from 'typebox';
 import { EXAMPLE_PASSWORD } from '../../http/openapi-document.ts';
 
@@ -12,7 +12,7 @@ const PasswordField = Type.String({ minLength: 1, description: "The account's pa
 
 export const MfaStatusSchema = Type.Object({
   totp_enabled: Type.Boolean(),
-  recovery_codes_left: Type.Integer({ description: 'Unused recovery codes (0 while two-step sign-in is off)' }),
+  recovery_codes_left: Type.Integer({ description: 'Unused recovery codes (0 while MFA is off)' }),
 });
 
 export const PasswordBody = Type.Object({ password: PasswordField }, { examples: [{ password: EXAMPLE_PASSWORD }] });
@@ -44,7 +44,7 @@ export const MfaLoginBody = Type.Object(
   { examples: [{ mfa_token: 'mfa-token-from-the-login-answer', code: '123456' }] },
 );
 
-/** The second factor where a body may need one (account deletion, a reset by key): required when two-step sign-in is on. */
+/** The MFA code where a body may need one (account deletion, a reset by key): required when MFA is on. */
 export const OptionalCodeField = Type.Optional(
-  Type.String({ maxLength: 64, description: 'Needed when two-step sign-in is on: a code from the authenticator app, or a recovery code' }),
+  Type.String({ maxLength: 64, description: 'Needed when MFA is on: a code from the authenticator app, or a recovery code' }),
 );

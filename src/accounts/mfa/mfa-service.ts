@@ -1,4 +1,4 @@
-// Managing two-step sign-in (contract §9): the state, enrolment (a pending secret, turned on by
+// Managing MFA (contract §9): the state, enrolment (a pending secret, turned on by
 // its first right code, which also makes the recovery codes), turning it off, and a new set of
 // recovery codes. Password checks count against the account's limit (password-check-throttle.ts),
 // whichever route makes them. Turning it on or off e-mails the primary address (once: only the
@@ -89,7 +89,7 @@ export async function confirmTotp(ctx: AppContext, accountId: number, code: stri
   return codes;
 }
 
-/** Turns two-step sign-in off, with the password and a second factor. */
+/** Turns MFA off, with the password and an MFA code. */
 export async function disableTotp(
   ctx: AppContext,
   passwordChecks: PasswordCheckThrottle,
@@ -111,7 +111,7 @@ export async function disableTotp(
   ctx.outbox.wake();
 }
 
-/** A new set of recovery codes, with the password and a second factor; the old set stops working. */
+/** A new set of recovery codes, with the password and an MFA code; the old set stops working. */
 export async function regenerateRecoveryCodes(
   ctx: AppContext,
   passwordChecks: PasswordCheckThrottle,
@@ -128,12 +128,12 @@ export async function regenerateRecoveryCodes(
     await storeRecoveryCodes(ctx, trx, accountId, codes);
   });
   await attempt.succeeded();
-  // A recovery code given as the second factor queued its notice.
+  // A recovery code given as the MFA code queued its notice.
   ctx.outbox.wake();
   return codes;
 }
 
-/** Inside the account's lock: 400 when two-step sign-in is not on (any more), else its second factor is required. */
+/** Inside the account's lock: 400 when MFA is not on (any more), else its MFA code is required. */
 async function requireOnAndSecondFactor(ctx: AppContext, trx: Kysely<Database>, account: AccountRow, code: string): Promise<void> {
   if ((await findTotp(trx, account.id))?.enabled !== 1) throw nonFieldError(NOT_ON);
   await requireSecondFactor(ctx, trx, account, code);

@@ -42,14 +42,14 @@ export interface PasswordChange {
   newPassword: string;
   key?: string;
   oldPassword?: string;
-  /** With `key`, when two-step sign-in is on: a TOTP or recovery code. */
+  /** With `key`, when MFA is on: a TOTP or recovery code. */
   code?: string;
 }
 
 /**
  * With `oldPassword` (an authenticated caller): other tokens are revoked, the caller's is
  * kept; logins waiting for their second step end either way. With `key` (the forgotten-password flow): every token is revoked, and an account with
- * two-step sign-in on also needs its second factor, so whoever reads the mailbox cannot take
+ * MFA on also needs its MFA code, so whoever reads the mailbox cannot take
  * the account over with the e-mail alone.
  */
 export async function changePassword(

@@ -1,4 +1,4 @@
-// Two-step sign-in in tests: codes computed from the enrolled secret with the otpauth library
+// MFA in tests: codes computed from the enrolled secret with the otpauth library
 // (the arithmetic itself is checked against RFC 6238's vectors in test/auth/totp.test.ts).
 import assert from 'node:assert/strict';
 import { Secret, TOTP } from 'otpauth';
@@ -12,13 +12,13 @@ export function totpCode(secret: string, timestamp: number): string {
   return TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
 }
 
-export interface TwoStep {
+export interface MfaEnrolment {
   secret: string;
   recoveryCodes: string[];
 }
 
 /** Enrols and confirms TOTP for the account (its confirming code spends the current step). */
-export async function turnOnTotp(server: TestServer, account: RegisteredAccount): Promise<TwoStep> {
+export async function turnOnTotp(server: TestServer, account: RegisteredAccount): Promise<MfaEnrolment> {
   const enrolled = await server.request('POST', '/account/mfa/totp/', { token: account.token, body: { password: PASSWORD } });
   assert.equal(enrolled.status, 201, enrolled.text);
   const secret: string = enrolled.body.secret;

@@ -1,8 +1,8 @@
-// Contract §8 and §9: the limits on the second step of two-step sign-in hold for someone who
+// Contract §8 and §9: the limits on the login's second step hold for someone who
 // knows the password — a right password gives nothing back, wrong codes in a row lock the
 // second step and tell the owner (once), an mfa_token's cap holds under parallel codes, and
 // the logins waiting for a second step end with a password change, a reset, logout-all and
-// two-step sign-in turned off. Through the real server, with a real SMTP sink.
+// MFA turned off. Through the real server, with a real SMTP sink.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEAD_MFA_TOKEN, EXHAUSTED_MFA_TOKEN } from '../../src/accounts/login/login-service.ts';
@@ -18,7 +18,7 @@ import {
   type MailedServer,
   type RegisteredAccount,
 } from './account-flows.ts';
-import { freshCode, turnOnTotp } from './two-step-flows.ts';
+import { freshCode, turnOnTotp } from './mfa-flows.ts';
 
 const LOCKED_SUBJECT = 'Someone who knows your password failed two-step sign-in';
 const OFF_SUBJECT = 'Two-step sign-in is off';
@@ -37,7 +37,7 @@ async function mfaToken(mailed: MailedServer, account: RegisteredAccount, ip?: s
   return response.body.mfa_token;
 }
 
-function secondStep(mailed: MailedServer, mfaToken: string, code: string, ip = '198.51.100.1') {
+function mfaStep(mailed: MailedServer, mfaToken: string, code: string, ip = '198.51.100.1') {
   return mailed.server.request('POST', '/auth/login/mfa/', { body: { mfa_token: mfaToken, code }, headers: { 'x-forwarded-for': ip } });
 }
 
@@ -75,16 +75,16 @@ describe('a right password at the first step gives back nothing (RATE_LIMIT_LOGI
     for (let round = 0; round < 6 && !statuses.includes(429); round++) {
       const login = await logIn(mailed, account);
       if (login.status === 429) statuses.push(429);
-      else statuses.push((await secondStep(mailed, login.body.mfa_token, '000000')).status);
+      else statuses.push((await mfaStep(mailed, login.body.mfa_token, '000000')).status);
     }
     assert.deepEqual(statuses, [400, 400, 429]);
-    const blocked = await secondStep(mailed, await mfaToken(mailed, account, '198.51.100.2'), freshCode(server, secret));
+    const blocked = await mfaStep(mailed, await mfaToken(mailed, account, '198.51.100.2'), freshCode(server, secret));
     assert.equal(blocked.status, 429, 'from another IP, the account-wide ceiling (7) is reached');
 
     // A new hour: right passwords and right codes, more rounds than the ceiling allows failures.
     server.clock.advance(60 * 60_000);
     for (let round = 0; round < 8; round++) {
-      const done = await secondStep(mailed, await mfaToken(mailed, account), freshCode(server, secret));
+      const done = await mfaStep(mailed, await mfaToken(mailed, account), freshCode(server, secret));
       assert.equal(done.status, 200, `round ${round}: ${done.text}`);
     }
   });
@@ -111,19 +111,19 @@ describe('wrong codes in a row lock the second step (RATE_LIMIT_SECOND_STEP_FAIL
     const { secret } = await turnOnTotp(server, account);
     // A right code starts the count again.
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < 2; i++) assert.equal((await secondStep(mailed, await mfaToken(mailed, account), '000000')).status, 400);
-      assert.equal((await secondStep(mailed, await mfaToken(mailed, account), freshCode(server, secret))).status, 200);
+      for (let i = 0; i < 2; i++) assert.equal((await mfaStep(mailed, await mfaToken(mailed, account), '000000')).status, 400);
+      assert.equal((await mfaStep(mailed, await mfaToken(mailed, account), freshCode(server, secret))).status, 200);
     }
     assert.equal(await queuedMails(mailed, account.id, LOCKED_SUBJECT), 0);
     for (let i = 0; i < 3; i++) {
       const ip = `203.0.113.${i + 1}`;
-      const wrong = await secondStep(mailed, await mfaToken(mailed, account, ip), '000000', ip);
+      const wrong = await mfaStep(mailed, await mfaToken(mailed, account, ip), '000000', ip);
       assert.deepEqual([wrong.status, wrong.body], [400, { code: [WRONG_CODE] }]);
     }
     const mail = await waitForMail(sink, account.email, LOCKED_SUBJECT);
     assert.match(mail.decoded, /change it now/);
     for (const code of [freshCode(server, secret), '000000', '111111']) {
-      const locked = await secondStep(mailed, await mfaToken(mailed, account, '203.0.113.9'), code, '203.0.113.9');
+      const locked = await mfaStep(mailed, await mfaToken(mailed, account, '203.0.113.9'), code, '203.0.113.9');
       assert.equal(locked.status, 429, locked.text);
       assert.match(locked.body.detail, /wrong two-step sign-in codes/);
       assert.match(locked.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
@@ -133,9 +133,9 @@ describe('wrong codes in a row lock the second step (RATE_LIMIT_SECOND_STEP_FAIL
 
     // The lock ends with its window; a new run of wrong codes is a new lock-out, told again.
     server.clock.advance(60 * 60_000);
-    assert.equal((await secondStep(mailed, await mfaToken(mailed, account), freshCode(server, secret))).status, 200);
-    for (let i = 0; i < 3; i++) assert.equal((await secondStep(mailed, await mfaToken(mailed, account), '000000')).status, 400);
-    assert.equal((await secondStep(mailed, await mfaToken(mailed, account), freshCode(server, secret))).status, 429);
+    assert.equal((await mfaStep(mailed, await mfaToken(mailed, account), freshCode(server, secret))).status, 200);
+    for (let i = 0; i < 3; i++) assert.equal((await mfaStep(mailed, await mfaToken(mailed, account), '000000')).status, 400);
+    assert.equal((await mfaStep(mailed, await mfaToken(mailed, account), freshCode(server, secret))).status, 429);
     assert.equal(await queuedMails(mailed, account.id, LOCKED_SUBJECT), 2);
   });
 
@@ -144,7 +144,7 @@ describe('wrong codes in a row lock the second step (RATE_LIMIT_SECOND_STEP_FAIL
     const account = await registerVerified(mailed);
     await turnOnTotp(server, account);
     const tokens = await Promise.all(Array.from({ length: 8 }, () => mfaToken(mailed, account)));
-    const answers = await Promise.all(tokens.map((token) => secondStep(mailed, token, '000000')));
+    const answers = await Promise.all(tokens.map((token) => mfaStep(mailed, token, '000000')));
     assert.deepEqual(answers.map((a) => a.status).sort(), [400, 400, 400, 429, 429, 429, 429, 429]);
     assert.equal(await queuedMails(mailed, account.id, LOCKED_SUBJECT), 1);
   });
@@ -162,21 +162,21 @@ describe('an mfa_token and what ends it', () => {
     const account = await registerVerified(mailed);
     const { secret } = await turnOnTotp(server, account);
     const token = await mfaToken(mailed, account);
-    const answers = await Promise.all(Array.from({ length: 16 }, () => secondStep(mailed, token, '000000')));
+    const answers = await Promise.all(Array.from({ length: 16 }, () => mfaStep(mailed, token, '000000')));
     const bodies = answers.map((a) => JSON.stringify(a.body));
     assert.equal(bodies.filter((b) => b === JSON.stringify({ code: [WRONG_CODE] })).length, 5, bodies.join('\n'));
     assert.equal(bodies.filter((b) => b === JSON.stringify({ mfa_token: [EXHAUSTED_MFA_TOKEN] })).length, 11, bodies.join('\n'));
-    const late = await secondStep(mailed, token, freshCode(server, secret));
+    const late = await mfaStep(mailed, token, freshCode(server, secret));
     assert.deepEqual([late.status, late.body], [400, { mfa_token: [EXHAUSTED_MFA_TOKEN] }]);
 
     // Counted before it is judged, a right code as the fifth attempt still completes.
     const another = await mfaToken(mailed, account);
-    for (let i = 0; i < 4; i++) assert.equal((await secondStep(mailed, another, '000000')).status, 400);
-    assert.equal((await secondStep(mailed, another, freshCode(server, secret))).status, 200);
+    for (let i = 0; i < 4; i++) assert.equal((await mfaStep(mailed, another, '000000')).status, 400);
+    assert.equal((await mfaStep(mailed, another, freshCode(server, secret))).status, 200);
   });
 
   async function assertEnded(token: string, secret: string): Promise<void> {
-    const answer = await secondStep(mailed, token, freshCode(mailed.server, secret));
+    const answer = await mfaStep(mailed, token, freshCode(mailed.server, secret));
     assert.deepEqual([answer.status, answer.body], [400, { mfa_token: [DEAD_MFA_TOKEN] }]);
   }
 
@@ -216,7 +216,7 @@ describe('an mfa_token and what ends it', () => {
     await assertEnded(token, secret);
   });
 
-  test('turning two-step sign-in off ends it: no code completes it then', async () => {
+  test('turning MFA off ends it: no code completes it then', async () => {
     const { server } = mailed;
     const account = await registerVerified(mailed);
     const { secret, recoveryCodes } = await turnOnTotp(server, account);
@@ -226,7 +226,7 @@ describe('an mfa_token and what ends it', () => {
       body: { password: PASSWORD, code: recoveryCodes[0] },
     });
     assert.equal(off.status, 204, off.text);
-    const anyCode = await secondStep(mailed, token, '000000');
+    const anyCode = await mfaStep(mailed, token, '000000');
     assert.deepEqual([anyCode.status, anyCode.body], [400, { mfa_token: [DEAD_MFA_TOKEN] }]);
     await assertEnded(token, secret);
   });

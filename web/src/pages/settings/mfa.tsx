@@ -1,4 +1,4 @@
-// /settings/two-step: TOTP enrolment (the secret and otpauth URI as text, for an authenticator
+// /settings/mfa: TOTP enrolment (the secret and otpauth URI as text, for an authenticator
 // app), confirmation, recovery codes, turning it off (contract §9).
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
@@ -25,7 +25,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   );
 }
 
-export const TwoStep = signedIn(function TwoStep() {
+export const MfaSettings = signedIn(function MfaSettings() {
   const mfa = useLoad(() => api.GET('/account/mfa/'));
   const action = useAction();
   const [enrolment, setEnrolment] = useState<{ secret: string; otpauth_url: string } | null>(null);
@@ -71,7 +71,7 @@ export const TwoStep = signedIn(function TwoStep() {
         <p>
           Two-step sign-in is <strong>on</strong>. Recovery codes left: {mfa.data.recovery_codes_left}.
         </p>
-        <Form id="two-step-change" action={action} onSubmit={change}>
+        <Form id="mfa-change" action={action} onSubmit={change}>
           <Field name="password" label="Password" type="password" autocomplete="current-password" required />
           <Field name="code" label="Code" autocomplete="one-time-code" hint="From your authenticator app, or a recovery code." required />
           <p class="actions">
@@ -99,7 +99,7 @@ export const TwoStep = signedIn(function TwoStep() {
             <code id="totp-uri">{enrolment.otpauth_url}</code>
           </dd>
         </dl>
-        <Form id="two-step-confirm" action={action} onSubmit={confirm}>
+        <Form id="mfa-confirm" action={action} onSubmit={confirm}>
           <Field name="code" label="Code from your authenticator app" autocomplete="one-time-code" inputMode="numeric" required />
           <Submit action={action}>Turn on two-step sign-in</Submit>
         </Form>
@@ -111,7 +111,7 @@ export const TwoStep = signedIn(function TwoStep() {
         <p>
           Two-step sign-in is <strong>off</strong>. With it on, signing in also needs a code from an authenticator app.
         </p>
-        <Form id="two-step-start" action={action} onSubmit={start}>
+        <Form id="mfa-start" action={action} onSubmit={start}>
           <Field name="password" label="Password" type="password" autocomplete="current-password" required />
           <Submit action={action}>Set up two-step sign-in</Submit>
         </Form>

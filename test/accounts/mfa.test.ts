@@ -1,5 +1,5 @@
-// Contract §9, two-step sign-in: enrolment, confirmation, the two-step login, replay refusal,
-// recovery codes, turning it off, new codes, and the second factor on a reset by key — through
+// Contract §9, MFA: enrolment, confirmation, the login with MFA, replay refusal,
+// recovery codes, turning it off, new codes, and the MFA code on a reset by key — through
 // the real server, with a real SMTP sink, codes computed from the enrolled secret.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -18,13 +18,13 @@ import {
   type RegisteredAccount,
 } from './account-flows.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
-import { freshCode, STEP_MS, totpCode, turnOnTotp } from './two-step-flows.ts';
+import { freshCode, STEP_MS, totpCode, turnOnTotp } from './mfa-flows.ts';
 
 const ON_SUBJECT = 'Two-step sign-in is on';
 const OFF_SUBJECT = 'Two-step sign-in is off';
 const RECOVERY_SUBJECT = 'A recovery code was used';
 
-describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
+describe('MFA (/account/mfa/, /auth/login/mfa/)', () => {
   let mailed: MailedServer;
   before(async () => {
     mailed = await startMailedServer();
@@ -34,7 +34,7 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
   const request = (...args: Parameters<MailedServer['server']['request']>) => mailed.server.request(...args);
   const status = (token: string) => request('GET', '/account/mfa/', { token });
   const logIn = (account: RegisteredAccount) => request('POST', '/auth/login/', { body: { username: account.email, password: PASSWORD } });
-  const secondStep = (mfaToken: string, code: string) => request('POST', '/auth/login/mfa/', { body: { mfa_token: mfaToken, code } });
+  const mfaStep = (mfaToken: string, code: string) => request('POST', '/auth/login/mfa/', { body: { mfa_token: mfaToken, code } });
 
   async function mfaToken(account: RegisteredAccount): Promise<string> {
     const response = await logIn(account);
@@ -143,9 +143,9 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
       .insertInto('recovery_codes')
       .values(legacy.map((code) => ({ account_id: account.id, code_hash: sha256(code) })))
       .execute();
-    assert.equal((await secondStep(await mfaToken(account), 'ABCDE FGHJK')).status, 200);
-    assert.deepEqual((await secondStep(await mfaToken(account), legacy[0]!)).body, { code: [WRONG_CODE] }, 'once');
-    assert.equal((await secondStep(await mfaToken(account), legacy[1]!)).status, 200);
+    assert.equal((await mfaStep(await mfaToken(account), 'ABCDE FGHJK')).status, 200);
+    assert.deepEqual((await mfaStep(await mfaToken(account), legacy[0]!)).body, { code: [WRONG_CODE] }, 'once');
+    assert.equal((await mfaStep(await mfaToken(account), legacy[1]!)).status, 200);
   });
 
   test('confirming without a pending secret, or with a wrong or malformed code, is 400', async () => {
@@ -173,24 +173,24 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
     assert.ok(!('mfa_token' in wrongPassword.body));
 
     const pending = await mfaToken(account);
-    const wrong = await secondStep(pending, '000000');
+    const wrong = await mfaStep(pending, '000000');
     assert.equal(wrong.status, 400);
     assert.deepEqual(wrong.body, { code: [WRONG_CODE] });
     const done = await request('POST', '/auth/login/mfa/', {
       body: { mfa_token: pending, code: freshCode(server, secret) },
-      headers: { 'user-agent': 'TwoStepTest/1.0' },
+      headers: { 'user-agent': 'MfaTest/1.0' },
     });
     assert.equal(done.status, 200, done.text);
     assert.deepEqual(Object.keys(done.body), ['token']);
     const sessions = await request('GET', '/auth/sessions/', { token: done.body.token });
     assert.equal(sessions.status, 200);
-    assert.equal(sessions.body.find((s: { current: boolean }) => s.current).user_agent, 'TwoStepTest/1.0');
+    assert.equal(sessions.body.find((s: { current: boolean }) => s.current).user_agent, 'MfaTest/1.0');
 
     // The mfa_token works once.
-    const reused = await secondStep(pending, freshCode(server, secret));
+    const reused = await mfaStep(pending, freshCode(server, secret));
     assert.equal(reused.status, 400);
     assert.deepEqual(reused.body, { mfa_token: [DEAD_MFA_TOKEN] });
-    const unknown = await secondStep('not-an-mfa-token', freshCode(server, secret));
+    const unknown = await mfaStep('not-an-mfa-token', freshCode(server, secret));
     assert.deepEqual(unknown.body, { mfa_token: [DEAD_MFA_TOKEN] });
   });
 
@@ -202,18 +202,18 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
     const now = server.clock.now();
 
     const code = totpCode(secret, now);
-    assert.equal((await secondStep(await mfaToken(account), code)).status, 200);
-    const replay = await secondStep(await mfaToken(account), code);
+    assert.equal((await mfaStep(await mfaToken(account), code)).status, 200);
+    const replay = await mfaStep(await mfaToken(account), code);
     assert.equal(replay.status, 400);
     assert.deepEqual(replay.body, { code: [WRONG_CODE] });
     // The previous step is older than the one spent: refused too.
-    assert.equal((await secondStep(await mfaToken(account), totpCode(secret, now - STEP_MS))).status, 400);
+    assert.equal((await mfaStep(await mfaToken(account), totpCode(secret, now - STEP_MS))).status, 400);
     // The next step is within the tolerance, two steps ahead is not.
-    assert.equal((await secondStep(await mfaToken(account), totpCode(secret, now + 2 * STEP_MS))).status, 400);
-    assert.equal((await secondStep(await mfaToken(account), totpCode(secret, now + STEP_MS))).status, 200);
+    assert.equal((await mfaStep(await mfaToken(account), totpCode(secret, now + 2 * STEP_MS))).status, 400);
+    assert.equal((await mfaStep(await mfaToken(account), totpCode(secret, now + STEP_MS))).status, 200);
     // And a step behind the clock is accepted when it was not spent.
     server.clock.advance(3 * STEP_MS);
-    assert.equal((await secondStep(await mfaToken(account), totpCode(secret, server.clock.now() - STEP_MS))).status, 200);
+    assert.equal((await mfaStep(await mfaToken(account), totpCode(secret, server.clock.now() - STEP_MS))).status, 200);
   });
 
   test('the mfa_token dies after 5 wrong codes and after 5 minutes', async () => {
@@ -221,14 +221,14 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
     const account = await registerVerified(mailed);
     const { secret } = await turnOnTotp(server, account);
     const pending = await mfaToken(account);
-    for (let i = 0; i < 5; i++) assert.deepEqual((await secondStep(pending, '000000')).body, { code: [WRONG_CODE] });
-    const dead = await secondStep(pending, freshCode(server, secret));
+    for (let i = 0; i < 5; i++) assert.deepEqual((await mfaStep(pending, '000000')).body, { code: [WRONG_CODE] });
+    const dead = await mfaStep(pending, freshCode(server, secret));
     assert.equal(dead.status, 400);
     assert.deepEqual(dead.body, { mfa_token: [EXHAUSTED_MFA_TOKEN] });
 
     const late = await mfaToken(account);
     server.clock.advance(5 * 60_000);
-    const expired = await secondStep(late, totpCode(secret, server.clock.now()));
+    const expired = await mfaStep(late, totpCode(secret, server.clock.now()));
     assert.equal(expired.status, 400);
     assert.deepEqual(expired.body, { mfa_token: [DEAD_MFA_TOKEN] });
   });
@@ -238,19 +238,19 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
     const account = await registerVerified(mailed);
     const { recoveryCodes } = await turnOnTotp(server, account);
     const typed = ` ${recoveryCodes[3]!.toUpperCase().replace('-', ' ')} `;
-    const used = await secondStep(await mfaToken(account), typed);
+    const used = await mfaStep(await mfaToken(account), typed);
     assert.equal(used.status, 200, used.text);
     assert.equal((await request('GET', '/account/profile/', { token: used.body.token })).status, 200);
     assert.match((await waitForMail(sink, account.email, RECOVERY_SUBJECT)).decoded, /9 unused codes left/);
     assert.deepEqual(await status(account.token).then((r) => r.body), { totp_enabled: true, recovery_codes_left: 9 });
 
-    const again = await secondStep(await mfaToken(account), recoveryCodes[3]!);
+    const again = await mfaStep(await mfaToken(account), recoveryCodes[3]!);
     assert.equal(again.status, 400);
     assert.deepEqual(again.body, { code: [WRONG_CODE] });
     // Another account's recovery code is no code of this one.
     const other = await registerVerified(mailed);
     const { recoveryCodes: othersCodes } = await turnOnTotp(server, other);
-    assert.equal((await secondStep(await mfaToken(account), othersCodes[0]!)).status, 400);
+    assert.equal((await mfaStep(await mfaToken(account), othersCodes[0]!)).status, 400);
   });
 
   test('new recovery codes: password and a code; the old set stops working, the new one works', async () => {
@@ -270,8 +270,8 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
     const fresh: string[] = renewed.body.recovery_codes;
     assert.equal(fresh.length, 10);
     assert.ok(fresh.every((code) => !recoveryCodes.includes(code)));
-    assert.equal((await secondStep(await mfaToken(account), recoveryCodes[0]!)).status, 400);
-    assert.equal((await secondStep(await mfaToken(account), fresh[0]!)).status, 200);
+    assert.equal((await mfaStep(await mfaToken(account), recoveryCodes[0]!)).status, 400);
+    assert.equal((await mfaStep(await mfaToken(account), fresh[0]!)).status, 200);
 
     const off = await registerVerified(mailed);
     const notOn = await request('POST', '/account/mfa/recovery-codes/', { token: off.token, body: { password: PASSWORD, code: '123456' } });
@@ -301,7 +301,7 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
     assert.equal((await status(account.token)).body.totp_enabled, true);
   });
 
-  test('a reset by key needs the second factor too; without it the key is not used up', async () => {
+  test('a reset by key needs the MFA code too; without it the key is not used up', async () => {
     const { server, sink } = mailed;
     const account = await registerVerified(mailed);
     const { secret } = await turnOnTotp(server, account);
@@ -320,7 +320,7 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
     assert.equal(login.body.mfa_required, true, 'still two-step after the reset');
   });
 
-  test('deleting the account with two-step sign-in on needs a code', async () => {
+  test('deleting the account with MFA on needs a code', async () => {
     const { server } = mailed;
     const account = await registerVerified(mailed);
     const { secret } = await turnOnTotp(server, account);
@@ -333,7 +333,7 @@ describe('two-step sign-in (/account/mfa/, /auth/login/mfa/)', () => {
   });
 });
 
-describe('two-step sign-in under the login limits', () => {
+describe('MFA under the login limits', () => {
   let mailed: MailedServer;
   before(async () => {
     mailed = await startMailedServer({ RATE_LIMITS: 'on', RATE_LIMIT_LOGIN_ACCOUNT_IP: '3/5m', RATE_LIMIT_REGISTER: '100/1h' });
