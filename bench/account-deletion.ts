@@ -16,7 +16,7 @@ import { hashPassword } from '../src/auth/passwords.ts';
 import { SEED_PASSWORD, seedEmail } from '../src/cli/seed-data.ts';
 import { seedAccounts } from '../src/cli/seed-writer.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/open-database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { startServer } from '../src/server.ts';
 import { createBenchDatabase } from './fixtures.ts';

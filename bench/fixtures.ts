@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { issueToken } from '../src/auth/token-queries.ts';
 import { SEED_PASSWORD, seedEmail } from '../src/cli/seed-data.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/open-database.ts';
 import { ROOT } from './processes.ts';
 
 export interface BenchDatabase {

@@ -6,19 +6,10 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import { registerAccountDeletionRoutes } from './accounts/account-deletion-routes.ts';
-import { registerAuthRoutes } from './accounts/auth-routes.ts';
-import { registerEmailRoutes } from './accounts/email-routes.ts';
-import { registerExportRoutes } from './accounts/export-routes.ts';
-import { registerMfaRoutes } from './accounts/mfa-routes.ts';
-import { registerPasswordRoutes } from './accounts/password-routes.ts';
-import { registerAccountProfileRoutes } from './accounts/profile-routes.ts';
-import { registerSessionRoutes } from './accounts/session-routes.ts';
-import { registerVerificationRoutes } from './accounts/verification-routes.ts';
-import { registerGoneAccountAnswers } from './accounts/gone-account.ts';
+import { registerAccountRoutes } from './accounts/account-routes.ts';
+import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
 import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
-import { PasswordCheckThrottle } from './auth/password-check-throttle.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
 import { rateLimitedFor } from './errors.ts';
@@ -79,9 +70,9 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
       security: [{ token: [] }],
       tags: [
         {
-          name: 'two-step sign-in',
+          name: 'mfa',
           description:
-            'TOTP (RFC 6238). 1. POST /account/mfa/totp/ {password}: a secret and an otpauth:// URL for an authenticator app (pending). ' +
+            'Multi-factor sign-in: a TOTP code (RFC 6238) from an authenticator app, or a recovery code. 1. POST /account/mfa/totp/ {password}: a secret and an otpauth:// URL for an authenticator app (pending). ' +
             '2. POST /account/mfa/totp/confirm/ {code}: on, with ten recovery codes shown once. 3. POST /auth/login/ then answers {mfa_required, mfa_token} instead of a token; POST /auth/login/mfa/ {mfa_token, code} answers the token (within 5 minutes, once). ' +
             'A reset by key and deleting the account also need a code while it is on.',
         },
@@ -125,17 +116,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerHealthRoutes(app, ctx);
   registerAppDataRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
-  registerAuthRoutes(app, ctx);
-  registerSessionRoutes(app, ctx);
-  registerExportRoutes(app, ctx);
-  registerAccountProfileRoutes(app, ctx);
-  registerEmailRoutes(app, ctx);
-  registerVerificationRoutes(app, ctx);
-  // One count of password checks per account, whichever route checks the password.
-  const passwordChecks = new PasswordCheckThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
-  registerPasswordRoutes(app, ctx, passwordChecks);
-  registerAccountDeletionRoutes(app, ctx, passwordChecks);
-  registerMfaRoutes(app, ctx, passwordChecks);
+  registerAccountRoutes(app, ctx);
   registerMessagingRoutes(app, ctx);
   // The pages for people: at / and paths no API route uses (contract §10).
   await registerWebClient(app, ctx.config.webClientDir, ctx.config.publicUrl);

@@ -1,15 +1,15 @@
 // A periodic pass over what expires by itself: unverified holds on addresses past
 // UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key e-mails older than the
-// limits that count them, two-step logins never completed, and the abuse limits' ended
+// limits that count them, MFA logins never completed, and the abuse limits' ended
 // windows (where they are kept in the database). Every instance may run it: each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
-import { deleteEmailSendsBefore } from './email-send-queries.ts';
+import { deleteEmailSendsBefore } from './emails/email-send-queries.ts';
 import { deleteEndedCounters } from '../auth/sql-counter-store.ts';
-import { deleteChallengesBefore } from './mfa-queries.ts';
-import { deleteExpiredHolds } from './unverified-holds.ts';
+import { deleteChallengesBefore } from './mfa/mfa-queries.ts';
+import { deleteExpiredHolds } from './emails/unverified-holds.ts';
 
 const SWEEP_INTERVAL_MS = 60 * 60_000;
 

@@ -1,5 +1,5 @@
 // Removing what a large app user holds a batch at a time, before its account's deletion
-// (accounts/account-deletion.ts): a cascade of 100,000 list entries in one statement held the
+// (accounts/deletion/account-deletion.ts): a cascade of 100,000 list entries in one statement held the
 // event loop for 350 ms on SQLite (its driver is synchronous) and the writer for all of it.
 // Each batch is a write of its own through the kernel (the data version moves, the counts of
 // migration 0013 follow through their triggers), with other requests running between batches.

@@ -34,8 +34,9 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
           operationId: 'uploadMediaResource',
           response: { 201: MediaResourceSchema, ...errors({ auth: true, notFound: true, body: true }) },
         },
-        // The body is a stream that the handler reads and checks itself (upload-fields.ts); the
-        // schema above is there for the OpenAPI document.
+        // The body is a stream that the handler reads and checks itself (media/media-upload.ts
+        // reads it, gallery-upload-fields.ts checks its fields); the schema above is there for
+        // the OpenAPI document.
         validatorCompiler: () => () => true,
       },
       async (request, reply) => {

@@ -1,6 +1,6 @@
 // Login failure limits of contract §8, checked before any password hashing: per IP (10 a
 // minute), per account and IP (default 5 in 5 minutes) and per account whatever the IP (100 an
-// hour); at the second step of two-step sign-in also wrong codes in a row per account (10, then
+// hour); at the login's second step also wrong codes in a row per account (10, then
 // an hour's wait). Counted in the service's counter store (counter-store.ts): in memory for one
 // SQLite instance, in the database where several PostgreSQL instances share the counts. An
 // IPv6 client counts by its /64 (client-network.ts).
@@ -9,8 +9,8 @@
 // is made: one client cannot fill the store with keys of made-up addresses.
 //
 // An attempt is counted when it starts, before the password is checked, so that parallel
-// attempts cannot slip past the limit together. A right password without a second factor to
-// come takes it back (and clears the account+IP count); with two-step sign-in on, a right
+// attempts cannot slip past the limit together. A right password without an MFA code to
+// come takes it back (and clears the account+IP count); with MFA on, a right
 // password takes nothing back — only a completed second step takes back both steps — so
 // knowing the password buys no more guesses at the code. An attempt refused with 429 counts
 // too, so hammering a blocked account keeps its IP's count up.

@@ -1,5 +1,5 @@
-// Checks of an account's password (or second factor) by a signed-in caller — change-password's
-// old_password, account deletion, two-step sign-in's routes — per account whatever the IP
+// Checks of an account's password (or MFA code) by a signed-in caller — change-password's
+// old_password, account deletion, MFA's routes — per account whatever the IP
 // (RATE_LIMIT_PASSWORD_CHECKS_PER_ACCOUNT): a stolen token must not give unlimited guesses at
 // the password from rotating addresses. Counted like login failures (login-throttle.ts): when
 // the check starts, taken back when it was right.
@@ -35,7 +35,7 @@ export class PasswordCheckThrottle {
   /**
    * The account's password, checked within the limit: 400 under `password` when wrong. The
    * check counts as a failure until the returned attempt succeeds, so a caller that asks for a
-   * second factor too calls `succeeded()` only once that was right as well.
+   * MFA code too calls `succeeded()` only once that was right as well.
    */
   async checkPassword(account: { id: number; password_hash: string }, password: string): Promise<LoginAttempt> {
     const attempt = await this.begin(account.id);

@@ -1,4 +1,4 @@
-// Recovery codes for two-step sign-in: ten single-use codes of about 50 random bits each, shown
+// Recovery codes for MFA: ten single-use codes of about 50 random bits each, shown
 // once. Stored as HMAC-SHA-256 under a key of the service's (`h1:<hex>`), never in the clear: a
 // copy of the table alone cannot be searched through 2^50 codes, as an unsalted hash could be.
 // Sets made before migration 0014 are stored as plain SHA-256 (64 hex digits, no prefix); there

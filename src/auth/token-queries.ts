@@ -24,8 +24,17 @@ export async function issueToken(db: Kysely<Database>, accountId: number, now: n
   return token;
 }
 
-/** The account's tokens as sessions, by id (never their hashes). */
-export function listAccountTokens(db: Kysely<Database>, accountId: number) {
+/** A token as a session: never its hash. */
+export interface SessionRow {
+  id: number;
+  created_at: number;
+  last_used_at: number;
+  user_agent: string | null;
+  ip_address: string | null;
+}
+
+/** The account's tokens as sessions, by id. */
+export function listAccountTokens(db: Kysely<Database>, accountId: number): Promise<SessionRow[]> {
   return db
     .selectFrom('auth_tokens')
     .select(['id', 'created_at', 'last_used_at', 'user_agent', 'ip_address'])

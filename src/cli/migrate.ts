@@ -2,7 +2,7 @@
 // database named by DATABASE_URL and exits. The service also migrates at start-up; this is
 // for deployments that migrate as a separate step.
 import { loadConfigOrExit } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import { openDatabase } from '../db/open-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
 async function main(): Promise<number> {

@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from '../config.ts';
-import { openDatabase, type Db } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
+import { openDatabase } from '../db/open-database.ts';
 import { pendingMigrations } from '../db/migrate.ts';
 import type { OutboxState } from '../db/schema.ts';
 import {

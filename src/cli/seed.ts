@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { hashPassword } from '../auth/passwords.ts';
 import { loadDotEnv } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import { openDatabase } from '../db/open-database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createProgressBar } from './progress-bar.ts';
 import { SEED_PASSWORD, seedEmail } from './seed-data.ts';

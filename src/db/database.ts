@@ -1,14 +1,12 @@
-// Opens the database named by DATABASE_URL: SQLite through better-sqlite3 (the embedded
-// default, sqlite.ts) or PostgreSQL through pg (postgres.ts), both behind one Kysely<Database>
-// and one `Db`. Everything that differs between the two is a member of `Db`, implemented once
-// per database in its own file, so the rest of the code never asks which one it runs on: a
-// third database is one more file like those two.
+// `Db`, what the code asks of a database: SQLite through better-sqlite3 (the embedded default,
+// sqlite.ts) or PostgreSQL through pg (postgres.ts), both behind one Kysely<Database>
+// (open-database.ts picks one). Everything that differs between the two is a member of `Db`,
+// implemented once per database in its own file, so the rest of the code never asks which one
+// it runs on: a third database is one more file like those two.
 import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely';
 import type { ChangeFeed } from './change-feed.ts';
 import type { PostgresPoolOptions } from './postgres-pool.ts';
-import { openPostgres } from './postgres.ts';
 import type { Database } from './schema.ts';
-import { openSqlite } from './sqlite.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -100,9 +98,4 @@ export interface PoolStats {
 /** Timeouts unset: none (the command-line tools, whose long statements are expected). */
 export interface DatabaseOptions extends PostgresPoolOptions {
   sqliteSynchronous?: 'FULL' | 'NORMAL';
-}
-
-export function openDatabase(url: string, options: DatabaseOptions = {}): Db {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
-  return openPostgres(url, options);
 }

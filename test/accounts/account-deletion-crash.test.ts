@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../../src/auth/passwords.ts';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { WRONG_PASSWORD } from '../../src/auth/password-check-throttle.ts';
 import { subscriberHash } from '../../src/mailchimp/mailchimp-client.ts';
 import { MailchimpStandIn } from '../mailchimp/mailchimp-stand-in.ts';
-import { freshCode, turnOnTotp } from './two-step-flows.ts';
+import { freshCode, turnOnTotp } from './mfa-flows.ts';
 import { download, png, storedFiles, upload } from '../media/media-fixtures.ts';
 import type { TestServer } from '../helpers/server.ts';
 import {
@@ -69,7 +69,7 @@ describe('DELETE /account/', () => {
 
   /**
    * An account holding a second address, a second session, a personal-data tree, two media
-   * files, and two-step sign-in on (secret, recovery codes, a login waiting for its code).
+   * files, and MFA on (secret, recovery codes, a login waiting for its code).
    */
   async function fullAccount(): Promise<{
     account: RegisteredAccount;

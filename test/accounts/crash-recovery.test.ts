@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startServiceProcess as startService, type ServiceProcess as Service } from '../helpers/service-process.ts';
 import { PASSWORD, uniqueEmail } from './account-flows.ts';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { INVALID_CREDENTIALS } from '../../src/accounts/login-service.ts';
+import { INVALID_CREDENTIALS } from '../../src/accounts/login/login-service.ts';
 import { INVALID_TOKEN } from '../../src/auth/token-auth.ts';
 import { onPostgres } from '../helpers/database.ts';
 import type { TestResponse } from '../helpers/server.ts';

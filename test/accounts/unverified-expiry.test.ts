@@ -3,7 +3,7 @@
 // when the address is registered or added again, and by the sweep otherwise.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { EMAIL_IN_USE } from '../../src/accounts/duplicate-email.ts';
+import { EMAIL_IN_USE } from '../../src/accounts/emails/duplicate-email.ts';
 import {
   PASSWORD,
   register,

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type CounterStore, limit, MemoryCounterStore } from '../../src/auth/counter-store.ts';
 import { deleteEndedCounters, SqlCounterStore } from '../../src/auth/sql-counter-store.ts';
-import { type Db, openDatabase } from '../../src/db/database.ts';
+import type { Db } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 

@@ -337,7 +337,7 @@ export async function mainFlow(flow: Flow, service: BrowserService, person: Pers
 export async function visitOtherPages(flow: Flow, service: BrowserService): Promise<void> {
   const pages: Array<[path: string, title: string]> = [
     ['/settings/sessions', 'Sessions'],
-    ['/settings/two-step', 'Two-step sign-in'],
+    ['/settings/mfa', 'Two-step sign-in'],
     ['/settings/export-and-delete', 'Export or delete your account'],
     ['/data/emergency', 'Emergency information'],
     ['/data/no-such-page', 'Page not found'],

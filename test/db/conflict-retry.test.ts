@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { CONFLICT_ATTEMPTS, CONFLICT_RETRY_AFTER_SECONDS, DATABASE_CONFLICT } from '../../src/db/conflict-retry.ts';
-import { openDatabase, type Db } from '../../src/db/database.ts';
+import type { Db } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
 import { DomainError } from '../../src/errors.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 

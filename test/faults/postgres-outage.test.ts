@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test, type TestContext } from 'node:test';
 import { hashPassword } from '../../src/auth/passwords.ts';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 import { appUserOf, topicOf, verifiedAccount } from '../helpers/factories.ts';

@@ -3,8 +3,8 @@
 // change to a table's columns is made in one place and the fixtures follow.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { insertAccount } from '../../src/accounts/account-queries.ts';
-import { insertAddress, markAddressVerified } from '../../src/accounts/email-address-queries.ts';
+import { insertAccount } from '../../src/accounts/core/account-queries.ts';
+import { insertAddress, markAddressVerified } from '../../src/accounts/emails/email-address-queries.ts';
 import { insertAppUser } from '../../src/app-data/app-user-queries.ts';
 import { insertMedia } from '../../src/app-data/gallery-queries.ts';
 import { insertProfile } from '../../src/app-data/profile-queries.ts';

@@ -1,6 +1,6 @@
 // Contract §10: the request examples of the OpenAPI document work when sent as they are from
 // /docs ("Try it out"). Every example of every operation is sent to the real server, in the
-// order of one person's story (register, verify, log in, build the data, two-step sign-in,
+// order of one person's story (register, verify, log in, build the data, MFA,
 // change the password, delete an account), and must answer 2xx. Filled in are only what no
 // document can know: the path ids of the objects made on the way, and the one-time secrets a
 // person copies from elsewhere (the e-mailed key, a login's mfa_token, the authenticator's code).
@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../../src/auth/passwords.ts';
+import { EXAMPLE_ADDED_EMAIL } from '../../src/accounts/emails/email-schemas.ts';
 import { EXAMPLE_EMAIL, EXAMPLE_PASSWORD } from '../../src/http/openapi-document.ts';
 import { RESET_SUBJECT, startMailedServer, verificationKey, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
-import { freshCode } from '../accounts/two-step-flows.ts';
+import { freshCode } from '../accounts/mfa-flows.ts';
 import { listOperations, type OpenApiDocument } from '../fuzz/openapi-walker.ts';
 import { mediaOf, verifiedAccount } from '../helpers/factories.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
@@ -43,7 +44,7 @@ interface Step {
 /** What the story has made so far. */
 const made: Record<string, any> = {};
 
-function twoStepCode(): string {
+function mfaCode(): string {
   return freshCode(mailed.server, made.totpSecret);
 }
 
@@ -65,16 +66,19 @@ const STORY: Step[] = [
   { operationId: 'login', send: () => ({}), keep: (body) => (made.ada = body.token) },
   { operationId: 'updateAccount', send: () => ({ token: made.ada }) },
   { operationId: 'replaceAccount', send: () => ({ token: made.ada }) },
-  { operationId: 'createEmailAddress', send: () => ({ token: made.ada }) },
+  // The address just added, the one whose id a person has at hand: verified first (with the key
+  // e-mailed to it), then made primary, then sent back whole.
+  { operationId: 'createEmailAddress', send: () => ({ token: made.ada }), keep: (body) => (made.addedAddress = body.id) },
   {
     operationId: 'updateEmailAddress',
     send: async () => {
-      const list = await mailed.server.request('GET', '/account/emails/', { token: made.ada });
-      made.adaAddress = list.body.find((address: Json) => address.email === EXAMPLE_EMAIL).id;
-      return { token: made.ada, id: made.adaAddress };
+      const key = await verificationKey(mailed.sink, EXAMPLE_ADDED_EMAIL);
+      const verified = await mailed.server.request('POST', '/account/verify-email/', { body: { key, password: EXAMPLE_PASSWORD } });
+      assert.equal(verified.status, 200, verified.text);
+      return { token: made.ada, id: made.addedAddress };
     },
   },
-  { operationId: 'replaceEmailAddress', send: () => ({ token: made.ada, id: made.adaAddress }) },
+  { operationId: 'replaceEmailAddress', send: () => ({ token: made.ada, id: made.addedAddress }) },
   { operationId: 'resetPassword', send: () => ({}) },
   { operationId: 'createAppUser', send: () => ({ token: made.ada }), keep: (body) => (made.appUser = body.id) },
   { operationId: 'updateAppUser', send: () => ({ token: made.ada, id: made.appUser }) },
@@ -126,19 +130,19 @@ const STORY: Step[] = [
   },
   { operationId: 'replaceMediaResource', send: () => ({ token: made.ada, id: made.media }) },
   { operationId: 'createMessagingToken', send: () => ({ token: made.ada }) },
-  // Two-step sign-in: on, new recovery codes, a login with a code, off.
+  // MFA: on, new recovery codes, a login with a code, off.
   { operationId: 'startTotpEnrolment', send: () => ({ token: made.ada }), keep: (body) => (made.totpSecret = body.secret) },
-  { operationId: 'confirmTotp', send: () => ({ token: made.ada, secrets: { code: twoStepCode() } }) },
-  { operationId: 'regenerateRecoveryCodes', send: () => ({ token: made.ada, secrets: { code: twoStepCode() } }) },
+  { operationId: 'confirmTotp', send: () => ({ token: made.ada, secrets: { code: mfaCode() } }) },
+  { operationId: 'regenerateRecoveryCodes', send: () => ({ token: made.ada, secrets: { code: mfaCode() } }) },
   {
     operationId: 'completeMfaLogin',
     send: async () => {
       const login = await mailed.server.request('POST', '/auth/login/', { body: { username: EXAMPLE_EMAIL, password: EXAMPLE_PASSWORD } });
       assert.equal(login.body.mfa_required, true, login.text);
-      return { secrets: { mfa_token: login.body.mfa_token, code: twoStepCode() } };
+      return { secrets: { mfa_token: login.body.mfa_token, code: mfaCode() } };
     },
   },
-  { operationId: 'disableTotp', send: () => ({ token: made.ada, secrets: { code: twoStepCode() } }) },
+  { operationId: 'disableTotp', send: () => ({ token: made.ada, secrets: { code: mfaCode() } }) },
   // Ada's password changes last; the reset by key and the deletion each need an account of their own.
   { operationId: 'changePassword', example: 'current', send: () => ({ token: made.ada }) },
   {

@@ -17,7 +17,7 @@ const PAGES = [
   '/verify-email?key=x',
   '/forgot-password',
   '/reset-password?key=x',
-  '/settings/two-step',
+  '/settings/mfa',
   '/data/topics/7',
 ];
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
 import { PASSWORD, registerVerified, startMailedServer, uniqueEmail, type MailedServer } from '../accounts/account-flows.ts';
 import { createTestDatabase, onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

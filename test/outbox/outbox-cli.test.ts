@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
 import type { OutboxState } from '../../src/db/schema.ts';
 import { createTestDatabase, onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

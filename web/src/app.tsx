@@ -15,7 +15,7 @@ import { VerifyEmail } from './pages/verify-email.tsx';
 const Account = lazy(() => import('./pages/settings/account.tsx').then((m) => m.Account));
 const ChangePassword = lazy(() => import('./pages/settings/change-password.tsx').then((m) => m.ChangePassword));
 const Sessions = lazy(() => import('./pages/settings/sessions.tsx').then((m) => m.Sessions));
-const TwoStep = lazy(() => import('./pages/settings/two-step.tsx').then((m) => m.TwoStep));
+const MfaSettings = lazy(() => import('./pages/settings/mfa.tsx').then((m) => m.MfaSettings));
 const ExportAndDelete = lazy(() => import('./pages/settings/export-and-delete.tsx').then((m) => m.ExportAndDelete));
 const DataHome = lazy(() => import('./pages/data/data-home.tsx').then((m) => m.DataHome));
 const ProfilePage = lazy(() => import('./pages/data/profile-page.tsx').then((m) => m.ProfilePage));
@@ -38,7 +38,7 @@ export function App() {
             <Route path="/settings" component={Account} />
             <Route path="/settings/password" component={ChangePassword} />
             <Route path="/settings/sessions" component={Sessions} />
-            <Route path="/settings/two-step" component={TwoStep} />
+            <Route path="/settings/mfa" component={MfaSettings} />
             <Route path="/settings/export-and-delete" component={ExportAndDelete} />
             <Route path="/data" component={DataHome} />
             <Route path="/data/profiles/:id" component={ProfilePage} />

@@ -392,7 +392,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with a verified e-mail address and the password; each login issues a new token (with two-step sign-in on: an mfa_token for /auth/login/mfa/) */
+        /** Log in with a verified e-mail address and the password; each login issues a new token (with MFA on: an mfa_token for /auth/login/mfa/) */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -409,7 +409,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in's second step when two-step sign-in is on: the mfa_token and a code from the app (or a recovery code) */
+        /** Log in's second step when MFA is on: the mfa_token and a code from the app (or a recovery code) */
         post: operations["completeMfaLogin"];
         delete?: never;
         options?: never;
@@ -675,7 +675,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether two-step sign-in is on, and how many recovery codes are left */
+        /** Whether MFA is on, and how many recovery codes are left */
         get: operations["getMfaStatus"];
         put?: never;
         post?: never;
@@ -694,9 +694,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start setting up two-step sign-in: a new secret for the authenticator app, pending until confirmed (409 when already on) */
+        /** Start setting up MFA: a new secret for the authenticator app, pending until confirmed (409 when already on) */
         post: operations["startTotpEnrolment"];
-        /** Turn two-step sign-in off, with the password and a code (from the app, or a recovery code) */
+        /** Turn MFA off, with the password and a code (from the app, or a recovery code) */
         delete: operations["disableTotp"];
         options?: never;
         head?: never;
@@ -712,7 +712,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn two-step sign-in on with the app's first code; answers the recovery codes, shown this once */
+        /** Turn MFA on with the app's first code; answers the recovery codes, shown this once */
         post: operations["confirmTotp"];
         delete?: never;
         options?: never;
@@ -6586,7 +6586,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "ada@example.com",
+                 *       "email": "ada.lovelace@example.com",
                  *       "primary": true
                  *     }
                  */
@@ -7096,7 +7096,7 @@ export interface operations {
                     key?: string;
                     /** @description The current password (needs a token) */
                     old_password?: string;
-                    /** @description Needed when two-step sign-in is on: a code from the authenticator app, or a recovery code */
+                    /** @description Needed when MFA is on: a code from the authenticator app, or a recovery code */
                     code?: string;
                 };
             };
@@ -7201,7 +7201,7 @@ export interface operations {
                      * @example correct-horse-battery-staple-42
                      */
                     password: string;
-                    /** @description Needed when two-step sign-in is on: a code from the authenticator app, or a recovery code */
+                    /** @description Needed when MFA is on: a code from the authenticator app, or a recovery code */
                     code?: string;
                 };
             };
@@ -7292,7 +7292,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         totp_enabled: boolean;
-                        /** @description Unused recovery codes (0 while two-step sign-in is off) */
+                        /** @description Unused recovery codes (0 while MFA is off) */
                         recovery_codes_left: number;
                     };
                 };
@@ -7395,7 +7395,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Two-step sign-in is already on */
+            /** @description MFA is already on */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,4 @@
-// The page the reset e-mail links to (/reset-password?key=…). With two-step sign-in on, the
+// The page the reset e-mail links to (/reset-password?key=…). With MFA on, the
 // API also wants a code (400 under `code`): the field appears once it asks.
 import { useEffect, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';

@@ -1,4 +1,4 @@
-// Sign in; when two-step sign-in is on, login answers `mfa_required` and a second step asks
+// Sign in; when MFA is on, login answers `mfa_required` and a second step asks
 // for a code (contract §9).
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';

@@ -5,7 +5,7 @@ const PAGES = [
   ['/settings', 'Name and e-mail addresses'],
   ['/settings/password', 'Password'],
   ['/settings/sessions', 'Sessions'],
-  ['/settings/two-step', 'Two-step sign-in'],
+  ['/settings/mfa', 'Two-step sign-in'],
   ['/settings/export-and-delete', 'Export or delete'],
 ] as const;
 

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+export interface AccountRow {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+}
+
+/** The account with its primary address (every account has exactly one). */
+export function findAccount(db: Kysely<Database>, accountId: number): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('accounts')
+    .innerJoin('email_addresses', (join) =>
+      join.onRef('email_addresses.account_id', '=', 'accounts.id').on('email_addresses.is_primary', '=', 1),
+    )
+    .select(['accounts.id', 'email_addresses.email', 'accounts.first_name', 'accounts.last_name', 'accounts.password_hash'])
+    .where('accounts.id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export async function insertAccount(
+  trx: Kysely<Database>,
+  values: { firstName: string; lastName: string; passwordHash: string; now: number },
+): Promise<number> {
+  const row = await trx
+    .insertInto('accounts')
+    .values({ first_name: values.firstName, last_name: values.lastName, password_hash: values.passwordHash, created_at: values.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateAccountNames(
+  trx: Kysely<Database>,
+  accountId: number,
+  names: { first_name: string; last_name: string },
+): Promise<void> {
+  await trx.updateTable('accounts').set(names).where('id', '=', accountId).execute();
+}
+
+export async function updatePasswordHash(trx: Kysely<Database>, accountId: number, passwordHash: string): Promise<void> {
+  await trx.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', accountId).execute();
+}

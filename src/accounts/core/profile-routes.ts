@@ -1,0 +1,50 @@
+// /account/profile/ (contract §4): the caller's names; `email` is read-only here.
+import type { AppContext } from '../../context.ts';
+import type { App } from '../../http/types.ts';
+import { callerOf } from '../../auth/token-auth.ts';
+import { AccountSchema, ProfilePatchBody, ProfilePutBody } from './profile-schemas.ts';
+import { getProfile, updateProfile } from './profile-service.ts';
+import { errors } from '../../http/error-schemas.ts';
+
+export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/account/profile/',
+    {
+      schema: {
+        tags: ['account'],
+        summary: "The caller's account",
+        operationId: 'getAccount',
+        response: { 200: AccountSchema, ...errors({ auth: true }) },
+      },
+    },
+    (request) => getProfile(ctx, callerOf(request).accountId),
+  );
+
+  app.patch(
+    '/account/profile/',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Change first and/or last name (email is read-only: use /account/emails/)',
+        body: ProfilePatchBody,
+        operationId: 'updateAccount',
+        response: { 200: AccountSchema, ...errors({ auth: true, body: true }) },
+      },
+    },
+    (request) => updateProfile(ctx, callerOf(request).accountId, request.body),
+  );
+
+  app.put(
+    '/account/profile/',
+    {
+      schema: {
+        tags: ['account'],
+        summary: 'Replace first and last name (both required)',
+        body: ProfilePutBody,
+        operationId: 'replaceAccount',
+        response: { 200: AccountSchema, ...errors({ auth: true, body: true }) },
+      },
+    },
+    (request) => updateProfile(ctx, callerOf(request).accountId, request.body),
+  );
+}

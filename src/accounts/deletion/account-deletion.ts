@@ -1,0 +1,79 @@
+// Deleting the account (contract §9): the person's password (and an MFA code, when MFA is
+// on), then one transaction that removes the account and everything it holds,
+// through the foreign keys (addresses, keys, sessions, e-mail records, MFA's
+// secret, codes and challenges, the app user and all below it, media rows) and the outbox
+// messages that carry its data. In that same transaction go the messages that outlive it: the
+// removal of its media files (durable: a crash after the commit still removes them), the last
+// notice to its primary address, and the list member's permanent deletion when Mailchimp sync
+// is on. A repeat that finds the account already gone answers as the first did (204) and
+// queues nothing.
+import type { Kysely } from 'kysely';
+import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
+import type { Caller } from '../../auth/token-auth.ts';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { queueEmail } from '../../mail/email-delivery.ts';
+import { accountDeletedMessage } from '../../mail/messages.ts';
+import { queueMemberDeletion } from '../../mailchimp/queue-member-sync.ts';
+import { queueMediaRemoval } from '../../media/media-removal.ts';
+import { lockAccount } from '../core/account-lock.ts';
+import { findAccount } from '../core/account-queries.ts';
+import { requireSecondFactor } from '../mfa/mfa-check.ts';
+import { appUserHolding, BULK_THRESHOLD, removeInBatches } from '../../app-data/bulk-removal.ts';
+
+/** `code`: the MFA code, needed when MFA is on. */
+export async function deleteAccount(
+  ctx: AppContext,
+  passwordChecks: PasswordCheckThrottle,
+  caller: Caller,
+  proof: { password: string; code?: string },
+): Promise<void> {
+  const accountId = caller.accountId;
+  const account = await findAccount(ctx.db.kysely, accountId);
+  // Deleted by a repeat of this request since its token was checked: done, as asked.
+  if (!account) return;
+  // Counted until both the password and the MFA code were right.
+  const attempt = await passwordChecks.checkPassword(account, proof.password);
+
+  // A large app user's list entries and items go first, in batches, once the MFA code is
+  // known right: no one transaction or statement then holds the writer (and, on SQLite, the
+  // event loop) for the whole of them. Should the deletion stop after that, its repeat finishes it.
+  const held = await appUserHolding(ctx.db.kysely, accountId);
+  const inBatches = held !== undefined && held.item_count + held.entry_count > BULK_THRESHOLD;
+  if (inBatches) {
+    await ctx.db.transaction((trx) => requireSecondFactor(ctx, trx, account, proof.code));
+    await removeInBatches(ctx, accountId, held.id);
+  }
+
+  const deleted = await ctx.db.transaction(async (trx) => {
+    await lockInWriteOrder(ctx, trx, accountId);
+    if (!inBatches) await requireSecondFactor(ctx, trx, account, proof.code);
+    const media = await trx.selectFrom('media_resources').select('storage_key').where('account_id', '=', accountId).execute();
+    await trx.deleteFrom('outbox').where('account_id', '=', accountId).execute();
+    const removed = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
+    // A repeat of the request (a double click, a client retrying) that ran after another one
+    // deleted the account: what it asked for is done, and the notices are already queued.
+    if (Number(removed.numDeletedRows) === 0) return false;
+    await queueMediaRemoval(
+      ctx,
+      trx,
+      media.map((row) => row.storage_key),
+    );
+    await queueEmail(ctx, trx, accountDeletedMessage(account.email), null);
+    await queueMemberDeletion(ctx, trx, account.email);
+    return true;
+  });
+  await attempt.succeeded();
+  if (deleted) ctx.outbox.wake();
+}
+
+/**
+ * Locks the account's app user, then the account: the order of every personal-data write,
+ * which bumps the app user's data version first (owned-write.ts) and then, inserting, checks
+ * its foreign key against the account row. The cascade alone takes them the other way round
+ * (the account, then the app user), and on PostgreSQL deadlocked with such a write.
+ */
+async function lockInWriteOrder(ctx: AppContext, trx: Kysely<Database>, accountId: number): Promise<void> {
+  await ctx.db.lockRows(trx.selectFrom('app_users').select('id').where('account_id', '=', accountId)).execute();
+  await lockAccount(ctx, trx, accountId);
+}

@@ -1,0 +1,136 @@
+// The caller's e-mail addresses (contract §4): add, make primary, delete, resend the key.
+// Each change runs under the account lock (see account-lock.ts).
+import type { AppContext } from '../../context.ts';
+import { conflict, fieldError, invalid, nonFieldError, notFound, type FieldErrors } from '../../errors.ts';
+import { queueEmail } from '../../mail/email-delivery.ts';
+import { addressAddedMessage } from '../../mail/messages.ts';
+import { queueMemberSync } from '../../mailchimp/queue-member-sync.ts';
+import { lockAccount } from '../core/account-lock.ts';
+import { findAccount } from '../core/account-queries.ts';
+import { emailInUse, isDuplicateEmailError } from './duplicate-email.ts';
+import {
+  countAddresses,
+  deleteSecondaryAddress,
+  emailTaken,
+  findAddress,
+  insertAddress,
+  movePrimary,
+  type AddressRow,
+} from './email-address-queries.ts';
+import { checkVerificationLimits, sendVerificationKey } from './email-keys.ts';
+import { NOOP_ACTION } from './email-schemas.ts';
+import { releaseExpiredHold } from './unverified-holds.ts';
+
+export interface NewAddress {
+  email: string;
+  verifiedAction?: number;
+  primary?: boolean;
+}
+
+export async function addAddress(ctx: AppContext, accountId: number, input: NewAddress): Promise<AddressRow> {
+  if (input.primary === true) throw fieldError('primary', 'A new address cannot be primary. Verify it first, then make it primary.');
+  await releaseExpiredHold(ctx.db.kysely, input.email, ctx.clock.now() - ctx.config.unverifiedAccountTtlMs);
+  if (await emailTaken(ctx.db.kysely, input.email)) throw emailInUse();
+  let address: AddressRow;
+  try {
+    address = await ctx.db.transaction(async (trx) => {
+      await lockAccount(ctx, trx, accountId);
+      const account = await findAccount(trx, accountId);
+      if (!account) throw notFound();
+      const limit = ctx.config.quotas.emailsPerAccount;
+      if ((await countAddresses(trx, accountId)) >= limit) {
+        throw nonFieldError(`An account can have at most ${limit} e-mail addresses. Delete one before adding another.`);
+      }
+      await checkVerificationLimits(ctx, trx, accountId, input.email);
+      const row = await insertAddress(trx, {
+        accountId,
+        email: input.email,
+        primary: false,
+        verifiedAction: input.verifiedAction ?? NOOP_ACTION,
+        now: ctx.clock.now(),
+      });
+      await sendVerificationKey(ctx, trx, row);
+      await queueEmail(ctx, trx, addressAddedMessage(account.email, row.email), accountId);
+      return row;
+    });
+  } catch (error) {
+    if (isDuplicateEmailError(ctx.db, error)) throw emailInUse();
+    throw error;
+  }
+  ctx.outbox.wake();
+  return address;
+}
+
+export async function getAddress(ctx: AppContext, accountId: number, addressId: number): Promise<AddressRow> {
+  const address = await findAddress(ctx.db.kysely, accountId, addressId);
+  if (!address) throw notFound();
+  return address;
+}
+
+export interface AddressChanges {
+  primary?: boolean;
+  email?: string;
+  verified_action?: number;
+}
+
+/** Only `primary: true` changes anything; `email` and `verified_action` may be sent back unchanged. */
+export async function updateAddress(ctx: AppContext, accountId: number, addressId: number, changes: AddressChanges): Promise<AddressRow> {
+  const address = await getAddress(ctx, accountId, addressId);
+  const errors: FieldErrors = {};
+  if (changes.email !== undefined && changes.email.toLowerCase() !== address.email.toLowerCase()) {
+    errors.email = ['The address cannot be changed. Add the new address and delete this one instead.'];
+  }
+  if (changes.verified_action !== undefined && changes.verified_action !== address.verified_action) {
+    errors.verified_action = ['The verification action cannot be changed once the address is added.'];
+  }
+  if (changes.primary === true && address.verified !== 1) {
+    errors.primary = ['Only a verified address can be made primary. Verify it first.'];
+  }
+  if (changes.primary === false && address.is_primary === 1) {
+    errors.primary = ['The primary address cannot be unset. Make another verified address primary instead.'];
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  if (changes.primary !== true || address.is_primary === 1) return address;
+
+  const updated = await ctx.db.transaction(async (trx) => {
+    await lockAccount(ctx, trx, accountId);
+    const current = await findAddress(trx, accountId, addressId);
+    if (!current) throw notFound();
+    const account = await findAccount(trx, accountId);
+    if (!account) throw notFound();
+    if (current.is_primary === 1) return current;
+    await movePrimary(trx, accountId, addressId);
+    await queueMemberSync(ctx, trx, accountId, {
+      previousEmail: account.email,
+      email: current.email,
+      firstName: account.first_name,
+      lastName: account.last_name,
+    });
+    return { ...current, is_primary: 1 as const };
+  });
+  ctx.outbox.wake();
+  return updated;
+}
+
+export async function deleteAddress(ctx: AppContext, accountId: number, addressId: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    await lockAccount(ctx, trx, accountId);
+    const address = await findAddress(trx, accountId, addressId);
+    if (!address) throw notFound();
+    if (address.is_primary === 1) throw conflict('The primary e-mail address cannot be deleted. Make another address primary first.');
+    await deleteSecondaryAddress(trx, accountId, addressId);
+  });
+}
+
+/** A fresh verification key for an unverified address; older keys keep working until they expire. */
+export async function resendVerification(ctx: AppContext, accountId: number, addressId: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    await lockAccount(ctx, trx, accountId);
+    const address = await findAddress(trx, accountId, addressId);
+    if (!address) throw notFound();
+    if (address.verified === 1) throw nonFieldError('This e-mail address is already verified.');
+    await checkVerificationLimits(ctx, trx, accountId, address.email);
+    await sendVerificationKey(ctx, trx, address);
+  });
+  ctx.outbox.wake();
+}

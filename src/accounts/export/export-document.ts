@@ -1,0 +1,147 @@
+// account.json of the data export, read in one consistent snapshot (Db.readSnapshot: it holds
+// back no other request) and written as it is read into a spool file: profiles one by one,
+// their topics and items in pages (app-data/paged-tree.ts), yielding to other requests between
+// pages. Every object goes through the API's own mapper, less its links. An account has one app
+// user at most (app_users_account_key), so the document ends with that app user's media
+// resources: written last, by `tail()`, once the archive knows which of their files were still
+// there.
+import type { Kysely } from 'kysely';
+import { listAppUsers } from '../../app-data/app-user-queries.ts';
+import { toAppUser } from '../../app-data/app-user-schemas.ts';
+import { listEmergencyContacts } from '../../app-data/emergency-contact-queries.ts';
+import { toEmergencyContact } from '../../app-data/emergency-contact-schemas.ts';
+import { listEmergencyItems } from '../../app-data/emergency-item-queries.ts';
+import { toEmergencyItem } from '../../app-data/emergency-item-schemas.ts';
+import { listMedia } from '../../app-data/gallery-queries.ts';
+import { writeTopics, type PagedOutput } from '../../app-data/paged-tree.ts';
+import { listProfiles } from '../../app-data/profile-queries.ts';
+import { toProfileDetail } from '../../app-data/profile-schemas.ts';
+import { listAccountTokens } from '../../auth/token-queries.ts';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
+import { toMediaResource, type MediaRow } from '../../media/media-view.ts';
+import { extensionOf } from '../../storage/storage-keys.ts';
+import { findAccount } from '../core/account-queries.ts';
+import { listAddresses } from '../emails/email-address-queries.ts';
+import { toEmailAddress } from '../emails/email-address-view.ts';
+import { JsonWriter } from '../../spool/json-writer.ts';
+import { SpoolFile } from '../../spool/spool-file.ts';
+import { EXPORT_FORMAT, EXPORT_VERSION, withoutLinks, type ExportedMedia } from './export-schemas.ts';
+import { toAccount } from '../core/profile-schemas.ts';
+import { toSession } from '../sessions/session-schemas.ts';
+
+/** A media file to put in the archive at `path`, and its entry in the document (whose `path` is nulled if the file is gone). */
+export interface ExportFile {
+  storageKey: string;
+  path: string;
+  entry: ExportedMedia;
+}
+
+export interface ExportSnapshot {
+  exportedAt: string;
+  /** account.json up to its app user's media resources. */
+  spool: SpoolFile;
+  files: ExportFile[];
+  /** The rest of account.json: the media resources as `files` now say, and the closing brackets. */
+  tail(): string;
+}
+
+/** `tokenId`: the caller's session, marked `current`. */
+export async function readExportSnapshot(ctx: AppContext, accountId: number, tokenId: number): Promise<ExportSnapshot> {
+  const exportedAt = new Date(ctx.clock.now()).toISOString();
+  const spool = await SpoolFile.create(ctx.config.spoolDir);
+  let write = (text: string) => spool.write(text);
+  const json = new JsonWriter((text) => write(text), 2);
+  const out: PagedOutput = { json, between: () => spool.betweenPages(), map: withoutLinks };
+  try {
+    const { hasAppUser, files } = await ctx.db.readSnapshot(async (db) => {
+      const account = await findAccount(db, accountId);
+      // Deleted since its token was checked.
+      if (!account) throw notFound();
+      json.openObject();
+      json.value(EXPORT_FORMAT, 'format');
+      json.value(EXPORT_VERSION, 'version');
+      json.value(exportedAt, 'exported_at');
+      json.value(toAccount(account), 'account');
+      json.value(
+        (await listAddresses(db, accountId)).map((row) => withoutLinks(toEmailAddress(ctx, row))),
+        'email_addresses',
+      );
+      json.value(
+        (await listAccountTokens(db, accountId)).map((row) => toSession(row, tokenId)),
+        'sessions',
+      );
+      json.openArray('app_users');
+      const [appUser] = await listAppUsers(db, accountId);
+      if (!appUser) return { hasAppUser: false, files: [] };
+      json.openObject();
+      json.members(withoutLinks(toAppUser(ctx, appUser)), 'profiles');
+      await writeProfiles(ctx, db, out, accountId, appUser.id);
+      json.value(
+        (await listEmergencyItems(db, accountId, appUser.id)).map((row) => withoutLinks(toEmergencyItem(ctx, row))),
+        'emergency_items',
+      );
+      json.value(
+        (await listEmergencyContacts(db, accountId, appUser.id)).map((row) => withoutLinks(toEmergencyContact(ctx, row))),
+        'emergency_contacts',
+      );
+      const media = await listMedia(db, accountId, appUser.id);
+      return { hasAppUser: true, files: media.map((row) => exportFile(ctx, row)) };
+    });
+    await spool.finish();
+    return {
+      exportedAt,
+      spool,
+      files,
+      tail() {
+        let text = '';
+        write = (piece) => {
+          text += piece;
+        };
+        if (hasAppUser) {
+          json.value(
+            files.map((file) => file.entry),
+            'media_resources',
+          );
+          json.close(); // the app user
+        }
+        json.close(); // app_users
+        json.close(); // the document
+        return `${text}\n`;
+      },
+    };
+  } catch (error) {
+    await spool.remove();
+    throw error;
+  }
+}
+
+/** The app user's profiles, each with its topics and their items. */
+async function writeProfiles(ctx: AppContext, db: Kysely<Database>, out: PagedOutput, accountId: number, appUserId: number): Promise<void> {
+  out.json.openArray('profiles');
+  for (const profile of await listProfiles(db, accountId, appUserId)) {
+    out.json.openObject();
+    out.json.members(withoutLinks(toProfileDetail(ctx, profile, [])), 'topics');
+    await writeTopics(ctx, db, out, accountId, profile.id, 'topics');
+    out.json.close();
+  }
+  out.json.close();
+}
+
+function exportFile(ctx: AppContext, row: MediaRow): ExportFile {
+  const path = archivePath(row);
+  return { storageKey: row.storage_key, path, entry: { ...withoutLinks(toMediaResource(ctx, row)), path } };
+}
+
+/** `media/<id>-<name>.<ext>`: unique by the id; the name kept to letters, digits, `.`, `-`, `_` and spaces. */
+export function archivePath(row: MediaRow): string {
+  const extension = extensionOf(row.storage_key);
+  let name = row.name
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}. _-]+/gu, '_')
+    .replace(/^[\s._-]+|[\s._-]+$/g, '');
+  if (name.toLowerCase().endsWith(`.${extension}`)) name = name.slice(0, -extension.length - 1);
+  name = [...name].slice(0, 100).join('');
+  return `media/${row.id}${name === '' ? '' : `-${name}`}.${extension}`;
+}

@@ -1,0 +1,56 @@
+// /auth/login/ and its second step /auth/login/mfa/ (contracts §3 and §9).
+import { LoginThrottle } from '../../auth/login-throttle.ts';
+import type { AppContext } from '../../context.ts';
+import { nonFieldError } from '../../errors.ts';
+import type { App } from '../../http/types.ts';
+import { LoginBody, LoginResponse, TokenResponse } from './login-schemas.ts';
+import { completeMfaLogin, INVALID_CREDENTIALS, logIn } from './login-service.ts';
+import { MfaLoginBody } from '../mfa/mfa-schemas.ts';
+import { errors } from '../../http/error-schemas.ts';
+
+export function registerLoginRoutes(app: App, ctx: AppContext): void {
+  const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
+
+  app.post(
+    '/auth/login/',
+    {
+      // Deleted between finding the address and issuing the token: as if never there.
+      config: { auth: 'none', accountGone: () => nonFieldError(INVALID_CREDENTIALS) },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Log in with a verified e-mail address and the password; each login issues a new token (with MFA on: an mfa_token for /auth/login/mfa/)',
+        security: [],
+        body: LoginBody,
+        operationId: 'login',
+        response: { 200: LoginResponse, ...errors({ body: true, rateLimited: true }) },
+      },
+    },
+    async (request) => {
+      const { username, email, password } = request.body;
+      const address = username || email;
+      if (!address) throw nonFieldError('Must include "username" (the e-mail address) and "password".');
+      return logIn(ctx, throttle, { email: address, password, ip: request.ip, userAgent: request.headers['user-agent'] });
+    },
+  );
+
+  app.post(
+    '/auth/login/mfa/',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['auth'],
+        summary: "Log in's second step when MFA is on: the mfa_token and a code from the app (or a recovery code)",
+        security: [],
+        body: MfaLoginBody,
+        operationId: 'completeMfaLogin',
+        response: { 200: TokenResponse, ...errors({ body: true, rateLimited: true }) },
+      },
+    },
+    async (request) => {
+      const { mfa_token, code } = request.body;
+      const origin = { ip: request.ip, userAgent: request.headers['user-agent'] };
+      return { token: await completeMfaLogin(ctx, throttle, { ...origin, mfaToken: mfa_token, code }) };
+    },
+  );
+}

@@ -1,0 +1,132 @@
+// Login (contract §3): an unknown address and a wrong password answer alike, in status, body
+// and time (the password is checked against a dummy hash when no account has the address).
+// Only a verified address logs in; any verified address of the account does.
+//
+// With MFA on (contract §9), a right password earns a short-lived, single-use
+// mfa_token instead of a token; the token comes from /auth/login/mfa/ with an MFA code.
+// Wrong codes count as login failures (login-throttle.ts) and kill the mfa_token after a few;
+// too many in a row for one account, whatever the mfa_token, lock the second step for a while.
+import type { LoginThrottle } from '../../auth/login-throttle.ts';
+import { MAX_PASSWORD_LENGTH, verifyPassword } from '../../auth/passwords.ts';
+import { hashSecret, newSecret } from '../../auth/token-hash.ts';
+import { issueToken } from '../../auth/token-queries.ts';
+import type { AppContext } from '../../context.ts';
+import { fieldError, nonFieldError } from '../../errors.ts';
+import { queueEmail } from '../../mail/email-delivery.ts';
+import { secondStepLockedMessage } from '../../mail/messages.ts';
+import { findAccount } from '../core/account-queries.ts';
+import { findLoginAddress } from '../emails/email-address-queries.ts';
+import { countChallengeAttempt, findChallenge, insertChallenge, spendChallenge } from '../mfa/mfa-queries.ts';
+import { spendSecondFactor, totpEnabled, WRONG_CODE } from '../mfa/mfa-check.ts';
+import { sessionOrigin } from '../sessions/session-origin.ts';
+
+export const INVALID_CREDENTIALS = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
+export const UNVERIFIED_ADDRESS = 'This e-mail address is not verified yet. Verify it first with the link we sent to it, then log in.';
+export const DEAD_MFA_TOKEN = 'This sign-in has expired or was already completed. Log in again with your password.';
+export const EXHAUSTED_MFA_TOKEN = 'Too many wrong codes for this sign-in. Log in again with your password.';
+
+/** How long an mfa_token lives, and how many wrong codes it survives. */
+export const MFA_TOKEN_TTL_MS = 5 * 60_000;
+export const MFA_TOKEN_MAX_FAILURES = 5;
+
+export interface Origin {
+  ip: string;
+  /** The User-Agent header, remembered with the session. */
+  userAgent: string | undefined;
+}
+
+export interface LoginInput extends Origin {
+  email: string;
+  password: string;
+}
+
+export type LoginResult = { token: string } | { mfa_required: true; mfa_token: string };
+
+export async function logIn(ctx: AppContext, throttle: LoginThrottle, input: LoginInput): Promise<LoginResult> {
+  const address = await findLoginAddress(ctx.db.kysely, input.email);
+  const throttleKey = address ? `account:${address.account_id}` : `address:${input.email.toLowerCase()}`;
+  const attempt = await throttle.begin(throttleKey, input.ip);
+
+  // Too long to be anyone's password: refused without hashing it.
+  const passwordMatches = input.password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(address?.password_hash, input.password));
+  if (!address || !passwordMatches) throw nonFieldError(INVALID_CREDENTIALS);
+  if (address.verified !== 1) {
+    await attempt.succeeded();
+    throw nonFieldError(UNVERIFIED_ADDRESS);
+  }
+  // With an MFA code to come, the attempt stays counted as a failure until it is given.
+  if (await totpEnabled(ctx.db.kysely, address.account_id)) return { mfa_required: true, mfa_token: await openChallenge(ctx, address) };
+  // Taking the failure back runs beside issuing the token: it costs a right password no wait.
+  const [, token] = await Promise.all([
+    attempt.succeeded(),
+    issueToken(ctx.db.kysely, address.account_id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip)),
+  ]);
+  return { token };
+}
+
+async function openChallenge(ctx: AppContext, address: { account_id: number; password_hash: string }): Promise<string> {
+  const mfaToken = newSecret();
+  const opened = await insertChallenge(ctx.db.kysely, {
+    accountId: address.account_id,
+    passwordHash: address.password_hash,
+    tokenHash: hashSecret(mfaToken),
+    expiresAt: ctx.clock.now() + MFA_TOKEN_TTL_MS,
+  });
+  // The password was changed while this one was being checked.
+  if (!opened) throw nonFieldError(INVALID_CREDENTIALS);
+  return mfaToken;
+}
+
+/**
+ * The second step: the mfa_token and a TOTP or recovery code; returns the session's token.
+ * The attempt that makes the account's wrong codes in a row reach their limit, if it fails,
+ * e-mails the owner: once per lock-out, since only one attempt can be that one.
+ */
+export async function completeMfaLogin(
+  ctx: AppContext,
+  throttle: LoginThrottle,
+  input: Origin & { mfaToken: string; code: string },
+): Promise<string> {
+  const challenge = await findChallenge(ctx.db.kysely, hashSecret(input.mfaToken));
+  if (!challenge || challenge.expires_at <= ctx.clock.now()) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
+  if (challenge.failed_attempts >= MFA_TOKEN_MAX_FAILURES) throw fieldError('mfa_token', EXHAUSTED_MFA_TOKEN);
+  const attempt = await throttle.beginSecondStep(`account:${challenge.account_id}`, input.ip);
+  let token: string;
+  try {
+    token = await judgeSecondStep(ctx, challenge, input);
+  } catch (error) {
+    if (attempt.locksOnFailure) await tellOwnerOfLockout(ctx, challenge.account_id);
+    throw error;
+  }
+  await attempt.succeeded();
+  ctx.outbox.wake();
+  return token;
+}
+
+async function judgeSecondStep(
+  ctx: AppContext,
+  challenge: { id: number; account_id: number },
+  input: Origin & { mfaToken: string; code: string },
+): Promise<string> {
+  if (!(await countChallengeAttempt(ctx.db.kysely, challenge.id, MFA_TOKEN_MAX_FAILURES, ctx.clock.now()))) {
+    const exhausted = (await findChallenge(ctx.db.kysely, hashSecret(input.mfaToken)))?.failed_attempts === MFA_TOKEN_MAX_FAILURES;
+    throw fieldError('mfa_token', exhausted ? EXHAUSTED_MFA_TOKEN : DEAD_MFA_TOKEN);
+  }
+  const account = await findAccount(ctx.db.kysely, challenge.account_id);
+  if (!account) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
+  // The challenge and the code are spent together, so neither is used up without the other. A
+  // challenge completes only with a real MFA code: never once MFA is off.
+  return ctx.db.transaction(async (trx) => {
+    if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
+    if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
+    return issueToken(trx, account.id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip));
+  });
+}
+
+async function tellOwnerOfLockout(ctx: AppContext, accountId: number): Promise<void> {
+  const account = await findAccount(ctx.db.kysely, accountId);
+  if (!account) return;
+  const lockMs = ctx.config.rateLimits.secondStepFailuresPerAccount.windowMs;
+  await queueEmail(ctx, ctx.db.kysely, secondStepLockedMessage(account.email, lockMs), accountId);
+  ctx.outbox.wake();
+}

@@ -1,0 +1,117 @@
+// Password reset requests and password changes (contract §4).
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { fieldError, invalid, nonFieldError, notFound, unauthenticated, type FieldErrors } from '../../errors.ts';
+import { queueEmail } from '../../mail/email-delivery.ts';
+import { passwordChangedMessage } from '../../mail/messages.ts';
+import { passwordProblems } from '../../auth/password-rules.ts';
+import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
+import type { Caller } from '../../auth/token-auth.ts';
+import { revokeAccountTokens } from '../../auth/token-queries.ts';
+import { lockAccount } from '../core/account-lock.ts';
+import { findAccount, updatePasswordHash } from '../core/account-queries.ts';
+import { findAddressByEmail } from '../emails/email-address-queries.ts';
+import { resetCooldown, sendResetKey } from '../emails/email-keys.ts';
+import { findResetKey, useAllResetKeys, useResetKey } from '../emails/key-queries.ts';
+import { deleteAccountChallenges } from '../mfa/mfa-queries.ts';
+import { MISSING_CODE, requireSecondFactor, totpEnabled } from '../mfa/mfa-check.ts';
+
+export const INVALID_RESET_KEY = 'This password reset key is invalid or has already been used.';
+export const EXPIRED_RESET_KEY = 'This password reset key has expired. Ask for a new one.';
+
+/**
+ * E-mails a reset key when `email` is a verified address of an account, unless one was sent
+ * to it within the per-address cooldown. The caller answers the same whatever happens here.
+ * `log`: the request's logger, so that the line carries its request id.
+ */
+export async function requestPasswordReset(ctx: AppContext, email: string, log: FastifyBaseLogger): Promise<void> {
+  const address = await findAddressByEmail(ctx.db.kysely, email);
+  if (address?.verified !== 1) return;
+  const sent = await ctx.db.transaction(async (trx) => {
+    await lockAccount(ctx, trx, address.account_id);
+    if ((await resetCooldown(ctx, trx, address.email)) > 0) return false;
+    await sendResetKey(ctx, trx, address);
+    return true;
+  });
+  if (sent) ctx.outbox.wake();
+  else log.info({ addressId: address.id }, 'password reset e-mail not sent: per-address cooldown');
+}
+
+export interface PasswordChange {
+  newPassword: string;
+  key?: string;
+  oldPassword?: string;
+  /** With `key`, when MFA is on: a TOTP or recovery code. */
+  code?: string;
+}
+
+/**
+ * With `oldPassword` (an authenticated caller): other tokens are revoked, the caller's is
+ * kept; logins waiting for their second step end either way. With `key` (the forgotten-password flow): every token is revoked, and an account with
+ * MFA on also needs its MFA code, so whoever reads the mailbox cannot take
+ * the account over with the e-mail alone.
+ */
+export async function changePassword(
+  ctx: AppContext,
+  passwordChecks: PasswordCheckThrottle,
+  caller: Caller | null,
+  change: PasswordChange,
+): Promise<void> {
+  const { key, oldPassword, newPassword, code } = change;
+  if (key === undefined && oldPassword === undefined) {
+    throw nonFieldError('Give either the reset key from the e-mail or your old password.');
+  }
+  if (key !== undefined && oldPassword !== undefined) throw nonFieldError('Give either the reset key or the old password, not both.');
+
+  let accountId: number;
+  let resetKeyId: number | undefined;
+  if (key !== undefined) {
+    const found = await findResetKey(ctx.db.kysely, key);
+    // A logged-in caller may use a key, but only one of their own account.
+    if (!found || found.used_at !== null || (caller && caller.accountId !== found.account_id)) throw fieldError('key', INVALID_RESET_KEY);
+    if (found.expires_at <= ctx.clock.now()) throw fieldError('key', EXPIRED_RESET_KEY);
+    accountId = found.account_id;
+    resetKeyId = found.id;
+  } else {
+    if (!caller) throw unauthenticated('Authentication credentials were not provided.');
+    accountId = caller.accountId;
+  }
+  const account = await findAccount(ctx.db.kysely, accountId);
+  if (!account) throw notFound();
+
+  const errors: FieldErrors = {};
+  if (oldPassword !== undefined) {
+    const attempt = await passwordChecks.begin(accountId);
+    if (await verifyPassword(account.password_hash, oldPassword)) await attempt.succeeded();
+    else errors.old_password = ['Your old password was entered incorrectly. Please enter it again.'];
+  }
+  const needsSecondFactor = resetKeyId !== undefined && (await totpEnabled(ctx.db.kysely, accountId));
+  if (needsSecondFactor && !code) errors.code = [MISSING_CODE];
+  const problems = await passwordProblems(newPassword, {
+    email: account.email,
+    firstName: account.first_name,
+    lastName: account.last_name,
+  });
+  if (problems.length > 0) errors.new_password = problems;
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  const unchanged = oldPassword !== undefined ? newPassword === oldPassword : await verifyPassword(account.password_hash, newPassword);
+  if (unchanged) throw fieldError('new_password', 'The new password must be different from the old one.');
+
+  // Wrong codes count against the account's password checks, as wrong passwords do.
+  const factorAttempt = needsSecondFactor ? await passwordChecks.begin(accountId) : undefined;
+  const passwordHash = await hashPassword(newPassword);
+  await ctx.db.transaction(async (trx) => {
+    await lockAccount(ctx, trx, accountId);
+    const now = ctx.clock.now();
+    if (resetKeyId !== undefined && !(await useResetKey(trx, resetKeyId, now))) throw fieldError('key', INVALID_RESET_KEY);
+    if (resetKeyId !== undefined) await requireSecondFactor(ctx, trx, account, code);
+    await updatePasswordHash(trx, accountId, passwordHash);
+    await useAllResetKeys(trx, accountId, now);
+    await revokeAccountTokens(trx, accountId, resetKeyId === undefined ? caller!.tokenId : undefined);
+    await deleteAccountChallenges(trx, accountId);
+    await queueEmail(ctx, trx, passwordChangedMessage(account.email), accountId);
+  });
+  await factorAttempt?.succeeded();
+  ctx.outbox.wake();
+}

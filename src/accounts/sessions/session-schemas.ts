@@ -1,0 +1,28 @@
+// A session (contract §9): one login token, shown without its value or hash.
+import { Type, type Static } from 'typebox';
+import type { SessionRow } from '../../auth/token-queries.ts';
+
+export const SessionSchema = Type.Object({
+  id: Type.Integer(),
+  created_at: Type.String({ format: 'date-time' }),
+  last_used_at: Type.String({ format: 'date-time', description: 'Recorded at most once an hour, so it may lag by up to an hour' }),
+  user_agent: Type.Union([Type.String(), Type.Null()], { description: 'The User-Agent of the login, at most 255 characters' }),
+  ip_address: Type.Union([Type.String(), Type.Null()], { description: 'The client address of the login, as seen under TRUST_PROXY' }),
+  current: Type.Boolean({ description: 'true for the session whose token made this request' }),
+});
+export type Session = Static<typeof SessionSchema>;
+
+export const SessionListSchema = Type.Array(SessionSchema);
+
+export const SessionIdParams = Type.Object({ id: Type.String({ description: 'A session id (a positive integer)' }) });
+
+export function toSession(row: SessionRow, currentTokenId: number): Session {
+  return {
+    id: row.id,
+    created_at: new Date(row.created_at).toISOString(),
+    last_used_at: new Date(row.last_used_at).toISOString(),
+    user_agent: row.user_agent,
+    ip_address: row.ip_address,
+    current: row.id === currentTokenId,
+  };
+}

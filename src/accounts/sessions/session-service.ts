@@ -1,0 +1,28 @@
+// Sessions (contract §9): the caller's login tokens, listed and revoked one by one. A revoked
+// token is gone from the database, so the next request with it is 401 on every instance: on
+// SQLite the in-process token cache drops it the moment its row goes (change-feed.ts), and
+// PostgreSQL keeps no cache of tokens.
+import type { Caller } from '../../auth/token-auth.ts';
+import { listAccountTokens, revokeAccountToken, revokeAccountTokens } from '../../auth/token-queries.ts';
+import type { AppContext } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { deleteAccountChallenges } from '../mfa/mfa-queries.ts';
+import { toSession, type Session } from './session-schemas.ts';
+
+export async function listSessions(ctx: AppContext, caller: Caller): Promise<Session[]> {
+  const rows = await listAccountTokens(ctx.db.kysely, caller.accountId);
+  return rows.map((row) => toSession(row, caller.tokenId));
+}
+
+/** Revokes one of the caller's sessions (the current one too); another account's is 404. */
+export async function revokeSession(ctx: AppContext, caller: Caller, sessionId: number): Promise<void> {
+  if (!(await revokeAccountToken(ctx.db.kysely, caller.accountId, sessionId))) throw notFound();
+}
+
+/** Logs the account out everywhere: every token, and every login waiting for its second step. */
+export async function revokeAllSessions(ctx: AppContext, accountId: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    await revokeAccountTokens(trx, accountId);
+    await deleteAccountChallenges(trx, accountId);
+  });
+}

@@ -1,0 +1,129 @@
+// /settings/mfa: TOTP enrolment (the secret and otpauth URI as text, for an authenticator
+// app), confirmation, recovery codes, turning it off (contract §9).
+import { useState } from 'preact/hooks';
+import { api } from '../../api/client.ts';
+import { Field, Form, Submit, text } from '../../components/form.tsx';
+import { Loading, Page, Status } from '../../components/page.tsx';
+import { signedIn } from '../../components/signed-in.tsx';
+import { useAction } from '../../hooks/use-action.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { SettingsNav } from './settings-nav.tsx';
+
+function RecoveryCodes({ codes }: { codes: string[] }) {
+  return (
+    <section aria-labelledby="codes-heading" class="card">
+      <h2 id="codes-heading">Your recovery codes</h2>
+      <p>Each works once, instead of a code from the app. Keep them somewhere safe: they are not shown again.</p>
+      <ul class="codes">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export const MfaSettings = signedIn(function MfaSettings() {
+  const mfa = useLoad(() => api.GET('/account/mfa/'));
+  const action = useAction();
+  const [enrolment, setEnrolment] = useState<{ secret: string; otpauth_url: string } | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [status, setStatus] = useState('');
+
+  async function start(data: FormData) {
+    const done = await action.run(() => api.POST('/account/mfa/totp/', { body: { password: text(data, 'password') } }));
+    if (done) setEnrolment(done.data);
+  }
+  async function confirm(data: FormData) {
+    const done = await action.run(() => api.POST('/account/mfa/totp/confirm/', { body: { code: text(data, 'code').replace(/\s+/g, '') } }));
+    if (done) {
+      setEnrolment(null);
+      setCodes(done.data.recovery_codes);
+      setStatus('Two-step sign-in is on.');
+      mfa.reload();
+    }
+  }
+  async function change(data: FormData, form: HTMLFormElement) {
+    const body = { password: text(data, 'password'), code: text(data, 'code').replace(/\s+/g, '') };
+    if (data.get('do') === 'off') {
+      if (await action.run(() => api.DELETE('/account/mfa/totp/', { body }))) {
+        setCodes(null);
+        setStatus('Two-step sign-in is off.');
+        mfa.reload();
+      }
+    } else {
+      const done = await action.run(() => api.POST('/account/mfa/recovery-codes/', { body }));
+      if (done) {
+        form.reset();
+        setCodes(done.data.recovery_codes);
+        setStatus('New recovery codes are made; the old ones no longer work.');
+        mfa.reload();
+      }
+    }
+  }
+
+  let body = <Loading />;
+  if (mfa.data?.totp_enabled) {
+    body = (
+      <>
+        <p>
+          Two-step sign-in is <strong>on</strong>. Recovery codes left: {mfa.data.recovery_codes_left}.
+        </p>
+        <Form id="mfa-change" action={action} onSubmit={change}>
+          <Field name="password" label="Password" type="password" autocomplete="current-password" required />
+          <Field name="code" label="Code" autocomplete="one-time-code" hint="From your authenticator app, or a recovery code." required />
+          <p class="actions">
+            <Submit action={action} name="do" value="off" variant="danger">
+              Turn off two-step sign-in
+            </Submit>
+            <Submit action={action} name="do" value="codes" variant="secondary">
+              Make new recovery codes
+            </Submit>
+          </p>
+        </Form>
+      </>
+    );
+  } else if (enrolment) {
+    body = (
+      <>
+        <p>Add this account to your authenticator app: enter the secret, or open the link on the device that has the app.</p>
+        <dl class="secret">
+          <dt>Secret</dt>
+          <dd>
+            <code id="totp-secret">{enrolment.secret}</code>
+          </dd>
+          <dt>Link (otpauth URI)</dt>
+          <dd>
+            <code id="totp-uri">{enrolment.otpauth_url}</code>
+          </dd>
+        </dl>
+        <Form id="mfa-confirm" action={action} onSubmit={confirm}>
+          <Field name="code" label="Code from your authenticator app" autocomplete="one-time-code" inputMode="numeric" required />
+          <Submit action={action}>Turn on two-step sign-in</Submit>
+        </Form>
+      </>
+    );
+  } else if (mfa.data) {
+    body = (
+      <>
+        <p>
+          Two-step sign-in is <strong>off</strong>. With it on, signing in also needs a code from an authenticator app.
+        </p>
+        <Form id="mfa-start" action={action} onSubmit={start}>
+          <Field name="password" label="Password" type="password" autocomplete="current-password" required />
+          <Submit action={action}>Set up two-step sign-in</Submit>
+        </Form>
+      </>
+    );
+  }
+  return (
+    <Page title="Two-step sign-in">
+      <SettingsNav />
+      <Status message={status} />
+      {codes && <RecoveryCodes codes={codes} />}
+      {body}
+    </Page>
+  );
+});
