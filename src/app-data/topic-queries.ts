@@ -15,15 +15,13 @@ export interface OwnedTopicRow extends TopicRow {
 }
 
 export function selectTopics(db: Kysely<Database>, accountId: number, scope: TopicScope): Promise<TopicRow[]> {
+  return topicsQuery(db, accountId, scope).execute();
+}
+
+export function topicsQuery(db: Kysely<Database>, accountId: number, scope: TopicScope) {
   const [column, value] =
     'profileId' in scope ? (['topics.profile_id', scope.profileId] as const) : (['topics.id', scope.topicId] as const);
-  return db
-    .selectFrom('topics')
-    .select(COLUMNS)
-    .where(column, '=', value)
-    .where('topics.account_id', '=', accountId)
-    .orderBy('topics.id')
-    .execute();
+  return db.selectFrom('topics').select(COLUMNS).where(column, '=', value).where('topics.account_id', '=', accountId).orderBy('topics.id');
 }
 
 /**

@@ -3,6 +3,7 @@
 // prepared statements, row locks and SKIP LOCKED claims, and how it reports constraint
 // violations.
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import pg from 'pg';
 import type { DatabaseOptions, Db } from './database.ts';
 import { retryConflicts } from './conflict-retry.ts';
@@ -24,6 +25,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
     dialect: 'postgres',
     stats,
     writeFunctions: true,
+    jsonArrayFrom,
     async executePrepared<R>(name: string, query: CompiledQuery<R>): Promise<R[]> {
       stats.queries++;
       const client = await pool.connect();
