@@ -18,16 +18,4 @@ if (major < MINIMUM_NODE_MAJOR) {
 }
 holdOwnBuild(fileURLToPath(import.meta.url));
 
-// V8 learns the shape of the objects process.nextTick queues from its first calls, and gives up
-// on the first shape that differs: from then on every tick object is built by the runtime, not
-// by the optimised code. When loading and starting the service made the first calls, that
-// happened before the first request (seen with %DebugPrint of nextTick's feedback), and it cost
-// every request about 4 % of its CPU (Node makes seven ticks per request; perf showed the
-// runtime calls). Ticks that are all alike, queued before anything else runs, settle it.
-await new Promise<void>((resolve) => {
-  let left = 5_000;
-  const tick = () => (--left > 0 ? process.nextTick(tick) : resolve());
-  tick();
-});
-
 await import('./serve.ts');

@@ -25,6 +25,10 @@ function inScope(scope: ItemScope, accountId: number) {
  * the two media rows (or nulls).
  */
 export function selectItemRows(db: Kysely<Database>, accountId: number, scope: ItemScope) {
+  return itemRowsQuery(db, accountId, scope).execute();
+}
+
+export function itemRowsQuery(db: Kysely<Database>, accountId: number, scope: ItemScope) {
   return db
     .selectFrom('items')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
@@ -56,8 +60,7 @@ export function selectItemRows(db: Kysely<Database>, accountId: number, scope: I
     ])
     .where(inScope(scope, accountId))
     .where('items.account_id', '=', accountId)
-    .orderBy('items.id')
-    .execute();
+    .orderBy('items.id');
 }
 
 export type ItemRow = Awaited<ReturnType<typeof selectItemRows>>[number];

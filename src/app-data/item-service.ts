@@ -24,28 +24,18 @@ import {
   type ItemInput,
   type ListContentInput,
 } from './item-schemas.ts';
-import { createListItemTogether } from './list-item-creates.ts';
 import { countEntries, insertEntries, replaceEntries } from './list-entry-queries.ts';
 import { invalidMediaReferences } from './media-references.ts';
-import { writeOwned, writeUnderTopic } from './owned-write.ts';
+import { writeListItemUnderTopic, writeOwned, writeUnderTopic, type Held } from './owned-write.ts';
 import { loadItems } from './item-loads.ts';
-import { enforceAccountBounds, enforceQuota } from './quotas.ts';
+import { enforceAccountBounds, enforceQuota, type Usage } from './quotas.ts';
 
 export async function getItem(ctx: AppContext, accountId: number, id: number): Promise<Item> {
   return reload(ctx, ctx.db.kysely, accountId, id);
 }
 
 export async function createItem(ctx: AppContext, accountId: number, topicId: number, input: ItemInput): Promise<Item> {
-  // The busiest write, with the others of this turn in one round trip where the database can
-  // (list-item-creates.ts). A list over its entries quota takes the transaction path, which
-  // answers a foreign topic's 404 first.
-  const list = input.list_content;
-  if (ctx.db.writeFunctions && list && !input.image_content && (list.entries?.length ?? 0) <= ctx.config.quotas.entriesPerItem) {
-    const texts = entryTexts(ctx, list) ?? [];
-    const { itemId, listContentId, entries } = await createListItemTogether(ctx, { accountId, topicId, name: input.name, texts });
-    return toItem(ctx, { ...NO_IMAGE_CONTENT, id: itemId, topic_id: topicId, name: input.name, list_content_id: listContentId }, entries);
-  }
-  return writeUnderTopic(ctx, accountId, topicId, async (trx, { app_user_id: appUserId }, usage) => {
+  const plain = async (trx: Kysely<Database>, { app_user_id: appUserId }: Held, usage: Usage): Promise<Item> => {
     const image = input.image_content ?? null;
     const list = input.list_content ?? null;
     if ((image === null) === (list === null)) {
@@ -66,7 +56,22 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
     const listContentId = await insertListContent(trx, accountId, itemId);
     const entries = await insertEntries(trx, accountId, listContentId, texts);
     return toItem(ctx, { ...NO_IMAGE_CONTENT, id: itemId, topic_id: topicId, name: input.name, list_content_id: listContentId }, entries);
-  });
+  };
+  // The busiest write, with the others of this turn in one round trip where the database can
+  // (the write kernel chooses). A list over its entries quota takes the plain path, which
+  // answers a foreign topic's 404 first.
+  const list = input.list_content;
+  if (list && !input.image_content && (list.entries?.length ?? 0) <= ctx.config.quotas.entriesPerItem) {
+    const texts = entryTexts(ctx, list) ?? [];
+    return writeListItemUnderTopic(
+      ctx,
+      { accountId, topicId, name: input.name, texts },
+      ({ itemId, listContentId, entries }) =>
+        toItem(ctx, { ...NO_IMAGE_CONTENT, id: itemId, topic_id: topicId, name: input.name, list_content_id: listContentId }, entries),
+      plain,
+    );
+  }
+  return writeUnderTopic(ctx, accountId, topicId, plain);
 }
 
 /** PATCH and PUT: the name, and the fields of the content the item already has. */

@@ -1,4 +1,5 @@
-// List item creates on PostgreSQL (where `ctx.db.writeFunctions`): those that arrive in one
+// List item creates where the database has the write functions (PostgreSQL; chosen by the
+// write kernel, owned-write.ts): those that arrive in one
 // turn of the event loop go to the database as one call of create_list_items (migration 0012),
 // one round trip and one durable commit for them all, as the token lookups of one turn are one
 // query (auth/token-finder.ts). Each create makes the same checks in the same order as the

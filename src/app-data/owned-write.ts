@@ -17,14 +17,16 @@
 // Creating the app user is the one write with nothing above it to bump: its new row starts the
 // version (app-user-service.ts).
 //
-// On PostgreSQL the busiest write, a list item create, takes these same steps in a database
-// function that creates all those arriving together (list-item-creates.ts, migration 0012):
-// one round trip and one commit for the lot, instead of seven round trips and a commit each.
+// The busiest write, a list item create, goes through `writeListItemUnderTopic`: where the
+// database has the write functions (PostgreSQL), these same steps run in a database function
+// that creates all those arriving together (list-item-creates.ts, migration 0012): one round
+// trip and one commit for the lot, instead of seven round trips and a commit each.
 import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
+import { createListItemTogether, type CreatedListItem, type ListItemCreate } from './list-item-creates.ts';
 import type { Usage } from './quotas.ts';
 import { topicAppUser } from './topic-queries.ts';
 
@@ -100,6 +102,21 @@ export async function writeUnderTopic<T>(
     const { id, ...usage } = bumped;
     return write(trx, { app_user_id: id }, usage);
   });
+}
+
+/**
+ * A list item create under one of the caller's topics: gathered with the others of this turn
+ * into one database call where the database has the write functions, answered by `answer`;
+ * elsewhere `write` runs through `writeUnderTopic`. Both paths check and answer alike.
+ */
+export async function writeListItemUnderTopic<T>(
+  ctx: AppContext,
+  create: ListItemCreate,
+  answer: (created: CreatedListItem) => T,
+  write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
+): Promise<T> {
+  if (!ctx.db.writeFunctions) return writeUnderTopic(ctx, create.accountId, create.topicId, write);
+  return answer(await createListItemTogether(ctx, create));
 }
 
 /** The finder of writes to an app user, or under one (its profiles, emergency data, gallery). */

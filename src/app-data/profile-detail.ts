@@ -1,6 +1,7 @@
 // Reads the profile tree (profile → topics → items → image/list content → entries and media)
-// with a fixed number of queries whatever its size: one per level, filtered by the root's id
-// and the owner's account id, assembled in memory. Returns plain response objects, so a
+// with a fixed number of queries whatever its size, filtered by the root's id and the owner's
+// account id, assembled in memory: the detail in one statement (profile-tree-query.ts), the
+// topic views one query per level. Returns plain response objects, so a
 // rendering can be cached (keyed on the app user's data_version). The views of an app user
 // holding more than tree-views.ts's inline bounds are written in pages instead (a stream).
 import type { Readable } from 'node:stream';
@@ -8,21 +9,24 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { loadItemsByTopic } from './item-loads.ts';
+import { toItem, type Item } from './item-schemas.ts';
 import { writeTopics } from './paged-tree.ts';
 import { toProfileDetail, type ProfileDetail } from './profile-schemas.ts';
 import { selectTopics, type TopicScope } from './topic-queries.ts';
+import { profileTree, selectProfileTree } from './profile-tree-query.ts';
 import { toTopic, type Topic } from './topic-schemas.ts';
 import { findProfileWithHeld } from './tree-queries.ts';
-import { fitsInline, spoolView } from './tree-views.ts';
+import { fitsInline, INLINE_ENTRIES, INLINE_ITEMS, spoolView } from './tree-views.ts';
 
-/** 4 queries: the profile, its topics, their items (with contents and media), the list entries. */
+/** 1 query: the profile with its topics, their items (with contents and media) and the list entries. */
 export async function loadProfileDetail(
   ctx: AppContext,
   accountId: number,
   profileId: number,
 ): Promise<ProfileDetail | Readable | undefined> {
-  const profile = await findProfileWithHeld(ctx.db.kysely, accountId, profileId);
-  if (!profile) return undefined;
+  const [row] = await selectProfileTree(ctx.db, { accountId, id: profileId, inlineItems: INLINE_ITEMS, inlineEntries: INLINE_ENTRIES });
+  if (!row) return undefined;
+  const { profile, topics, items } = profileTree(row);
   if (!fitsInline(profile)) {
     return spoolView(ctx, async (db, out) => {
       const current = await findProfileWithHeld(db, accountId, profileId);
@@ -34,8 +38,18 @@ export async function loadProfileDetail(
       return true;
     });
   }
-  const topics = await loadTopics(ctx, ctx.db.kysely, accountId, { profileId });
-  return toProfileDetail(ctx, profile, topics);
+  const byTopic = new Map<number, Item[]>();
+  for (const row of items) {
+    const item = toItem(ctx, row, row.entries);
+    const list = byTopic.get(row.topic_id);
+    if (list) list.push(item);
+    else byTopic.set(row.topic_id, [item]);
+  }
+  return toProfileDetail(
+    ctx,
+    profile,
+    topics.map((topic) => toTopic(ctx, topic, byTopic.get(topic.id) ?? [])),
+  );
 }
 
 /** 3 queries: the topics in scope, their items, the list entries. */

@@ -15,6 +15,10 @@ export interface HeldCounts {
 }
 
 export function findProfileWithHeld(db: Db, accountId: number, id: number): Promise<(ProfileRow & HeldCounts) | undefined> {
+  return profileWithHeldQuery(db, accountId, id).executeTakeFirst();
+}
+
+export function profileWithHeldQuery(db: Db, accountId: number, id: number) {
   return db
     .selectFrom('profiles')
     .innerJoin('app_users', 'app_users.id', 'profiles.app_user_id')
@@ -26,8 +30,7 @@ export function findProfileWithHeld(db: Db, accountId: number, id: number): Prom
       'app_users.entry_count as held_entries',
     ])
     .where('profiles.id', '=', id)
-    .where('profiles.account_id', '=', accountId)
-    .executeTakeFirst();
+    .where('profiles.account_id', '=', accountId);
 }
 
 /** A topic row with its item count. */

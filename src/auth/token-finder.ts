@@ -76,12 +76,8 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
   };
 }
 
-// The hashes go as one text (hex, so no comma is in one) and each found token comes back with
-// its place in it: pg does not escape an array literal element by element, nor send each
-// 64-character hash back to be decoded and looked up again. The data version is a subquery: one
-// index probe per token, where with a join the planner hashed the whole app_users table for
-// every batch (PostgreSQL's time per batch, which the requests in it wait for, halved on the
-// bench's 1,000 accounts).
+// The hashes go as one text, each found token answered with its place in it; the data version
+// is a subquery, one index probe per token. Why: docs/decisions.md#caching.
 const FIND_TOKENS = `select wanted.n::int4 as n, t.id, t.account_id, t.last_used_at,
   (select u.data_version from app_users u where u.account_id = t.account_id) as data_version
 from unnest(string_to_array($1, ',')::bpchar[]) with ordinality as wanted(hash, n)

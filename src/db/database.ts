@@ -4,6 +4,7 @@
 // implemented once per database in its own file, so the rest of the code never asks which one
 // it runs on: a third database is one more file like those two.
 import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely';
+import type { jsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { ChangeFeed } from './change-feed.ts';
 import type { PostgresPoolOptions } from './postgres-pool.ts';
 import type { Database } from './schema.ts';
@@ -39,6 +40,12 @@ export interface Db {
    * through the statement cache. For the few queries on every request's path.
    */
   executePrepared<R>(name: string, query: CompiledQuery<R>): Promise<R[]>;
+  /**
+   * The rows of a subquery as one JSON array value (Kysely's helper for the database): lets a
+   * tree be read in one statement. The value arrives parsed (PostgreSQL's json) or as its text
+   * (SQLite).
+   */
+  jsonArrayFrom: typeof jsonArrayFrom;
   /**
    * The database has the project's write functions (migration 0012; PostgreSQL): a write of
    * several statements is one call, one round trip. SQLite runs in this process, where a round

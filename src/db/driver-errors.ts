@@ -1,9 +1,8 @@
 // The fields a driver's error carries, read without trusting its shape.
 
 /**
- * pg's message for a query sent and not answered in time (`query_timeout`). The named
- * statements' own limit (answer-deadlines.ts) fails with it too, so both are told apart alike:
- * the connection is dropped, and the request is answered 503 (unavailable.ts).
+ * pg's message for a query sent and not answered in time (`query_timeout`): the connection is
+ * dropped, and the request is answered 503 (unavailable.ts).
  */
 export const QUERY_READ_TIMEOUT = 'Query read timeout';
 

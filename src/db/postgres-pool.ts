@@ -22,18 +22,6 @@ const CLIENT_TIMEOUT_MARGIN_MS = 1000;
 const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
   oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser;
 
-/** The parser of a text-format column of type `oid`, as the pool's clients parse it. */
-export const textParserOf = (oid: number): ((value: string) => unknown) => getTypeParser(oid, 'text');
-
-/**
- * How long the client waits for an answer (undefined: for ever). A server that accepts a
- * statement but never answers is only caught on the client side: by pg's per-query timer for
- * Kysely's queries (`kyselyPool`), by a sweep for the named statements (answer-deadlines.ts).
- */
-export function answerLimitMs(options: PostgresPoolOptions): number | undefined {
-  return options.queryTimeoutMs && options.queryTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS;
-}
-
 export function createPostgresPool(url: string, options: PostgresPoolOptions): pg.Pool {
   const queryTimeout = options.queryTimeoutMs;
   const pool = new pg.Pool({
@@ -42,6 +30,9 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions): p
     types: { getTypeParser },
     connectionTimeoutMillis: options.connectTimeoutMs,
     statement_timeout: queryTimeout,
+    // A server that accepts a statement and never answers is caught on the client only: pg
+    // gives up on any query not answered a margin after the server would have cancelled it.
+    query_timeout: queryTimeout && queryTimeout + CLIENT_TIMEOUT_MARGIN_MS,
     // A transaction whose client went silent (a network stall) must not hold its locks for long.
     idle_in_transaction_session_timeout: queryTimeout && 2 * queryTimeout,
     // Notices a peer that vanished without a word (a failover, a dropped route).
@@ -64,7 +55,7 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions): p
  * that follow (Kysely's rollback) fail at once instead of queueing behind it, and pg-pool
  * drops a closed client when it is released rather than handing it out again.
  */
-export function kyselyPool(pool: pg.Pool, answerLimit: number | undefined): PostgresPool {
+export function kyselyPool(pool: pg.Pool): PostgresPool {
   return {
     options: pool.options,
     end: () => pool.end(),
@@ -72,13 +63,7 @@ export function kyselyPool(pool: pg.Pool, answerLimit: number | undefined): Post
       const client = await pool.connect();
       const query = async (sqlText: string, parameters: readonly unknown[]) => {
         try {
-          // pg reads `query_timeout` from a query's configuration too; @types/pg does not declare it there.
-          const config: pg.QueryConfig & { query_timeout?: number } = {
-            text: sqlText,
-            values: parameters as unknown[],
-            query_timeout: answerLimit,
-          };
-          return await client.query(config);
+          return await client.query(sqlText, parameters as unknown[]);
         } catch (error) {
           if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) void client.end().catch(() => {});
           throw error;

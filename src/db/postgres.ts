@@ -2,23 +2,20 @@
 // (database.ts): a pool that survives the database going away (postgres-pool.ts), named
 // prepared statements, row locks and SKIP LOCKED claims, and how it reports constraint
 // violations.
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import pg from 'pg';
 import type { DatabaseOptions, Db } from './database.ts';
 import { retryConflicts } from './conflict-retry.ts';
 import { codeOf } from './driver-errors.ts';
-import { AnswerDeadlines } from './answer-deadlines.ts';
-import { answerLimitMs, createPostgresPool, kyselyPool, textParserOf } from './postgres-pool.ts';
-import { executePrepared } from './postgres-prepared.ts';
+import { createPostgresPool, kyselyPool } from './postgres-pool.ts';
 import type { Database } from './schema.ts';
 
 export function openPostgres(url: string, options: DatabaseOptions): Db {
   const pool = createPostgresPool(url, options);
-  const answerLimit = answerLimitMs(options);
-  const deadlines = answerLimit ? new AnswerDeadlines(answerLimit) : undefined;
   const stats = { queries: 0 };
   const kysely = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: kyselyPool(pool, answerLimit) }),
+    dialect: new PostgresDialect({ pool: kyselyPool(pool) }),
     log: () => {
       stats.queries++;
     },
@@ -28,14 +25,16 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
     dialect: 'postgres',
     stats,
     writeFunctions: true,
-    async executePrepared(name, query) {
+    jsonArrayFrom,
+    async executePrepared<R>(name: string, query: CompiledQuery<R>): Promise<R[]> {
       stats.queries++;
       const client = await pool.connect();
       // An error the server answered leaves the connection usable; any other (no answer in
       // time, a broken socket) and the connection is dropped, not handed out again.
       let broken: Error | undefined;
       try {
-        return await executePrepared(client, name, query.sql, query.parameters, textParserOf, deadlines);
+        // pg parses a named statement once per connection and reuses it by name afterwards.
+        return (await client.query<R & pg.QueryResultRow>({ name, text: query.sql, values: query.parameters as unknown[] })).rows;
       } catch (error) {
         if (!(error instanceof pg.DatabaseError)) broken = error as Error;
         throw error;
@@ -68,9 +67,6 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
           await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(kysely);
         }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
-    close: () => {
-      deadlines?.stop();
-      return kysely.destroy();
-    },
+    close: () => kysely.destroy(),
   };
 }

@@ -83,3 +83,22 @@ export function preparedStatement<P extends object, R>(db: Db, name: string, bui
     render: () => ({ sql: prepared.sql, parameters: prepared.parameters }),
   });
 }
+
+/**
+ * `preparedStatement` for a query kept at module level: compiled for each `Db` at its first run
+ * there. `name` names the statement: one name per query in the whole program.
+ */
+export function namedStatement<P extends object, R>(name: string, build: (db: Db, params: P) => Compilable<R>) {
+  const byDb = new WeakMap<Db, ReturnType<typeof prepare<P, R>>>();
+  const preparedFor = (db: Db) => {
+    let prepared = byDb.get(db);
+    if (!prepared) {
+      prepared = prepare<P, R>(build(db, markers<P>()));
+      byDb.set(db, prepared);
+    }
+    return prepared;
+  };
+  return Object.assign((db: Db, values: P): Promise<R[]> => db.executePrepared<R>(name, preparedFor(db).bind(values)), {
+    render: (db: Db) => ({ sql: preparedFor(db).sql, parameters: preparedFor(db).parameters }),
+  });
+}

@@ -1,6 +1,7 @@
 // SQLite through better-sqlite3: the embedded default, for one instance. Its side of `Db`
 // (database.ts): group commit, a change feed for in-process caches, a statement cache, and how
 // it reports constraint violations.
+import { jsonArrayFrom } from 'kysely/helpers/sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
@@ -72,6 +73,7 @@ export function openSqlite(path: string, options: DatabaseOptions): Db {
     stats,
     changes: new ChangeFeed(driver),
     writeFunctions: false,
+    jsonArrayFrom,
     executePrepared: async (_name, query) => (await kysely.executeQuery(query)).rows,
     writeTransaction: (work) => groupCommit.run(work),
     readSnapshot: (work) => (path === ':memory:' ? kysely.transaction().execute(work) : readOnSnapshot(path, stats, work)),

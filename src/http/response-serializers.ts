@@ -1,10 +1,6 @@
-// Fastify builds a fast-json-stringify serializer for every response schema of every route
-// when it starts, and that was a quarter of start-up's CPU. Two things made most of it waste:
-// - the error responses' schemas (error-schemas.ts) only document: the error handler sends
-//   error bodies with JSON.stringify whatever a route declares (server-setup.ts); they were
-//   four in five of the serializers built. Error statuses get JSON.stringify here.
-// - of the 105 success schemas, 35 differ: a GET and its HEAD, a PATCH and a PUT, and the
-//   routes of one resource answer the same shape. One serializer is built per shape.
+// Response serializers: none for error statuses (the error handler sends error bodies with
+// JSON.stringify whatever a route declares), and one per distinct success shape, since many
+// routes answer the same shape. Why: docs/decisions.md#runtime (start-up time).
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
@@ -15,10 +11,9 @@ const stringify: Serializer = (body) => JSON.stringify(body);
 /** For Fastify's `schemaController.compilersFactory.buildSerializer`. */
 export function buildResponseSerializers(): SerializerFactory {
   const fastJsonStringify = SerializerSelector();
-  // Fastify calls the factory again for every route once shared schemas were added (they
-  // are: error-schemas.ts), each time with a fresh copy of them; so the serializers are kept
-  // here, by the shared schemas' JSON and then by the response schema's JSON (its shape). A
-  // serializer depends on nothing else (the options are the server's, the same each time).
+  // Fastify calls the factory again for every route when there are shared schemas, each time
+  // with a fresh copy of them; so the serializers are kept here, by the shared schemas' JSON
+  // and then by the response schema's JSON. A serializer depends on nothing else.
   const bySharedSchemas = new Map<string, Map<string, Serializer>>();
   return (externalSchemas, options) => {
     const shared = JSON.stringify(externalSchemas ?? {});

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
-import { answerLimitMs, createPostgresPool, kyselyPool } from '../../src/db/postgres-pool.ts';
+import { createPostgresPool, kyselyPool } from '../../src/db/postgres-pool.ts';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
@@ -56,7 +56,7 @@ describe('PostgreSQL pool under network faults', { skip: !onPostgres && 'Postgre
     url.host = `127.0.0.1:${proxy.port}`;
     const options = { poolSize: 1, connectTimeoutMs: 1000, queryTimeoutMs: 1000 };
     pool = createPostgresPool(url.toString(), options);
-    kysely = new Kysely({ dialect: new PostgresDialect({ pool: kyselyPool(pool, answerLimitMs(options)) }) });
+    kysely = new Kysely({ dialect: new PostgresDialect({ pool: kyselyPool(pool) }) });
   });
   after(async () => {
     proxy.restore();

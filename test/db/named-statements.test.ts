@@ -1,14 +1,12 @@
-// Named statements run without pg's per-execution Describe (src/db/postgres-prepared.ts), on a
-// real PostgreSQL: the rows and their types are pg's, the result is described once per
-// connection, and an error the server answers leaves the statement and the connection usable.
+// Named statements (`Db.executePrepared`) on a real PostgreSQL, through pg's public named
+// queries: the rows and their types are pg's, the statement is parsed once per connection, and
+// an error the server answers leaves the statement and the pooled connection usable.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CompiledQuery } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Db } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/open-database.ts';
-import { textParserOf } from '../../src/db/postgres-pool.ts';
-import { executePrepared } from '../../src/db/postgres-prepared.ts';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
@@ -17,35 +15,31 @@ const TYPES = 'select $1::int4 as small, $2::int8 as big, $3::text as word, null
 const VALUES = [7, 2 ** 40, 'a,"b"', [1, 2, 3]];
 const ROW = { small: 7, big: 2 ** 40, word: 'a,"b"', nothing: null, list: [1, 2, 3] };
 
-describe('named statements without a Describe per execution', { skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)' }, () => {
+describe('named statements', { skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)' }, () => {
   let database: TestDatabase;
-  let client: pg.Client;
-  let descriptions = 0;
   let db: Db;
 
   before(async () => {
     database = await createTestDatabase();
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    (client as unknown as { connection: pg.Connection }).connection.on('rowDescription', () => descriptions++);
     db = openDatabase(database.url, { poolSize: 1 });
   });
   after(async () => {
-    await client.end();
     await db.close();
     await database.drop();
   });
 
   const run = (name: string, text: string, values: unknown[]) =>
-    executePrepared<Record<string, unknown>>(client as pg.PoolClient, name, text, values, textParserOf);
+    db.executePrepared<Record<string, unknown>>(name, CompiledQuery.raw(text, values));
+  const prepared = async () =>
+    (
+      await db.kysely.executeQuery<{ name: string }>(CompiledQuery.raw('select name from pg_prepared_statements order by name', []))
+    ).rows.map((row) => row.name);
 
-  test('the rows are typed as pg types them; the result is described by the first execution only', async () => {
-    descriptions = 0;
+  test('the rows are typed as pg types them; the statement is prepared once on the connection', async () => {
     assert.deepEqual(await run('types', TYPES, VALUES), [ROW]);
-    assert.equal(descriptions, 1);
     assert.deepEqual(await run('types', TYPES, VALUES), [ROW]);
     assert.deepEqual(await run('types', TYPES, [-1, 0, '', []]), [{ small: -1, big: 0, word: '', nothing: null, list: [] }]);
-    assert.equal(descriptions, 1, 'later executions reuse the description');
+    assert.deepEqual(await prepared(), ['types'], 'the one pooled connection holds the statement by its name');
   });
 
   test('several rows, and none', async () => {
@@ -92,7 +86,7 @@ describe('named statements without a Describe per execution', { skip: !onPostgre
     const proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
     await proxy.listen();
     url.host = `127.0.0.1:${proxy.port}`;
-    // The client gives up 1 s after the server's own limit, found by a sweep at least once a second.
+    // The client gives up 1 s after the server's own limit (pg's query_timeout).
     const stalling = openDatabase(url.toString(), { poolSize: 1, queryTimeoutMs: 500 });
     try {
       const pid = () => stalling.executePrepared<{ pid: number }>('pid', CompiledQuery.raw('select pg_backend_pid() as pid', []));
@@ -101,7 +95,7 @@ describe('named statements without a Describe per execution', { skip: !onPostgre
       const started = performance.now();
       await assert.rejects(pid(), (error: Error) => error.message === 'Query read timeout' && isDatabaseUnavailable(error));
       const waited = performance.now() - started;
-      assert.ok(waited >= 1500, `gave up after ${Math.round(waited)} ms, before the limit`);
+      assert.ok(waited >= 1450, `gave up after ${Math.round(waited)} ms, before the limit`);
       assert.ok(waited < 10_000, `gave up after ${Math.round(waited)} ms`);
       proxy.restore();
       const [after] = await pid();

@@ -1,0 +1,66 @@
+// The profile detail is one statement (src/app-data/profile-tree-query.ts): the same answer as
+// the per-level reads of the same data, and on PostgreSQL a named statement the server plans
+// once and then reuses (its speed on a cache miss depends on it: docs/decisions.md, the 10 % rule).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CompiledQuery } from 'kysely';
+import { onPostgres } from '../helpers/database.ts';
+import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
+import { createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia, type Owner } from './fixtures.ts';
+
+describe('the profile detail in one statement', () => {
+  let server: TestServer;
+  let owner: Owner;
+  let profileId: number;
+
+  before(async () => {
+    // One pooled connection, so that every read runs on the connection the test inspects; no
+    // rendering cache, so that every read is a miss.
+    server = await startTestServer({ DATABASE_POOL_SIZE: '1', RENDER_CACHE_BYTES: '1' });
+    await stopBackgroundWork(server);
+    owner = await createOwner(server);
+    profileId = (await createProfile(server, owner)).id;
+    await createTopic(server, owner, profileId, { name: 'Empty', topic_type: 3 });
+    for (let t = 0; t < 2; t++) {
+      const topic = await createTopic(server, owner, profileId, { name: `Topic ${t}`, topic_type: 4 });
+      await createListItem(server, owner, topic.id, ['b "quoted"', 'a\ttab', 'ünïcode ✓']);
+      await createImageItem(server, owner, topic.id, {
+        image_resource: await insertMedia(server, owner),
+        media_resource: await insertMedia(server, owner),
+      });
+      await createListItem(server, owner, topic.id, []);
+    }
+  });
+  after(() => server.close());
+
+  test('answers what the topic reads answer, item by item, in id order', async () => {
+    const detail = await server.request('GET', `/app/profiles/${profileId}/`, { token: owner.token });
+    assert.equal(detail.status, 200, detail.text);
+    const topics = await server.request('GET', `/app/profiles/${profileId}/topics/`, { token: owner.token });
+    assert.equal(topics.status, 200, topics.text);
+    assert.deepEqual(detail.body.topics, topics.body);
+    const ids = detail.body.topics.flatMap((topic: { items: { id: number }[] }) => topic.items.map((item) => item.id));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+    );
+    assert.equal(detail.body.topics[0].items.length, 0);
+    assert.deepEqual(
+      detail.body.topics[1].items[0].list_content.entries.map((entry: { text: string }) => entry.text),
+      ['b "quoted"', 'a\ttab', 'ünïcode ✓'],
+    );
+  });
+
+  test('PostgreSQL: planned once, then the plan is reused', {
+    skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)',
+  }, async () => {
+    for (let i = 0; i < 10; i++) {
+      assert.equal((await server.request('GET', `/app/profiles/${profileId}/`, { token: owner.token })).status, 200);
+    }
+    const { rows } = await server.server.ctx.db.kysely.executeQuery<{ generic_plans: number; custom_plans: number }>(
+      CompiledQuery.raw(`select generic_plans, custom_plans from pg_prepared_statements where name = 'profile_tree'`, []),
+    );
+    assert.equal(rows.length, 1, 'the read is a named statement of the connection');
+    assert.ok(rows[0]!.generic_plans > 0, `the server went on planning it at every read: ${JSON.stringify(rows[0])}`);
+  });
+});
