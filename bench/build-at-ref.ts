@@ -28,10 +28,14 @@ function run(command: string, args: string[], cwd: string): Promise<void> {
   });
 }
 
-/** The working tree's commit, and whether files differ from it: what its build is made of. */
+/**
+ * The working tree's commit, and whether files differ from it: what its build is made of.
+ * Result files do not count: a run written there does not change the next run's code.
+ */
 export function workingTree(): { hash: string; dirty: boolean } {
   try {
-    return { hash: git(['rev-parse', '--short', 'HEAD']), dirty: git(['status', '--porcelain']) !== '' };
+    const changes = git(['status', '--porcelain', '--', '.', ':(exclude)bench/results']);
+    return { hash: git(['rev-parse', '--short', 'HEAD']), dirty: changes !== '' };
   } catch {
     return { hash: 'unknown', dirty: false };
   }
