@@ -15,9 +15,8 @@ import type { Pinning } from './pinning.ts';
 import { startService, type ServiceProcess } from './processes.ts';
 import { itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
 import { SEED_PASSWORD } from '../src/cli/seed-data.ts';
-import { NO_RENDER_CACHE } from './workloads.ts';
+import { NO_RENDER_CACHE, READ_ACCOUNTS } from './workloads.ts';
 
-const READ_ACCOUNTS = 50;
 /** bench/README.md: a CPU-per-request ratio above this on W1–W3 needs a reason in the commit. */
 const RULE = { limit: 1.05, workloads: new Set<WorkloadId>(['W1', 'W2', 'W3']) };
 

@@ -17,7 +17,7 @@ import type { Row } from './report.ts';
 import { itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
 
 /** How many accounts the reads use (and, disjoint from them, how many W3 writes under). */
-const READ_ACCOUNTS = 50;
+export const READ_ACCOUNTS = 50;
 
 export interface Body {
   file: string;
