@@ -64,13 +64,16 @@ export async function describePostgres(url: string): Promise<string> {
   }
 }
 
-/** Runs the bulk seeder as operators would (`node dist/cli/seed.js`); its progress bar shows on stderr. */
-export async function seed(database: BenchDatabase): Promise<{ seconds: number }> {
+/**
+ * Runs the bulk seeder as operators would (`node dist/cli/seed.js`, of the checkout at `root`);
+ * its progress bar shows on stderr.
+ */
+export async function seed(database: BenchDatabase, root = ROOT): Promise<{ seconds: number }> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'dist/cli/seed.js'), '--accounts', String(database.accounts), '--db', database.url, '--json'],
+    [join(root, 'dist/cli/seed.js'), '--accounts', String(database.accounts), '--db', database.url, '--json'],
     {
-      cwd: ROOT,
+      cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );

@@ -2,8 +2,12 @@
 import { parseArgs } from 'node:util';
 import type { Generator } from './load-types.ts';
 
-export const WORKLOADS = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6'] as const;
+export const WORKLOADS = ['W1', 'W1u', 'W2', 'W3', 'W4', 'W5', 'W6'] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
+/** What --compare can pair: W5 is W1 and W4 at once, so its CPU per request has no single meaning. */
+export const COMPARABLE: readonly WorkloadId[] = ['W1', 'W1u', 'W2', 'W3', 'W4', 'W6'];
+/** Fewest pairs --compare measures per workload: fewer give no spread worth the name. */
+export const MIN_PAIRS = 3;
 
 export interface BenchOptions {
   /** 'sqlite', or the postgres:// URL of a server the bench may create databases on. */
@@ -19,17 +23,25 @@ export interface BenchOptions {
   bigAccounts: number;
   keep: boolean;
   generator: Generator;
+  /** --compare: the git ref whose build is measured against the working tree's. */
+  compare: string | undefined;
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
 
   --db URL            postgres://… to run on PostgreSQL (the bench creates and drops its own
                       databases there); default: SQLite files in a temporary directory
-  --quick             1 repeat of 5 s after 2 s of warm-up, W6 at 10,000 accounts (a quick look)
-  --only W1,W3        run only these workloads (W1 … W6)
+  --compare REF       build the commit REF in a temporary git worktree and measure it against
+                      the working tree's build, in pairs, printing new ÷ old per workload
+                      (workloads W1, W1u, W2, W3, W4, W6; 5 pairs, --quick 3, --repeats N)
+  --quick             1 repeat of 5 s after 2 s of warm-up, W6 at 10,000 accounts (a quick look;
+                      with --compare: 3 pairs of 5 s each)
+  --only W1,W3        run only these workloads (W1, W1u, W2 … W6; W1u is W1 with the rendering
+                      cache off, RENDER_CACHE_BYTES=0)
   --duration S        seconds measured per repeat (default 10; --quick 5)
   --warmup S          seconds of warm-up before the measured repeats (default 3; --quick 2)
-  --repeats N         measured repeats, medians reported (default 3; --quick 1)
+  --repeats N         measured repeats, medians reported (default 3; --quick 1); with --compare
+                      the pairs (at least 3)
   --connections N     connections of the read/write workloads (default 50; W4 uses 10)
   --accounts N        accounts in the main database (default 1,000)
   --big-accounts N    accounts in W6's large database (default 100,000; --quick 10,000)
@@ -62,6 +74,7 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
         'big-accounts': { type: 'string' },
         keep: { type: 'boolean', default: false },
         generator: { type: 'string', default: 'wrk' },
+        compare: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -73,31 +86,40 @@ export function parseOptions(argv: string[]): BenchOptions | 'help' {
   const db = values.db ?? 'sqlite';
   if (db !== 'sqlite' && !/^postgres(ql)?:\/\//.test(db)) throw new UsageError(`--db must be a postgres:// URL (or "sqlite"), got "${db}"`);
 
+  const compare = values.compare?.trim();
+  if (compare === '') throw new UsageError('--compare takes a git ref (a commit, branch or tag)');
+  const offered = compare ? COMPARABLE : WORKLOADS;
   const only = new Set<WorkloadId>();
-  for (const name of (values.only ?? WORKLOADS.join(','))
+  for (const name of (values.only ?? offered.join(','))
     .split(',')
-    .map((s) => s.trim().toUpperCase())
+    .map((s) => s.trim())
     .filter(Boolean)) {
-    if (!(WORKLOADS as readonly string[]).includes(name)) throw new UsageError(`--only takes ${WORKLOADS.join(', ')}; got "${name}"`);
-    only.add(name as WorkloadId);
+    const workload = WORKLOADS.find((w) => w.toLowerCase() === name.toLowerCase());
+    if (!workload) throw new UsageError(`--only takes ${WORKLOADS.join(', ')}; got "${name}"`);
+    if (!offered.includes(workload))
+      throw new UsageError(`--compare takes ${COMPARABLE.join(', ')} (W5 is W1 and W4 at once); got "${name}"`);
+    only.add(workload);
   }
 
   const generator = values.generator;
   if (generator !== 'wrk' && generator !== 'autocannon') throw new UsageError(`--generator takes wrk or autocannon; got "${generator}"`);
 
   const quick = values.quick;
+  const repeats = positive('repeats', values.repeats, compare ? (quick ? MIN_PAIRS : 5) : quick ? 1 : 3);
+  if (compare && repeats < MIN_PAIRS) throw new UsageError(`--compare measures at least ${MIN_PAIRS} pairs; got --repeats ${repeats}`);
   return {
     db,
     quick,
     only,
     durationSeconds: positive('duration', values.duration, quick ? 5 : 10),
     warmupSeconds: positive('warmup', values.warmup, quick ? 2 : 3),
-    repeats: positive('repeats', values.repeats, quick ? 1 : 3),
+    repeats,
     connections: positive('connections', values.connections, 50),
     loginConnections: 10,
     accounts: positive('accounts', values.accounts, 1000),
     bigAccounts: positive('big-accounts', values['big-accounts'], quick ? 10_000 : 100_000),
     keep: values.keep,
     generator,
+    compare,
   };
 }

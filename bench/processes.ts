@@ -12,8 +12,8 @@ import { cpuSeconds, peakRssBytes } from './proc-stats.ts';
 export const ROOT = join(import.meta.dirname, '..');
 
 /** The Node flags of `npm start` (package.json), so the bench runs the service as production does. */
-export function productionNodeFlags(): string[] {
-  const start: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start;
+export function productionNodeFlags(root = ROOT): string[] {
+  const start: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
   return start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
@@ -40,6 +40,8 @@ export interface ServiceOptions {
   name: string;
   /** Variables set after the bench's own (a workload's limits). */
   env?: Record<string, string>;
+  /** The checkout whose build runs (`<root>/dist/main.js`); default: this one. */
+  root?: string;
 }
 
 function freePort(): Promise<number> {
@@ -53,9 +55,18 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Servers still running: a bench that exits early (an error, --compare's Ctrl-C) takes them with it. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 function spawnPinned(prefix: string[], args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
   const command = [...prefix, process.execPath, ...args];
-  return spawn(command[0]!, command.slice(1), options);
+  const child = spawn(command[0]!, command.slice(1), options);
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {
@@ -113,7 +124,8 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     ...options.env,
   };
   const started = performance.now();
-  const child = spawnPinned(options.pinning.server, [...productionNodeFlags(), join(ROOT, 'dist/main.js')], {
+  const root = options.root ?? ROOT;
+  const child = spawnPinned(options.pinning.server, [...productionNodeFlags(root), join(root, 'dist/main.js')], {
     cwd: options.dataDir,
     env,
     stdio: ['ignore', log, log],

@@ -5,22 +5,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { describeWorkingTree, workingTree } from './build-at-ref.ts';
+import { runCompare } from './compare.ts';
 import { createBenchDatabase, describePostgres, seed } from './fixtures.ts';
 import { parseOptions, USAGE, UsageError, WORKLOADS, type BenchOptions } from './options.ts';
 import { detectPinning } from './pinning.ts';
 import { measureArgon2Limit, productionNodeFlags, ROOT } from './processes.ts';
 import { renderReport } from './report.ts';
 import { prepare, startupLines, STEPS, type BenchContext } from './workloads.ts';
-
-function commit(): string {
-  try {
-    const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${hash} with uncommitted changes` : hash;
-  } catch {
-    return 'unknown';
-  }
-}
 
 function generatorDescription(options: BenchOptions): string {
   if (options.generator === 'autocannon') {
@@ -46,7 +38,7 @@ interface MachineSpeed {
 function setupLines(options: BenchOptions, pinningDescription: string, postgres: string | undefined, speed: MachineSpeed): string[] {
   const s = (n: number) => `${n} s`;
   return [
-    `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs available, ${Math.round(totalmem() / 1024 ** 3)} GiB; Node ${process.version}; commit ${commit()}.`,
+    `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} CPUs available, ${Math.round(totalmem() / 1024 ** 3)} GiB; Node ${process.version}; commit ${describeWorkingTree()}.`,
     `Pinning: ${pinningDescription}.`,
     `Service: \`node ${productionNodeFlags().join(' ')} dist/main.js\` (as \`npm start\`), NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMITS=off, a fresh process per workload; ` +
       (postgres
@@ -92,6 +84,12 @@ async function main(): Promise<void> {
     process.stderr.write(`[${String(Math.floor(seconds / 60)).padStart(2, '0')}:${String(seconds % 60).padStart(2, '0')}] ${message}\n`);
   };
   log(`${pinning.description}; working in ${workDir}`);
+  if (options.compare) {
+    // On 'exit', so that an interrupted comparison (it handles Ctrl-C) leaves nothing either.
+    if (!options.keep) process.once('exit', () => rmSync(workDir, { recursive: true, force: true }));
+    console.log(await runCompare(options, pinning, workDir, log));
+    return;
+  }
 
   const mainDb = await createBenchDatabase(options.db, 'main', workDir, options.accounts);
   const ctx: BenchContext = {
@@ -149,9 +147,12 @@ async function main(): Promise<void> {
   });
   const resultsDir = join(ROOT, 'bench/results');
   mkdirSync(resultsDir, { recursive: true });
+  // The date and the commit in the name: the file says when and of what, and a second run
+  // of the same day and code replaces the first.
+  const tree = workingTree();
   const file = join(
     resultsDir,
-    `${date.toISOString().slice(0, 10)}-${database.toLowerCase()}${options.quick ? '-quick' : ''}${partial}.md`,
+    `${date.toISOString().slice(0, 10)}-${tree.hash}${tree.dirty ? '-dirty' : ''}-${database.toLowerCase()}${options.quick ? '-quick' : ''}${partial}.md`,
   );
   writeFileSync(file, markdown);
   console.log(markdown);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RenderingCache } from '../../src/app-data/rendering-cache.ts';
+import { loadConfig } from '../../src/config.ts';
 
 const NOW = 1_800_000_000_000;
 const body = (bytes: number) => Buffer.alloc(bytes, 'x');
@@ -30,6 +31,14 @@ describe('rendering cache bookkeeping', () => {
     const stamp = cache.stamp(1, NOW);
     cache.set('big', 7, stamp, body(101));
     assert.equal(cache.get('big', 7, stamp), undefined);
+    assert.equal(cache.size, 0);
+  });
+
+  test("a budget of 0 keeps nothing: every read is a miss (RENDER_CACHE_BYTES=0, as in the bench's W1u)", () => {
+    const cache = new RenderingCache(loadConfig({ RENDER_CACHE_BYTES: '0' }).renderCacheBytes, 3_600_000);
+    const stamp = cache.stamp(1, NOW);
+    cache.set('p', 7, stamp, body(1));
+    assert.equal(cache.get('p', 7, stamp), undefined);
     assert.equal(cache.size, 0);
   });
 

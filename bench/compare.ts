@@ -1,0 +1,290 @@
+// `npm run bench -- --compare <ref>`: the working tree's build ("new") against the build of
+// another commit ("old", bench/build-at-ref.ts), both pinned to the server CPU under the same
+// load, measured in pairs that alternate which goes first. Each pair shares whatever the
+// machine is doing in that minute, so the ratio new ÷ old within a pair is steady where
+// absolute figures of a shared host are not. Each side has its own database, seeded alike
+// by its own build's seeder (its schema is its own).
+import { cpus } from 'node:os';
+import { buildAtRef, describeWorkingTree } from './build-at-ref.ts';
+import { benchAccounts, createBenchDatabase, seed, spreadNumbers, type BenchAccount, type BenchDatabase } from './fixtures.ts';
+import { median } from './figures.ts';
+import { runLoad, type Measurement } from './load-runner.ts';
+import type { LoadRequest, LoadSpec } from './load-types.ts';
+import type { BenchOptions, WorkloadId } from './options.ts';
+import type { Pinning } from './pinning.ts';
+import { startService, type ServiceProcess } from './processes.ts';
+import { itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
+import { SEED_PASSWORD } from '../src/cli/seed-data.ts';
+import { NO_RENDER_CACHE, READ_ACCOUNTS } from './workloads.ts';
+
+/** bench/README.md: a CPU-per-request ratio above this on W1–W3 needs a reason in the commit. */
+const RULE = { limit: 1.05, workloads: new Set<WorkloadId>(['W1', 'W2', 'W3']) };
+
+interface Side {
+  name: 'new' | 'old';
+  root: string | undefined;
+  main: BenchDatabase;
+  readers: BenchAccount[];
+  writers: BenchAccount[];
+  big?: { database: BenchDatabase; readers: BenchAccount[] };
+}
+
+interface Compared {
+  id: WorkloadId;
+  what: string;
+  requests(side: Side): LoadRequest[];
+  database(side: Side): BenchDatabase;
+  expected: number;
+  login?: boolean;
+  env?: Record<string, string>;
+}
+
+const mainDb = (side: Side) => side.main;
+/** The order of a full run: W3 last, since it is the one that adds data. */
+const WORKLOADS: Compared[] = [
+  { id: 'W1', what: 'GET /app/profiles/{id}/', requests: (s) => profileReads(s.readers), database: mainDb, expected: 200 },
+  {
+    id: 'W1u',
+    what: 'W1, rendering cache off',
+    requests: (s) => profileReads(s.readers),
+    database: mainDb,
+    expected: 200,
+    env: NO_RENDER_CACHE,
+  },
+  { id: 'W2', what: 'GET /app/topics/{id}/items/', requests: (s) => topicItemReads(s.readers), database: mainDb, expected: 200 },
+  {
+    id: 'W4',
+    what: 'POST /auth/login/',
+    requests: (s) => logins(s.readers, SEED_PASSWORD),
+    database: mainDb,
+    expected: 200,
+    login: true,
+  },
+  {
+    id: 'W6',
+    what: 'W1 on the large database',
+    requests: (s) => profileReads(s.big!.readers),
+    database: (s) => s.big!.database,
+    expected: 200,
+  },
+  { id: 'W3', what: 'POST /app/topics/{id}/items/', requests: (s) => itemCreates(s.writers), database: mainDb, expected: 201 },
+];
+
+interface Pair {
+  cpu?: number;
+  /** Service + PostgreSQL CPU per request (PostgreSQL only). */
+  total?: number;
+  rps: number;
+  runs: Record<Side['name'], Measurement>;
+}
+
+interface Result {
+  workload: Compared;
+  pairs: Pair[];
+  note?: string;
+}
+
+async function prepareSide(
+  options: BenchOptions,
+  pinning: Pinning,
+  workDir: string,
+  name: Side['name'],
+  root: string | undefined,
+  log: (m: string) => void,
+): Promise<Side> {
+  const main = await createBenchDatabase(options.db, `${name}_main`, workDir, options.accounts);
+  const side: Side = { name, root, main, readers: [], writers: [] };
+  try {
+    await fill(side, options, pinning, workDir, log);
+  } catch (error) {
+    await main.drop();
+    await side.big?.database.drop();
+    throw error;
+  }
+  return side;
+}
+
+/** Seeds the side's databases and logs its readers and writers in through its own service. */
+async function fill(side: Side, options: BenchOptions, pinning: Pinning, workDir: string, log: (m: string) => void): Promise<void> {
+  const { name, root, main } = side;
+  log(`${name}: seeding ${options.accounts.toLocaleString('en-US')} accounts`);
+  await seed(main, root);
+  const readers = spreadNumbers(main.accounts, READ_ACCOUNTS);
+  const offset = Math.floor(main.accounts / readers.length / 2);
+  const writers = offset > 0 ? spreadNumbers(main.accounts, READ_ACCOUNTS, offset) : readers;
+  const service = await startService({ databaseUrl: main.url, pinning, dataDir: workDir, name: `${name}-setup`, root });
+  try {
+    const { accounts } = await benchAccounts(service.url, main.url, [...new Set([...readers, ...writers])]);
+    const byNumber = new Map(accounts.map((a) => [a.number, a]));
+    side.readers = readers.map((n) => byNumber.get(n)!);
+    side.writers = writers.map((n) => byNumber.get(n)!);
+  } finally {
+    await service.stop();
+  }
+  if (options.only.has('W6')) {
+    const database = await createBenchDatabase(options.db, `${name}_big`, workDir, options.bigAccounts);
+    side.big = { database, readers: [] };
+    log(`${name}: seeding ${options.bigAccounts.toLocaleString('en-US')} accounts for W6`);
+    await seed(database, root);
+    const big = await startService({ databaseUrl: database.url, pinning, dataDir: workDir, name: `${name}-setup-big`, root });
+    try {
+      side.big.readers = (await benchAccounts(big.url, database.url, spreadNumbers(database.accounts, READ_ACCOUNTS))).accounts;
+    } finally {
+      await big.stop();
+    }
+  }
+}
+
+async function probe(url: string, request: LoadRequest, expected: number): Promise<string | undefined> {
+  const response = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
+  await response.arrayBuffer();
+  return response.status === expected ? undefined : `${request.method} ${request.path.replace(/\d+/g, '{id}')} answered ${response.status}`;
+}
+
+async function compareWorkload(
+  options: BenchOptions,
+  pinning: Pinning,
+  workDir: string,
+  sides: Side[],
+  workload: Compared,
+  log: (m: string) => void,
+): Promise<Result> {
+  const services: ServiceProcess[] = [];
+  try {
+    for (const side of sides) {
+      const databaseUrl = workload.database(side).url;
+      const env = workload.env;
+      services.push(
+        await startService({ databaseUrl, pinning, dataDir: workDir, name: `${workload.id}-${side.name}`, root: side.root, env }),
+      );
+    }
+    const specs: LoadSpec[] = sides.map((side, i) => ({
+      generator: options.generator,
+      url: services[i]!.url,
+      connections: workload.login ? options.loginConnections : options.connections,
+      durationSeconds: options.durationSeconds,
+      requests: workload.requests(side),
+    }));
+    for (const [i, side] of sides.entries()) {
+      const failure = await probe(services[i]!.url, specs[i]!.requests[0]!, workload.expected);
+      if (failure) return { workload, pairs: [], note: `not measured: on ${side.name}, ${failure}` };
+    }
+    for (const [i, side] of sides.entries()) {
+      log(`${workload.id} ${side.name}: warming up for ${options.warmupSeconds} s`);
+      await runLoad(pinning, { ...specs[i]!, durationSeconds: options.warmupSeconds }, workDir, services[i]);
+    }
+    const pairs: Pair[] = [];
+    for (let p = 0; p < options.repeats; p++) {
+      // Alternating which goes first, so that neither always follows the other's heat.
+      const order = p % 2 === 0 ? [0, 1] : [1, 0];
+      const runs = {} as Pair['runs'];
+      for (const i of order) runs[sides[i]!.name] = await runLoad(pinning, specs[i]!, workDir, services[i]);
+      const pair: Pair = { rps: runs.new.requestsPerSecond / runs.old.requestsPerSecond, runs };
+      if (runs.new.cpuMsPerRequest && runs.old.cpuMsPerRequest) pair.cpu = runs.new.cpuMsPerRequest / runs.old.cpuMsPerRequest;
+      const total = (m: Measurement) =>
+        m.cpuMsPerRequest !== undefined && m.databaseCpuMsPerRequest !== undefined
+          ? m.cpuMsPerRequest + m.databaseCpuMsPerRequest
+          : undefined;
+      const [totalNew, totalOld] = [total(runs.new), total(runs.old)];
+      if (totalNew !== undefined && totalOld) pair.total = totalNew / totalOld;
+      pairs.push(pair);
+      log(
+        `${workload.id} pair ${p + 1}/${options.repeats} (${sides[order[0]!]!.name} first): CPU/req ${spread([pair.cpu])}, req/s ${pair.rps.toFixed(3)}`,
+      );
+    }
+    return { workload, pairs };
+  } finally {
+    for (const service of services) await service.stop();
+  }
+}
+
+/** "1.013 (0.991–1.040)": the median and the range over the pairs. */
+function spread(values: (number | undefined)[]): string {
+  const known = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
+  if (known.length === 0) return '—';
+  if (known.length === 1) return known[0]!.toFixed(3);
+  return `${median(known).toFixed(3)} (${Math.min(...known).toFixed(3)}–${Math.max(...known).toFixed(3)})`;
+}
+
+function absolute(pairs: Pair[], side: Side['name'], onPostgres: boolean): string {
+  const runs = pairs.map((p) => p.runs[side]);
+  const cpu = median(runs.flatMap((r) => (r.cpuMsPerRequest === undefined ? [] : [r.cpuMsPerRequest])));
+  const db = median(runs.flatMap((r) => (r.databaseCpuMsPerRequest === undefined ? [] : [r.databaseCpuMsPerRequest])));
+  const rps = median(runs.map((r) => r.requestsPerSecond));
+  return `${cpu.toFixed(3)}${onPostgres ? ` + ${db.toFixed(3)}` : ''} ms, ${Math.round(rps).toLocaleString('en-US')}/s`;
+}
+
+function render(results: Result[], options: BenchOptions, pinning: Pinning, old: { ref: string; commit: string }): string {
+  const onPostgres = options.db !== 'sqlite';
+  const database = onPostgres ? 'PostgreSQL' : 'SQLite';
+  const cpuColumns = onPostgres ? ['service CPU/req', 'service + PostgreSQL CPU/req'] : ['CPU/req'];
+  const lines = [
+    `# Compare on ${database}: working tree (${describeWorkingTree()}) ÷ ${old.ref} (${old.commit})`,
+    '',
+    `${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC. Ratios new ÷ old: median (min–max) over the pairs; below 1 is cheaper (CPU) or slower (req/s).`,
+    '',
+    `| workload | pairs | ${cpuColumns.map((c) => `${c} new ÷ old`).join(' | ')} | req/s new ÷ old | new: CPU/req${onPostgres ? ' (service + PostgreSQL)' : ''}, req/s | old: same | rule |`,
+    `|---|---:|${cpuColumns.map(() => '---:|').join('')}---:|---:|---:|---|`,
+  ];
+  for (const { workload, pairs, note } of results) {
+    const label = `${workload.id} ${workload.what}`;
+    if (pairs.length === 0) {
+      lines.push(`| ${label} (${note}) | 0 |${cpuColumns.map(() => ' — |').join('')} — | — | — | — |`);
+      continue;
+    }
+    const cpu = median(pairs.flatMap((p) => (p.cpu === undefined ? [] : [p.cpu])));
+    const rule = RULE.workloads.has(workload.id) ? (cpu > RULE.limit ? `✗ above ${RULE.limit}: say why in the commit` : '✓') : '—';
+    lines.push(
+      `| ${[
+        label,
+        pairs.length,
+        spread(pairs.map((p) => p.cpu)),
+        ...(onPostgres ? [spread(pairs.map((p) => p.total))] : []),
+        spread(pairs.map((p) => p.rps)),
+        absolute(pairs, 'new', onPostgres),
+        absolute(pairs, 'old', onPostgres),
+        rule,
+      ].join(' | ')} |`,
+    );
+  }
+  lines.push(
+    '',
+    `- Machine: ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${pinning.description}; both builds on the server CPU, one loaded at a time.`,
+    `- Each pair: ${options.durationSeconds} s of each build under ${options.generator} (${options.connections} connections, W4 ${options.loginConnections}), after ${options.warmupSeconds} s of warm-up each; pairs alternate which build goes first.`,
+    `- Each build on its own ${database} database of ${options.accounts.toLocaleString('en-US')} seeded accounts${options.only.has('W6') ? ` (W6: ${options.bigAccounts.toLocaleString('en-US')})` : ''}, seeded by its own seeder.`,
+    `- Rule (bench/README.md): a CPU-per-request ratio above ${RULE.limit} on W1–W3 needs a reason in the commit.`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+export async function runCompare(options: BenchOptions, pinning: Pinning, workDir: string, log: (m: string) => void): Promise<string> {
+  const ref = options.compare!;
+  const old = await buildAtRef(ref, log);
+  const sides: Side[] = [];
+  try {
+    sides.push(await prepareSide(options, pinning, workDir, 'new', undefined, log));
+    sides.push(await prepareSide(options, pinning, workDir, 'old', old.root, log));
+    const results: Result[] = [];
+    for (const workload of WORKLOADS) {
+      if (!options.only.has(workload.id)) continue;
+      log(workload.id);
+      try {
+        results.push(await compareWorkload(options, pinning, workDir, sides, workload, log));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log(`${workload.id} failed: ${message}`);
+        results.push({ workload, pairs: [], note: `failed: ${message.split('\n')[0]}` });
+      }
+    }
+    return render(results, options, pinning, { ref, commit: old.commit });
+  } finally {
+    if (options.keep) log(`kept the databases: ${sides.map((s) => s.main.url).join(', ')}`);
+    else
+      for (const side of sides) {
+        await side.main.drop();
+        await side.big?.database.drop();
+      }
+    old.remove();
+  }
+}
