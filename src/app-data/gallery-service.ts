@@ -50,23 +50,28 @@ export async function uploadMedia(
 
   let committed = false;
   try {
-    const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx, _, usage) => {
-      enforceQuota(await countMedia(trx, accountId, appUserId), 1, ctx.config.quotas.mediaPerUser, 'media resources per app user');
-      enforceAccountBounds(ctx.config.quotas, usage, { mediaBytes: file.incoming.size });
-      const inserted = await insertMedia(trx, {
-        accountId,
-        appUserId,
-        name,
-        storageKey: file.storageKey,
-        contentType: file.contentType,
-        size: file.incoming.size,
-        now: ctx.clock.now(),
-      });
-      // Last step before the commit: a row never points at a file that is not there.
-      await file.incoming.commit();
-      committed = true;
-      return inserted;
-    });
+    const row = await writeOwned(
+      ctx,
+      ownedAppUser(accountId, appUserId),
+      async (trx, _, usage) => {
+        enforceQuota(await countMedia(trx, accountId, appUserId), 1, ctx.config.quotas.mediaPerUser, 'media resources per app user');
+        enforceAccountBounds(ctx.config.quotas, usage);
+        const inserted = await insertMedia(trx, {
+          accountId,
+          appUserId,
+          name,
+          storageKey: file.storageKey,
+          contentType: file.contentType,
+          size: file.incoming.size,
+          now: ctx.clock.now(),
+        });
+        // Last step before the commit: a row never points at a file that is not there.
+        await file.incoming.commit();
+        committed = true;
+        return inserted;
+      },
+      { mediaBytes: file.incoming.size },
+    );
     return toMediaResource(ctx, row);
   } catch (error) {
     if (committed) await removeMediaFiles(ctx, [file.storageKey], log);

@@ -24,9 +24,9 @@ import {
   type ItemInput,
   type ListContentInput,
 } from './item-schemas.ts';
-import { countEntries, insertEntries, replaceEntries } from './list-entry-queries.ts';
+import { insertEntries, replaceEntries } from './list-entry-queries.ts';
 import { invalidMediaReferences } from './media-references.ts';
-import { writeListItemUnderTopic, writeOwned, writeUnderTopic, type Held } from './owned-write.ts';
+import { countAdded, writeListItemUnderTopic, writeOwned, writeUnderTopic, type Held } from './owned-write.ts';
 import { loadItems } from './item-loads.ts';
 import { enforceAccountBounds, enforceQuota, type Usage } from './quotas.ts';
 
@@ -45,7 +45,7 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
     enforceQuota(await countItems(trx, accountId, topicId), 1, quota, 'items in a topic');
     if (image) await checkImageMedia(trx, accountId, appUserId, image);
     const texts = list ? (entryTexts(ctx, list) ?? []) : [];
-    enforceAccountBounds(ctx.config.quotas, usage, { items: 1, entries: texts.length });
+    enforceAccountBounds(ctx.config.quotas, usage);
 
     const itemId = await insertItem(trx, { accountId, topicId, name: input.name });
     if (image) {
@@ -71,7 +71,7 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
       plain,
     );
   }
-  return writeUnderTopic(ctx, accountId, topicId, plain);
+  return writeUnderTopic(ctx, accountId, topicId, plain, { items: 1, entries: input.list_content?.entries?.length ?? 0 });
 }
 
 /** PATCH and PUT: the name, and the fields of the content the item already has. */
@@ -79,7 +79,7 @@ export async function updateItem(ctx: AppContext, accountId: number, itemId: num
   return writeOwned(
     ctx,
     (trx) => findItem(trx, accountId, itemId),
-    async (trx, item, usage) => {
+    async (trx, item) => {
       const isImage = item.image_content_id !== null;
       const image = changes.image_content;
       const list = changes.list_content;
@@ -99,9 +99,9 @@ export async function updateItem(ctx: AppContext, accountId: number, itemId: num
       if (list && item.list_content_id !== null) {
         const texts = entryTexts(ctx, list);
         if (texts) {
-          const replaced = await countEntries(trx, accountId, item.list_content_id);
-          enforceAccountBounds(ctx.config.quotas, usage, { entries: texts.length - replaced });
+          // The old entries' removal is counted by its trigger; the new ones here.
           await replaceEntries(trx, accountId, item.list_content_id, texts);
+          enforceAccountBounds(ctx.config.quotas, await countAdded(trx, item.app_user_id, { entries: texts.length }));
         }
       }
       return reload(ctx, trx, accountId, itemId);

@@ -27,9 +27,10 @@ export async function createEntry(ctx: AppContext, accountId: number, itemId: nu
     (trx) => findListOfItem(trx, accountId, itemId),
     async (trx, list, usage) => {
       enforceQuota(await countEntries(trx, accountId, list.list_content_id), 1, ctx.config.quotas.entriesPerItem, 'entries in a list');
-      enforceAccountBounds(ctx.config.quotas, usage, { entries: 1 });
+      enforceAccountBounds(ctx.config.quotas, usage);
       return insertEntry(trx, accountId, list.list_content_id, input.text);
     },
+    { entries: 1 },
   );
   return toListEntry(ctx, row);
 }

@@ -14,24 +14,18 @@ export function quotaRefusal(limit: number, what: string): Error {
   return nonFieldError(`Limit reached: there can be at most ${limit} ${what}.`);
 }
 
-/** What an app user holds as a whole (kept by triggers, migration 0013; the write kernel's bump returns it). */
+/** What an app user holds as a whole (migration 0013; the write kernel's bump counts creates in it and returns it). */
 export interface Usage {
   item_count: number;
   entry_count: number;
   media_bytes: number;
 }
 
-export interface Adding {
-  items?: number;
-  entries?: number;
-  mediaBytes?: number;
-}
-
-/** Refuses a write that would take the app user past an account-wide bound. */
-export function enforceAccountBounds(quotas: Config['quotas'], usage: Usage, adding: Adding): void {
-  if (usage.item_count + (adding.items ?? 0) > quotas.itemsPerAccount) throw itemsBoundRefusal(quotas);
-  if (usage.entry_count + (adding.entries ?? 0) > quotas.entriesPerAccount) throw entriesBoundRefusal(quotas);
-  if (usage.media_bytes + (adding.mediaBytes ?? 0) > quotas.mediaBytesPerAccount) {
+/** Refuses a write that took the app user past an account-wide bound: `usage` is its totals with the write counted. */
+export function enforceAccountBounds(quotas: Config['quotas'], usage: Usage): void {
+  if (usage.item_count > quotas.itemsPerAccount) throw itemsBoundRefusal(quotas);
+  if (usage.entry_count > quotas.entriesPerAccount) throw entriesBoundRefusal(quotas);
+  if (usage.media_bytes > quotas.mediaBytesPerAccount) {
     throw nonFieldError(`Limit reached: the media of an app user can take at most ${formatBytes(quotas.mediaBytesPerAccount)}.`);
   }
 }

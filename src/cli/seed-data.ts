@@ -80,7 +80,17 @@ export function addSeedAccount(rows: SeedRows, ids: IdCursor, n: number, passwor
     last_key_sent_at: null,
   });
   const appUserId = ids.app_users++;
-  rows.app_users.push({ id: appUserId, account_id: accountId, name: 'Bench', quote: 'Seeded for benchmarks and demos.', created_at: now });
+  // The totals a create counts in its bump (migration 0013), here written with the rows.
+  const lists = TOPICS.length * Math.ceil(ITEMS_PER_TOPIC / 2);
+  rows.app_users.push({
+    id: appUserId,
+    account_id: accountId,
+    name: 'Bench',
+    quote: 'Seeded for benchmarks and demos.',
+    created_at: now,
+    item_count: TOPICS.length * ITEMS_PER_TOPIC,
+    entry_count: lists * ENTRIES_PER_LIST,
+  });
   const profileId = ids.profiles++;
   rows.profiles.push({ id: profileId, account_id: accountId, app_user_id: appUserId, name: 'Everyday', is_default: 1 });
 

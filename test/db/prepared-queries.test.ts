@@ -39,6 +39,10 @@ const postgres = new Kysely<Database>({
 type Rendered = { render(db: Kysely<Database>): { sql: string; parameters: readonly unknown[] } };
 
 /** Query → its SQL (SQLite's placeholders) and its parameters (`:name` for named ones). */
+/** The bump of the write kernel, which counts what a create adds in the app user's totals. */
+const COUNTING_BUMP =
+  'update "app_users" set "data_version" = data_version + 1, "item_count" = item_count + ?, "entry_count" = entry_count + ?, "media_bytes" = media_bytes + ?';
+
 const EXPECTED: Array<[string, Rendered, string, unknown[]]> = [
   [
     "the caller's topic with its app user",
@@ -75,16 +79,16 @@ const EXPECTED: Array<[string, Rendered, string, unknown[]]> = [
   [
     'the data version bump',
     bumpDataVersion,
-    'update "app_users" set "data_version" = data_version + 1 where "id" = ? returning "item_count", "entry_count", "media_bytes"',
-    [':appUserId'],
+    `${COUNTING_BUMP} where "id" = ? returning "item_count", "entry_count", "media_bytes"`,
+    [':items', ':entries', ':bytes', ':appUserId'],
   ],
   [
     'the data version bump through a topic',
     bumpTopicOwnersVersion,
-    'update "app_users" set "data_version" = data_version + 1 where "id" = (select ' +
+    `${COUNTING_BUMP} where "id" = (select ` +
       '(select "profiles"."app_user_id" from "profiles" where "profiles"."id" = "topics"."profile_id") as "app_user_id" ' +
       'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?) returning "id", "item_count", "entry_count", "media_bytes"',
-    [':topicId', ':accountId'],
+    [':items', ':entries', ':bytes', ':topicId', ':accountId'],
   ],
 ];
 

@@ -3,14 +3,17 @@ import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 
 // What an app user holds as a whole (contract §5's account-wide bounds): its items, its list
-// entries and the bytes of its media, kept on the app user's row by triggers whatever writes
-// them (the API, the seeder, cascades), so a create checks the bounds by reading three numbers
-// the write kernel's data-version bump returns anyway, instead of counting up to 100,000 rows.
+// entries and the bytes of its media, on the app user's row. A create counts what it adds in
+// the write kernel's data-version bump, the one UPDATE of that row it makes anyway
+// (app-data/owned-write.ts; on PostgreSQL the list item function below), which returns the
+// totals for the check: a trigger per inserted row cost a list item create a quarter more CPU
+// on SQLite. Removals are counted by triggers, since cascades (an item, a topic, a profile, an
+// app user deleted) remove rows that no code lists.
 //
 // The rows are found by account (one app user per account, `app_users_account_key`), since
 // items and entries carry their account but not their app user. PostgreSQL counts once per
-// statement (transition tables): a list of 1,000 entries is one UPDATE, not 1,000. SQLite has
-// only row triggers; in its own process each is an indexed update of a row already in cache.
+// statement (transition tables): a cascade of 1,000 entries is one UPDATE, not 1,000. SQLite
+// has only row triggers.
 const COUNTED: Array<{ table: string; column: string; amount: string }> = [
   { table: 'items', column: 'item_count', amount: '1' },
   { table: 'list_entries', column: 'entry_count', amount: '1' },
@@ -38,10 +41,10 @@ export function appUserUsageMigration(dialect: Dialect): Migration {
 }
 
 // create_list_items (migration 0012) with the account-wide bounds, checked after the topic's
-// quota as the transaction path does (item-service.ts): the bump's RETURNING reads the app
-// user's row as this transaction left it, earlier creates of the same call included. A new
-// overload: the six-argument form stays for instances of the previous build during a rolling
-// upgrade.
+// quota as the transaction path does (item-service.ts): the bump counts the create in the app
+// user's totals and returns them (earlier creates of the same call included), and a refused
+// create takes its count back. A new overload: the six-argument form stays for instances of
+// the previous build during a rolling upgrade (their creates go uncounted until replaced).
 async function boundedListItemFunction(db: Kysely<any>): Promise<void> {
   await sql`CREATE FUNCTION create_list_items(
       p_account_ids integer[], p_topic_ids integer[], p_names text[], p_entry_counts integer[], p_texts text[],
@@ -64,7 +67,8 @@ async function boundedListItemFunction(db: Kysely<any>): Promise<void> {
         v_texts := p_texts[v_first : v_first + p_entry_counts[i] - 1];
         v_first := v_first + p_entry_counts[i];
         v_app_user_id := NULL;
-        UPDATE app_users SET data_version = data_version + 1
+        UPDATE app_users
+          SET data_version = data_version + 1, item_count = item_count + 1, entry_count = entry_count + p_entry_counts[i]
           WHERE id = (SELECT profiles.app_user_id FROM topics JOIN profiles ON profiles.id = topics.profile_id
                       WHERE topics.id = p_topic_ids[i] AND topics.account_id = p_account_ids[i])
           RETURNING id, item_count, entry_count INTO v_app_user_id, v_items, v_entries;
@@ -76,9 +80,9 @@ async function boundedListItemFunction(db: Kysely<any>): Promise<void> {
           o_outcome := 'not_found';
         ELSIF v_count + 1 > p_quota THEN
           o_outcome := 'over_quota';
-        ELSIF v_items + 1 > p_max_items THEN
+        ELSIF v_items > p_max_items THEN
           o_outcome := 'over_account_items';
-        ELSIF v_entries + p_entry_counts[i] > p_max_entries THEN
+        ELSIF v_entries > p_max_entries THEN
           o_outcome := 'over_account_entries';
         ELSE
           INSERT INTO items (account_id, topic_id, name) VALUES (p_account_ids[i], p_topic_ids[i], p_names[i])
@@ -93,42 +97,36 @@ async function boundedListItemFunction(db: Kysely<any>): Promise<void> {
           SELECT coalesce(array_agg(inserted.id ORDER BY inserted.id), '{}') INTO o_entry_ids FROM inserted;
           o_outcome := 'created';
         END IF;
+        IF v_app_user_id IS NOT NULL AND o_outcome <> 'created' THEN
+          UPDATE app_users SET item_count = item_count - 1, entry_count = entry_count - p_entry_counts[i] WHERE id = v_app_user_id;
+        END IF;
         RETURN NEXT;
       END LOOP;
     END $$`.execute(db);
 }
 
 async function sqliteTriggers(db: Kysely<any>, table: string, column: string, amount: string): Promise<void> {
-  const of = (row: string) => (amount === '1' ? '1' : `${row}.${amount}`);
-  await sql
-    .raw(`CREATE TRIGGER ${table}_used_insert AFTER INSERT ON ${table}
-      BEGIN UPDATE app_users SET ${column} = ${column} + ${of('NEW')} WHERE account_id = NEW.account_id; END`)
-    .execute(db);
+  const of = amount === '1' ? '1' : `OLD.${amount}`;
   await sql
     .raw(`CREATE TRIGGER ${table}_used_delete AFTER DELETE ON ${table}
-      BEGIN UPDATE app_users SET ${column} = ${column} - ${of('OLD')} WHERE account_id = OLD.account_id; END`)
+      BEGIN UPDATE app_users SET ${column} = ${column} - ${of} WHERE account_id = OLD.account_id; END`)
     .execute(db);
 }
 
 async function postgresTriggers(db: Kysely<any>, table: string, column: string, amount: string): Promise<void> {
   const total = amount === '1' ? 'COUNT(*)' : `SUM(${amount})`;
-  for (const [event, rows, sign] of [
-    ['INSERT', 'NEW', '+'],
-    ['DELETE', 'OLD', '-'],
-  ] as const) {
-    const fn = `${table}_used_${event.toLowerCase()}`;
-    await sql
-      .raw(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          UPDATE app_users SET ${column} = ${column} ${sign} changed.amount
-            FROM (SELECT account_id, ${total} AS amount FROM changed_rows GROUP BY account_id) AS changed
-            WHERE app_users.account_id = changed.account_id;
-          RETURN NULL;
-        END $$`)
-      .execute(db);
-    await sql
-      .raw(`CREATE TRIGGER ${fn} AFTER ${event} ON ${table} REFERENCING ${rows} TABLE AS changed_rows
-        FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`)
-      .execute(db);
-  }
+  const fn = `${table}_used_delete`;
+  await sql
+    .raw(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE app_users SET ${column} = ${column} - removed.amount
+          FROM (SELECT account_id, ${total} AS amount FROM removed_rows GROUP BY account_id) AS removed
+          WHERE app_users.account_id = removed.account_id;
+        RETURN NULL;
+      END $$`)
+    .execute(db);
+  await sql
+    .raw(`CREATE TRIGGER ${fn} AFTER DELETE ON ${table} REFERENCING OLD TABLE AS removed_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`)
+    .execute(db);
 }
