@@ -65,15 +65,19 @@ type Counted = { items: number; entries: number; bytes: number };
 
 const counted = (adding: Adding): Counted => ({ items: adding.items ?? 0, entries: adding.entries ?? 0, bytes: adding.mediaBytes ?? 0 });
 
+/** The totals' columns, each plus what is added (values, or a prepared query's markers). */
+function addedTo(added: Counted) {
+  return {
+    item_count: sql<number>`item_count + ${added.items}`,
+    entry_count: sql<number>`entry_count + ${added.entries}`,
+    media_bytes: sql<number>`media_bytes + ${added.bytes}`,
+  };
+}
+
 export const bumpDataVersion = preparedQuery((db, p: { appUserId: number } & Counted) =>
   db
     .updateTable('app_users')
-    .set({
-      data_version: sql`data_version + 1`,
-      item_count: sql`item_count + ${p.items}`,
-      entry_count: sql`entry_count + ${p.entries}`,
-      media_bytes: sql`media_bytes + ${p.bytes}`,
-    })
+    .set({ data_version: sql`data_version + 1`, ...addedTo(p) })
     .where('id', '=', p.appUserId)
     .returning(USAGE),
 );
@@ -102,14 +106,9 @@ export async function writeOwned<R extends Held, T>(
 
 /** Counts `adding` in the app user's totals within a write, for what is known only once it has begun; returns the totals. */
 export async function countAdded(trx: Kysely<Database>, appUserId: number, adding: Adding): Promise<Usage> {
-  const { items, entries, bytes } = counted(adding);
   return trx
     .updateTable('app_users')
-    .set({
-      item_count: sql`item_count + ${items}`,
-      entry_count: sql`entry_count + ${entries}`,
-      media_bytes: sql`media_bytes + ${bytes}`,
-    })
+    .set(addedTo(counted(adding)))
     .where('id', '=', appUserId)
     .returning(USAGE)
     .executeTakeFirstOrThrow();
@@ -118,12 +117,7 @@ export async function countAdded(trx: Kysely<Database>, appUserId: number, addin
 export const bumpTopicOwnersVersion = preparedQuery((db, p: { accountId: number; topicId: number } & Counted) =>
   db
     .updateTable('app_users')
-    .set({
-      data_version: sql`data_version + 1`,
-      item_count: sql`item_count + ${p.items}`,
-      entry_count: sql`entry_count + ${p.entries}`,
-      media_bytes: sql`media_bytes + ${p.bytes}`,
-    })
+    .set({ data_version: sql`data_version + 1`, ...addedTo(p) })
     .where('id', '=', (eb) =>
       eb
         .selectFrom('topics')
