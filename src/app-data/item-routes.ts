@@ -36,14 +36,15 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
         const topic = await findTopicWithHeld(ctx.db.kysely, caller.accountId, topicId);
         if (!topic) return undefined;
         if (!fitsInline(topic)) {
-          return spoolView(ctx, async (db, out) => {
-            const current = await findTopicWithHeld(db, caller.accountId, topicId);
-            if (!current) return false;
-            out.json.openArray();
-            await writeItems(ctx, db, out, caller.accountId, current);
-            out.json.close();
-            return true;
-          });
+          return spoolView(
+            ctx,
+            (db) => findTopicWithHeld(db, caller.accountId, topicId),
+            async (db, out, current) => {
+              out.json.openArray();
+              await writeItems(ctx, db, out, caller.accountId, current);
+              out.json.close();
+            },
+          );
         }
         return loadItems(ctx, ctx.db.kysely, caller.accountId, { topicId });
       });

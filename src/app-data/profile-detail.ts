@@ -28,15 +28,16 @@ export async function loadProfileDetail(
   if (!row) return undefined;
   const { profile, topics, items } = profileTree(row);
   if (!fitsInline(profile)) {
-    return spoolView(ctx, async (db, out) => {
-      const current = await findProfileWithHeld(db, accountId, profileId);
-      if (!current) return false;
-      out.json.openObject();
-      out.json.members(toProfileDetail(ctx, current, []), 'topics');
-      await writeTopics(ctx, db, out, accountId, profileId, 'topics');
-      out.json.close();
-      return true;
-    });
+    return spoolView(
+      ctx,
+      (db) => findProfileWithHeld(db, accountId, profileId),
+      async (db, out, current) => {
+        out.json.openObject();
+        out.json.members(toProfileDetail(ctx, current, []), 'topics');
+        await writeTopics(ctx, db, out, accountId, profileId, 'topics');
+        out.json.close();
+      },
+    );
   }
   const byTopic = new Map<number, Item[]>();
   for (const row of items) {

@@ -17,11 +17,11 @@ export async function listTopics(ctx: AppContext, accountId: number, profileId: 
   const profile = await findProfileWithHeld(ctx.db.kysely, accountId, profileId);
   if (!profile) throw notFound();
   if (!fitsInline(profile)) {
-    const view = await spoolView(ctx, async (db, out) => {
-      if (!(await findProfileWithHeld(db, accountId, profileId))) return false;
-      await writeTopics(ctx, db, out, accountId, profileId);
-      return true;
-    });
+    const view = await spoolView(
+      ctx,
+      (db) => findProfileWithHeld(db, accountId, profileId),
+      (db, out) => writeTopics(ctx, db, out, accountId, profileId),
+    );
     if (!view) throw notFound();
     return view;
   }
@@ -33,12 +33,11 @@ export async function getTopic(ctx: AppContext, accountId: number, id: number): 
   const found = await findTopicWithHeld(ctx.db.kysely, accountId, id);
   if (!found) throw notFound();
   if (!fitsInline(found)) {
-    const view = await spoolView(ctx, async (db, out) => {
-      const topic = await findTopicWithHeld(db, accountId, id);
-      if (!topic) return false;
-      await writeTopic(ctx, db, out, accountId, topic);
-      return true;
-    });
+    const view = await spoolView(
+      ctx,
+      (db) => findTopicWithHeld(db, accountId, id),
+      (db, out, topic) => writeTopic(ctx, db, out, accountId, topic),
+    );
     if (!view) throw notFound();
     return view;
   }

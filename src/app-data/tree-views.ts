@@ -38,16 +38,26 @@ function readSlots(ctx: AppContext): ReadSlots {
   return slots;
 }
 
-/** A view written in pages, ready to send; undefined when `write` found nothing (404). */
-export async function spoolView(
+/**
+ * A view written in pages, ready to send: `find` reads its root again within the snapshot (a
+ * concurrent deletion may have removed it since the caller looked: then undefined, a 404), and
+ * `write` writes the view of what it found.
+ */
+export async function spoolView<R>(
   ctx: AppContext,
-  write: (db: Kysely<Database>, out: PagedOutput) => Promise<boolean>,
+  find: (db: Kysely<Database>) => Promise<R | undefined>,
+  write: (db: Kysely<Database>, out: PagedOutput, found: R) => Promise<void>,
 ): Promise<Readable | undefined> {
   const spool = await SpoolFile.create(ctx.config.spoolDir);
   try {
     const json = new JsonWriter((text) => spool.write(text));
+    const out: PagedOutput = { json, between: () => spool.betweenPages(), map: (value) => value };
     const found = await readSlots(ctx).run(() =>
-      ctx.db.readSnapshot((db) => write(db, { json, between: () => spool.betweenPages(), map: (value) => value })),
+      ctx.db.readSnapshot(async (db) => {
+        const root = await find(db);
+        if (root !== undefined) await write(db, out, root);
+        return root !== undefined;
+      }),
     );
     if (!found) {
       await spool.remove();
