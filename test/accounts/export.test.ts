@@ -10,6 +10,7 @@ import yauzl from 'yauzl';
 import { createOwner, insertMedia } from '../app-data/fixtures.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
+import { spoolLeftBehind } from '../helpers/spool.ts';
 import { WAIT_MS } from '../helpers/wait.ts';
 import { pdf, png, pngOfSize, upload, wav } from '../media/media-fixtures.ts';
 import { logIn, registerVerified, startMailedServer, uniqueEmail, type MailedServer, type RegisteredAccount } from './account-flows.ts';
@@ -562,11 +563,6 @@ describe('data export: read in pages', () => {
     assert.equal(response.status, 200);
     abandoned.abort();
     await exportOnceFree(server, owner.token);
-    // Removed as the response ends: waited for, since the client may see the end first.
-    const deadline = Date.now() + WAIT_MS;
-    while (readdirSync(join(server.dataDir, 'spool')).length > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    assert.deepEqual(readdirSync(join(server.dataDir, 'spool')), []);
+    assert.deepEqual(await spoolLeftBehind(server), []);
   });
 });

@@ -3,11 +3,9 @@
 // must answer exactly what the same views answer when read whole: checked against each item's
 // own GET, which always reads it whole.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PUBLIC_URL, startTestServer, type TestServer } from '../helpers/server.ts';
-import { WAIT_MS } from '../helpers/wait.ts';
+import { spoolLeftBehind } from '../helpers/spool.ts';
 import { create, createOwner, insertMedia, type Owner } from './fixtures.ts';
 
 const ENTRIES = Array.from({ length: 1000 }, (_, i) => ({ text: `entry ${i}` }));
@@ -107,10 +105,7 @@ describe('views of the largest app users, written in pages', () => {
     assert.equal(response.status, 200);
     abandoned.abort();
     await get(`/app/topics/${topics[0].id}/`);
-    const spool = join(server.dataDir, 'spool');
-    const deadline = Date.now() + WAIT_MS;
-    while (readdirSync(spool).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.deepEqual(readdirSync(spool), []);
+    assert.deepEqual(await spoolLeftBehind(server), []);
   });
 
   test('an app user within the bounds has its views read whole', async () => {
