@@ -16,6 +16,7 @@ import { rateCountersMigration } from './migrations/0011-rate-counters.ts';
 import { listItemFunctionMigration } from './migrations/0012-list-item-function.ts';
 import { appUserUsageMigration } from './migrations/0013-app-user-usage.ts';
 import { recoveryCodeHmacMigration } from './migrations/0014-recovery-code-hmac.ts';
+import { accessorsMigration } from './migrations/0015-accessors.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -33,6 +34,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0012-list-item-function': listItemFunctionMigration(db.dialect),
     '0013-app-user-usage': appUserUsageMigration(db.dialect),
     '0014-recovery-code-hmac': recoveryCodeHmacMigration(db.dialect),
+    '0015-accessors': accessorsMigration(db.dialect),
   };
 }
 

@@ -151,6 +151,22 @@ export interface ProfilesTable {
   app_user_id: number;
   name: string;
   is_default: Flag;
+  /** Hidden from accessors without private access (contract §12). */
+  is_private: Generated<Flag>;
+}
+
+/** An invitation to read (or write) one app user's data; bound to an account once accepted. */
+export interface AccessorsTable {
+  id: Generated<number>;
+  app_user_id: number;
+  owner_account_id: number;
+  email: string;
+  email_lower: string;
+  user_with_access_id: number | null;
+  can_write: Generated<Flag>;
+  has_private_profile_access: Generated<Flag>;
+  created_at: number;
+  accepted_at: number | null;
 }
 
 export interface TopicsTable {
@@ -216,6 +232,7 @@ export interface Database {
   app_users: AppUsersTable;
   media_resources: MediaResourcesTable;
   profiles: ProfilesTable;
+  accessors: AccessorsTable;
   topics: TopicsTable;
   items: ItemsTable;
   image_contents: ImageContentsTable;
