@@ -26,6 +26,11 @@ export interface AppContext {
   counters: CounterStore;
   /** The in-memory caches' hit and miss counts by cache name (whoever makes a cache adds it); GET /metrics reads them. */
   cacheCounts: Map<string, CacheCounts>;
+  /**
+   * Set only on the context a request of an accessor answers in (app-data/access.ts): media
+   * file URLs are then signed for that accessor, and stop working when their access ends.
+   */
+  accessorId?: number;
   /** Where uploaded media files are stored (MEDIA_STORAGE). */
   media: MediaStorage;
   secrets: {

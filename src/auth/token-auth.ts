@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
 import type { App } from '../http/types.ts';
+import type { Grant } from './grants.ts';
 import { tokenFinder, type TokenFinder } from './token-finder.ts';
 import { revokeToken, touchToken } from './token-queries.ts';
 
@@ -16,6 +17,8 @@ export interface Caller {
    * of the caller's data are stamped with it; read it before reading the data.
    */
   dataVersion(): Promise<number | null>;
+  /** The app users others share with the caller (contract §12): no query of its own. */
+  grants(): Promise<readonly Grant[]>;
 }
 
 export type AuthMode = 'required' | 'optional' | 'none';
@@ -53,7 +56,7 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, header: str
     throw unauthenticated('Token has expired.');
   }
   if (now - row.last_used_at > TOUCH_INTERVAL_MS) await touchToken(ctx.db.kysely, row.id, now);
-  return { accountId: row.account_id, tokenId: row.id, dataVersion: row.dataVersion };
+  return { accountId: row.account_id, tokenId: row.id, dataVersion: row.dataVersion, grants: row.grants };
 }
 
 export function registerTokenAuth(app: App, ctx: AppContext): void {

@@ -1,5 +1,5 @@
-// The lookup of every authenticated request: the token, and the data version of the
-// caller's app user, which cached views are stamped with.
+// The lookup of every authenticated request: the token, the data version of the caller's app
+// user, which cached views are stamped with, and what others share with the caller (grants.ts).
 import DataLoader from 'dataloader';
 import { CompiledQuery } from 'kysely';
 import type { CacheCounts } from '../context.ts';
@@ -7,6 +7,7 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import { preparedStatement } from '../db/prepared-query.ts';
 import type { Db } from '../db/database.ts';
 import { RowCache } from '../db/row-cache.ts';
+import { GRANTS_SUBQUERY, grantRows, grantsFromJson, NO_GRANTS, toGrant, type Grant, type GrantRow } from './grants.ts';
 import { hashSecret } from './token-hash.ts';
 
 export interface TokenRow {
@@ -18,6 +19,8 @@ export interface TokenRow {
 export interface FoundToken extends TokenRow {
   /** The data version of the account's app user (null: none yet), for the requests that need it. */
   dataVersion(): Promise<number | null>;
+  /** The app users others share with the account (accepted accessors), for the requests that need them. */
+  grants(): Promise<readonly Grant[]>;
 }
 
 export type TokenFinder = (token: string) => Promise<FoundToken | undefined>;
@@ -54,13 +57,20 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
   );
   const tokens = new RowCache<FoundToken>(changes, 'tokens', CACHED_ROWS);
   const dataVersions = new RowCache<number | null>(changes, 'app_user', CACHED_ROWS);
-  cacheCounts?.set('token', tokens.counts).set('data_version', dataVersions.counts);
+  const grantLists = new RowCache<GrantRow[]>(changes, 'grants', CACHED_ROWS);
+  cacheCounts?.set('token', tokens.counts).set('data_version', dataVersions.counts).set('grants', grantLists.counts);
 
   const dataVersionOf = async (accountId: number): Promise<number | null> =>
     (await dataVersions.get(String(accountId), async () => {
       const row = (await findDataVersion({ accountId }))[0];
       return { accountId, value: row?.data_version ?? null };
     }))!;
+
+  const grantsOf = async (accountId: number): Promise<readonly Grant[]> => {
+    const rows = (await grantLists.get(String(accountId), async () => ({ accountId, value: await grantRows(db.kysely, accountId) })))!;
+    if (rows.length === 0) return NO_GRANTS;
+    return Promise.all(rows.map(async (row) => toGrant(row, (await dataVersionOf(row.ownerAccountId)) ?? 0)));
+  };
 
   return (token) => {
     const tokenHash = hashSecret(token);
@@ -70,7 +80,13 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
       const accountId = row.account_id;
       return {
         accountId,
-        value: { id: row.id, account_id: accountId, last_used_at: row.last_used_at, dataVersion: () => dataVersionOf(accountId) },
+        value: {
+          id: row.id,
+          account_id: accountId,
+          last_used_at: row.last_used_at,
+          dataVersion: () => dataVersionOf(accountId),
+          grants: () => grantsOf(accountId),
+        },
       };
     });
   };
@@ -79,7 +95,8 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
 // The hashes go as one text, each found token answered with its place in it; the data version
 // is a subquery, one index probe per token. Why: docs/decisions.md#caching.
 const FIND_TOKENS = `select wanted.n::int4 as n, t.id, t.account_id, t.last_used_at,
-  (select u.data_version from app_users u where u.account_id = t.account_id) as data_version
+  (select u.data_version from app_users u where u.account_id = t.account_id) as data_version,
+  ${GRANTS_SUBQUERY} as grants
 from unnest(string_to_array($1, ',')::bpchar[]) with ordinality as wanted(hash, n)
 join auth_tokens t on t.token_hash = wanted.hash`;
 
@@ -87,6 +104,7 @@ interface FoundRow extends TokenRow {
   /** The hash's place in the query's list, from 1. */
   n: number;
   data_version: number | null;
+  grants: Parameters<typeof grantsFromJson>[0];
 }
 
 /**
@@ -102,7 +120,14 @@ function batchedFinder(db: Db): TokenFinder {
       const query = CompiledQuery.raw(FIND_TOKENS, [tokenHashes.join(',')]);
       for (const row of await db.executePrepared<FoundRow>('find_tokens', query)) {
         const dataVersion = Promise.resolve(row.data_version);
-        found[row.n - 1] = { id: row.id, account_id: row.account_id, last_used_at: row.last_used_at, dataVersion: () => dataVersion };
+        const grants = Promise.resolve(grantsFromJson(row.grants));
+        found[row.n - 1] = {
+          id: row.id,
+          account_id: row.account_id,
+          last_used_at: row.last_used_at,
+          dataVersion: () => dataVersion,
+          grants: () => grants,
+        };
       }
       return found;
     },

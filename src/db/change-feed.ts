@@ -16,8 +16,11 @@
 // the database.
 import type SqliteDriver from 'better-sqlite3';
 
-/** What a cache copies: an account's tokens, or its app user (its data version, or that there is none). */
-export type Watched = 'tokens' | 'app_user';
+/**
+ * What a cache copies: an account's tokens, its app user (its data version, or that there is
+ * none), or the accessors accepted by it (its grants: filed under the accepting account).
+ */
+export type Watched = 'tokens' | 'app_user' | 'grants';
 
 type ChangeListener = (accountId: number) => void;
 
@@ -34,11 +37,16 @@ const TRIGGERS: { name: string; on: string; watched: Watched; accountId: string 
     accountId: 'NEW.account_id',
   },
   { name: 'watch_app_users_delete', on: 'AFTER DELETE ON main.app_users', watched: 'app_user', accountId: 'OLD.account_id' },
+  // Pending invitations (no account yet) are nobody's grants: the function ignores a null.
+  { name: 'watch_accessors_insert', on: 'AFTER INSERT ON main.accessors', watched: 'grants', accountId: 'NEW.user_with_access_id' },
+  { name: 'watch_accessors_update_new', on: 'AFTER UPDATE ON main.accessors', watched: 'grants', accountId: 'NEW.user_with_access_id' },
+  { name: 'watch_accessors_update_old', on: 'AFTER UPDATE ON main.accessors', watched: 'grants', accountId: 'OLD.user_with_access_id' },
+  { name: 'watch_accessors_delete', on: 'AFTER DELETE ON main.accessors', watched: 'grants', accountId: 'OLD.user_with_access_id' },
 ];
 
 export class ChangeFeed {
   readonly #driver: SqliteDriver.Database;
-  readonly #listeners: Record<Watched, ChangeListener[]> = { tokens: [], app_user: [] };
+  readonly #listeners: Record<Watched, ChangeListener[]> = { tokens: [], app_user: [], grants: [] };
   readonly #resetListeners: (() => void)[] = [];
   #dataVersion: SqliteDriver.Statement | undefined;
   #lastDataVersion = 0;
@@ -47,6 +55,7 @@ export class ChangeFeed {
   constructor(driver: SqliteDriver.Database) {
     this.#driver = driver;
     driver.function(FUNCTION_NAME, { deterministic: false }, (watched: unknown, accountId: unknown) => {
+      if (accountId === null) return null;
       for (const listener of this.#listeners[watched as Watched]) listener(accountId as number);
       return null;
     });
@@ -68,8 +77,9 @@ export class ChangeFeed {
   }
 
   /**
-   * `listener` runs when a token of the account changes (`tokens`), or when its app user is
-   * added or deleted or its data version moves (`app_user`).
+   * `listener` runs when a token of the account changes (`tokens`), when its app user is added
+   * or deleted or its data version moves (`app_user`), or when an accessor it accepted changes
+   * or goes (`grants`).
    */
   onChange(watched: Watched, listener: ChangeListener): void {
     this.#listeners[watched].push(listener);

@@ -1,0 +1,59 @@
+// Where a personal-data object sits: its owner's account, its app user, and whether it is in a
+// private profile. Only for callers who have grants, and only once the owner's query has not
+// found it (access.ts): an owner's requests never run these.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+export type Kind = 'profile' | 'topic' | 'item' | 'list_entry' | 'emergency_item' | 'emergency_contact' | 'media';
+
+export interface Location {
+  account_id: number;
+  app_user_id: number;
+  /** 1 when the object is a private profile or lies under one. */
+  in_private: number;
+}
+
+type Db = Kysely<Database>;
+
+const underProfile = (db: Db) => db.selectFrom('profiles as p').select(['p.account_id', 'p.app_user_id', 'p.is_private as in_private']);
+
+const LOCATE: Record<Kind, (db: Db, id: number) => Promise<Location | undefined>> = {
+  profile: (db, id) => underProfile(db).where('p.id', '=', id).executeTakeFirst(),
+  topic: (db, id) => underProfile(db).innerJoin('topics as t', 't.profile_id', 'p.id').where('t.id', '=', id).executeTakeFirst(),
+  item: (db, id) =>
+    underProfile(db)
+      .innerJoin('topics as t', 't.profile_id', 'p.id')
+      .innerJoin('items as i', 'i.topic_id', 't.id')
+      .where('i.id', '=', id)
+      .executeTakeFirst(),
+  list_entry: (db, id) =>
+    underProfile(db)
+      .innerJoin('topics as t', 't.profile_id', 'p.id')
+      .innerJoin('items as i', 'i.topic_id', 't.id')
+      .innerJoin('list_contents as c', 'c.item_id', 'i.id')
+      .innerJoin('list_entries as e', 'e.list_content_id', 'c.id')
+      .where('e.id', '=', id)
+      .executeTakeFirst(),
+  emergency_item: (db, id) =>
+    db
+      .selectFrom('emergency_items')
+      .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
+      .where('id', '=', id)
+      .executeTakeFirst(),
+  emergency_contact: (db, id) =>
+    db
+      .selectFrom('emergency_contacts')
+      .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
+      .where('id', '=', id)
+      .executeTakeFirst(),
+  media: (db, id) =>
+    db
+      .selectFrom('media_resources')
+      .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
+      .where('id', '=', id)
+      .executeTakeFirst(),
+};
+
+export function locate(db: Db, kind: Kind, id: number): Promise<Location | undefined> {
+  return LOCATE[kind](db, id);
+}
