@@ -35,6 +35,9 @@ export interface Access {
   ctx: AppContext;
 }
 
+/** The 403 of a write, as the OpenAPI document describes it. */
+export const NOT_ALLOWED = 'An accessor without write access, or an owner-only action by an accessor (contract §12)';
+
 export const READ_ONLY = 'You have read-only access to this data; its owner can give you write access.';
 export const OWNER_ONLY = 'Only the owner of this data can do this.';
 

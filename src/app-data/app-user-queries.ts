@@ -1,4 +1,5 @@
-// Queries on app users. Every one takes the caller's account id.
+// Queries on app users. Every one takes the owner's account id, but the list of those shared
+// with the caller, whose ids come from the caller's grants.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { AppUserRow } from './app-user-schemas.ts';
@@ -7,6 +8,11 @@ const COLUMNS = ['id', 'name', 'quote'] as const;
 
 export function listAppUsers(db: Kysely<Database>, accountId: number): Promise<AppUserRow[]> {
   return db.selectFrom('app_users').select(COLUMNS).where('account_id', '=', accountId).orderBy('id').execute();
+}
+
+/** App users by id, whoever owns them: only for ids the caller's grants name (app-user-service.ts). */
+export function findAppUsersByIds(db: Kysely<Database>, ids: number[]): Promise<AppUserRow[]> {
+  return db.selectFrom('app_users').select(COLUMNS).where('id', 'in', ids).orderBy('id').execute();
 }
 
 export function findAppUser(db: Kysely<Database>, accountId: number, id: number): Promise<AppUserRow | undefined> {

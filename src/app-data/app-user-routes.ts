@@ -2,12 +2,12 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';
-import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { AppUserBody, AppUserDetailSchema, AppUserSchema } from './app-user-schemas.ts';
-import { changeAppUser, createAppUser, getAppUser, listAccountAppUsers, removeAppUser } from './app-user-service.ts';
+import { changeAppUser, createAppUser, getAppUser, listCallerAppUsers, removeAppUser } from './app-user-service.ts';
+import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
-import { created, registerDelete } from './route-helpers.ts';
+import { created, onAppUser, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['app users'];
@@ -18,12 +18,12 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags,
-        summary: "The caller's app users (at most one)",
+        summary: "The caller's own app user (at most one), then those shared with them, by id",
         operationId: 'listAppUsers',
         response: { 200: Type.Array(AppUserSchema), ...errors({ auth: true }) },
       },
     },
-    (request) => listAccountAppUsers(ctx, callerOf(request).accountId),
+    (request) => listCallerAppUsers(ctx, callerOf(request)),
   );
 
   app.post(
@@ -51,7 +51,7 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
         response: { 200: AppUserDetailSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => getAppUser(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onAppUser(ctx, request, 'read', getAppUser),
   );
 
   for (const method of ['patch', 'put'] as const) {
@@ -64,10 +64,10 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
           params: IdParams,
           body: AppUserBody,
           operationId: method === 'patch' ? 'updateAppUser' : 'replaceAppUser',
-          response: { 200: AppUserDetailSchema, ...errors({ auth: true, notFound: true, body: true }) },
+          response: { 200: AppUserDetailSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
         },
       },
-      (request) => changeAppUser(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+      (request) => onAppUser(ctx, request, 'owner', (a, id) => changeAppUser(a, id, request.body)),
     );
   }
 
@@ -75,6 +75,7 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
     app,
     ctx,
     '/app/users/:id/',
+    'app_user',
     { tags, operationId: 'deleteAppUser', summary: 'Delete an app user and everything it holds, media files included' },
     removeAppUser,
   );

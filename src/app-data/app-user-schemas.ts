@@ -1,5 +1,6 @@
-// App user (contract §5): {id, url, name, quote}; the detail adds the URLs of what it holds
-// and its profiles (list shape).
+// App user (contract §5, §12): {id, url, name, quote, is_owned_by_current_user, permissions};
+// the detail adds the URLs of what it holds and its profiles (list shape) as the caller may see
+// them.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { LongTextField, NameField, Nullable, Url } from './field-schemas.ts';
@@ -11,6 +12,11 @@ export const AppUserSchema = Type.Object({
   url: Url,
   name: Type.String(),
   quote: Nullable(Type.String()),
+  is_owned_by_current_user: Type.Boolean({ description: 'False for an app user shared with the caller (contract §12)' }),
+  permissions: Type.Object(
+    { read: Type.Boolean(), write: Type.Boolean() },
+    { description: 'What the caller may do with what the app user holds; only its owner changes the app user itself' },
+  ),
 });
 export type AppUser = Static<typeof AppUserSchema>;
 
@@ -40,13 +46,27 @@ export interface AppUserRow {
   quote: string | null;
 }
 
-export function toAppUser(ctx: AppContext, row: AppUserRow): AppUser {
-  return { id: row.id, url: appUserUrl(ctx, row.id), name: row.name, quote: row.quote };
+/** The caller as the app user's owner (grant null), or as an accessor. */
+export interface Seen {
+  grant: { canWrite: boolean } | null;
 }
 
-export function toAppUserDetail(ctx: AppContext, row: AppUserRow, profiles: Profile[]): AppUserDetail {
+export const OWNED: Seen = { grant: null };
+
+export function toAppUser(ctx: AppContext, row: AppUserRow, seen: Seen): AppUser {
   return {
-    ...toAppUser(ctx, row),
+    id: row.id,
+    url: appUserUrl(ctx, row.id),
+    name: row.name,
+    quote: row.quote,
+    is_owned_by_current_user: seen.grant === null,
+    permissions: { read: true, write: seen.grant === null || seen.grant.canWrite },
+  };
+}
+
+export function toAppUserDetail(ctx: AppContext, row: AppUserRow, seen: Seen, profiles: Profile[]): AppUserDetail {
+  return {
+    ...toAppUser(ctx, row, seen),
     emergency_items_url: emergencyItemsUrl(ctx, row.id),
     emergency_contacts_url: emergencyContactsUrl(ctx, row.id),
     gallery_url: galleryUrl(ctx, row.id),

@@ -1,20 +1,32 @@
-// App users (contract §5). One app user per account: the unique index on
-// app_users.account_id decides when two creates race, and its violation is the same 400.
+// App users (contract §5, §12). One app user per account: the unique index on
+// app_users.account_id decides when two creates race, and its violation is the same 400. The
+// caller's list holds their own app user first, then those shared with them.
+import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import type { UniqueIndex } from '../db/database.ts';
 import { nonFieldError, notFound } from '../errors.ts';
 import { queueMediaRemoval } from '../media/media-removal.ts';
+import type { Access } from './access.ts';
 import {
   accountFirstName,
   accountHasAppUser,
   deleteAppUser,
   findAppUser,
+  findAppUsersByIds,
   insertAppUser,
   listAppUsers,
   mediaStorageKeys,
   updateAppUser,
 } from './app-user-queries.ts';
-import { toAppUser, toAppUserDetail, type AppUser, type AppUserDetail, type AppUserInput, type AppUserRow } from './app-user-schemas.ts';
+import {
+  OWNED,
+  toAppUser,
+  toAppUserDetail,
+  type AppUser,
+  type AppUserDetail,
+  type AppUserInput,
+  type AppUserRow,
+} from './app-user-schemas.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
 import { listProfiles } from './profile-queries.ts';
 import { toProfile } from './profile-schemas.ts';
@@ -23,24 +35,38 @@ const ONE_APP_USER = 'This account already has an app user; an account may have 
 
 const APP_USER_PER_ACCOUNT: UniqueIndex = { name: 'app_users_account_key', columns: 'app_users.account_id' };
 
-async function detail(ctx: AppContext, accountId: number, row: AppUserRow): Promise<AppUserDetail> {
-  const profiles = await listProfiles(ctx.db.kysely, accountId, row.id);
+async function detail(access: Access, row: AppUserRow): Promise<AppUserDetail> {
+  const { ctx, accountId } = access;
+  const profiles = await listProfiles(ctx.db.kysely, accountId, row.id, access.seesPrivate);
   return toAppUserDetail(
     ctx,
     row,
+    access,
     profiles.map((profile) => toProfile(ctx, profile)),
   );
 }
 
-export async function listAccountAppUsers(ctx: AppContext, accountId: number): Promise<AppUser[]> {
-  const rows = await listAppUsers(ctx.db.kysely, accountId);
-  return rows.map((row) => toAppUser(ctx, row));
+/** The caller's own app user, then those shared with them, by id. */
+export async function listCallerAppUsers(ctx: AppContext, caller: Caller): Promise<AppUser[]> {
+  const own = await listAppUsers(ctx.db.kysely, caller.accountId);
+  const list = own.map((row) => toAppUser(ctx, row, OWNED));
+  const grants = await caller.grants();
+  if (grants.length === 0) return list;
+  const shared = await findAppUsersByIds(
+    ctx.db.kysely,
+    grants.map((g) => g.appUserId),
+  );
+  for (const row of shared) {
+    const grant = grants.find((g) => g.appUserId === row.id);
+    if (grant) list.push(toAppUser(ctx, row, { grant }));
+  }
+  return list;
 }
 
-export async function getAppUser(ctx: AppContext, accountId: number, id: number): Promise<AppUserDetail> {
-  const row = await findAppUser(ctx.db.kysely, accountId, id);
+export async function getAppUser(access: Access, id: number): Promise<AppUserDetail> {
+  const row = await findAppUser(access.ctx.db.kysely, access.accountId, id);
   if (!row) throw notFound();
-  return detail(ctx, accountId, row);
+  return detail(access, row);
 }
 
 /** The one write with nothing above it to bump: the new row starts its data version. */
@@ -49,14 +75,16 @@ export async function createAppUser(ctx: AppContext, accountId: number, input: A
   if (await accountHasAppUser(db, accountId)) throw nonFieldError(ONE_APP_USER);
   const name = input.name ?? (await accountFirstName(db, accountId));
   try {
-    return toAppUser(ctx, await insertAppUser(db, { accountId, name, quote: input.quote ?? null, now: ctx.clock.now() }));
+    return toAppUser(ctx, await insertAppUser(db, { accountId, name, quote: input.quote ?? null, now: ctx.clock.now() }), OWNED);
   } catch (error) {
     if (ctx.db.isUniqueViolation(error, APP_USER_PER_ACCOUNT)) throw nonFieldError(ONE_APP_USER);
     throw error;
   }
 }
 
-export async function changeAppUser(ctx: AppContext, accountId: number, id: number, changes: AppUserInput): Promise<AppUserDetail> {
+/** Owner only (the route asks for it). */
+export async function changeAppUser(access: Access, id: number, changes: AppUserInput): Promise<AppUserDetail> {
+  const { ctx, accountId } = access;
   const row = await writeOwned(ctx, ownedAppUser(accountId, id), async (trx) => {
     const values = {
       ...(changes.name !== undefined && { name: changes.name }),
@@ -65,11 +93,12 @@ export async function changeAppUser(ctx: AppContext, accountId: number, id: numb
     return Object.keys(values).length === 0 ? findAppUser(trx, accountId, id) : updateAppUser(trx, accountId, id, values);
   });
   if (!row) throw notFound();
-  return detail(ctx, accountId, row);
+  return detail(access, row);
 }
 
-/** Deletes the app user and, through the foreign keys, everything it holds; then its media files. */
-export async function removeAppUser(ctx: AppContext, accountId: number, id: number): Promise<void> {
+/** Deletes the app user and, through the foreign keys, everything it holds; then its media files. Owner only. */
+export async function removeAppUser(access: Access, id: number): Promise<void> {
+  const { ctx, accountId } = access;
   await writeOwned(ctx, ownedAppUser(accountId, id), async (trx) => {
     const keys = await mediaStorageKeys(trx, accountId, id);
     if (!(await deleteAppUser(trx, accountId, id))) throw notFound();

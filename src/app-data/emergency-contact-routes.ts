@@ -1,8 +1,6 @@
 // /app/users/{id}/emergency-contacts/ and /app/emergency-contacts/{id}/ (contract §5).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { callerOf } from '../auth/token-auth.ts';
-import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { EmergencyContactBody, EmergencyContactPatchBody, EmergencyContactSchema } from './emergency-contact-schemas.ts';
 import {
@@ -12,8 +10,9 @@ import {
   listUserEmergencyContacts,
   removeEmergencyContact,
 } from './emergency-contact-service.ts';
+import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
-import { created, registerDelete } from './route-helpers.ts';
+import { created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['emergency contacts'];
@@ -30,7 +29,7 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
         response: { 200: Type.Array(EmergencyContactSchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => listUserEmergencyContacts(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onAppUser(ctx, request, 'read', (a, appUserId) => listUserEmergencyContacts(a.ctx, a.accountId, appUserId)),
   );
 
   app.post(
@@ -42,11 +41,14 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
         params: IdParams,
         body: EmergencyContactBody,
         operationId: 'createEmergencyContact',
-        response: { 201: EmergencyContactSchema, ...errors({ auth: true, notFound: true, body: true }) },
+        response: { 201: EmergencyContactSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
       },
     },
     async (request, reply) =>
-      created(reply, await createEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+      created(
+        reply,
+        await onAppUser(ctx, request, 'write', (a, appUserId) => createEmergencyContact(a.ctx, a.accountId, appUserId, request.body)),
+      ),
   );
 
   app.get(
@@ -60,7 +62,7 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
         response: { 200: EmergencyContactSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => getEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onObject(ctx, request, 'emergency_contact', 'read', (a, id) => getEmergencyContact(a.ctx, a.accountId, id)),
   );
 
   const changeSchemas = { patch: EmergencyContactPatchBody, put: EmergencyContactBody };
@@ -74,10 +76,11 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateEmergencyContact' : 'replaceEmergencyContact',
-          response: { 200: EmergencyContactSchema, ...errors({ auth: true, notFound: true, body: true }) },
+          response: { 200: EmergencyContactSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
         },
       },
-      (request) => changeEmergencyContact(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+      (request) =>
+        onObject(ctx, request, 'emergency_contact', 'write', (a, id) => changeEmergencyContact(a.ctx, a.accountId, id, request.body)),
     );
   }
 
@@ -85,7 +88,8 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
     app,
     ctx,
     '/app/emergency-contacts/:id/',
+    'emergency_contact',
     { tags, operationId: 'deleteEmergencyContact', summary: 'Delete an emergency contact' },
-    removeEmergencyContact,
+    (a, id) => removeEmergencyContact(a.ctx, a.accountId, id),
   );
 }

@@ -1,8 +1,6 @@
 // /app/users/{id}/emergency-items/ and /app/emergency-items/{id}/ (contract §5; creates answer 201).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { callerOf } from '../auth/token-auth.ts';
-import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { EmergencyItemBody, EmergencyItemPatchBody, EmergencyItemSchema } from './emergency-item-schemas.ts';
 import {
@@ -12,8 +10,9 @@ import {
   listUserEmergencyItems,
   removeEmergencyItem,
 } from './emergency-item-service.ts';
+import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
-import { created, registerDelete } from './route-helpers.ts';
+import { created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['emergency items'];
@@ -30,7 +29,7 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(EmergencyItemSchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => listUserEmergencyItems(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onAppUser(ctx, request, 'read', (a, appUserId) => listUserEmergencyItems(a.ctx, a.accountId, appUserId)),
   );
 
   app.post(
@@ -42,11 +41,14 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: EmergencyItemBody,
         operationId: 'createEmergencyItem',
-        response: { 201: EmergencyItemSchema, ...errors({ auth: true, notFound: true, body: true }) },
+        response: { 201: EmergencyItemSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
       },
     },
     async (request, reply) =>
-      created(reply, await createEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+      created(
+        reply,
+        await onAppUser(ctx, request, 'write', (a, appUserId) => createEmergencyItem(a.ctx, a.accountId, appUserId, request.body)),
+      ),
   );
 
   app.get(
@@ -60,7 +62,7 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
         response: { 200: EmergencyItemSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => getEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onObject(ctx, request, 'emergency_item', 'read', (a, id) => getEmergencyItem(a.ctx, a.accountId, id)),
   );
 
   const changeSchemas = { patch: EmergencyItemPatchBody, put: EmergencyItemBody };
@@ -74,10 +76,10 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateEmergencyItem' : 'replaceEmergencyItem',
-          response: { 200: EmergencyItemSchema, ...errors({ auth: true, notFound: true, body: true }) },
+          response: { 200: EmergencyItemSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
         },
       },
-      (request) => changeEmergencyItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+      (request) => onObject(ctx, request, 'emergency_item', 'write', (a, id) => changeEmergencyItem(a.ctx, a.accountId, id, request.body)),
     );
   }
 
@@ -85,11 +87,12 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
     app,
     ctx,
     '/app/emergency-items/:id/',
+    'emergency_item',
     {
       tags,
       operationId: 'deleteEmergencyItem',
       summary: 'Delete an emergency item (its media resource stays in the gallery)',
     },
-    removeEmergencyItem,
+    (a, id) => removeEmergencyItem(a.ctx, a.accountId, id),
   );
 }

@@ -2,16 +2,15 @@
 // /app/media-resources/{id}/ reads, renames and deletes. Signed file downloads are in
 // src/media/media-file-routes.ts.
 import multipart from '@fastify/multipart';
-import { callerOf } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
-import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { readUploadForm, uploadLimits } from '../media/media-upload.ts';
 import { MediaResourceSchema } from '../media/media-view.ts';
+import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
 import { MediaListSchema, MediaPatchBody, MediaPutBody, UploadFormSchema } from './gallery-schemas.ts';
 import { getMedia, listGallery, removeMedia, updateMedia, uploadMedia } from './gallery-service.ts';
-import { created, registerDelete } from './route-helpers.ts';
+import { created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['media'];
@@ -32,20 +31,20 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
           consumes: ['multipart/form-data'],
           body: UploadFormSchema,
           operationId: 'uploadMediaResource',
-          response: { 201: MediaResourceSchema, ...errors({ auth: true, notFound: true, body: true }) },
+          response: { 201: MediaResourceSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
         },
         // The body is a stream that the handler reads and checks itself (media/media-upload.ts
         // reads it, gallery-upload-fields.ts checks its fields); the schema above is there for
         // the OpenAPI document.
         validatorCompiler: () => () => true,
       },
-      async (request, reply) => {
-        const appUserId = parseId((request.params as { id: string }).id);
-        return created(
+      async (request, reply) =>
+        created(
           reply,
-          await uploadMedia(ctx, callerOf(request).accountId, appUserId, () => readUploadForm(ctx, request), request.log),
-        );
-      },
+          await onAppUser(ctx, request as typeof request & { params: { id: string } }, 'write', (a, appUserId) =>
+            uploadMedia(a.ctx, a.accountId, appUserId, () => readUploadForm(ctx, request), request.log),
+          ),
+        ),
     );
   });
 }
@@ -62,7 +61,7 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         response: { 200: MediaListSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => listGallery(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onAppUser(ctx, request, 'read', (a, appUserId) => listGallery(a.ctx, a.accountId, appUserId)),
   );
 
   registerUploadRoute(app, ctx);
@@ -78,7 +77,7 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         response: { 200: MediaResourceSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => getMedia(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onObject(ctx, request, 'media', 'read', (a, id) => getMedia(a.ctx, a.accountId, id)),
   );
 
   app.patch(
@@ -90,10 +89,10 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: MediaPatchBody,
         operationId: 'updateMediaResource',
-        response: { 200: MediaResourceSchema, ...errors({ auth: true, notFound: true, body: true }) },
+        response: { 200: MediaResourceSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
       },
     },
-    (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+    (request) => onObject(ctx, request, 'media', 'write', (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
   );
 
   app.put(
@@ -105,17 +104,18 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: MediaPutBody,
         operationId: 'replaceMediaResource',
-        response: { 200: MediaResourceSchema, ...errors({ auth: true, notFound: true, body: true }) },
+        response: { 200: MediaResourceSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
       },
     },
-    (request) => updateMedia(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+    (request) => onObject(ctx, request, 'media', 'write', (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
   );
 
   registerDelete(
     app,
     ctx,
     '/app/media-resources/:id/',
+    'media',
     { tags, operationId: 'deleteMediaResource', summary: 'Delete a media resource and its file; references to it become null' },
-    removeMedia,
+    (a, id) => removeMedia(a.ctx, a.accountId, id),
   );
 }

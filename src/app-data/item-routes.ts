@@ -4,12 +4,13 @@ import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
+import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
 import { ItemBody, ItemPatchBody, ItemSchema } from './item-schemas.ts';
 import { createItem, getItem, removeItem, updateItem } from './item-service.ts';
 import { loadItems } from './item-loads.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
-import { created, registerDelete } from './route-helpers.ts';
+import { created, onObject, registerDelete } from './route-helpers.ts';
 import { writeItems } from './paged-tree.ts';
 import { findTopicWithHeld } from './tree-queries.ts';
 import { fitsInline, spoolView } from './tree-views.ts';
@@ -32,21 +33,21 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
     async (request, reply) => {
       const caller = callerOf(request);
       const topicId = parseId(request.params.id);
-      return sendRendering(reply, cache, `topic-items:${topicId}`, caller, ctx.clock.now(), async () => {
-        const topic = await findTopicWithHeld(ctx.db.kysely, caller.accountId, topicId);
+      return sendRendering(reply, ctx, cache, { kind: 'topic', id: topicId, key: `topic-items:${topicId}` }, caller, async (a) => {
+        const topic = await findTopicWithHeld(ctx.db.kysely, a.accountId, topicId);
         if (!topic) return undefined;
         if (!fitsInline(topic)) {
           return spoolView(
-            ctx,
-            (db) => findTopicWithHeld(db, caller.accountId, topicId),
+            a.ctx,
+            (db) => findTopicWithHeld(db, a.accountId, topicId),
             async (db, out, current) => {
               out.json.openArray();
-              await writeItems(ctx, db, out, caller.accountId, current);
+              await writeItems(a.ctx, db, out, a.accountId, current);
               out.json.close();
             },
           );
         }
-        return loadItems(ctx, ctx.db.kysely, caller.accountId, { topicId });
+        return loadItems(a.ctx, ctx.db.kysely, a.accountId, { topicId });
       });
     },
   );
@@ -60,10 +61,11 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
         params: IdParams,
         body: ItemBody,
         operationId: 'createItem',
-        response: { 201: ItemSchema, ...errors({ auth: true, notFound: true, body: true }) },
+        response: { 201: ItemSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
       },
     },
-    async (request, reply) => created(reply, await createItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+    async (request, reply) =>
+      created(reply, await onObject(ctx, request, 'topic', 'write', (a, id) => createItem(a.ctx, a.accountId, id, request.body))),
   );
 
   app.get(
@@ -77,7 +79,7 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
         response: { 200: ItemSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => getItem(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onObject(ctx, request, 'item', 'read', (a, id) => getItem(a.ctx, a.accountId, id)),
   );
 
   const changeSchemas = { patch: ItemPatchBody, put: ItemBody };
@@ -91,12 +93,19 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateItem' : 'replaceItem',
-          response: { 200: ItemSchema, ...errors({ auth: true, notFound: true, body: true }) },
+          response: { 200: ItemSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
         },
       },
-      async (request) => updateItem(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+      async (request) => onObject(ctx, request, 'item', 'write', (a, id) => updateItem(a.ctx, a.accountId, id, request.body)),
     );
   }
 
-  registerDelete(app, ctx, '/app/items/:id/', { tags, operationId: 'deleteItem', summary: 'Delete an item with its content' }, removeItem);
+  registerDelete(
+    app,
+    ctx,
+    '/app/items/:id/',
+    'item',
+    { tags, operationId: 'deleteItem', summary: 'Delete an item with its content' },
+    (a, id) => removeItem(a.ctx, a.accountId, id),
+  );
 }

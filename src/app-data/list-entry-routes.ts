@@ -1,13 +1,12 @@
 // /app/items/{id}/list-entries/ ({id} is the item) and /app/list-entries/{id}/ (contract §5).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { callerOf } from '../auth/token-auth.ts';
-import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
+import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
 import { ListEntryBody, ListEntryPatchBody, ListEntrySchema } from './list-entry-schemas.ts';
 import { changeEntry, createEntry, getEntry, listItemEntries, removeEntry } from './list-entry-service.ts';
-import { created, registerDelete } from './route-helpers.ts';
+import { created, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['list entries'];
@@ -24,7 +23,7 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(ListEntrySchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => listItemEntries(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onObject(ctx, request, 'item', 'read', (a, id) => listItemEntries(a.ctx, a.accountId, id)),
   );
 
   app.post(
@@ -36,10 +35,11 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: ListEntryBody,
         operationId: 'createListEntry',
-        response: { 201: ListEntrySchema, ...errors({ auth: true, notFound: true, body: true }) },
+        response: { 201: ListEntrySchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
       },
     },
-    async (request, reply) => created(reply, await createEntry(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+    async (request, reply) =>
+      created(reply, await onObject(ctx, request, 'item', 'write', (a, id) => createEntry(a.ctx, a.accountId, id, request.body))),
   );
 
   app.get(
@@ -53,7 +53,7 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
         response: { 200: ListEntrySchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => getEntry(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onObject(ctx, request, 'list_entry', 'read', (a, id) => getEntry(a.ctx, a.accountId, id)),
   );
 
   const changeSchemas = { patch: ListEntryPatchBody, put: ListEntryBody };
@@ -67,12 +67,19 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateListEntry' : 'replaceListEntry',
-          response: { 200: ListEntrySchema, ...errors({ auth: true, notFound: true, body: true }) },
+          response: { 200: ListEntrySchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
         },
       },
-      (request) => changeEntry(ctx, callerOf(request).accountId, parseId(request.params.id), request.body),
+      (request) => onObject(ctx, request, 'list_entry', 'write', (a, id) => changeEntry(a.ctx, a.accountId, id, request.body)),
     );
   }
 
-  registerDelete(app, ctx, '/app/list-entries/:id/', { tags, operationId: 'deleteListEntry', summary: 'Delete a list entry' }, removeEntry);
+  registerDelete(
+    app,
+    ctx,
+    '/app/list-entries/:id/',
+    'list_entry',
+    { tags, operationId: 'deleteListEntry', summary: 'Delete a list entry' },
+    (a, id) => removeEntry(a.ctx, a.accountId, id),
+  );
 }

@@ -3,20 +3,17 @@ import type { Kysely } from 'kysely';
 import type { Database, Flag } from '../db/schema.ts';
 import type { ProfileRow } from './profile-schemas.ts';
 
-const COLUMNS = ['id', 'name', 'is_default'] as const;
+const COLUMNS = ['id', 'name', 'is_default', 'is_private'] as const;
 
 export interface OwnedProfileRow extends ProfileRow {
   app_user_id: number;
 }
 
-export function listProfiles(db: Kysely<Database>, accountId: number, appUserId: number): Promise<ProfileRow[]> {
-  return db
-    .selectFrom('profiles')
-    .select(COLUMNS)
-    .where('app_user_id', '=', appUserId)
-    .where('account_id', '=', accountId)
-    .orderBy('id')
-    .execute();
+/** The app user's profiles by id; without `withPrivate`, the private ones are left out (contract §12). */
+export function listProfiles(db: Kysely<Database>, accountId: number, appUserId: number, withPrivate = true): Promise<ProfileRow[]> {
+  let query = db.selectFrom('profiles').select(COLUMNS).where('app_user_id', '=', appUserId).where('account_id', '=', accountId);
+  if (!withPrivate) query = query.where('is_private', '=', 0);
+  return query.orderBy('id').execute();
 }
 
 export function findProfile(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedProfileRow | undefined> {
@@ -51,11 +48,17 @@ export async function clearDefaultProfile(trx: Kysely<Database>, accountId: numb
 
 export function insertProfile(
   trx: Kysely<Database>,
-  values: { accountId: number; appUserId: number; name: string; isDefault: boolean },
+  values: { accountId: number; appUserId: number; name: string; isDefault: boolean; isPrivate?: boolean },
 ): Promise<ProfileRow> {
   return trx
     .insertInto('profiles')
-    .values({ account_id: values.accountId, app_user_id: values.appUserId, name: values.name, is_default: values.isDefault ? 1 : 0 })
+    .values({
+      account_id: values.accountId,
+      app_user_id: values.appUserId,
+      name: values.name,
+      is_default: values.isDefault ? 1 : 0,
+      is_private: values.isPrivate === true ? 1 : 0,
+    })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
 }
@@ -64,7 +67,7 @@ export async function updateProfile(
   trx: Kysely<Database>,
   accountId: number,
   id: number,
-  changes: { name?: string; is_default?: Flag },
+  changes: { name?: string; is_default?: Flag; is_private?: Flag },
 ): Promise<void> {
   await trx.updateTable('profiles').set(changes).where('id', '=', id).where('account_id', '=', accountId).execute();
 }

@@ -4,13 +4,14 @@ import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
+import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
 import { loadProfileDetail } from './profile-detail.ts';
 import { ProfileBody, ProfileDetailSchema, ProfilePatchBody, ProfileSchema } from './profile-schemas.ts';
 import { changeProfile, createProfile, listUserProfiles, removeProfile } from './profile-service.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
 import { sendView } from './tree-views.ts';
-import { created, registerDelete } from './route-helpers.ts';
+import { created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['profiles'];
@@ -27,7 +28,7 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
         response: { 200: Type.Array(ProfileSchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => listUserProfiles(ctx, callerOf(request).accountId, parseId(request.params.id)),
+    (request) => onAppUser(ctx, request, 'read', listUserProfiles),
   );
 
   app.post(
@@ -39,11 +40,11 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
         params: IdParams,
         body: ProfileBody,
         operationId: 'createProfile',
-        response: { 201: ProfileSchema, ...errors({ auth: true, notFound: true, body: true }) },
+        response: { 201: ProfileSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
       },
     },
     async (request, reply) =>
-      created(reply, await createProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+      created(reply, await onAppUser(ctx, request, 'write', (a, appUserId) => createProfile(a, appUserId, request.body))),
   );
 
   app.get(
@@ -60,7 +61,9 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
     async (request, reply) => {
       const caller = callerOf(request);
       const id = parseId(request.params.id);
-      return sendRendering(reply, cache, `profile:${id}`, caller, ctx.clock.now(), () => loadProfileDetail(ctx, caller.accountId, id));
+      return sendRendering(reply, ctx, cache, { kind: 'profile', id, key: `profile:${id}` }, caller, (a) =>
+        loadProfileDetail(a.ctx, a.accountId, id),
+      );
     },
   );
 
@@ -75,11 +78,11 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateProfile' : 'replaceProfile',
-          response: { 200: ProfileDetailSchema, ...errors({ auth: true, notFound: true, body: true }) },
+          response: { 200: ProfileDetailSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
         },
       },
       async (request, reply) =>
-        sendView(reply, await changeProfile(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+        sendView(reply, await onObject(ctx, request, 'profile', 'write', (a, id) => changeProfile(a, id, request.body))),
     );
   }
 
@@ -87,7 +90,8 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
     app,
     ctx,
     '/app/profiles/:id/',
+    'profile',
     { tags, operationId: 'deleteProfile', summary: 'Delete a profile with its topics and items' },
-    removeProfile,
+    (a, id) => removeProfile(a, id),
   );
 }

@@ -1,4 +1,5 @@
-// Profile (contract §5): list shape {id, url, name, is_default}; the detail adds topics in full.
+// Profile (contract §5, §12): list shape {id, url, name, is_default, is_private}; the detail adds
+// topics in full.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { Flag } from '../db/schema.ts';
@@ -11,6 +12,7 @@ export const ProfileSchema = Type.Object({
   url: Url,
   name: Type.String(),
   is_default: Type.Boolean(),
+  is_private: Type.Boolean({ description: 'Hidden, with everything under it, from accessors without private profile access' }),
 });
 export type Profile = Static<typeof ProfileSchema>;
 
@@ -25,8 +27,9 @@ export const ProfileBody = Type.Object(
   {
     name: NameField,
     is_default: Type.Optional(Type.Boolean({ description: 'Making a profile the default clears the flag on the others' })),
+    is_private: Type.Optional(Type.Boolean({ description: 'Only the owner may set it (default false); an accessor changing it gets 403' })),
   },
-  { examples: [{ name: 'Personal', is_default: true }] },
+  { examples: [{ name: 'Personal', is_default: true, is_private: false }] },
 );
 export const ProfilePatchBody = Type.Partial(ProfileBody, { examples: [{ name: 'Family' }] });
 export type ProfileChanges = Static<typeof ProfilePatchBody>;
@@ -35,10 +38,11 @@ export interface ProfileRow {
   id: number;
   name: string;
   is_default: Flag;
+  is_private: Flag;
 }
 
 export function toProfile(ctx: AppContext, row: ProfileRow): Profile {
-  return { id: row.id, url: profileUrl(ctx, row.id), name: row.name, is_default: row.is_default === 1 };
+  return { id: row.id, url: profileUrl(ctx, row.id), name: row.name, is_default: row.is_default === 1, is_private: row.is_private === 1 };
 }
 
 export function toProfileDetail(ctx: AppContext, row: ProfileRow, topics: Topic[]): ProfileDetail {

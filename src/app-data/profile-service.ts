@@ -1,10 +1,11 @@
-// Profiles (contract §5). At most one profile of an app user is the default: making one
+// Profiles (contract §5, §12). At most one profile of an app user is the default: making one
 // default clears the flag on the others in the same transaction (the app user's row lock,
 // taken by the owned-write kernel, queues concurrent "make default" requests, so they never
-// collide on the one-default index).
-import type { AppContext } from '../context.ts';
+// collide on the one-default index). `is_private` is the owner's to change: an accessor who can
+// write may do anything else to a profile they see.
 import type { Readable } from 'node:stream';
 import { notFound } from '../errors.ts';
+import { requireOwner, type Access } from './access.ts';
 import { findAppUser } from './app-user-queries.ts';
 import { loadProfileDetail } from './profile-detail.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
@@ -20,41 +21,44 @@ import {
 import { toProfile, type Profile, type ProfileChanges, type ProfileDetail } from './profile-schemas.ts';
 import { enforceQuota } from './quotas.ts';
 
-export async function listUserProfiles(ctx: AppContext, accountId: number, appUserId: number): Promise<Profile[]> {
+const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
+
+export async function listUserProfiles(access: Access, appUserId: number): Promise<Profile[]> {
+  const { ctx, accountId } = access;
   if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
-  const rows = await listProfiles(ctx.db.kysely, accountId, appUserId);
+  const rows = await listProfiles(ctx.db.kysely, accountId, appUserId, access.seesPrivate);
   return rows.map((row) => toProfile(ctx, row));
 }
 
 export async function createProfile(
-  ctx: AppContext,
-  accountId: number,
+  access: Access,
   appUserId: number,
-  input: { name: string; is_default?: boolean },
+  input: { name: string; is_default?: boolean; is_private?: boolean },
 ): Promise<Profile> {
+  const { ctx, accountId } = access;
+  const isPrivate = input.is_private === true;
+  if (isPrivate) requireOwner(access);
   const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
     enforceQuota(await countProfiles(trx, accountId, appUserId), 1, ctx.config.quotas.profilesPerUser, 'profiles per app user');
     const isDefault = input.is_default === true;
     if (isDefault) await clearDefaultProfile(trx, accountId, appUserId);
-    return insertProfile(trx, { accountId, appUserId, name: input.name, isDefault });
+    return insertProfile(trx, { accountId, appUserId, name: input.name, isDefault, isPrivate });
   });
   return toProfile(ctx, row);
 }
 
-export async function changeProfile(
-  ctx: AppContext,
-  accountId: number,
-  profileId: number,
-  changes: ProfileChanges,
-): Promise<ProfileDetail | Readable> {
+export async function changeProfile(access: Access, profileId: number, changes: ProfileChanges): Promise<ProfileDetail | Readable> {
+  const { ctx, accountId } = access;
   await writeOwned(
     ctx,
     (trx) => findProfile(trx, accountId, profileId),
     async (trx, profile) => {
+      if (changes.is_private !== undefined && flag(changes.is_private) !== profile.is_private) requireOwner(access);
       if (changes.is_default === true) await clearDefaultProfile(trx, accountId, profile.app_user_id);
       const values = {
         ...(changes.name !== undefined && { name: changes.name }),
-        ...(changes.is_default !== undefined && { is_default: changes.is_default ? (1 as const) : (0 as const) }),
+        ...(changes.is_default !== undefined && { is_default: flag(changes.is_default) }),
+        ...(changes.is_private !== undefined && { is_private: flag(changes.is_private) }),
       };
       if (Object.keys(values).length > 0) await updateProfile(trx, accountId, profileId, values);
     },
@@ -64,7 +68,8 @@ export async function changeProfile(
   return detail;
 }
 
-export async function removeProfile(ctx: AppContext, accountId: number, id: number): Promise<void> {
+export async function removeProfile(access: Access, id: number): Promise<void> {
+  const { ctx, accountId } = access;
   await writeOwned(
     ctx,
     (trx) => findProfile(trx, accountId, id),

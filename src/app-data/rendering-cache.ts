@@ -1,19 +1,33 @@
 // Serialised JSON renderings of read-heavy views (the profile detail, a topic's items),
 // kept in memory and stamped with the owning app user's data_version: every write to what an
-// app user holds bumps that number in the same transaction, and the caller's current version
-// (src/auth/token-finder.ts) is read before the view, so a request can never be served a
-// rendering older than the data. Each instance keeps its own cache; on PostgreSQL the version
-// read from the database with the token keeps several instances correct.
+// app user holds bumps that number in the same transaction, and the current version (the
+// caller's own, or a shared app user's in the caller's grants: src/auth/token-finder.ts) is
+// read before the view, so a request can never be served a rendering older than the data. Each
+// instance keeps its own cache; on PostgreSQL the versions read from the database with the
+// token keep several instances correct.
+//
+// Renderings are kept per viewer (the key ends with the caller's account id): an accessor's
+// rendering carries media URLs signed for their access, and is served only while the caller
+// holds that same accessor with the same private-profile access; a revocation, a permission
+// change or a profile made private (a write: a new data version) is a miss on the next request.
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../auth/token-auth.ts';
+import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { expiryFor } from '../media/signed-urls.ts';
+import { objectAccess, type Access, type Kind } from './access.ts';
 import { isStream } from './tree-views.ts';
 
-interface Entry {
-  /** The owner: the account the rendering was loaded for (the load filters on it). */
-  accountId: number;
+/** Whom a rendering was made for: its owner (accessor 0), or one accessor with their private-profile access. */
+interface Viewer {
+  accessorId: number;
+  privateAccess: boolean;
+}
+
+const OWNER: Viewer = { accessorId: 0, privateAccess: true };
+
+interface Entry extends Viewer {
   /** What the rendering was made from (see `Stamp`). */
   dataVersion: number;
   expiry: number;
@@ -50,13 +64,19 @@ export class RenderingCache {
     return { dataVersion, expiry: expiryFor(now, this.#mediaUrlTtlMs) };
   }
 
-  get(key: string, accountId: number, stamp: Stamp): Buffer | undefined {
+  /** Whom the rendering of `key` was made for, if there is one. */
+  viewerOf(key: string): Viewer | undefined {
+    return this.#entries.get(key);
+  }
+
+  /** The rendering of `key` when it is stamped `stamp` (else it is dropped); undefined `stamp`: the caller may not have it. */
+  get(key: string, stamp: Stamp | undefined): Buffer | undefined {
     const entry = this.#entries.get(key);
-    if (!entry || entry.accountId !== accountId) {
+    if (!entry) {
       this.counts.misses++;
       return undefined;
     }
-    if (entry.dataVersion !== stamp.dataVersion || entry.expiry !== stamp.expiry) {
+    if (stamp === undefined || entry.dataVersion !== stamp.dataVersion || entry.expiry !== stamp.expiry) {
       this.#drop(key, entry);
       this.counts.misses++;
       return undefined;
@@ -68,11 +88,12 @@ export class RenderingCache {
     return entry.body;
   }
 
-  set(key: string, accountId: number, stamp: Stamp, body: Buffer): void {
+  set(key: string, viewer: Viewer, stamp: Stamp, body: Buffer): void {
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
     if (body.length > this.#maxBytes / 4) return;
-    this.#entries.set(key, { accountId, dataVersion: stamp.dataVersion, expiry: stamp.expiry, body, used: true });
+    const { accessorId, privateAccess } = viewer;
+    this.#entries.set(key, { accessorId, privateAccess, dataVersion: stamp.dataVersion, expiry: stamp.expiry, body, used: true });
     this.#bytes += body.length;
     this.#evict();
   }
@@ -104,30 +125,53 @@ export class RenderingCache {
   }
 }
 
+/** A view cached per viewer: the object it shows (for the access decision) and its cache key. */
+export interface RenderedView {
+  kind: Kind;
+  id: number;
+  key: string;
+}
+
+/** The version a rendering for `viewer` must carry to be served to the caller; undefined: not theirs to have. */
+async function versionFor(caller: Caller, viewer: Viewer): Promise<number | null | undefined> {
+  if (viewer.accessorId === OWNER.accessorId) return caller.dataVersion();
+  const grant = (await caller.grants()).find((g) => g.accessorId === viewer.accessorId);
+  return grant?.privateAccess === viewer.privateAccess ? grant.dataVersion : undefined;
+}
+
 /**
- * Sends the caller's cached rendering of `key` when it is current; otherwise loads the value
- * (undefined: missing or someone else's, 404), serialises it through the route's response
- * schema, caches and sends it. A view written in pages (a stream: tree-views.ts) is sent as it
- * is and not cached: it is larger than the cache would keep.
+ * Sends the caller's cached rendering of `view` when it is current and still theirs; otherwise
+ * decides the caller's access (access.ts), loads the value with it (undefined: 404),
+ * serialises it through the route's response schema, caches and sends it. A view written in
+ * pages (a stream: tree-views.ts) is sent as it is and not cached: it is larger than the cache
+ * would keep.
  */
 export async function sendRendering(
   reply: FastifyReply,
+  ctx: AppContext,
   cache: RenderingCache,
-  key: string,
+  view: RenderedView,
   caller: Caller,
-  now: number,
-  load: () => Promise<object | Readable | undefined>,
+  load: (access: Access) => Promise<object | Readable | undefined>,
 ): Promise<FastifyReply> {
-  // No app user yet: nothing to cache, and the load finds nothing.
-  const dataVersion = await caller.dataVersion();
-  const stamp = dataVersion === null ? undefined : cache.stamp(dataVersion, now);
-  let body = stamp === undefined ? undefined : cache.get(key, caller.accountId, stamp);
-  if (body === undefined) {
-    const value = await load();
+  const key = `${view.key}|${caller.accountId}`;
+  const now = ctx.clock.now();
+  const viewer = cache.viewerOf(key);
+  if (viewer !== undefined) {
+    const version = await versionFor(caller, viewer);
+    const body = cache.get(key, version === undefined || version === null ? undefined : cache.stamp(version, now));
+    if (body !== undefined) return reply.type('application/json; charset=utf-8').send(body);
+  } else {
+    cache.counts.misses++;
+  }
+  return objectAccess(ctx, caller, view.kind, view.id, 'read', async (access) => {
+    // Read before the data: a rendering is never stamped newer than what it shows.
+    const version = access.grant ? access.grant.dataVersion : await caller.dataVersion();
+    const value = await load(access);
     if (value === undefined) throw notFound();
     if (isStream(value)) return reply.type('application/json; charset=utf-8').send(value);
-    body = Buffer.from(String(reply.serialize(value)));
-    if (stamp !== undefined) cache.set(key, caller.accountId, stamp, body);
-  }
-  return reply.type('application/json; charset=utf-8').send(body);
+    const body = Buffer.from(String(reply.serialize(value)));
+    if (version !== null) cache.set(key, access.grant ?? OWNER, cache.stamp(version, now), body);
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
 }

@@ -1,31 +1,70 @@
-// What the personal-data routes share: the 201 of a create, and the DELETE of a detail.
-import type { FastifyReply } from 'fastify';
+// What the personal-data routes share: the caller's access to what a request names (decided by
+// access.ts), the 201 of a create, and the DELETE of a detail.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';
 import { errors } from '../http/error-schemas.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
+import { appUserAccess, NOT_ALLOWED, objectAccess, type Access, type Kind, type Need } from './access.ts';
 import { IdParams } from './field-schemas.ts';
+
+type WithId = FastifyRequest & { params: { id: string } };
+
+/** `run` with the caller's access to the object `kind` the path's `{id}` names, or to what is under it. */
+export function onObject<T>(
+  ctx: AppContext,
+  request: WithId,
+  kind: Kind,
+  need: Need,
+  run: (access: Access, id: number) => Promise<T>,
+): Promise<T> {
+  const id = parseId(request.params.id);
+  return objectAccess(ctx, callerOf(request), kind, id, need, (access) => run(access, id));
+}
+
+/** `run` with the caller's access to the app user the path's `{id}` names, for a request under it. */
+export async function onAppUser<T>(
+  ctx: AppContext,
+  request: WithId,
+  need: Need,
+  run: (access: Access, appUserId: number) => Promise<T>,
+): Promise<T> {
+  const appUserId = parseId(request.params.id);
+  return run(await appUserAccess(ctx, callerOf(request), appUserId, need), appUserId);
+}
 
 /** 201 with `Location` equal to the new object's absolute url (contract §2). */
 export function created<T extends { url: string }>(reply: FastifyReply, body: T): FastifyReply {
   return reply.code(201).header('location', body.url).send(body);
 }
 
-/** DELETE `path` (a detail with an `{id}`): 204, or 404 when the caller has no such object. `doc.operationId`: `delete<Resource>`. */
+/**
+ * DELETE `path` (a detail with an `{id}` naming a `kind`, or an app user, which only its owner
+ * deletes): 204, 403 for an accessor who may not, or 404 when the caller cannot see it.
+ * `doc.operationId`: `delete<Resource>`.
+ */
 export function registerDelete(
   app: App,
   ctx: AppContext,
   path: string,
+  kind: Kind | 'app_user',
   doc: { tags: string[]; operationId: string; summary: string },
-  remove: (ctx: AppContext, accountId: number, id: number) => Promise<void>,
+  remove: (access: Access, id: number) => Promise<void>,
 ): void {
   app.delete(
     path,
-    { schema: { ...doc, params: IdParams, response: { 204: Type.Null(), ...errors({ auth: true, notFound: true }) } } },
+    {
+      schema: {
+        ...doc,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true }) },
+      },
+    },
     async (request, reply) => {
-      await remove(ctx, callerOf(request).accountId, parseId(request.params.id));
+      if (kind === 'app_user') await onAppUser(ctx, request, 'owner', remove);
+      else await onObject(ctx, request, kind, 'write', remove);
       return reply.code(204).send(null);
     },
   );

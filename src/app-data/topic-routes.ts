@@ -1,11 +1,10 @@
 // /app/topic-types/, /app/profiles/{id}/topics/ and /app/topics/{id}/ (contract §5).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { callerOf } from '../auth/token-auth.ts';
-import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
+import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
-import { created, registerDelete } from './route-helpers.ts';
+import { created, onObject, registerDelete } from './route-helpers.ts';
 import { TopicBody, TopicPatchBody, TopicSchema } from './topic-schemas.ts';
 import { changeTopic, createTopic, getTopic, listTopics, removeTopic } from './topic-service.ts';
 import { sendView } from './tree-views.ts';
@@ -39,7 +38,8 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(TopicSchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    async (request, reply) => sendView(reply, await listTopics(ctx, callerOf(request).accountId, parseId(request.params.id))),
+    async (request, reply) =>
+      sendView(reply, await onObject(ctx, request, 'profile', 'read', (a, id) => listTopics(a.ctx, a.accountId, id))),
   );
 
   app.post(
@@ -51,10 +51,11 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: TopicBody,
         operationId: 'createTopic',
-        response: { 201: TopicSchema, ...errors({ auth: true, notFound: true, body: true }) },
+        response: { 201: TopicSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
       },
     },
-    async (request, reply) => created(reply, await createTopic(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+    async (request, reply) =>
+      created(reply, await onObject(ctx, request, 'profile', 'write', (a, id) => createTopic(a.ctx, a.accountId, id, request.body))),
   );
 
   app.get(
@@ -68,7 +69,7 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
         response: { 200: TopicSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    async (request, reply) => sendView(reply, await getTopic(ctx, callerOf(request).accountId, parseId(request.params.id))),
+    async (request, reply) => sendView(reply, await onObject(ctx, request, 'topic', 'read', (a, id) => getTopic(a.ctx, a.accountId, id))),
   );
 
   const changeSchemas = { patch: TopicPatchBody, put: TopicBody };
@@ -82,13 +83,20 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateTopic' : 'replaceTopic',
-          response: { 200: TopicSchema, ...errors({ auth: true, notFound: true, body: true }) },
+          response: { 200: TopicSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
         },
       },
       async (request, reply) =>
-        sendView(reply, await changeTopic(ctx, callerOf(request).accountId, parseId(request.params.id), request.body)),
+        sendView(reply, await onObject(ctx, request, 'topic', 'write', (a, id) => changeTopic(a.ctx, a.accountId, id, request.body))),
     );
   }
 
-  registerDelete(app, ctx, '/app/topics/:id/', { tags, operationId: 'deleteTopic', summary: 'Delete a topic with its items' }, removeTopic);
+  registerDelete(
+    app,
+    ctx,
+    '/app/topics/:id/',
+    'topic',
+    { tags, operationId: 'deleteTopic', summary: 'Delete a topic with its items' },
+    (a, id) => removeTopic(a.ctx, a.accountId, id),
+  );
 }

@@ -26,6 +26,7 @@ export function profileWithHeldQuery(db: Db, accountId: number, id: number) {
       'profiles.id',
       'profiles.name',
       'profiles.is_default',
+      'profiles.is_private',
       'app_users.item_count as held_items',
       'app_users.entry_count as held_entries',
     ])

@@ -64,8 +64,8 @@ export interface ErrorOptions {
   body?: boolean;
   /** Takes query parameters or anything else a 400 may be about, without a body. */
   invalid?: boolean;
-  /** 403: register while authenticated. */
-  forbidden?: boolean;
+  /** 403, with when (true: register while authenticated). */
+  forbidden?: boolean | string;
   /** 409, with what the conflict is. */
   conflict?: string;
   /** Rate-limited: 429 with Retry-After. */
@@ -87,7 +87,7 @@ export function errors(options: ErrorOptions = {}) {
     ...(options.auth
       ? { 401: detail('Missing, malformed, expired or revoked token', { 'WWW-Authenticate': { type: 'string', const: 'Token' } }) }
       : {}),
-    ...(options.forbidden ? { 403: detail('Not allowed while authenticated') } : {}),
+    ...(options.forbidden ? { 403: detail(options.forbidden === true ? 'Not allowed while authenticated' : options.forbidden) } : {}),
     ...(options.notFound ? { 404: detail('Not found: missing, or not the caller’s') } : {}),
     ...(options.conflict ? { 409: detail(options.conflict) } : {}),
     ...(options.gone ? { 410: detail(options.gone) } : {}),

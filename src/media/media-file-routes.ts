@@ -1,14 +1,15 @@
 // GET (and HEAD) /media/files/{storage_key}?expires=…&signature=… : the bytes of a stored
 // file. No token: the signed URL is the credential (signed-urls.ts). A bad signature, an
-// unknown key or a deleted file: 404, as for any object the caller may not see. A correctly
-// signed but expired URL: 410, so a client knows to fetch the media resource again.
+// unknown key, a deleted file or an accessor's URL whose access has ended: 404, as for any
+// object the caller may not see. A correctly signed but expired URL: 410, so a client knows to
+// fetch the media resource again.
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { HttpError } from '../http/errors.ts';
 import type { App } from '../http/types.ts';
 import { parseByteRange } from './byte-range.ts';
 import { contentDisposition } from './content-disposition.ts';
-import { findMediaByStorageKey } from './media-queries.ts';
+import { accessorSees, findMediaByStorageKey } from './media-queries.ts';
 import { FileParams, FileQuery, FileResponse } from './media-file-schemas.ts';
 import { checkSignature, MEDIA_FILE_PATH } from './signed-urls.ts';
 import { extensionOf, isStorageKey } from '../storage/storage-keys.ts';
@@ -49,11 +50,13 @@ export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
       const storageKey = request.params.storage_key;
       if (!isStorageKey(storageKey)) throw notFound();
       const now = ctx.clock.now();
-      const check = checkSignature(ctx.secrets.mediaUrl, storageKey, request.query.expires, request.query.signature, now);
+      const { expires, signature, accessor } = request.query;
+      const check = checkSignature(ctx.secrets.mediaUrl, storageKey, expires, signature, now, accessor);
       if (check === 'invalid') throw notFound();
       if (check === 'expired') throw expired();
       const media = await findMediaByStorageKey(ctx.db.kysely, storageKey);
       if (!media) throw notFound();
+      if (accessor !== undefined && !(await accessorSees(ctx.db.kysely, Number(accessor), media.app_user_id))) throw notFound();
 
       // Validators are not sent, so a conditional range (If-Range) always gets the whole file.
       const range = request.headers['if-range'] === undefined ? parseByteRange(request.headers.range, media.size) : undefined;

@@ -36,7 +36,7 @@ export function toMediaResource(ctx: AppContext, row: MediaRow): MediaResource {
     id: row.id,
     url: mediaUrl(ctx, row.id),
     name: row.name,
-    file: signedFileUrl(ctx.config.publicUrl, ctx.secrets.mediaUrl, row.storage_key, expires),
+    file: signedFileUrl(ctx.config.publicUrl, ctx.secrets.mediaUrl, row.storage_key, expires, ctx.accessorId),
     content_type: row.content_type,
     size: row.size,
   };

@@ -1,5 +1,7 @@
 // Signed, expiring URLs for media files: the URL itself is the credential, so a client can
-// hand it to an image view that sends no token. HMAC-SHA256 over the storage key and expiry.
+// hand it to an image view that sends no token. HMAC-SHA256 over the storage key and expiry,
+// and, in a URL handed to an accessor (contract §12), the accessor's id: the download checks
+// that this access still exists, so the URL stops working when it ends.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const MEDIA_FILE_PATH = '/media/files';
@@ -14,13 +16,17 @@ export function expiryFor(now: number, ttlMs: number): number {
   return Math.ceil((now + ttlMs) / step) * step;
 }
 
-function signature(secret: Buffer, storageKey: string, expiresSeconds: number): string {
-  return createHmac('sha256', secret).update(`${storageKey}\n${expiresSeconds}`).digest('base64url');
+function signature(secret: Buffer, storageKey: string, expiresSeconds: number, accessorId: string | undefined): string {
+  const signed = accessorId === undefined ? `${storageKey}\n${expiresSeconds}` : `${storageKey}\n${expiresSeconds}\n${accessorId}`;
+  return createHmac('sha256', secret).update(signed).digest('base64url');
 }
 
-export function signedFileUrl(publicUrl: string, secret: Buffer, storageKey: string, expiresAtMs: number): string {
+/** `accessorId`: the accessor the URL is handed to; none for the owner. */
+export function signedFileUrl(publicUrl: string, secret: Buffer, storageKey: string, expiresAtMs: number, accessorId?: number): string {
   const expires = Math.floor(expiresAtMs / 1000);
-  return `${publicUrl}${MEDIA_FILE_PATH}/${encodeURIComponent(storageKey)}?expires=${expires}&signature=${signature(secret, storageKey, expires)}`;
+  const accessor = accessorId === undefined ? undefined : String(accessorId);
+  const query = accessor === undefined ? `expires=${expires}` : `expires=${expires}&accessor=${accessor}`;
+  return `${publicUrl}${MEDIA_FILE_PATH}/${encodeURIComponent(storageKey)}?${query}&signature=${signature(secret, storageKey, expires, accessor)}`;
 }
 
 export type SignatureCheck = 'valid' | 'expired' | 'invalid';
@@ -31,9 +37,11 @@ export function checkSignature(
   expires: string | undefined,
   given: string | undefined,
   now: number,
+  accessorId?: string,
 ): SignatureCheck {
   if (!expires || !given || !/^\d{1,12}$/.test(expires)) return 'invalid';
-  const expected = Buffer.from(signature(secret, storageKey, Number(expires)));
+  if (accessorId !== undefined && !/^[1-9]\d{0,9}$/.test(accessorId)) return 'invalid';
+  const expected = Buffer.from(signature(secret, storageKey, Number(expires), accessorId));
   const actual = Buffer.from(given);
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return 'invalid';
   return Number(expires) * 1000 < now ? 'expired' : 'valid';

@@ -184,7 +184,13 @@ describe('data export (GET /account/export/)', () => {
 
     assert.equal(document.app_users.length, 1);
     const [appUser] = document.app_users;
-    const { profiles: profileList, ...appUserDetail } = await getJson(server, alice.token, `/app/users/${aliceAppUser}/`);
+    // What the caller may do with it (is_owned_by_current_user, permissions) is not exported.
+    const {
+      profiles: profileList,
+      is_owned_by_current_user: _owned,
+      permissions: _permissions,
+      ...appUserDetail
+    } = await getJson(server, alice.token, `/app/users/${aliceAppUser}/`);
     assert.deepEqual(Object.keys(appUser), ['id', 'name', 'quote', 'profiles', 'emergency_items', 'emergency_contacts', 'media_resources']);
     assert.deepEqual({ id: appUser.id, name: appUser.name, quote: appUser.quote }, stripLinks(appUserDetail));
 

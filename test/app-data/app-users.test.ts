@@ -12,7 +12,9 @@ const DETAIL_FIELDS = [
   'emergency_items_url',
   'gallery_url',
   'id',
+  'is_owned_by_current_user',
   'name',
+  'permissions',
   'profiles',
   'profiles_url',
   'quote',
@@ -57,7 +59,14 @@ describe('app users', () => {
     const response = await server.request('POST', '/app/users/', { token: account.token, body: {} });
     assert.equal(response.status, 201, response.text);
     const id = response.body.id;
-    assert.deepEqual(response.body, { id, url: `${PUBLIC_URL}/app/users/${id}/`, name: 'Grace', quote: null });
+    assert.deepEqual(response.body, {
+      id,
+      url: `${PUBLIC_URL}/app/users/${id}/`,
+      name: 'Grace',
+      quote: null,
+      is_owned_by_current_user: true,
+      permissions: { read: true, write: true },
+    });
     assert.equal(response.headers.get('location'), response.body.url);
 
     const list = await server.request('GET', '/app/users/', { token: account.token });
@@ -133,8 +142,8 @@ describe('app users', () => {
     assert.equal(response.body.gallery_url, `${PUBLIC_URL}/app/users/${id}/gallery/`);
     assert.equal(response.body.profiles_url, `${PUBLIC_URL}/app/users/${id}/profiles/`);
     assert.deepEqual(response.body.profiles, [
-      { id: second.id, url: second.url, name: 'Work', is_default: false },
-      { id: first.id, url: first.url, name: 'Home', is_default: true },
+      { id: second.id, url: second.url, name: 'Work', is_default: false, is_private: false },
+      { id: first.id, url: first.url, name: 'Home', is_default: true, is_private: false },
     ]);
   });
 

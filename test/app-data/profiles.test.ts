@@ -24,7 +24,7 @@ describe('profiles', () => {
     });
     assert.equal(response.status, 201, response.text);
     const id = response.body.id;
-    assert.deepEqual(response.body, { id, url: `${PUBLIC_URL}/app/profiles/${id}/`, name: 'Home', is_default: false });
+    assert.deepEqual(response.body, { id, url: `${PUBLIC_URL}/app/profiles/${id}/`, name: 'Home', is_default: false, is_private: false });
     assert.equal(response.headers.get('location'), response.body.url);
     const second = await createProfile(server, owner, { name: 'Work', is_default: true });
     assert.equal(second.is_default, true);

@@ -7,58 +7,64 @@ import { loadConfig } from '../../src/config.ts';
 
 const NOW = 1_800_000_000_000;
 const body = (bytes: number) => Buffer.alloc(bytes, 'x');
+const OWNER = { accessorId: 0, privateAccess: true };
 
 describe('rendering cache bookkeeping', () => {
   test('over its budget, the oldest entry goes unless it was read since eviction last passed it', () => {
     const cache = new RenderingCache(400, 3_600_000);
     const stamp = cache.stamp(1, NOW);
-    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, 7, stamp, body(100));
+    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, OWNER, stamp, body(100));
     // The first eviction passes every entry once (each is new) and takes the oldest, a.
-    cache.set('e', 7, stamp, body(100));
-    assert.equal(cache.get('a', 7, stamp), undefined);
+    cache.set('e', OWNER, stamp, body(100));
+    assert.equal(cache.get('a', stamp), undefined);
     // b, c, d and e lost their mark; a read gives c its mark back.
-    assert.ok(cache.get('c', 7, stamp));
-    cache.set('f', 7, stamp, body(100));
-    cache.set('g', 7, stamp, body(100));
-    assert.equal(cache.get('b', 7, stamp), undefined);
-    assert.equal(cache.get('d', 7, stamp), undefined);
-    assert.ok(cache.get('c', 7, stamp), 'the entry that was read stays');
+    assert.ok(cache.get('c', stamp));
+    cache.set('f', OWNER, stamp, body(100));
+    cache.set('g', OWNER, stamp, body(100));
+    assert.equal(cache.get('b', stamp), undefined);
+    assert.equal(cache.get('d', stamp), undefined);
+    assert.ok(cache.get('c', stamp), 'the entry that was read stays');
     assert.equal(cache.size, 4);
   });
 
   test('a body over a quarter of the budget is not kept', () => {
     const cache = new RenderingCache(400, 3_600_000);
     const stamp = cache.stamp(1, NOW);
-    cache.set('big', 7, stamp, body(101));
-    assert.equal(cache.get('big', 7, stamp), undefined);
+    cache.set('big', OWNER, stamp, body(101));
+    assert.equal(cache.get('big', stamp), undefined);
     assert.equal(cache.size, 0);
   });
 
   test("a budget of 0 keeps nothing: every read is a miss (RENDER_CACHE_BYTES=0, as in the bench's W1u)", () => {
     const cache = new RenderingCache(loadConfig({ RENDER_CACHE_BYTES: '0' }).renderCacheBytes, 3_600_000);
     const stamp = cache.stamp(1, NOW);
-    cache.set('p', 7, stamp, body(1));
-    assert.equal(cache.get('p', 7, stamp), undefined);
+    cache.set('p', OWNER, stamp, body(1));
+    assert.equal(cache.get('p', stamp), undefined);
     assert.equal(cache.size, 0);
   });
 
   test('a newer data version or a later URL expiry is a miss, and the old entry is dropped', () => {
     const cache = new RenderingCache(400, 3_600_000);
-    cache.set('p', 7, cache.stamp(1, NOW), body(100));
-    assert.ok(cache.get('p', 7, cache.stamp(1, NOW)));
-    assert.equal(cache.get('p', 7, cache.stamp(2, NOW)), undefined);
+    cache.set('p', OWNER, cache.stamp(1, NOW), body(100));
+    assert.ok(cache.get('p', cache.stamp(1, NOW)));
+    assert.equal(cache.get('p', cache.stamp(2, NOW)), undefined);
     assert.equal(cache.size, 0);
-    cache.set('p', 7, cache.stamp(2, NOW), body(100));
-    assert.equal(cache.get('p', 7, cache.stamp(2, NOW + 3_600_000)), undefined);
+    cache.set('p', OWNER, cache.stamp(2, NOW), body(100));
+    assert.equal(cache.get('p', cache.stamp(2, NOW + 3_600_000)), undefined);
     assert.equal(cache.size, 0);
     assert.deepEqual(cache.counts, { hits: 1, misses: 2 });
   });
 
-  test("another account's read of the same key is a miss and leaves the entry", () => {
+  test('whom a rendering was made for is kept with it; a read without a stamp the caller may have drops it', () => {
     const cache = new RenderingCache(400, 3_600_000);
     const stamp = cache.stamp(1, NOW);
-    cache.set('p', 7, stamp, body(100));
-    assert.equal(cache.get('p', 8, stamp), undefined);
-    assert.ok(cache.get('p', 7, stamp));
+    cache.set('p|8', { accessorId: 3, privateAccess: false }, stamp, body(100));
+    assert.deepEqual((({ accessorId, privateAccess }) => ({ accessorId, privateAccess }))(cache.viewerOf('p|8')!), {
+      accessorId: 3,
+      privateAccess: false,
+    });
+    assert.equal(cache.get('p|8', undefined), undefined);
+    assert.equal(cache.viewerOf('p|8'), undefined);
+    assert.equal(cache.size, 0);
   });
 });

@@ -7,7 +7,7 @@
 // there.
 import type { Kysely } from 'kysely';
 import { listAppUsers } from '../../app-data/app-user-queries.ts';
-import { toAppUser } from '../../app-data/app-user-schemas.ts';
+import { OWNED, toAppUser } from '../../app-data/app-user-schemas.ts';
 import { listEmergencyContacts } from '../../app-data/emergency-contact-queries.ts';
 import { toEmergencyContact } from '../../app-data/emergency-contact-schemas.ts';
 import { listEmergencyItems } from '../../app-data/emergency-item-queries.ts';
@@ -76,7 +76,10 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
       const [appUser] = await listAppUsers(db, accountId);
       if (!appUser) return { hasAppUser: false, files: [] };
       json.openObject();
-      json.members(withoutLinks(toAppUser(ctx, appUser)), 'profiles');
+      // The owner's own data: what the caller may do with it (is_owned_by_current_user,
+      // permissions) says nothing in an archive.
+      const { is_owned_by_current_user: _owned, permissions: _permissions, ...exported } = toAppUser(ctx, appUser, OWNED);
+      json.members(withoutLinks(exported), 'profiles');
       await writeProfiles(ctx, db, out, accountId, appUser.id);
       json.value(
         (await listEmergencyItems(db, accountId, appUser.id)).map((row) => withoutLinks(toEmergencyItem(ctx, row))),

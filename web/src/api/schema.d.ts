@@ -25,7 +25,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's app users (at most one) */
+        /** The caller's own app user (at most one), then those shared with them, by id */
         get: operations["listAppUsers"];
         put?: never;
         /** Create the caller's app user (name defaults to the account's first name) */
@@ -842,6 +842,13 @@ export interface operations {
                         url: string;
                         name: string;
                         quote: string | null;
+                        /** @description False for an app user shared with the caller (contract §12) */
+                        is_owned_by_current_user: boolean;
+                        /** @description What the caller may do with what the app user holds; only its owner changes the app user itself */
+                        permissions: {
+                            read: boolean;
+                            write: boolean;
+                        };
                     }[];
                 };
             };
@@ -902,6 +909,13 @@ export interface operations {
                         url: string;
                         name: string;
                         quote: string | null;
+                        /** @description False for an app user shared with the caller (contract §12) */
+                        is_owned_by_current_user: boolean;
+                        /** @description What the caller may do with what the app user holds; only its owner changes the app user itself */
+                        permissions: {
+                            read: boolean;
+                            write: boolean;
+                        };
                     };
                 };
             };
@@ -982,6 +996,13 @@ export interface operations {
                         url: string;
                         name: string;
                         quote: string | null;
+                        /** @description False for an app user shared with the caller (contract §12) */
+                        is_owned_by_current_user: boolean;
+                        /** @description What the caller may do with what the app user holds; only its owner changes the app user itself */
+                        permissions: {
+                            read: boolean;
+                            write: boolean;
+                        };
                         /** Format: uri */
                         emergency_items_url: string;
                         /** Format: uri */
@@ -996,6 +1017,8 @@ export interface operations {
                             url: string;
                             name: string;
                             is_default: boolean;
+                            /** @description Hidden, with everything under it, from accessors without private profile access */
+                            is_private: boolean;
                         }[];
                     };
                 };
@@ -1072,6 +1095,13 @@ export interface operations {
                         url: string;
                         name: string;
                         quote: string | null;
+                        /** @description False for an app user shared with the caller (contract §12) */
+                        is_owned_by_current_user: boolean;
+                        /** @description What the caller may do with what the app user holds; only its owner changes the app user itself */
+                        permissions: {
+                            read: boolean;
+                            write: boolean;
+                        };
                         /** Format: uri */
                         emergency_items_url: string;
                         /** Format: uri */
@@ -1086,6 +1116,8 @@ export interface operations {
                             url: string;
                             name: string;
                             is_default: boolean;
+                            /** @description Hidden, with everything under it, from accessors without private profile access */
+                            is_private: boolean;
                         }[];
                     };
                 };
@@ -1103,6 +1135,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1181,6 +1222,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -1243,6 +1293,13 @@ export interface operations {
                         url: string;
                         name: string;
                         quote: string | null;
+                        /** @description False for an app user shared with the caller (contract §12) */
+                        is_owned_by_current_user: boolean;
+                        /** @description What the caller may do with what the app user holds; only its owner changes the app user itself */
+                        permissions: {
+                            read: boolean;
+                            write: boolean;
+                        };
                         /** Format: uri */
                         emergency_items_url: string;
                         /** Format: uri */
@@ -1257,6 +1314,8 @@ export interface operations {
                             url: string;
                             name: string;
                             is_default: boolean;
+                            /** @description Hidden, with everything under it, from accessors without private profile access */
+                            is_private: boolean;
                         }[];
                     };
                 };
@@ -1274,6 +1333,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1347,6 +1415,8 @@ export interface operations {
                         url: string;
                         name: string;
                         is_default: boolean;
+                        /** @description Hidden, with everything under it, from accessors without private profile access */
+                        is_private: boolean;
                     }[];
                 };
             };
@@ -1400,13 +1470,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Personal",
-                 *       "is_default": true
+                 *       "is_default": true,
+                 *       "is_private": false
                  *     }
                  */
                 "application/json": {
                     name: string;
                     /** @description Making a profile the default clears the flag on the others */
                     is_default?: boolean;
+                    /** @description Only the owner may set it (default false); an accessor changing it gets 403 */
+                    is_private?: boolean;
                 };
             };
         };
@@ -1423,6 +1496,8 @@ export interface operations {
                         url: string;
                         name: string;
                         is_default: boolean;
+                        /** @description Hidden, with everything under it, from accessors without private profile access */
+                        is_private: boolean;
                     };
                 };
             };
@@ -1439,6 +1514,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1512,6 +1596,8 @@ export interface operations {
                         url: string;
                         name: string;
                         is_default: boolean;
+                        /** @description Hidden, with everything under it, from accessors without private profile access */
+                        is_private: boolean;
                         /** Format: uri */
                         topics_url: string;
                         topics: {
@@ -1613,13 +1699,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Personal",
-                 *       "is_default": true
+                 *       "is_default": true,
+                 *       "is_private": false
                  *     }
                  */
                 "application/json": {
                     name: string;
                     /** @description Making a profile the default clears the flag on the others */
                     is_default?: boolean;
+                    /** @description Only the owner may set it (default false); an accessor changing it gets 403 */
+                    is_private?: boolean;
                 };
             };
         };
@@ -1636,6 +1725,8 @@ export interface operations {
                         url: string;
                         name: string;
                         is_default: boolean;
+                        /** @description Hidden, with everything under it, from accessors without private profile access */
+                        is_private: boolean;
                         /** Format: uri */
                         topics_url: string;
                         topics: {
@@ -1700,6 +1791,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1778,6 +1878,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -1824,6 +1933,8 @@ export interface operations {
                     name?: string;
                     /** @description Making a profile the default clears the flag on the others */
                     is_default?: boolean;
+                    /** @description Only the owner may set it (default false); an accessor changing it gets 403 */
+                    is_private?: boolean;
                 };
             };
         };
@@ -1840,6 +1951,8 @@ export interface operations {
                         url: string;
                         name: string;
                         is_default: boolean;
+                        /** @description Hidden, with everything under it, from accessors without private profile access */
+                        is_private: boolean;
                         /** Format: uri */
                         topics_url: string;
                         topics: {
@@ -1904,6 +2017,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2197,6 +2319,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -2440,6 +2571,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -2506,6 +2646,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,6 +2778,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2864,6 +3022,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -3093,6 +3260,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -3159,6 +3335,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3282,6 +3467,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3448,6 +3642,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -3608,6 +3811,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -3674,6 +3886,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3755,6 +3976,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3944,6 +4174,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -4127,6 +4366,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -4193,6 +4441,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4286,6 +4543,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4471,6 +4737,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -4650,6 +4925,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -4716,6 +5000,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4808,6 +5101,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4964,6 +5266,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5136,6 +5447,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -5202,6 +5522,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5292,6 +5621,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
@@ -5337,7 +5675,9 @@ export interface operations {
             query?: {
                 /** @description Expiry time, seconds since the epoch */
                 expires?: string;
-                /** @description HMAC-SHA256 of the storage key and expiry */
+                /** @description In a URL handed to an accessor: their accessor id (signed too) */
+                accessor?: string;
+                /** @description HMAC-SHA256 of the storage key, expiry and accessor */
                 signature?: string;
             };
             header?: never;
@@ -5423,7 +5763,9 @@ export interface operations {
             query?: {
                 /** @description Expiry time, seconds since the epoch */
                 expires?: string;
-                /** @description HMAC-SHA256 of the storage key and expiry */
+                /** @description In a URL handed to an accessor: their accessor id (signed too) */
+                accessor?: string;
+                /** @description HMAC-SHA256 of the storage key, expiry and accessor */
                 signature?: string;
             };
             header?: never;
