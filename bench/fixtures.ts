@@ -182,3 +182,38 @@ export async function countItems(databaseUrl: string, topicIds: number[]): Promi
     await db.close();
   }
 }
+
+/** Shares each owner's app user with the viewer at the same place, read only, accepted (W7). */
+export async function shareWith(databaseUrl: string, owners: BenchAccount[], viewers: BenchAccount[]): Promise<void> {
+  const db = openDatabase(databaseUrl);
+  try {
+    const appUsers = await db.kysely
+      .selectFrom('app_users')
+      .select(['id', 'account_id'])
+      .where(
+        'account_id',
+        'in',
+        owners.map((o) => o.accountId),
+      )
+      .execute();
+    const appUserOf = new Map(appUsers.map((row) => [row.account_id, row.id]));
+    const now = Date.now();
+    await db.kysely
+      .insertInto('accessors')
+      .values(
+        owners.map((owner, i) => ({
+          app_user_id: appUserOf.get(owner.accountId)!,
+          owner_account_id: owner.accountId,
+          email: viewers[i]!.email,
+          email_lower: viewers[i]!.email,
+          user_with_access_id: viewers[i]!.accountId,
+          created_at: now,
+          accepted_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  } finally {
+    await db.close();
+  }
+}

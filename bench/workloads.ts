@@ -1,4 +1,4 @@
-// The workloads W1…W6. Each starts its own service process (so peak RSS and start-up are
+// The workloads W1…W7. Each starts its own service process (so peak RSS and start-up are
 // its own), checks that its request works, warms up, then measures the repeats. Where a
 // figure is compared with another (the service with its ceiling, W1 with and without
 // logins, small and large database), the two are measured in turn within each repeat, so
@@ -6,7 +6,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SEED_PASSWORD } from '../src/cli/seed-data.ts';
-import { benchAccounts, countItems, createBenchDatabase, seed, spreadNumbers, type BenchAccount, type BenchDatabase } from './fixtures.ts';
+import {
+  benchAccounts,
+  countItems,
+  createBenchDatabase,
+  seed,
+  shareWith,
+  spreadNumbers,
+  type BenchAccount,
+  type BenchDatabase,
+} from './fixtures.ts';
 import { figuresOf, median, type Figures } from './figures.ts';
 import { runLoad, type Measurement } from './load-runner.ts';
 import type { LoadRequest, LoadSpec } from './load-types.ts';
@@ -411,7 +420,58 @@ export async function w6(ctx: BenchContext): Promise<void> {
   }
 }
 
-export const STEPS = { W1: w1, W1u: w1u, W2: w2, W4: w4, W5: w5, W6: w6, W3: w3 } as const;
+/**
+ * W7: an accessor reading a shared profile of W1's shape (contract §12), in turn with W1 on the
+ * same service: its CPU per request against W1's. Accounts apart from the readers and writers
+ * each get one reader's app user shared with them, read only, as an accepted invitation leaves it.
+ */
+export async function w7(ctx: BenchContext): Promise<void> {
+  const label = 'W7 GET /app/profiles/{id}/ by an accessor (shared, read only)';
+  const total = ctx.main.accounts;
+  const offset = Math.max(1, Math.floor(total / READ_ACCOUNTS / 4));
+  const readerNumbers = new Set(ctx.readers.map((a) => a.number));
+  const viewerNumbers = spreadNumbers(total, READ_ACCOUNTS, offset).filter((n) => !readerNumbers.has(n));
+  if (viewerNumbers.length < ctx.readers.length) {
+    ctx.rows.push({ label, note: 'not measured: too few accounts for accessors apart from the readers' });
+    return;
+  }
+  const service = await startMainService(ctx, 'W7');
+  try {
+    const { accounts: viewers } = await benchAccounts(service.url, ctx.main.url, viewerNumbers.slice(0, ctx.readers.length));
+    await shareWith(ctx.main.url, ctx.readers, viewers);
+    const reads = profileReads(ctx.readers);
+    const sharedReads = profileReads(ctx.readers.map((owner, i) => ({ ...owner, token: viewers[i]!.token })));
+    const failure = (await probe(service.url, reads[0]!, 200)) ?? (await probe(service.url, sharedReads[0]!, 200));
+    if (failure) {
+      ctx.rows.push({ label, note: failure });
+      return;
+    }
+    const { runs } = await measureInTurn(ctx, [
+      { name: 'W7 (W1 alone)', target: service, spec: spec(ctx, service.url, reads) },
+      { name: 'W7', target: service, spec: spec(ctx, service.url, sharedReads) },
+    ]);
+    const own = figuresOf(runs[0]!, service.peakRssBytes());
+    const shared = figuresOf(runs[1]!, service.peakRssBytes());
+    const cpuRatios = runs[1]!.flatMap((run, i) => {
+      const ownCpu = runs[0]![i]!.cpuMsPerRequest;
+      return ownCpu && run.cpuMsPerRequest !== undefined ? [run.cpuMsPerRequest / ownCpu] : [];
+    });
+    const cpuRatio = cpuRatios.length > 0 ? median(cpuRatios) : undefined;
+    ctx.rows.push({ label: 'W7a W1 (in turn with W7b)', figures: own, ratio: ceilingRatio(ctx, own, 'W1') });
+    ctx.rows.push({
+      label: `${label} (W7b)`,
+      figures: shared,
+      ratio: ceilingRatio(ctx, shared, 'W1'),
+      target: 'CPU per request ≤ 1.1 × W7a',
+      met: cpuRatio === undefined ? undefined : cpuRatio <= 1.1,
+      note: cpuRatio === undefined ? 'no CPU figures' : `CPU per request is ${cpuRatio.toFixed(3)} × W1's in the same run`,
+    });
+  } finally {
+    await service.stop();
+  }
+}
+
+export const STEPS = { W1: w1, W1u: w1u, W2: w2, W4: w4, W5: w5, W6: w6, W7: w7, W3: w3 } as const;
 
 export function startupLines(ctx: BenchContext): string[] {
   const groups = new Map<string, number[]>();

@@ -136,7 +136,7 @@ export interface RenderedView {
 async function versionFor(caller: Caller, viewer: Viewer): Promise<number | null | undefined> {
   if (viewer.accessorId === OWNER.accessorId) return caller.dataVersion();
   const grant = (await caller.grants()).find((g) => g.accessorId === viewer.accessorId);
-  return grant?.privateAccess === viewer.privateAccess ? grant.dataVersion : undefined;
+  return grant?.privateAccess === viewer.privateAccess ? grant.dataVersion() : undefined;
 }
 
 /**
@@ -166,7 +166,7 @@ export async function sendRendering(
   }
   return objectAccess(ctx, caller, view.kind, view.id, 'read', async (access) => {
     // Read before the data: a rendering is never stamped newer than what it shows.
-    const version = access.grant ? access.grant.dataVersion : await caller.dataVersion();
+    const version = await (access.grant ? access.grant.dataVersion() : caller.dataVersion());
     const value = await load(access);
     if (value === undefined) throw notFound();
     if (isStream(value)) return reply.type('application/json; charset=utf-8').send(value);

@@ -12,8 +12,8 @@ export interface Grant {
   ownerAccountId: number;
   canWrite: boolean;
   privateAccess: boolean;
-  /** The shared app user's data version: cached renderings of its data are stamped with it. */
-  dataVersion: number;
+  /** The shared app user's data version (null: gone): cached renderings of its data are stamped with it. */
+  dataVersion(): Promise<number | null>;
 }
 
 export const NO_GRANTS: readonly Grant[] = Object.freeze([]);
@@ -27,7 +27,7 @@ export interface GrantRow {
   privateAccess: number;
 }
 
-export const toGrant = (row: GrantRow, dataVersion: number): Grant => ({
+export const toGrant = (row: GrantRow, dataVersion: () => Promise<number | null>): Grant => ({
   accessorId: row.accessorId,
   appUserId: row.appUserId,
   ownerAccountId: row.ownerAccountId,
@@ -65,6 +65,6 @@ export const GRANTS_SUBQUERY = `(select json_agg(json_build_array(g.id, g.app_us
 export function grantsFromJson(json: [number, number, number, number, number, number][] | null): readonly Grant[] {
   if (json === null) return NO_GRANTS;
   return json.map(([accessorId, appUserId, ownerAccountId, canWrite, privateAccess, dataVersion]) =>
-    toGrant({ accessorId, appUserId, ownerAccountId, canWrite, privateAccess }, dataVersion),
+    toGrant({ accessorId, appUserId, ownerAccountId, canWrite, privateAccess }, () => Promise.resolve(dataVersion)),
   );
 }

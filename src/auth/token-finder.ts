@@ -7,7 +7,7 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import { preparedStatement } from '../db/prepared-query.ts';
 import type { Db } from '../db/database.ts';
 import { RowCache } from '../db/row-cache.ts';
-import { GRANTS_SUBQUERY, grantRows, grantsFromJson, NO_GRANTS, toGrant, type Grant, type GrantRow } from './grants.ts';
+import { GRANTS_SUBQUERY, grantRows, grantsFromJson, NO_GRANTS, toGrant, type Grant } from './grants.ts';
 import { hashSecret } from './token-hash.ts';
 
 export interface TokenRow {
@@ -57,7 +57,8 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
   );
   const tokens = new RowCache<FoundToken>(changes, 'tokens', CACHED_ROWS);
   const dataVersions = new RowCache<number | null>(changes, 'app_user', CACHED_ROWS);
-  const grantLists = new RowCache<GrantRow[]>(changes, 'grants', CACHED_ROWS);
+  // Kept as grants, each reading its app user's data version from the cache above when asked.
+  const grantLists = new RowCache<readonly Grant[]>(changes, 'grants', CACHED_ROWS);
   cacheCounts?.set('token', tokens.counts).set('data_version', dataVersions.counts).set('grants', grantLists.counts);
 
   const dataVersionOf = async (accountId: number): Promise<number | null> =>
@@ -66,11 +67,13 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
       return { accountId, value: row?.data_version ?? null };
     }))!;
 
-  const grantsOf = async (accountId: number): Promise<readonly Grant[]> => {
-    const rows = (await grantLists.get(String(accountId), async () => ({ accountId, value: await grantRows(db.kysely, accountId) })))!;
-    if (rows.length === 0) return NO_GRANTS;
-    return Promise.all(rows.map(async (row) => toGrant(row, (await dataVersionOf(row.ownerAccountId)) ?? 0)));
+  const loadGrants = async (accountId: number) => {
+    const rows = await grantRows(db.kysely, accountId);
+    const value = rows.length === 0 ? NO_GRANTS : rows.map((row) => toGrant(row, () => dataVersionOf(row.ownerAccountId)));
+    return { accountId, value };
   };
+  const grantsOf = async (accountId: number): Promise<readonly Grant[]> =>
+    (await grantLists.get(String(accountId), () => loadGrants(accountId)))!;
 
   return (token) => {
     const tokenHash = hashSecret(token);
