@@ -64,7 +64,8 @@ export const GRANTS_SUBQUERY = `(select json_agg(json_build_array(g.id, g.app_us
 /** The JSON of `GRANTS_SUBQUERY` as grants. */
 export function grantsFromJson(json: [number, number, number, number, number, number][] | null): readonly Grant[] {
   if (json === null) return NO_GRANTS;
-  return json.map(([accessorId, appUserId, ownerAccountId, canWrite, privateAccess, dataVersion]) =>
-    toGrant({ accessorId, appUserId, ownerAccountId, canWrite, privateAccess }, () => Promise.resolve(dataVersion)),
-  );
+  return json.map(([accessorId, appUserId, ownerAccountId, canWrite, privateAccess, dataVersion]) => {
+    const version = Promise.resolve(dataVersion);
+    return toGrant({ accessorId, appUserId, ownerAccountId, canWrite, privateAccess }, () => version);
+  });
 }
