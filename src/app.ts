@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { registerAccountRoutes } from './accounts/account-routes.ts';
 import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
+import { registerEntityTags } from './http/entity-tags.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
 import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
@@ -85,6 +86,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   });
   await registerCors(app, ctx.config.corsOrigins);
   registerSecurityHeaders(app, ctx.config.publicUrl);
+  registerEntityTags(app);
   // The documentation pages, in a scope of their own with helmet's headers and the strict
   // content security policy Swagger UI's own files allow.
   await app.register(async (docs) => {
