@@ -824,7 +824,10 @@ export interface operations {
     listAppUsers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -833,6 +836,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -851,6 +856,15 @@ export interface operations {
                         };
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -972,7 +986,10 @@ export interface operations {
     getAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -987,6 +1004,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1022,6 +1041,15 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -1391,7 +1419,10 @@ export interface operations {
     listProfiles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1406,6 +1437,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1419,6 +1452,15 @@ export interface operations {
                         is_private: boolean;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -1572,7 +1614,10 @@ export interface operations {
     getProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1587,6 +1632,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1648,6 +1695,15 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -2075,7 +2131,10 @@ export interface operations {
     listTopicTypes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2084,6 +2143,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2092,6 +2153,15 @@ export interface operations {
                         label: string;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -2119,7 +2189,10 @@ export interface operations {
     listTopics: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2134,6 +2207,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2184,6 +2259,15 @@ export interface operations {
                         }[];
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -2371,7 +2455,10 @@ export interface operations {
     getTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2386,6 +2473,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2436,6 +2525,15 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -2836,7 +2934,10 @@ export interface operations {
     listItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2851,6 +2952,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2892,6 +2995,15 @@ export interface operations {
                         } | null;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -3074,7 +3186,10 @@ export interface operations {
     getItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3089,6 +3204,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3130,6 +3247,15 @@ export interface operations {
                         } | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -3525,7 +3651,10 @@ export interface operations {
     listListEntries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3540,6 +3669,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3550,6 +3681,15 @@ export interface operations {
                         text: string;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -3694,7 +3834,10 @@ export interface operations {
     getListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3709,6 +3852,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3719,6 +3864,15 @@ export interface operations {
                         text: string;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -4034,7 +4188,10 @@ export interface operations {
     listEmergencyItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4049,6 +4206,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4069,6 +4228,15 @@ export interface operations {
                         } | null;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -4226,7 +4394,10 @@ export interface operations {
     getEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4241,6 +4412,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4261,6 +4434,15 @@ export interface operations {
                         } | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -4601,7 +4783,10 @@ export interface operations {
     listEmergencyContacts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4616,6 +4801,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4630,6 +4817,15 @@ export interface operations {
                         email: string;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -4789,7 +4985,10 @@ export interface operations {
     getEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4804,6 +5003,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4818,6 +5019,15 @@ export interface operations {
                         email: string;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -5159,7 +5369,10 @@ export interface operations {
     listMediaResources: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5174,11 +5387,22 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MediaResource"][];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -5324,7 +5548,10 @@ export interface operations {
     getMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5339,6 +5566,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5352,6 +5581,15 @@ export interface operations {
                         size: number;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
