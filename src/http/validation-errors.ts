@@ -12,7 +12,7 @@ const TYPE_NAMES: Record<string, string> = {
   object: 'Expected an object.',
 };
 
-const PHONE_MESSAGE = "Phone number must be entered in the format: '999999999'. Up to 15 digits allowed.";
+const PHONE_MESSAGE = "Phone number must be entered in the format: '999999999' or '+999999999'. Up to 15 digits allowed.";
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
