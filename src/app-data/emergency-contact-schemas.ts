@@ -24,7 +24,10 @@ export const EmergencyContactBody = Type.Object(
   {
     name: NameField,
     relation: Type.Optional(Type.String({ maxLength: NAME_MAX_LENGTH })),
-    phone_number: Type.String({ pattern: PHONE_PATTERN, description: "9 to 15 digits (no spaces), optionally after a leading 1, or E.164: '+' and 7 to 15 digits" }),
+    phone_number: Type.String({
+      pattern: PHONE_PATTERN,
+      description: "9 to 15 digits (no spaces), optionally after a leading 1, or E.164: '+' and 7 to 15 digits",
+    }),
     alt_phone_number: Type.Optional(Type.String({ pattern: OPTIONAL_PHONE_PATTERN, description: 'As phone_number; may be empty' })),
     email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')], { description: 'May be empty' })),
   },

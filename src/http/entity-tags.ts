@@ -13,13 +13,17 @@ export function entityTag(body: string | Buffer): string {
   return `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
 }
 
-/** Whether an `If-None-Match` (or `If-Match`) header names `tag`: one of a list, or `*`. */
-export function tagListMatches(header: string | undefined, tag: string): boolean {
+/**
+ * Whether an `If-None-Match` or `If-Match` header names `tag`: one of a list, or `*`. RFC 9110
+ * §13.1: If-None-Match compares weakly (W/"x" matches "x"), If-Match strongly (a weak tag never
+ * matches).
+ */
+export function tagListMatches(header: string | undefined, tag: string, comparison: 'weak' | 'strong' = 'weak'): boolean {
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
   for (const part of header.split(',')) {
-    // A weak comparison for If-None-Match (RFC 9110 §13.1.2): W/"x" matches "x".
-    const candidate = part.trim().replace(/^W\//, '');
+    const trimmed = part.trim();
+    const candidate = comparison === 'weak' ? trimmed.replace(/^W\//, '') : trimmed;
     if (candidate === tag) return true;
   }
   return false;

@@ -70,7 +70,10 @@ describe('entity tags and If-None-Match', () => {
     const path = `/app/users/${owner.appUserId}/profiles/`;
     const before = await server.request('GET', path, { token: owner.token });
     await createProfile(server, owner, { name: 'Second' });
-    const after = await server.request('GET', path, { token: owner.token, headers: { 'if-none-match': String(before.headers.get('etag')) } });
+    const after = await server.request('GET', path, {
+      token: owner.token,
+      headers: { 'if-none-match': String(before.headers.get('etag')) },
+    });
     assert.equal(after.status, 200);
     assert.notEqual(after.headers.get('etag'), before.headers.get('etag'));
   });

@@ -1187,6 +1187,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -1261,6 +1270,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1378,6 +1396,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1871,6 +1898,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -1945,6 +1981,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2090,6 +2135,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2687,6 +2741,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -2761,6 +2824,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2893,6 +2965,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3404,6 +3485,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -3478,6 +3568,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3610,6 +3709,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3983,6 +4091,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -4057,6 +4174,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4147,6 +4273,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4566,6 +4701,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -4640,6 +4784,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4742,6 +4895,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4886,7 +5048,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     relation?: string;
-                    /** @description 9 to 15 digits (no spaces or +), optionally after a leading 1 */
+                    /** @description 9 to 15 digits (no spaces), optionally after a leading 1, or E.164: '+' and 7 to 15 digits */
                     phone_number: string;
                     /** @description As phone_number; may be empty */
                     alt_phone_number?: string;
@@ -5088,7 +5250,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     relation?: string;
-                    /** @description 9 to 15 digits (no spaces or +), optionally after a leading 1 */
+                    /** @description 9 to 15 digits (no spaces), optionally after a leading 1, or E.164: '+' and 7 to 15 digits */
                     phone_number: string;
                     /** @description As phone_number; may be empty */
                     alt_phone_number?: string;
@@ -5146,6 +5308,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5234,6 +5405,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
@@ -5270,7 +5450,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     relation?: string;
-                    /** @description 9 to 15 digits (no spaces or +), optionally after a leading 1 */
+                    /** @description 9 to 15 digits (no spaces), optionally after a leading 1, or E.164: '+' and 7 to 15 digits */
                     phone_number?: string;
                     /** @description As phone_number; may be empty */
                     alt_phone_number?: string;
@@ -5328,6 +5508,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5703,6 +5892,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -5777,6 +5975,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5870,6 +6077,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
