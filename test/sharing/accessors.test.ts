@@ -332,4 +332,34 @@ describe('accessors (contract §12, granting access)', () => {
     assert.equal((await get(owner.token, `/app/accessors/${b.id}/`)).body.accepted, false);
     assert.equal((await server.request('DELETE', `/app/accessors/${b.id}/`, { token: person.token })).status, 204);
   });
+
+  test('at once: one address invited twice gives one 201 and one 400; one invitation accepted twice, two 200s and one notice; two invitations of one person, one 200 and one 409', async () => {
+    const other = await createOwner(server);
+    const address = uniqueEmail('racing');
+    const creates = await Promise.all([0, 1].map(() => invite(server, other.token, other.appUserId, { email: address })));
+    assert.deepEqual(creates.map((r) => r.status).sort(), [201, 400], creates.map((r) => r.text).join(' '));
+    const accessor = creates.find((r) => r.status === 201)!.body;
+
+    const person = await registerVerified(mailed, address);
+    const accepts = await Promise.all([0, 1].map(() => accept(server, person.token, accessor.id)));
+    assert.deepEqual(
+      accepts.map((r) => r.status),
+      [200, 200],
+    );
+    assert.deepEqual(accepts[0]!.body, accepts[1]!.body);
+    await outboxDelivered(server);
+    assert.equal(mailsTo(mailed.sink, other.email, ACCEPTED_SUBJECT).length, 1);
+
+    const third = await createOwner(server);
+    const second = uniqueEmail('racing-second');
+    await addAddress(mailed, person, second);
+    const both = [
+      await invited(server, third.token, third.appUserId, { email: address }),
+      await invited(server, third.token, third.appUserId, { email: second }),
+    ];
+    const raced = await Promise.all(both.map((a) => accept(server, person.token, a.id)));
+    assert.deepEqual(raced.map((r) => r.status).sort(), [200, 409], raced.map((r) => r.text).join(' '));
+    const list = await get(third.token, `/app/users/${third.appUserId}/accessors/`);
+    assert.equal(list.body.filter((a: { accepted: boolean }) => a.accepted).length, 1);
+  });
 });
