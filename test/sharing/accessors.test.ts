@@ -362,4 +362,26 @@ describe('accessors (contract §12, granting access)', () => {
     const list = await get(third.token, `/app/users/${third.appUserId}/accessors/`);
     assert.equal(list.body.filter((a: { accepted: boolean }) => a.accepted).length, 1);
   });
+
+  test('through these routes, access follows from the next request: accept opens the data, PATCH can_write allows writes, DELETE ends it', async () => {
+    const other = await createOwner(server);
+    const address = uniqueEmail('end-to-end');
+    const accessor = await invited(server, other.token, other.appUserId, { email: address });
+    const person = await registerVerified(mailed, address);
+    const appUserPath = `/app/users/${other.appUserId}/`;
+    const profiles = `/app/users/${other.appUserId}/profiles/`;
+    // Read once before, so that any cache of the person's grants is warm.
+    assert.equal((await get(person.token, appUserPath)).status, 404, 'invited is not accepted');
+
+    assert.equal((await accept(server, person.token, accessor.id)).status, 200);
+    assert.equal((await get(person.token, appUserPath)).status, 200);
+    assert.equal((await server.request('POST', profiles, { token: person.token, body: { name: 'By them' } })).status, 403);
+
+    const patch = (body: object) => server.request('PATCH', `/app/accessors/${accessor.id}/`, { token: other.token, body });
+    assert.equal((await patch({ can_write: true })).status, 200);
+    assert.equal((await server.request('POST', profiles, { token: person.token, body: { name: 'By them' } })).status, 201);
+
+    assert.equal((await server.request('DELETE', `/app/accessors/${accessor.id}/`, { token: other.token })).status, 204);
+    assert.equal((await get(person.token, appUserPath)).status, 404);
+  });
 });
