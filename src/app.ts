@@ -10,6 +10,7 @@ import { registerAccountRoutes } from './accounts/account-routes.ts';
 import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
 import { registerEntityTags } from './http/entity-tags.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
+import { registerAccessorRoutes } from './sharing/accessor-routes.ts';
 import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
@@ -117,6 +118,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
 
   registerHealthRoutes(app, ctx);
   registerAppDataRoutes(app, ctx);
+  registerAccessorRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerMessagingRoutes(app, ctx);

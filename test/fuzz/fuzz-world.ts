@@ -1,6 +1,6 @@
 // The objects the fuzzer points at: two verified, logged-in accounts (the caller and a
-// stranger), each with a whole tree of personal data, uploaded media and secondary e-mail
-// addresses. Random requests may delete or replace any of the caller's objects, or revoke
+// stranger), each with a whole tree of personal data, uploaded media, an invitation to its data
+// (an accessor) and secondary e-mail addresses. Random requests may delete or replace any of the caller's objects, or revoke
 // its token: `repair` puts back whatever is gone, `renewToken` logs in again.
 import assert from 'node:assert/strict';
 import { issueToken } from '../../src/auth/token-queries.ts';
@@ -17,6 +17,7 @@ export type IdKind =
   | 'listEntry'
   | 'emergencyItem'
   | 'emergencyContact'
+  | 'accessor'
   | 'media'
   | 'email'
   | 'session'
@@ -31,6 +32,7 @@ export const KIND_OF_SEGMENT: Record<string, IdKind> = {
   'list-entries': 'listEntry',
   'emergency-items': 'emergencyItem',
   'emergency-contacts': 'emergencyContact',
+  accessors: 'accessor',
   'media-resources': 'media',
   emails: 'email',
   sessions: 'session',
@@ -173,6 +175,13 @@ export class FuzzWorld {
       ];
     }
 
+    // An invitation of the party's own, to an address no party holds.
+    const accessors = (await this.call('GET', `/app/users/${appUser}/accessors/`, party.token)).body as Array<{ id: number }>;
+    ids.accessor =
+      accessors.length > 0
+        ? [accessors[0]!.id]
+        : [(await post(`/app/users/${appUser}/accessors/`, { email: `friend-of-${party.label}-${Date.now()}@example.com` })).id];
+
     let emails = (await this.call('GET', '/account/emails/', party.token)).body as Array<{ id: number; primary: boolean }>;
     if (emails.length < 2) {
       await post('/account/emails/', { email: `${party.label}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com` });
@@ -211,6 +220,7 @@ async function newParty(server: TestServer, label: Party['label']): Promise<Part
       listEntry: [],
       emergencyItem: [],
       emergencyContact: [],
+      accessor: [],
       media: [],
       email: [],
       session: [],

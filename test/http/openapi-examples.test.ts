@@ -121,6 +121,8 @@ const STORY: Step[] = [
   },
   { operationId: 'updateEmergencyContact', send: () => ({ token: made.ada, id: made.emergencyContact }) },
   { operationId: 'replaceEmergencyContact', send: () => ({ token: made.ada, id: made.emergencyContact }) },
+  { operationId: 'createAccessor', send: () => ({ token: made.ada, id: made.appUser }), keep: (body) => (made.accessor = body.id) },
+  { operationId: 'updateAccessor', send: () => ({ token: made.ada, id: made.accessor }) },
   {
     operationId: 'updateMediaResource',
     send: async () => {

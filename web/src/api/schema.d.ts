@@ -342,6 +342,83 @@ export interface paths {
         patch: operations["updateMediaResource"];
         trace?: never;
     };
+    "/app/users/{id}/accessors/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The people an app user's data is shared with, or who are invited (owner only) */
+        get: operations["listAccessors"];
+        put?: never;
+        /**
+         * Invite an address to an app user's data (owner only): an invitation e-mail goes to it
+         * @description The address may belong to an account, to none yet, or to one later. Not one of the owner’s own addresses, nor one already invited to this app user (400 under email); at most ACCESSOR_QUOTA (default 50) per app user (400). An address is e-mailed at most RATE_LIMIT_INVITATION_EMAILS_PER_ADDRESS invitations (default 3 a day), whoever sends them: past it the invitation is made but not mailed. One account sends at most RATE_LIMIT_INVITATION_EMAILS_PER_ACCOUNT (default 50 a day): past it 429.
+         */
+        post: operations["createAccessor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/accessors/pending/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations waiting for the caller: not yet accepted, addressed to one of the caller's verified addresses */
+        get: operations["listPendingAccessors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/accessors/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An accessor, to its owner and to the person invited */
+        get: operations["getAccessor"];
+        put?: never;
+        post?: never;
+        /** By the owner: revoke the access, or the invitation. By the person invited: decline the invitation, or leave */
+        delete: operations["deleteAccessor"];
+        options?: never;
+        head?: never;
+        /** Change what an accessor may do (owner only); its address cannot change */
+        patch: operations["updateAccessor"];
+        trace?: never;
+    };
+    "/app/accessors/{id}/accept/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation addressed to one of the caller's verified addresses: the access is bound to the caller's account
+         * @description Accepting it again answers the same. The owner gets a notice e-mail. An invitation not addressed to a verified address of the caller: 404.
+         */
+        post: operations["acceptAccessor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/files/{storage_key}": {
         parameters: {
             query?: never;
@@ -6104,6 +6181,678 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listAccessors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an accessor of this app user: only its owner manages who has access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    createAccessor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "charles.babbage@example.com",
+                 *       "can_write": false,
+                 *       "has_private_profile_access": false
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Whom to invite: an address, with or without an account. Not one of your own, nor one already invited here.
+                     */
+                    email: string;
+                    /** @description May change the data, not only read it (default false) */
+                    can_write?: boolean;
+                    /** @description Sees private profiles (default false) */
+                    has_private_profile_access?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an accessor of this app user: only its owner manages who has access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listPendingAccessors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getAccessor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    deleteAccessor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    updateAccessor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "can_write": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description May change the data, not only read it (default false) */
+                    can_write?: boolean;
+                    /** @description Sees private profiles (default false) */
+                    has_private_profile_access?: boolean;
+                    /** @description Cannot be changed: invite the new address and delete this accessor instead. */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is the person invited: only the owner changes it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    acceptAccessor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The invitation is to the caller’s own data */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller already has access to this app user through another invitation it accepted */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
