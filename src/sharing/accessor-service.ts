@@ -42,6 +42,8 @@ export const OWN_DATA = 'This invitation is to your own data: only the person in
 export const ALREADY_SHARED = 'You already have access to this data through another invitation you accepted. Decline this one instead.';
 
 const ACCESSOR_INDEX: UniqueIndex = { name: 'accessors_app_user_email', columns: 'accessors.app_user_id, accessors.email_lower' };
+/** One accessor per person and app user (migration 0015): the lock below keeps to it, the index guarantees it. */
+const PERSON_INDEX: UniqueIndex = { name: 'accessors_user_with_access', columns: 'accessors.user_with_access_id, accessors.app_user_id' };
 
 /**
  * A write transaction in which an account deleted meanwhile (the caller's, on an accept) makes
@@ -151,24 +153,35 @@ export async function acceptAccessor(ctx: AppContext, caller: Caller, id: number
   if (seen.owner_account_id === accountId) throw forbidden(OWN_DATA);
   if (seen.user_with_access_id === accountId) return toAccessor(ctx, seen);
 
-  const accepted = await inWriteTransaction(ctx, async (trx) => {
-    // The app user first, as its owner's deletion locks it: then this accessor.
-    const appUser = await lockOwnedAppUser(ctx.db, trx, seen.owner_account_id, seen.app_user_id);
-    if (!appUser) throw notFound();
-    const held = await lockAccessor(ctx.db, trx, accountId, id);
-    if (!held) throw notFound();
-    // A concurrent accept of the same request got there first.
-    if (held.user_with_access_id === accountId) return false;
-    if (await hasAccepted(trx, accountId, held.app_user_id)) throw conflict(ALREADY_SHARED);
-    if (!(await bindAccessor(trx, id, accountId, ctx.clock.now()))) throw notFound();
-    await queueAcceptedNotice(ctx, trx, {
-      ownerAccountId: held.owner_account_id,
-      email: held.email,
-      appUserName: appUser.name,
-      canWrite: held.can_write === 1,
-    });
-    return true;
-  });
+  const accepted = await bindOnce(ctx, () =>
+    inWriteTransaction(ctx, async (trx) => {
+      // The app user first, as its owner's deletion locks it: then this accessor.
+      const appUser = await lockOwnedAppUser(ctx.db, trx, seen.owner_account_id, seen.app_user_id);
+      if (!appUser) throw notFound();
+      const held = await lockAccessor(ctx.db, trx, accountId, id);
+      if (!held) throw notFound();
+      // A concurrent accept of the same request got there first.
+      if (held.user_with_access_id === accountId) return false;
+      if (await hasAccepted(trx, accountId, held.app_user_id)) throw conflict(ALREADY_SHARED);
+      if (!(await bindAccessor(trx, id, accountId, ctx.clock.now()))) throw notFound();
+      await queueAcceptedNotice(ctx, trx, {
+        ownerAccountId: held.owner_account_id,
+        email: held.email,
+        appUserName: appUser.name,
+        canWrite: held.can_write === 1,
+      });
+      return true;
+    }),
+  );
   if (accepted) ctx.outbox.wake();
   return getAccessor(ctx, caller, id);
+}
+
+async function bindOnce<T>(ctx: AppContext, bind: () => Promise<T>): Promise<T> {
+  try {
+    return await bind();
+  } catch (error) {
+    if (ctx.db.isUniqueViolation(error, PERSON_INDEX)) throw conflict(ALREADY_SHARED);
+    throw error;
+  }
 }

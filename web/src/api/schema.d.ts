@@ -6204,7 +6204,10 @@ export interface operations {
     listAccessors: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6219,6 +6222,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6249,6 +6254,15 @@ export interface operations {
                         } | null;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -6443,7 +6457,10 @@ export interface operations {
     listPendingAccessors: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6452,6 +6469,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6483,6 +6502,15 @@ export interface operations {
                     }[];
                 };
             };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
@@ -6509,7 +6537,10 @@ export interface operations {
     getAccessor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6524,6 +6555,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6554,6 +6587,15 @@ export interface operations {
                         } | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
