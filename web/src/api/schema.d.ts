@@ -969,7 +969,10 @@ export interface operations {
     createAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1040,6 +1043,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1163,7 +1175,10 @@ export interface operations {
     replaceAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1307,7 +1322,10 @@ export interface operations {
     deleteAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1379,7 +1397,10 @@ export interface operations {
     updateAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1601,7 +1622,10 @@ export interface operations {
     createProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1695,6 +1719,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1844,7 +1877,10 @@ export interface operations {
     replaceProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2018,7 +2054,10 @@ export interface operations {
     deleteProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2090,7 +2129,10 @@ export interface operations {
     updateProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2435,7 +2477,10 @@ export interface operations {
     createTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2563,6 +2608,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2701,7 +2755,10 @@ export interface operations {
     replaceTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2861,7 +2918,10 @@ export interface operations {
     deleteTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2933,7 +2993,10 @@ export interface operations {
     updateTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3198,7 +3261,10 @@ export interface operations {
     createItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3328,6 +3394,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
@@ -3450,7 +3525,10 @@ export interface operations {
     replaceItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3605,7 +3683,10 @@ export interface operations {
     deleteItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3677,7 +3758,10 @@ export interface operations {
     updateItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3911,7 +3995,10 @@ export interface operations {
     createListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3996,6 +4083,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4094,7 +4190,10 @@ export interface operations {
     replaceListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4211,7 +4310,10 @@ export interface operations {
     deleteListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4283,7 +4385,10 @@ export interface operations {
     updateListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4485,7 +4590,10 @@ export interface operations {
     createEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4583,6 +4691,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4691,7 +4808,10 @@ export interface operations {
     replaceEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4821,7 +4941,10 @@ export interface operations {
     deleteEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4893,7 +5016,10 @@ export interface operations {
     updateEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5101,7 +5227,10 @@ export interface operations {
     createEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5208,6 +5337,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
@@ -5303,7 +5441,10 @@ export interface operations {
     replaceEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5435,7 +5576,10 @@ export interface operations {
     deleteEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5507,7 +5651,10 @@ export interface operations {
     updateEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5892,7 +6039,10 @@ export interface operations {
     replaceMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6012,7 +6162,10 @@ export interface operations {
     deleteMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6084,7 +6237,10 @@ export interface operations {
     updateMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6308,7 +6464,10 @@ export interface operations {
     createAccessor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6423,6 +6582,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
