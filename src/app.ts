@@ -9,6 +9,7 @@ import Fastify from 'fastify';
 import { registerAccountRoutes } from './accounts/account-routes.ts';
 import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
+import { registerEmergencyRoutes } from './emergency/emergency-routes.ts';
 import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
@@ -115,6 +116,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
 
   registerHealthRoutes(app, ctx);
   registerAppDataRoutes(app, ctx);
+  registerEmergencyRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerMessagingRoutes(app, ctx);

@@ -81,6 +81,10 @@ export interface Config {
     emailPerAddress: RateLimit;
     verificationEmailsPerAccount: RateLimit;
     exportsPerAccount: RateLimit;
+    /** Requests to the public emergency link routes per client IP (GET and POST together). */
+    emergencyLinkPerIp: RateLimit;
+    /** Wrong PINs per emergency link: past it, the link answers 429 for the window's length. */
+    emergencyPinFailures: RateLimit;
     /** Windows the in-memory counters (one SQLite instance) keep per window length. */
     memoryKeys: number;
   };
@@ -91,6 +95,7 @@ export interface Config {
     entriesPerItem: number;
     emergencyItemsPerUser: number;
     emergencyContactsPerUser: number;
+    emergencyLinksPerUser: number;
     mediaPerUser: number;
     emailsPerAccount: number;
     /** Account-wide bounds (contract §5): what one app user holds as a whole. */
@@ -414,6 +419,8 @@ export function loadConfig(env: Env = process.env): Config {
       emailPerAddress: rate('RATE_LIMIT_EMAIL_PER_ADDRESS', '1/1m'),
       verificationEmailsPerAccount: rate('RATE_LIMIT_VERIFICATION_EMAILS_PER_ACCOUNT', '10/1d'),
       exportsPerAccount: rate('RATE_LIMIT_EXPORTS_PER_ACCOUNT', '5/1h'),
+      emergencyLinkPerIp: rate('RATE_LIMIT_EMERGENCY_LINK_IP', '30/1m'),
+      emergencyPinFailures: rate('RATE_LIMIT_EMERGENCY_PIN', '5/15m'),
       memoryKeys: parseInteger('RATE_COUNTER_MEMORY_KEYS', get('RATE_COUNTER_MEMORY_KEYS') ?? '100000', 1),
     },
     quotas: {
@@ -423,6 +430,7 @@ export function loadConfig(env: Env = process.env): Config {
       entriesPerItem: quota('QUOTA_ENTRIES_PER_ITEM', 1000),
       emergencyItemsPerUser: quota('QUOTA_EMERGENCY_ITEMS_PER_USER', 200),
       emergencyContactsPerUser: quota('QUOTA_EMERGENCY_CONTACTS_PER_USER', 100),
+      emergencyLinksPerUser: quota('QUOTA_EMERGENCY_LINKS_PER_USER', 20),
       mediaPerUser: quota('QUOTA_MEDIA_PER_USER', 1000),
       emailsPerAccount: quota('QUOTA_EMAILS_PER_ACCOUNT', 20),
       itemsPerAccount: quota('QUOTA_ITEMS_PER_ACCOUNT', 10_000),

@@ -43,7 +43,7 @@ export function created<T extends { url: string }>(reply: FastifyReply, body: T)
 /**
  * DELETE `path` (a detail with an `{id}` naming a `kind`, or an app user, which only its owner
  * deletes): 204, 403 for an accessor who may not, or 404 when the caller cannot see it.
- * `doc.operationId`: `delete<Resource>`.
+ * `doc.operationId`: `delete<Resource>`. `need`: 'owner' for what only the owner deletes.
  */
 export function registerDelete(
   app: App,
@@ -52,6 +52,7 @@ export function registerDelete(
   kind: Kind | 'app_user',
   doc: { tags: string[]; operationId: string; summary: string },
   remove: (access: Access, id: number) => Promise<void>,
+  need: Exclude<Need, 'read'> = 'write',
 ): void {
   app.delete(
     path,
@@ -64,7 +65,7 @@ export function registerDelete(
     },
     async (request, reply) => {
       if (kind === 'app_user') await onAppUser(ctx, request, 'owner', remove);
-      else await onObject(ctx, request, kind, 'write', remove);
+      else await onObject(ctx, request, kind, need, remove);
       return reply.code(204).send(null);
     },
   );
