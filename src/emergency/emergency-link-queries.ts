@@ -119,21 +119,6 @@ export function listLinkViews(db: Db, accountId: number, linkId: number, since: 
     .execute();
 }
 
-/** Every link of the app user with its views within the retention, newest first: for the export. */
-export function listViewsOfAppUser(db: Db, accountId: number, appUserId: number, since: number) {
-  return db
-    .selectFrom('emergency_link_views as v')
-    .innerJoin('emergency_links as l', 'l.id', 'v.link_id')
-    .select(['v.link_id', 'v.viewed_at', 'v.ip_address', 'v.user_agent'])
-    .where('l.app_user_id', '=', appUserId)
-    .where('v.account_id', '=', accountId)
-    .where('v.viewed_at', '>', since)
-    .orderBy('v.link_id')
-    .orderBy('v.viewed_at', 'desc')
-    .orderBy('v.id', 'desc')
-    .execute();
-}
-
 export function findLinkByTokenHash(db: Db, tokenHash: string): Promise<PublicLinkRow | undefined> {
   return db
     .selectFrom('emergency_links')

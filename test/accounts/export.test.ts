@@ -191,7 +191,16 @@ describe('data export (GET /account/export/)', () => {
       permissions: _permissions,
       ...appUserDetail
     } = await getJson(server, alice.token, `/app/users/${aliceAppUser}/`);
-    assert.deepEqual(Object.keys(appUser), ['id', 'name', 'quote', 'profiles', 'emergency_items', 'emergency_contacts', 'media_resources']);
+    assert.deepEqual(Object.keys(appUser), [
+      'id',
+      'name',
+      'quote',
+      'profiles',
+      'emergency_items',
+      'emergency_contacts',
+      'emergency_links',
+      'media_resources',
+    ]);
     assert.deepEqual({ id: appUser.id, name: appUser.name, quote: appUser.quote }, stripLinks(appUserDetail));
 
     // Profiles in full (topics → items → contents, list entries and media), as their detail answers.

@@ -7,6 +7,7 @@ import type { AppUser } from '../../app-data/app-user-schemas.ts';
 import type { EmergencyContact } from '../../app-data/emergency-contact-schemas.ts';
 import type { EmergencyItem } from '../../app-data/emergency-item-schemas.ts';
 import type { ProfileDetail } from '../../app-data/profile-schemas.ts';
+import type { ExportedEmergencyLink } from '../../emergency/emergency-link-export.ts';
 import type { MediaResource } from '../../media/media-view.ts';
 import type { EmailAddressSchema } from '../emails/email-schemas.ts';
 import type { Account } from '../core/profile-schemas.ts';
@@ -49,6 +50,7 @@ export type ExportedAppUser = WithoutLinks<AppUser> & {
   profiles: WithoutLinks<ProfileDetail>[];
   emergency_items: WithoutLinks<EmergencyItem>[];
   emergency_contacts: WithoutLinks<EmergencyContact>[];
+  emergency_links: WithoutLinks<ExportedEmergencyLink>[];
   media_resources: ExportedMedia[];
 };
 
