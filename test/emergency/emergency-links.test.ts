@@ -120,7 +120,10 @@ describe('emergency links: the owner’s routes', () => {
     assert.equal(list.status, 200);
     const ids = list.body.map((link: { id: number }) => link.id);
     assert.ok(ids.length > 0);
-    assert.deepEqual(ids, [...ids].sort((a: number, b: number) => a - b));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a: number, b: number) => a - b),
+    );
     for (const link of list.body) assert.deepEqual(Object.keys(link).sort(), LINK_FIELDS);
   });
 
