@@ -1,6 +1,6 @@
 // The objects the fuzzer points at: two verified, logged-in accounts (the caller and a
-// stranger), each with a whole tree of personal data, uploaded media and secondary e-mail
-// addresses. Random requests may delete or replace any of the caller's objects, or revoke
+// stranger), each with a whole tree of personal data, uploaded media, an emergency link (and
+// its token) and secondary e-mail addresses. Random requests may delete or replace any of the caller's objects, or revoke
 // its token: `repair` puts back whatever is gone, `renewToken` logs in again.
 import assert from 'node:assert/strict';
 import { issueToken } from '../../src/auth/token-queries.ts';
@@ -17,6 +17,8 @@ export type IdKind =
   | 'listEntry'
   | 'emergencyItem'
   | 'emergencyContact'
+  | 'emergencyLink'
+  | 'linkToken'
   | 'media'
   | 'email'
   | 'session'
@@ -31,6 +33,9 @@ export const KIND_OF_SEGMENT: Record<string, IdKind> = {
   'list-entries': 'listEntry',
   'emergency-items': 'emergencyItem',
   'emergency-contacts': 'emergencyContact',
+  'emergency-links': 'emergencyLink',
+  // /public/emergency/{token}/
+  emergency: 'linkToken',
   'media-resources': 'media',
   emails: 'email',
   sessions: 'session',
@@ -43,8 +48,8 @@ export interface Party {
   email: string;
   password: string;
   token: string;
-  /** Ids of each kind; for 'file', signed file paths (storage key and query). */
-  ids: Record<Exclude<IdKind, 'file'>, number[]> & { file: string[] };
+  /** Ids of each kind; for 'file', signed file paths (storage key and query); for 'linkToken', emergency link tokens. */
+  ids: Record<Exclude<IdKind, 'file' | 'linkToken'>, number[]> & { file: string[]; linkToken: string[] };
 }
 
 export class FuzzWorld {
@@ -173,6 +178,13 @@ export class FuzzWorld {
       ];
     }
 
+    // The token is shown only when a link is made: a link that is gone is made again, with it.
+    if (!(ids.emergencyLink[0] && (await exists(`/app/emergency-links/${ids.emergencyLink[0]}/`)))) {
+      const link = await post(`/app/users/${appUser}/emergency-links/`, { label: 'Card' });
+      ids.emergencyLink = [link.id];
+      ids.linkToken = [new URL(link.link).pathname.split('/').pop()!];
+    }
+
     let emails = (await this.call('GET', '/account/emails/', party.token)).body as Array<{ id: number; primary: boolean }>;
     if (emails.length < 2) {
       await post('/account/emails/', { email: `${party.label}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com` });
@@ -211,6 +223,8 @@ async function newParty(server: TestServer, label: Party['label']): Promise<Part
       listEntry: [],
       emergencyItem: [],
       emergencyContact: [],
+      emergencyLink: [],
+      linkToken: [],
       media: [],
       email: [],
       session: [],
