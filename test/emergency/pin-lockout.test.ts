@@ -102,7 +102,10 @@ describe('the per-IP limit of the public routes', () => {
     const limited = await readPublic(server, link.token, from('203.0.113.9'));
     assert.equal(limited.status, 429);
     assert.match(limited.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
-    assert.equal(limited.headers.get('cache-control'), 'no-store');
+    assert.deepEqual(
+      ['cache-control', 'referrer-policy', 'x-robots-tag'].map((name) => limited.headers.get(name)),
+      ['no-store', 'no-referrer', 'noindex'],
+    );
     assert.equal((await unlock(server, link.token, '1234', from('203.0.113.9'))).status, 429);
     assert.equal((await readPublic(server, link.token, from('198.51.100.4'))).status, 200);
     server.clock.advance(MINUTE);

@@ -188,6 +188,18 @@ describe('emergency links: the public routes', () => {
     assert.equal((await server.request('GET', `/app/emergency-links/${link.id}/`, { token: owner.token })).body.views, 2);
   });
 
+  test('HEAD answers as GET does, without a body, and is a view too', async () => {
+    const link = await createLink(server, owner);
+    const head = await server.request('HEAD', `/public/emergency/${link.token}/`);
+    assert.equal(head.status, 200);
+    assert.equal(head.text, '');
+    assert.deepEqual(publicHeaders(head), NO_STORE);
+    assert.equal((await views(link.id)).length, 1);
+    const pinned = await createLink(server, owner, { pin: '1234' });
+    assert.equal((await server.request('HEAD', `/public/emergency/${pinned.token}/`)).status, 401);
+    assert.equal((await server.request('HEAD', `/public/emergency/${'B'.repeat(22)}/`)).status, 404);
+  });
+
   test('the views of a link are its owner’s alone', async () => {
     const link = await createLink(server, owner);
     const other = await createOwner(server);
