@@ -8,7 +8,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { registerAccountRoutes } from './accounts/account-routes.ts';
 import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
+import { registerEntityTags } from './http/entity-tags.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
+import { registerAccessorRoutes } from './sharing/accessor-routes.ts';
 import { registerEmergencyRoutes } from './emergency/emergency-routes.ts';
 import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
@@ -86,6 +88,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   });
   await registerCors(app, ctx.config.corsOrigins);
   registerSecurityHeaders(app, ctx.config.publicUrl);
+  registerEntityTags(app);
   // The documentation pages, in a scope of their own with helmet's headers and the strict
   // content security policy Swagger UI's own files allow.
   await app.register(async (docs) => {
@@ -116,6 +119,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
 
   registerHealthRoutes(app, ctx);
   registerAppDataRoutes(app, ctx);
+  registerAccessorRoutes(app, ctx);
   registerEmergencyRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
   registerAccountRoutes(app, ctx);

@@ -80,6 +80,10 @@ export interface Config {
     secondStepFailuresPerAccount: RateLimit;
     emailPerAddress: RateLimit;
     verificationEmailsPerAccount: RateLimit;
+    /** Invitation e-mails to one address, whoever sends them; past it an invitation is made but not mailed. */
+    invitationEmailsPerAddress: RateLimit;
+    /** Invitation e-mails one account causes, to any addresses; past it an invitation is refused (429). */
+    invitationEmailsPerAccount: RateLimit;
     exportsPerAccount: RateLimit;
     /** Requests to the public emergency link routes per client IP (GET and POST together). */
     emergencyLinkPerIp: RateLimit;
@@ -98,6 +102,8 @@ export interface Config {
     emergencyLinksPerUser: number;
     mediaPerUser: number;
     emailsPerAccount: number;
+    /** Accessors (invitations, accepted or not) per app user: ACCESSOR_QUOTA (contract §12). */
+    accessorsPerUser: number;
     /** Account-wide bounds (contract §5): what one app user holds as a whole. */
     itemsPerAccount: number;
     entriesPerAccount: number;
@@ -418,6 +424,8 @@ export function loadConfig(env: Env = process.env): Config {
       secondStepFailuresPerAccount: rate('RATE_LIMIT_SECOND_STEP_FAILURES', '10/1h'),
       emailPerAddress: rate('RATE_LIMIT_EMAIL_PER_ADDRESS', '1/1m'),
       verificationEmailsPerAccount: rate('RATE_LIMIT_VERIFICATION_EMAILS_PER_ACCOUNT', '10/1d'),
+      invitationEmailsPerAddress: rate('RATE_LIMIT_INVITATION_EMAILS_PER_ADDRESS', '3/1d'),
+      invitationEmailsPerAccount: rate('RATE_LIMIT_INVITATION_EMAILS_PER_ACCOUNT', '50/1d'),
       exportsPerAccount: rate('RATE_LIMIT_EXPORTS_PER_ACCOUNT', '5/1h'),
       emergencyLinkPerIp: rate('RATE_LIMIT_EMERGENCY_LINK_IP', '30/1m'),
       emergencyPinFailures: rate('RATE_LIMIT_EMERGENCY_PIN', '5/15m'),
@@ -433,6 +441,7 @@ export function loadConfig(env: Env = process.env): Config {
       emergencyLinksPerUser: quota('QUOTA_EMERGENCY_LINKS_PER_USER', 20),
       mediaPerUser: quota('QUOTA_MEDIA_PER_USER', 1000),
       emailsPerAccount: quota('QUOTA_EMAILS_PER_ACCOUNT', 20),
+      accessorsPerUser: quota('ACCESSOR_QUOTA', 50),
       itemsPerAccount: quota('QUOTA_ITEMS_PER_ACCOUNT', 10_000),
       entriesPerAccount: quota('QUOTA_ENTRIES_PER_ACCOUNT', 100_000),
       mediaBytesPerAccount: parseSize('QUOTA_MEDIA_BYTES_PER_ACCOUNT', get('QUOTA_MEDIA_BYTES_PER_ACCOUNT') ?? '1GiB'),

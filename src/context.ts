@@ -31,6 +31,12 @@ export interface AppContext {
    * file URLs are then signed for that accessor, and stop working when their access ends.
    */
   accessorId?: number;
+  /**
+   * Set only on the context of a conditional write (If-Match, app-data/conditional-write.ts):
+   * the app user's data version its tag was checked at. The write kernel refuses to write
+   * when another write came in between (`VersionMoved`), and the check is made again.
+   */
+  checkedAtVersion?: number;
   /** Where uploaded media files are stored (MEDIA_STORAGE). */
   media: MediaStorage;
   secrets: {

@@ -11,6 +11,7 @@ export type ErrorKind =
   | 'unauthenticated' // no credentials, or not valid ones
   | 'forbidden'
   | 'conflict'
+  | 'precondition-failed' // If-Match named a tag that is not the current one
   | 'rate-limited' // try again after `retryAfterSeconds`
   | 'unavailable'; // something the request needs is not there now
 
@@ -65,6 +66,10 @@ export function forbidden(detail: string): DomainError {
 
 export function conflict(detail: string): DomainError {
   return new DomainError('conflict', { detail });
+}
+
+export function preconditionFailed(detail: string): DomainError {
+  return new DomainError('precondition-failed', { detail });
 }
 
 export function rateLimited(retryAfterSeconds: number, detail = 'Too many requests; try again later.'): DomainError {

@@ -1,8 +1,8 @@
 // A periodic pass over what expires by itself: unverified holds on addresses past
-// UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key e-mails older than the
-// limits that count them, MFA logins never completed, the abuse limits' ended windows (where
-// they are kept in the database), and emergency link views past their 90 days. Every instance
-// may run it: each step is an idempotent delete.
+// UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key and invitation e-mails older
+// than the limits that count them, MFA logins never completed, the abuse limits' ended windows
+// (where they are kept in the database), and emergency link views past their 90 days. Every
+// instance may run it: each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
@@ -48,11 +48,18 @@ export class AccountSweeper {
 
   async runOnce(): Promise<void> {
     const now = this.#clock.now();
-    const { emailPerAddress, verificationEmailsPerAccount } = this.#config.rateLimits;
+    const { emailPerAddress, verificationEmailsPerAccount, invitationEmailsPerAddress, invitationEmailsPerAccount } =
+      this.#config.rateLimits;
     const holds = await deleteExpiredHolds(this.#db.kysely, now - this.#config.unverifiedAccountTtlMs);
     const sends = await deleteEmailSendsBefore(
       this.#db.kysely,
-      now - Math.max(emailPerAddress.windowMs, verificationEmailsPerAccount.windowMs),
+      now -
+        Math.max(
+          emailPerAddress.windowMs,
+          verificationEmailsPerAccount.windowMs,
+          invitationEmailsPerAddress.windowMs,
+          invitationEmailsPerAccount.windowMs,
+        ),
     );
     await deleteChallengesBefore(this.#db.kysely, now);
     await deleteEndedCounters(this.#db.kysely, now);

@@ -7,10 +7,14 @@ import { AppUserBody, AppUserDetailSchema, AppUserSchema } from './app-user-sche
 import { changeAppUser, createAppUser, getAppUser, listCallerAppUsers, removeAppUser } from './app-user-service.ts';
 import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
+import { writeIfMatch, type Current } from './conditional-write.ts';
 import { created, onAppUser, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['app users'];
+
+/** The detail as a GET answers it: what If-Match is checked against. */
+const current: Current = { schema: AppUserDetailSchema, read: getAppUser };
 
 export function registerAppUserRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -64,10 +68,16 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
           params: IdParams,
           body: AppUserBody,
           operationId: method === 'patch' ? 'updateAppUser' : 'replaceAppUser',
-          response: { 200: AppUserDetailSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+          response: {
+            200: AppUserDetailSchema,
+            ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, preconditionFailed: true }),
+          },
         },
       },
-      (request) => onAppUser(ctx, request, 'owner', (a, id) => changeAppUser(a, id, request.body)),
+      (request, reply) =>
+        onAppUser(ctx, request, 'owner', (a, id) =>
+          writeIfMatch(request, reply, a, id, current, (w) => changeAppUser(w, id, request.body)),
+        ),
     );
   }
 
@@ -77,6 +87,7 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
     '/app/users/:id/',
     'app_user',
     { tags, operationId: 'deleteAppUser', summary: 'Delete an app user and everything it holds, media files included' },
+    current,
     removeAppUser,
   );
 }

@@ -12,10 +12,14 @@ import {
 } from './emergency-contact-service.ts';
 import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
-import { created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
+import type { Current } from './conditional-write.ts';
+import { changeObject, created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['emergency contacts'];
+
+/** The detail as a GET answers it: what If-Match is checked against. */
+const current: Current = { schema: EmergencyContactSchema, read: (a, id) => getEmergencyContact(a.ctx, a.accountId, id) };
 
 export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -76,11 +80,16 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateEmergencyContact' : 'replaceEmergencyContact',
-          response: { 200: EmergencyContactSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+          response: {
+            200: EmergencyContactSchema,
+            ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, preconditionFailed: true }),
+          },
         },
       },
-      (request) =>
-        onObject(ctx, request, 'emergency_contact', 'write', (a, id) => changeEmergencyContact(a.ctx, a.accountId, id, request.body)),
+      (request, reply) =>
+        changeObject(ctx, request, reply, 'emergency_contact', current, (a, id) =>
+          changeEmergencyContact(a.ctx, a.accountId, id, request.body),
+        ),
     );
   }
 
@@ -90,6 +99,7 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
     '/app/emergency-contacts/:id/',
     'emergency_contact',
     { tags, operationId: 'deleteEmergencyContact', summary: 'Delete an emergency contact' },
+    current,
     (a, id) => removeEmergencyContact(a.ctx, a.accountId, id),
   );
 }

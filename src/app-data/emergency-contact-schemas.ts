@@ -5,8 +5,9 @@ import { NAME_MAX_LENGTH, NameField, Url } from './field-schemas.ts';
 import { emergencyContactUrl } from './urls.ts';
 
 // validation-errors.ts recognises the \d{9,15} patterns and words the v1 phone message.
-const PHONE_PATTERN = '^1?\\d{9,15}$';
-const OPTIONAL_PHONE_PATTERN = '^(1?\\d{9,15})?$';
+// v1's digits, or an international E.164 number, kept as written so that a tel: link dials it.
+const PHONE_PATTERN = '^(1?\\d{9,15}|\\+[1-9]\\d{6,14})$';
+const OPTIONAL_PHONE_PATTERN = '^(1?\\d{9,15}|\\+[1-9]\\d{6,14})?$';
 
 export const EmergencyContactSchema = Type.Object({
   id: Type.Integer(),
@@ -23,7 +24,10 @@ export const EmergencyContactBody = Type.Object(
   {
     name: NameField,
     relation: Type.Optional(Type.String({ maxLength: NAME_MAX_LENGTH })),
-    phone_number: Type.String({ pattern: PHONE_PATTERN, description: '9 to 15 digits (no spaces or +), optionally after a leading 1' }),
+    phone_number: Type.String({
+      pattern: PHONE_PATTERN,
+      description: "9 to 15 digits (no spaces), optionally after a leading 1, or E.164: '+' and 7 to 15 digits",
+    }),
     alt_phone_number: Type.Optional(Type.String({ pattern: OPTIONAL_PHONE_PATTERN, description: 'As phone_number; may be empty' })),
     email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')], { description: 'May be empty' })),
   },

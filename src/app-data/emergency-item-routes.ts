@@ -12,10 +12,14 @@ import {
 } from './emergency-item-service.ts';
 import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
-import { created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
+import type { Current } from './conditional-write.ts';
+import { changeObject, created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['emergency items'];
+
+/** The detail as a GET answers it: what If-Match is checked against. */
+const current: Current = { schema: EmergencyItemSchema, read: (a, id) => getEmergencyItem(a.ctx, a.accountId, id) };
 
 export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -76,10 +80,14 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateEmergencyItem' : 'replaceEmergencyItem',
-          response: { 200: EmergencyItemSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+          response: {
+            200: EmergencyItemSchema,
+            ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, preconditionFailed: true }),
+          },
         },
       },
-      (request) => onObject(ctx, request, 'emergency_item', 'write', (a, id) => changeEmergencyItem(a.ctx, a.accountId, id, request.body)),
+      (request, reply) =>
+        changeObject(ctx, request, reply, 'emergency_item', current, (a, id) => changeEmergencyItem(a.ctx, a.accountId, id, request.body)),
     );
   }
 
@@ -93,6 +101,7 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
       operationId: 'deleteEmergencyItem',
       summary: 'Delete an emergency item (its media resource stays in the gallery)',
     },
+    current,
     (a, id) => removeEmergencyItem(a.ctx, a.accountId, id),
   );
 }

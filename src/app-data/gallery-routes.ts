@@ -10,7 +10,8 @@ import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
 import { MediaListSchema, MediaPatchBody, MediaPutBody, UploadFormSchema } from './gallery-schemas.ts';
 import { getMedia, listGallery, removeMedia, updateMedia, uploadMedia } from './gallery-service.ts';
-import { created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
+import type { Current } from './conditional-write.ts';
+import { changeObject, created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['media'];
@@ -48,6 +49,9 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
     );
   });
 }
+
+/** The detail as a GET answers it: what If-Match is checked against. */
+const current: Current = { schema: MediaResourceSchema, read: (a, id) => getMedia(a.ctx, a.accountId, id) };
 
 export function registerGalleryRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -89,10 +93,13 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: MediaPatchBody,
         operationId: 'updateMediaResource',
-        response: { 200: MediaResourceSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+        response: {
+          200: MediaResourceSchema,
+          ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, preconditionFailed: true }),
+        },
       },
     },
-    (request) => onObject(ctx, request, 'media', 'write', (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
+    (request, reply) => changeObject(ctx, request, reply, 'media', current, (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
   );
 
   app.put(
@@ -104,10 +111,13 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: MediaPutBody,
         operationId: 'replaceMediaResource',
-        response: { 200: MediaResourceSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+        response: {
+          200: MediaResourceSchema,
+          ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, preconditionFailed: true }),
+        },
       },
     },
-    (request) => onObject(ctx, request, 'media', 'write', (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
+    (request, reply) => changeObject(ctx, request, reply, 'media', current, (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
   );
 
   registerDelete(
@@ -116,6 +126,7 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
     '/app/media-resources/:id/',
     'media',
     { tags, operationId: 'deleteMediaResource', summary: 'Delete a media resource and its file; references to it become null' },
+    current,
     (a, id) => removeMedia(a.ctx, a.accountId, id),
   );
 }

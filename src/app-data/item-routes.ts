@@ -10,13 +10,17 @@ import { ItemBody, ItemPatchBody, ItemSchema } from './item-schemas.ts';
 import { createItem, getItem, removeItem, updateItem } from './item-service.ts';
 import { loadItems } from './item-loads.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
-import { created, onObject, registerDelete } from './route-helpers.ts';
+import type { Current } from './conditional-write.ts';
+import { changeObject, created, onObject, registerDelete } from './route-helpers.ts';
 import { writeItems } from './paged-tree.ts';
 import { findTopicWithHeld } from './tree-queries.ts';
 import { fitsInline, spoolView } from './tree-views.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['items'];
+
+/** The detail as a GET answers it: what If-Match is checked against. */
+const current: Current = { schema: ItemSchema, read: (a, id) => getItem(a.ctx, a.accountId, id) };
 
 export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
   app.get(
@@ -93,10 +97,14 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateItem' : 'replaceItem',
-          response: { 200: ItemSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+          response: {
+            200: ItemSchema,
+            ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, preconditionFailed: true }),
+          },
         },
       },
-      async (request) => onObject(ctx, request, 'item', 'write', (a, id) => updateItem(a.ctx, a.accountId, id, request.body)),
+      async (request, reply) =>
+        changeObject(ctx, request, reply, 'item', current, (a, id) => updateItem(a.ctx, a.accountId, id, request.body)),
     );
   }
 
@@ -106,6 +114,7 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
     '/app/items/:id/',
     'item',
     { tags, operationId: 'deleteItem', summary: 'Delete an item with its content' },
+    current,
     (a, id) => removeItem(a.ctx, a.accountId, id),
   );
 }

@@ -6,10 +6,14 @@ import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
 import { ListEntryBody, ListEntryPatchBody, ListEntrySchema } from './list-entry-schemas.ts';
 import { changeEntry, createEntry, getEntry, listItemEntries, removeEntry } from './list-entry-service.ts';
-import { created, onObject, registerDelete } from './route-helpers.ts';
+import type { Current } from './conditional-write.ts';
+import { changeObject, created, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['list entries'];
+
+/** The detail as a GET answers it: what If-Match is checked against. */
+const current: Current = { schema: ListEntrySchema, read: (a, id) => getEntry(a.ctx, a.accountId, id) };
 
 export function registerListEntryRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -67,10 +71,14 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateListEntry' : 'replaceListEntry',
-          response: { 200: ListEntrySchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+          response: {
+            200: ListEntrySchema,
+            ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, preconditionFailed: true }),
+          },
         },
       },
-      (request) => onObject(ctx, request, 'list_entry', 'write', (a, id) => changeEntry(a.ctx, a.accountId, id, request.body)),
+      (request, reply) =>
+        changeObject(ctx, request, reply, 'list_entry', current, (a, id) => changeEntry(a.ctx, a.accountId, id, request.body)),
     );
   }
 
@@ -80,6 +88,7 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
     '/app/list-entries/:id/',
     'list_entry',
     { tags, operationId: 'deleteListEntry', summary: 'Delete a list entry' },
+    current,
     (a, id) => removeEntry(a.ctx, a.accountId, id),
   );
 }

@@ -54,6 +54,17 @@ async function inWriteTransaction<T>(ctx: AppContext, work: (trx: Kysely<Databas
 
 const USAGE = ['item_count', 'entry_count', 'media_bytes'] as const;
 
+/**
+ * A conditional write's check was made at a data version another write has since moved
+ * (conditional-write.ts checks again). Thrown inside the transaction: nothing is written.
+ */
+export class VersionMoved extends Error {}
+
+/** After the bump, which holds the app user's row until commit: the check still holds only if no write came in between. */
+function requireUnmoved(ctx: AppContext, bumpedTo: number): void {
+  if (ctx.checkedAtVersion !== undefined && bumpedTo !== ctx.checkedAtVersion + 1) throw new VersionMoved();
+}
+
 /** What a create adds to its app user's totals; the bump counts it, and returns the totals with it. */
 export interface Adding {
   items?: number;
@@ -79,7 +90,7 @@ export const bumpDataVersion = preparedQuery((db, p: { appUserId: number } & Cou
     .updateTable('app_users')
     .set({ data_version: sql`data_version + 1`, ...addedTo(p) })
     .where('id', '=', p.appUserId)
-    .returning(USAGE),
+    .returning(['data_version', ...USAGE]),
 );
 
 /**
@@ -97,9 +108,11 @@ export async function writeOwned<R extends Held, T>(
   return inWriteTransaction(ctx, async (trx) => {
     const found = await find(trx);
     if (!found) throw notFound();
-    const [usage] = await bumpDataVersion(trx, { appUserId: found.app_user_id, ...counted(adding) });
+    const [bumped] = await bumpDataVersion(trx, { appUserId: found.app_user_id, ...counted(adding) });
     // Gone between the find and the bump: only a concurrent deletion does that.
-    if (!usage) throw notFound();
+    if (!bumped) throw notFound();
+    const { data_version, ...usage } = bumped;
+    requireUnmoved(ctx, data_version);
     return write(trx, found, usage);
   });
 }
@@ -125,7 +138,7 @@ export const bumpTopicOwnersVersion = preparedQuery((db, p: { accountId: number;
         .where('topics.id', '=', p.topicId)
         .where('topics.account_id', '=', p.accountId),
     )
-    .returning(['id', ...USAGE]),
+    .returning(['id', 'data_version', ...USAGE]),
 );
 
 /**
@@ -142,7 +155,8 @@ export async function writeUnderTopic<T>(
   return inWriteTransaction(ctx, async (trx) => {
     const [bumped] = await bumpTopicOwnersVersion(trx, { accountId, topicId, ...counted(adding) });
     if (!bumped) throw notFound();
-    const { id, ...usage } = bumped;
+    const { id, data_version, ...usage } = bumped;
+    requireUnmoved(ctx, data_version);
     return write(trx, { app_user_id: id }, usage);
   });
 }

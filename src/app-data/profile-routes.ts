@@ -11,10 +11,14 @@ import { ProfileBody, ProfileDetailSchema, ProfilePatchBody, ProfileSchema } fro
 import { changeProfile, createProfile, listUserProfiles, removeProfile } from './profile-service.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
 import { sendView } from './tree-views.ts';
-import { created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
+import type { Current } from './conditional-write.ts';
+import { changeObject, created, onAppUser, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['profiles'];
+
+/** The detail as a GET answers it: what If-Match is checked against. */
+const current: Current = { schema: ProfileDetailSchema, read: (a, id) => loadProfileDetail(a.ctx, a.accountId, id) };
 
 export function registerProfileRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
   app.get(
@@ -78,11 +82,14 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateProfile' : 'replaceProfile',
-          response: { 200: ProfileDetailSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+          response: {
+            200: ProfileDetailSchema,
+            ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, preconditionFailed: true }),
+          },
         },
       },
       async (request, reply) =>
-        sendView(reply, await onObject(ctx, request, 'profile', 'write', (a, id) => changeProfile(a, id, request.body))),
+        sendView(reply, await changeObject(ctx, request, reply, 'profile', current, (a, id) => changeProfile(a, id, request.body))),
     );
   }
 
@@ -92,6 +99,7 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
     '/app/profiles/:id/',
     'profile',
     { tags, operationId: 'deleteProfile', summary: 'Delete a profile with its topics and items' },
+    current,
     (a, id) => removeProfile(a, id),
   );
 }

@@ -15,6 +15,7 @@ import type { FastifyReply } from 'fastify';
 import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { entityTag, sendTagged } from '../http/entity-tags.ts';
 import { expiryFor } from '../media/signed-urls.ts';
 import { objectAccess, type Access, type Kind } from './access.ts';
 import { isStream } from './tree-views.ts';
@@ -33,6 +34,8 @@ interface Entry extends Viewer {
   expiry: number;
   /** UTF-8 bytes, so that sending does not encode the string again each time. */
   body: Buffer;
+  /** The body's entity tag (http/entity-tags.ts), made once. */
+  tag: string;
   /** Read (or added) since eviction last passed it: it gets another turn before it goes. */
   used: boolean;
 }
@@ -70,7 +73,7 @@ export class RenderingCache {
   }
 
   /** The rendering of `key` when it is stamped `stamp` (else it is dropped); undefined `stamp`: the caller may not have it. */
-  get(key: string, stamp: Stamp | undefined): Buffer | undefined {
+  get(key: string, stamp: Stamp | undefined): { body: Buffer; tag: string } | undefined {
     const entry = this.#entries.get(key);
     if (!entry) {
       this.counts.misses++;
@@ -85,15 +88,15 @@ export class RenderingCache {
     // A flag, not a move to the end of the Map: a hit costs no Map writes (the profile read's
     // hot path), and eviction still spares what was read since it last passed.
     entry.used = true;
-    return entry.body;
+    return entry;
   }
 
-  set(key: string, viewer: Viewer, stamp: Stamp, body: Buffer): void {
+  set(key: string, viewer: Viewer, stamp: Stamp, body: Buffer, tag: string): void {
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
     if (body.length > this.#maxBytes / 4) return;
     const { accessorId, privateAccess } = viewer;
-    this.#entries.set(key, { accessorId, privateAccess, dataVersion: stamp.dataVersion, expiry: stamp.expiry, body, used: true });
+    this.#entries.set(key, { accessorId, privateAccess, dataVersion: stamp.dataVersion, expiry: stamp.expiry, body, tag, used: true });
     this.#bytes += body.length;
     this.#evict();
   }
@@ -159,8 +162,8 @@ export async function sendRendering(
   const viewer = cache.viewerOf(key);
   if (viewer !== undefined) {
     const version = await versionFor(caller, viewer);
-    const body = cache.get(key, version === undefined || version === null ? undefined : cache.stamp(version, now));
-    if (body !== undefined) return reply.type('application/json; charset=utf-8').send(body);
+    const hit = cache.get(key, version === undefined || version === null ? undefined : cache.stamp(version, now));
+    if (hit !== undefined) return sendTagged(reply.request, reply, hit.tag, hit.body);
   } else {
     cache.counts.misses++;
   }
@@ -171,7 +174,8 @@ export async function sendRendering(
     if (value === undefined) throw notFound();
     if (isStream(value)) return reply.type('application/json; charset=utf-8').send(value);
     const body = Buffer.from(String(reply.serialize(value)));
-    if (version !== null) cache.set(key, access.grant ?? OWNER, cache.stamp(version, now), body);
-    return reply.type('application/json; charset=utf-8').send(body);
+    const tag = entityTag(body);
+    if (version !== null) cache.set(key, access.grant ?? OWNER, cache.stamp(version, now), body, tag);
+    return sendTagged(reply.request, reply, tag, body);
   });
 }

@@ -8,6 +8,7 @@ import { errors } from '../http/error-schemas.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { appUserAccess, NOT_ALLOWED, objectAccess, type Access, type Kind, type Need } from './access.ts';
+import { writeIfMatch, type Current } from './conditional-write.ts';
 import { IdParams } from './field-schemas.ts';
 
 type WithId = FastifyRequest & { params: { id: string } };
@@ -35,6 +36,23 @@ export async function onAppUser<T>(
   return run(await appUserAccess(ctx, callerOf(request), appUserId, need), appUserId);
 }
 
+/**
+ * A PATCH or PUT of the object `kind` the path's `{id}` names: `change` with the caller's access
+ * to write it (`need`: 'owner' for what only the owner changes), under `If-Match` when the
+ * request has one (conditional-write.ts).
+ */
+export function changeObject<T>(
+  ctx: AppContext,
+  request: WithId,
+  reply: FastifyReply,
+  kind: Kind,
+  current: Current,
+  change: (access: Access, id: number) => Promise<T>,
+  need: Exclude<Need, 'read'> = 'write',
+): Promise<T> {
+  return onObject(ctx, request, kind, need, (a, id) => writeIfMatch(request, reply, a, id, current, (w) => change(w, id)));
+}
+
 /** 201 with `Location` equal to the new object's absolute url (contract §2). */
 export function created<T extends { url: string }>(reply: FastifyReply, body: T): FastifyReply {
   return reply.code(201).header('location', body.url).send(body);
@@ -42,8 +60,9 @@ export function created<T extends { url: string }>(reply: FastifyReply, body: T)
 
 /**
  * DELETE `path` (a detail with an `{id}` naming a `kind`, or an app user, which only its owner
- * deletes): 204, 403 for an accessor who may not, or 404 when the caller cannot see it.
- * `doc.operationId`: `delete<Resource>`. `need`: 'owner' for what only the owner deletes.
+ * deletes): 204, 403 for an accessor who may not, 404 when the caller cannot see it, 412 when
+ * `If-Match` names another version of `current`. `doc.operationId`: `delete<Resource>`.
+ * `need`: 'owner' for what only the owner deletes.
  */
 export function registerDelete(
   app: App,
@@ -51,6 +70,7 @@ export function registerDelete(
   path: string,
   kind: Kind | 'app_user',
   doc: { tags: string[]; operationId: string; summary: string },
+  current: Current,
   remove: (access: Access, id: number) => Promise<void>,
   need: Exclude<Need, 'read'> = 'write',
 ): void {
@@ -60,12 +80,13 @@ export function registerDelete(
       schema: {
         ...doc,
         params: IdParams,
-        response: { 204: Type.Null(), ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true }) },
+        response: { 204: Type.Null(), ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, preconditionFailed: true }) },
       },
     },
     async (request, reply) => {
-      if (kind === 'app_user') await onAppUser(ctx, request, 'owner', remove);
-      else await onObject(ctx, request, kind, need, remove);
+      const removeIfMatch = (a: Access, id: number) => writeIfMatch(request, reply, a, id, current, (w) => remove(w, id));
+      if (kind === 'app_user') await onAppUser(ctx, request, 'owner', removeIfMatch);
+      else await onObject(ctx, request, kind, need, removeIfMatch);
       return reply.code(204).send(null);
     },
   );

@@ -4,7 +4,8 @@ import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
-import { created, onObject, registerDelete } from './route-helpers.ts';
+import type { Current } from './conditional-write.ts';
+import { changeObject, created, onObject, registerDelete } from './route-helpers.ts';
 import { TopicBody, TopicPatchBody, TopicSchema } from './topic-schemas.ts';
 import { changeTopic, createTopic, getTopic, listTopics, removeTopic } from './topic-service.ts';
 import { sendView } from './tree-views.ts';
@@ -12,6 +13,9 @@ import { TOPIC_TYPES, TopicTypeSchema } from './topic-types.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['topics'];
+
+/** The detail as a GET answers it: what If-Match is checked against. */
+const current: Current = { schema: TopicSchema, read: (a, id) => getTopic(a.ctx, a.accountId, id) };
 
 export function registerTopicRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -83,11 +87,17 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
           params: IdParams,
           body: changeSchemas[method],
           operationId: method === 'patch' ? 'updateTopic' : 'replaceTopic',
-          response: { 200: TopicSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+          response: {
+            200: TopicSchema,
+            ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, preconditionFailed: true }),
+          },
         },
       },
       async (request, reply) =>
-        sendView(reply, await onObject(ctx, request, 'topic', 'write', (a, id) => changeTopic(a.ctx, a.accountId, id, request.body))),
+        sendView(
+          reply,
+          await changeObject(ctx, request, reply, 'topic', current, (a, id) => changeTopic(a.ctx, a.accountId, id, request.body)),
+        ),
     );
   }
 
@@ -97,6 +107,7 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
     '/app/topics/:id/',
     'topic',
     { tags, operationId: 'deleteTopic', summary: 'Delete a topic with its items' },
+    current,
     (a, id) => removeTopic(a.ctx, a.accountId, id),
   );
 }

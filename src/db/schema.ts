@@ -54,7 +54,8 @@ export interface PasswordResetKeysTable {
   used_at: number | null;
 }
 
-export type EmailSendKind = 'verification' | 'reset';
+/** What was sent: a key (verification, reset), or an invitation to someone's data (contract §12). */
+export type EmailSendKind = 'verification' | 'reset' | 'invitation';
 
 export interface EmailSendsTable {
   id: Generated<number>;

@@ -2,7 +2,8 @@
 // the owner's only. An accessor of the app user is 403 (access.ts), anyone else 404.
 import { Type } from 'typebox';
 import { IdParams } from '../app-data/field-schemas.ts';
-import { created, onAppUser, onObject, registerDelete } from '../app-data/route-helpers.ts';
+import type { Current } from '../app-data/conditional-write.ts';
+import { changeObject, created, onAppUser, onObject, registerDelete } from '../app-data/route-helpers.ts';
 import type { AppContext } from '../context.ts';
 import { errors } from '../http/error-schemas.ts';
 import type { App } from '../http/types.ts';
@@ -23,6 +24,9 @@ import {
 } from './emergency-link-service.ts';
 
 const tags = ['emergency links'];
+
+/** The link as a GET answers it: what If-Match is checked against. */
+const current: Current = { schema: EmergencyLinkSchema, read: (a, id) => getEmergencyLink(a.ctx, a.accountId, id) };
 
 /** The 403 of every route here, as the document describes it. */
 const OWNER_ONLY = 'An accessor of the app user: emergency links are its owner’s only (contract §12)';
@@ -87,10 +91,22 @@ export function registerEmergencyLinkRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: EmergencyLinkPatchBody,
         operationId: 'updateEmergencyLink',
-        response: { 200: EmergencyLinkSchema, ...errors({ auth: true, forbidden: OWNER_ONLY, notFound: true, body: true }) },
+        response: {
+          200: EmergencyLinkSchema,
+          ...errors({ auth: true, forbidden: OWNER_ONLY, notFound: true, body: true, preconditionFailed: true }),
+        },
       },
     },
-    (request) => onObject(ctx, request, 'emergency_link', 'owner', (a, id) => changeEmergencyLink(a.ctx, a.accountId, id, request.body)),
+    (request, reply) =>
+      changeObject(
+        ctx,
+        request,
+        reply,
+        'emergency_link',
+        current,
+        (a, id) => changeEmergencyLink(a.ctx, a.accountId, id, request.body),
+        'owner',
+      ),
   );
 
   registerDelete(
@@ -103,6 +119,7 @@ export function registerEmergencyLinkRoutes(app: App, ctx: AppContext): void {
       operationId: 'deleteEmergencyLink',
       summary: 'Revoke an emergency link: it answers 404 from the next request, and its views go',
     },
+    current,
     (a, id) => removeEmergencyLink(a.ctx, a.accountId, id),
     'owner',
   );

@@ -81,6 +81,8 @@ export interface ErrorOptions {
   conflict?: string;
   /** Rate-limited: 429 with Retry-After. */
   rateLimited?: boolean;
+  /** A conditional write (If-Match): 412 when the tag is not the current one. */
+  preconditionFailed?: boolean;
   /** 401 PinRequired with `WWW-Authenticate: PIN`, with when (an emergency link with a PIN). */
   pinRequired?: string;
   /** 410, with what is gone. */
@@ -115,6 +117,7 @@ export function errors(options: ErrorOptions = {}) {
     ...(options.notFound ? { 404: detail('Not found: missing, or not the caller’s') } : {}),
     ...(options.conflict ? { 409: detail(options.conflict) } : {}),
     ...(options.gone ? { 410: detail(options.gone) } : {}),
+    ...(options.preconditionFailed ? { 412: detail('If-Match named a tag that is not the current one: nothing was changed') } : {}),
     ...(options.body ? { 413: detail('The request body is too large') } : {}),
     ...(options.body ? { 415: detail('Unsupported media type') } : {}),
     ...(options.rangeNotSatisfiable

@@ -59,7 +59,8 @@ export function checkOperationId(route: RouteOptions): void {
  * operationId + "Head", and path ids become integers ≥ 1 (with 1 as "Try it out"'s default).
  */
 export function transformDocument({ openapiObject }: { openapiObject: Partial<JsonObject> }): JsonObject {
-  for (const item of Object.values<JsonObject>(openapiObject.paths ?? {})) {
+  for (const [path, item] of Object.entries<JsonObject>(openapiObject.paths ?? {})) {
+    if (path.startsWith('/app/') && item.get) item.get = withValidators(item.get);
     // GET and HEAD of one route share one operation object: HEAD gets a copy of its own.
     if (item.head?.operationId !== undefined) item.head = { ...item.head, operationId: `${item.head.operationId}Head` };
     for (const operation of Object.values<JsonObject>(item)) {
@@ -81,4 +82,27 @@ export function transformDocument({ openapiObject }: { openapiObject: Partial<Js
     }
   }
   return openapiObject;
+}
+
+/**
+ * A personal-data GET (http/entity-tags.ts, contract §14): its 200 carries an ETag, and
+ * If-None-Match with the current one answers 304 with no body.
+ */
+function withValidators(operation: JsonObject): JsonObject {
+  const etag = { description: 'Strong tag of the exact body: changes exactly when the body does', schema: { type: 'string' } };
+  const responses = { ...operation.responses };
+  const ok = responses['200'];
+  if (ok) responses['200'] = { ...ok, headers: { ...ok.headers, ETag: etag } };
+  responses['304'] = { description: 'Not modified: If-None-Match named the current tag; no body', headers: { ETag: etag } };
+  const parameters = [
+    ...(operation.parameters ?? []),
+    {
+      in: 'header',
+      name: 'If-None-Match',
+      required: false,
+      schema: { type: 'string' },
+      description: 'A tag (or a list of tags) the client holds: 304 when one is current',
+    },
+  ];
+  return { ...operation, parameters, responses };
 }

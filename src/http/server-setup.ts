@@ -61,6 +61,7 @@ const STATUS_OF: Record<ErrorKind, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  'precondition-failed': 412,
   'rate-limited': 429,
   unavailable: 503,
 };

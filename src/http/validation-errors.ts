@@ -12,7 +12,7 @@ const TYPE_NAMES: Record<string, string> = {
   object: 'Expected an object.',
 };
 
-const PHONE_MESSAGE = "Phone number must be entered in the format: '999999999'. Up to 15 digits allowed.";
+const PHONE_MESSAGE = "Phone number must be entered in the format: '999999999' or '+999999999'. Up to 15 digits allowed.";
 
 /** An emergency link's PIN (contract §13); its schemas use this pattern, so the message can say what a PIN is. */
 export const PIN_PATTERN = '^[0-9]{4,8}$';

@@ -103,6 +103,53 @@ export function secondStepLockedMessage(to: string, lockMs: number): MailMessage
   ]);
 }
 
+/** Who sent an invitation, as its e-mails name them: "Ada Lovelace (ada@example.com)", or the address alone. */
+export interface Inviter {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+function inviterName(inviter: Inviter): string {
+  const name = `${inviter.firstName} ${inviter.lastName}`.trim();
+  return name === '' ? inviter.email : `${name} (${inviter.email})`;
+}
+
+/**
+ * An invitation to see (or keep up to date) someone's information (contract §12). It carries no
+ * key: the page it links to lists the invitations addressed to the reader's verified addresses,
+ * so the link is the same for every invitation and leads nowhere for anyone else.
+ */
+export function invitationMessage(
+  publicUrl: string,
+  to: string,
+  invitation: { inviter: Inviter; appUserName: string; canWrite: boolean },
+): MailMessage {
+  const what = invitation.canWrite ? 'to see and keep up to date' : 'to see';
+  return compose(
+    to,
+    'You are invited to see shared information',
+    [
+      `${inviterName(invitation.inviter)} invited ${to} ${what} the information they keep about ${invitation.appUserName} on Profile Service.`,
+      `To accept, open the page below and sign in with an account on which ${to} is a verified address (or create one with it). The invitation waits there.`,
+      'If you do not want this, ignore this e-mail: nothing is shared with you unless you accept. To decline, choose Decline on the same page; after accepting, you can leave at any time there too.',
+    ],
+    `${publicUrl}/shared`,
+  );
+}
+
+/** To the owner, when the person invited accepted. Names only what the owner wrote: the address invited. */
+export function invitationAcceptedMessage(
+  to: string,
+  acceptance: { invitedEmail: string; appUserName: string; canWrite: boolean },
+): MailMessage {
+  const may = acceptance.canWrite ? 'see and change' : 'see';
+  return compose(to, 'Your invitation was accepted', [
+    `The invitation you sent to ${acceptance.invitedEmail} was accepted: from now on its account can ${may} the information about ${acceptance.appUserName}.`,
+    'You can change what they may do, or end their access, at any time.',
+  ]);
+}
+
 function linkName(label: string): string {
   return label === '' ? 'Your emergency link' : `Your emergency link "${label}"`;
 }

@@ -36,7 +36,10 @@ async function allTables(server: TestServer): Promise<string[]> {
   return (await query.execute(db.kysely)).rows.map((row) => row.name).sort();
 }
 
-/** Rows of any table that refer to the account (an account_id, or accounts.id) or hold one of its addresses. */
+/** The columns that name an account: account_id, *_account_id, and an accessor's user_with_access_id. */
+const ACCOUNT_COLUMNS = /^(?:\w+_)?account_id$|^user_with_access_id$/;
+
+/** Rows of any table that refer to the account (a column of ACCOUNT_COLUMNS, or accounts.id) or hold one of its addresses. */
 async function traces(server: TestServer, accountId: number, addresses: string[]): Promise<string[]> {
   const found: string[] = [];
   const lowered = addresses.map((address) => address.toLowerCase());
@@ -44,7 +47,7 @@ async function traces(server: TestServer, accountId: number, addresses: string[]
     const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(server.server.ctx.db.kysely)).rows;
     for (const row of rows) {
       for (const [column, value] of Object.entries(row)) {
-        const refers = (column === 'account_id' || (table === 'accounts' && column === 'id')) && Number(value) === accountId;
+        const refers = (ACCOUNT_COLUMNS.test(column) || (table === 'accounts' && column === 'id')) && Number(value) === accountId;
         const holds = typeof value === 'string' && lowered.some((address) => value.toLowerCase().includes(address));
         if (refers || holds) found.push(`${table}.${column}: ${String(value).slice(0, 120)}`);
       }

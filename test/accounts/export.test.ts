@@ -6,42 +6,14 @@ import { existsSync, readlinkSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import yauzl from 'yauzl';
 import { createOwner, insertMedia } from '../app-data/fixtures.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 import { spoolLeftBehind } from '../helpers/spool.ts';
 import { WAIT_MS } from '../helpers/wait.ts';
+import { unzip, type ZipEntry } from '../helpers/zip.ts';
 import { pdf, png, pngOfSize, upload, wav } from '../media/media-fixtures.ts';
 import { logIn, registerVerified, startMailedServer, uniqueEmail, type MailedServer, type RegisteredAccount } from './account-flows.ts';
-
-interface ZipEntry {
-  name: string;
-  data: Buffer;
-  compressionMethod: number;
-}
-
-async function unzip(archive: Buffer): Promise<ZipEntry[]> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(archive, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
-  const entries: ZipEntry[] = [];
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, async (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        for await (const chunk of stream) chunks.push(chunk as Buffer);
-        entries.push({ name: entry.fileName, data: Buffer.concat(chunks), compressionMethod: entry.compressionMethod });
-        zip.readEntry();
-      });
-    });
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return entries;
-}
 
 interface Downloaded {
   response: Response;
@@ -169,7 +141,17 @@ describe('data export (GET /account/export/)', () => {
     assert.match(response.headers.get('content-disposition') ?? '', /^attachment; filename="profile-service-export-\d{4}-\d\d-\d\d\.zip"$/);
     assert.equal(response.headers.get('cache-control'), 'no-store');
 
-    assert.deepEqual(Object.keys(document), ['format', 'version', 'exported_at', 'account', 'email_addresses', 'sessions', 'app_users']);
+    assert.deepEqual(Object.keys(document), [
+      'format',
+      'version',
+      'exported_at',
+      'account',
+      'email_addresses',
+      'sessions',
+      'shared_with_me',
+      'app_users',
+    ]);
+    assert.deepEqual(document.shared_with_me, []);
     assert.equal(document.format, 'profile-service-export');
     assert.equal(document.version, 1);
     assert.equal(document.exported_at, new Date(server.clock.now()).toISOString());
@@ -198,9 +180,11 @@ describe('data export (GET /account/export/)', () => {
       'profiles',
       'emergency_items',
       'emergency_contacts',
+      'accessors',
       'emergency_links',
       'media_resources',
     ]);
+    assert.deepEqual(appUser.accessors, []);
     assert.deepEqual({ id: appUser.id, name: appUser.name, quote: appUser.quote }, stripLinks(appUserDetail));
 
     // Profiles in full (topics → items → contents, list entries and media), as their detail answers.

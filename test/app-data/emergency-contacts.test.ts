@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { PUBLIC_URL, startTestServer, type TestServer } from '../helpers/server.ts';
 import { createOwner } from './fixtures.ts';
 
-const PHONE_MESSAGE = "Phone number must be entered in the format: '999999999'. Up to 15 digits allowed.";
+const PHONE_MESSAGE = "Phone number must be entered in the format: '999999999' or '+999999999'. Up to 15 digits allowed.";
 
 describe('emergency contacts', () => {
   let server: TestServer;
@@ -43,7 +43,7 @@ describe('emergency contacts', () => {
     assert.deepEqual((await server.request('GET', path, { token: owner.token })).body, [response.body, full.body]);
   });
 
-  test('phones match ^1?\\d{9,15}$ (alt may be empty); email may be empty or an address', async () => {
+  test('phones match ^1?\\d{9,15}$ or E.164 ^\\+[1-9]\\d{6,14}$ (alt may be empty); email may be empty or an address', async () => {
     const owner = await createOwner(server);
     const path = `/app/users/${owner.appUserId}/emergency-contacts/`;
     const valid = { name: 'A', phone_number: '123456789' };
@@ -52,7 +52,9 @@ describe('emergency contacts', () => {
       [{ ...valid, phone_number: '' }, 'phone_number'],
       [{ ...valid, phone_number: '12345678' }, 'phone_number'],
       [{ ...valid, phone_number: '2234567890123456' }, 'phone_number'],
-      [{ ...valid, phone_number: '+44123456789' }, 'phone_number'],
+      [{ ...valid, phone_number: '+0123456789' }, 'phone_number'],
+      [{ ...valid, phone_number: '+12345' }, 'phone_number'],
+      [{ ...valid, phone_number: '+1234567890123456' }, 'phone_number'],
       [{ ...valid, phone_number: '012 345 6789' }, 'phone_number'],
       [{ ...valid, phone_number: 123456789 }, 'phone_number'],
       [{ ...valid, alt_phone_number: '12' }, 'alt_phone_number'],
@@ -77,6 +79,12 @@ describe('emergency contacts', () => {
       body: { ...valid, alt_phone_number: '', email: '', relation: '' },
     });
     assert.equal(accepted.status, 201);
+    const international = await server.request('POST', path, {
+      token: owner.token,
+      body: { ...valid, phone_number: '+447700900456', alt_phone_number: '+15555550123' },
+    });
+    assert.equal(international.status, 201, international.text);
+    assert.equal(international.body.phone_number, '+447700900456', 'kept as written');
   });
 
   test('detail: GET, PATCH, PUT (name and phone required), DELETE', async () => {

@@ -13,14 +13,14 @@ describe('rendering cache bookkeeping', () => {
   test('over its budget, the oldest entry goes unless it was read since eviction last passed it', () => {
     const cache = new RenderingCache(400, 3_600_000);
     const stamp = cache.stamp(1, NOW);
-    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, OWNER, stamp, body(100));
+    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, OWNER, stamp, body(100), '"t"');
     // The first eviction passes every entry once (each is new) and takes the oldest, a.
-    cache.set('e', OWNER, stamp, body(100));
+    cache.set('e', OWNER, stamp, body(100), '"t"');
     assert.equal(cache.get('a', stamp), undefined);
     // b, c, d and e lost their mark; a read gives c its mark back.
     assert.ok(cache.get('c', stamp));
-    cache.set('f', OWNER, stamp, body(100));
-    cache.set('g', OWNER, stamp, body(100));
+    cache.set('f', OWNER, stamp, body(100), '"t"');
+    cache.set('g', OWNER, stamp, body(100), '"t"');
     assert.equal(cache.get('b', stamp), undefined);
     assert.equal(cache.get('d', stamp), undefined);
     assert.ok(cache.get('c', stamp), 'the entry that was read stays');
@@ -30,7 +30,7 @@ describe('rendering cache bookkeeping', () => {
   test('a body over a quarter of the budget is not kept', () => {
     const cache = new RenderingCache(400, 3_600_000);
     const stamp = cache.stamp(1, NOW);
-    cache.set('big', OWNER, stamp, body(101));
+    cache.set('big', OWNER, stamp, body(101), '"t"');
     assert.equal(cache.get('big', stamp), undefined);
     assert.equal(cache.size, 0);
   });
@@ -38,18 +38,18 @@ describe('rendering cache bookkeeping', () => {
   test("a budget of 0 keeps nothing: every read is a miss (RENDER_CACHE_BYTES=0, as in the bench's W1u)", () => {
     const cache = new RenderingCache(loadConfig({ RENDER_CACHE_BYTES: '0' }).renderCacheBytes, 3_600_000);
     const stamp = cache.stamp(1, NOW);
-    cache.set('p', OWNER, stamp, body(1));
+    cache.set('p', OWNER, stamp, body(1), '"t"');
     assert.equal(cache.get('p', stamp), undefined);
     assert.equal(cache.size, 0);
   });
 
   test('a newer data version or a later URL expiry is a miss, and the old entry is dropped', () => {
     const cache = new RenderingCache(400, 3_600_000);
-    cache.set('p', OWNER, cache.stamp(1, NOW), body(100));
+    cache.set('p', OWNER, cache.stamp(1, NOW), body(100), '"t"');
     assert.ok(cache.get('p', cache.stamp(1, NOW)));
     assert.equal(cache.get('p', cache.stamp(2, NOW)), undefined);
     assert.equal(cache.size, 0);
-    cache.set('p', OWNER, cache.stamp(2, NOW), body(100));
+    cache.set('p', OWNER, cache.stamp(2, NOW), body(100), '"t"');
     assert.equal(cache.get('p', cache.stamp(2, NOW + 3_600_000)), undefined);
     assert.equal(cache.size, 0);
     assert.deepEqual(cache.counts, { hits: 1, misses: 2 });
@@ -58,7 +58,7 @@ describe('rendering cache bookkeeping', () => {
   test('whom a rendering was made for is kept with it; a read without a stamp the caller may have drops it', () => {
     const cache = new RenderingCache(400, 3_600_000);
     const stamp = cache.stamp(1, NOW);
-    cache.set('p|8', { accessorId: 3, privateAccess: false }, stamp, body(100));
+    cache.set('p|8', { accessorId: 3, privateAccess: false }, stamp, body(100), '"t"');
     assert.deepEqual((({ accessorId, privateAccess }) => ({ accessorId, privateAccess }))(cache.viewerOf('p|8')!), {
       accessorId: 3,
       privateAccess: false,

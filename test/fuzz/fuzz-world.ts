@@ -1,6 +1,6 @@
 // The objects the fuzzer points at: two verified, logged-in accounts (the caller and a
-// stranger), each with a whole tree of personal data, uploaded media, an emergency link (and
-// its token) and secondary e-mail addresses. Random requests may delete or replace any of the caller's objects, or revoke
+// stranger), each with a whole tree of personal data, uploaded media, an invitation to its data
+// (an accessor), an emergency link (and its token) and secondary e-mail addresses. Random requests may delete or replace any of the caller's objects, or revoke
 // its token: `repair` puts back whatever is gone, `renewToken` logs in again.
 import assert from 'node:assert/strict';
 import { issueToken } from '../../src/auth/token-queries.ts';
@@ -17,6 +17,7 @@ export type IdKind =
   | 'listEntry'
   | 'emergencyItem'
   | 'emergencyContact'
+  | 'accessor'
   | 'emergencyLink'
   | 'linkToken'
   | 'media'
@@ -33,6 +34,7 @@ export const KIND_OF_SEGMENT: Record<string, IdKind> = {
   'list-entries': 'listEntry',
   'emergency-items': 'emergencyItem',
   'emergency-contacts': 'emergencyContact',
+  accessors: 'accessor',
   'emergency-links': 'emergencyLink',
   // /public/emergency/{token}/
   emergency: 'linkToken',
@@ -178,6 +180,12 @@ export class FuzzWorld {
       ];
     }
 
+    // An invitation of the party's own, to an address no party holds.
+    const accessors = (await this.call('GET', `/app/users/${appUser}/accessors/`, party.token)).body as Array<{ id: number }>;
+    ids.accessor =
+      accessors.length > 0
+        ? [accessors[0]!.id]
+        : [(await post(`/app/users/${appUser}/accessors/`, { email: `friend-of-${party.label}-${Date.now()}@example.com` })).id];
     // The token is shown only when a link is made: a link that is gone is made again, with it.
     if (!(ids.emergencyLink[0] && (await exists(`/app/emergency-links/${ids.emergencyLink[0]}/`)))) {
       const link = await post(`/app/users/${appUser}/emergency-links/`, { label: 'Card' });
@@ -223,6 +231,7 @@ async function newParty(server: TestServer, label: Party['label']): Promise<Part
       listEntry: [],
       emergencyItem: [],
       emergencyContact: [],
+      accessor: [],
       emergencyLink: [],
       linkToken: [],
       media: [],

@@ -123,6 +123,8 @@ const STORY: Step[] = [
   },
   { operationId: 'updateEmergencyContact', send: () => ({ token: made.ada, id: made.emergencyContact }) },
   { operationId: 'replaceEmergencyContact', send: () => ({ token: made.ada, id: made.emergencyContact }) },
+  { operationId: 'createAccessor', send: () => ({ token: made.ada, id: made.appUser }), keep: (body) => (made.accessor = body.id) },
+  { operationId: 'updateAccessor', send: () => ({ token: made.ada, id: made.accessor }) },
   // The link's token is in the create's answer only; a person copies it from there.
   {
     operationId: 'createEmergencyLink',

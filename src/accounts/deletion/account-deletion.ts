@@ -1,8 +1,11 @@
 // Deleting the account (contract §9): the person's password (and an MFA code, when MFA is
 // on), then one transaction that removes the account and everything it holds,
 // through the foreign keys (addresses, keys, sessions, e-mail records, MFA's
-// secret, codes and challenges, the app user and all below it, media rows) and the outbox
-// messages that carry its data. In that same transaction go the messages that outlive it: the
+// secret, codes and challenges, the app user and all below it, media rows, and the accessors
+// in both directions: those of its app user, those it sent, and those it accepted) and the
+// outbox messages that carry its data. Invitations others sent to one of its addresses and
+// that it never accepted refer to no account: they stay with their senders, and the address
+// may register again. In that same transaction go the messages that outlive it: the
 // removal of its media files (durable: a crash after the commit still removes them), the last
 // notice to its primary address, and the list member's permanent deletion when Mailchimp sync
 // is on. A repeat that finds the account already gone answers as the first did (204) and

@@ -1,7 +1,9 @@
 // account.json of the data export, read in one consistent snapshot (Db.readSnapshot: it holds
 // back no other request) and written as it is read into a spool file: profiles one by one,
 // their topics and items in pages (app-data/paged-tree.ts), yielding to other requests between
-// pages. Every object goes through the API's own mapper, less its links. An account has one app
+// pages. Every object goes through the API's own mapper, less its links: what others share with
+// the account (`shared_with_me`, its accepted accessors) at the top, and under its app user whom
+// it shares it with (`accessors`). An account has one app
 // user at most (app_users_account_key), so the document ends with that app user's media
 // resources: written last, by `tail()`, once the archive knows which of their files were still
 // there.
@@ -22,6 +24,8 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { toMediaResource, type MediaRow } from '../../media/media-view.ts';
+import { listAccessors, listAccessorsSharedWith } from '../../sharing/accessor-queries.ts';
+import { toAccessor } from '../../sharing/accessor-schemas.ts';
 import { extensionOf } from '../../storage/storage-keys.ts';
 import { findAccount } from '../core/account-queries.ts';
 import { listAddresses } from '../emails/email-address-queries.ts';
@@ -73,6 +77,10 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
         (await listAccountTokens(db, accountId)).map((row) => toSession(row, tokenId)),
         'sessions',
       );
+      json.value(
+        (await listAccessorsSharedWith(db, accountId)).map((row) => withoutLinks(toAccessor(ctx, row))),
+        'shared_with_me',
+      );
       json.openArray('app_users');
       const [appUser] = await listAppUsers(db, accountId);
       if (!appUser) return { hasAppUser: false, files: [] };
@@ -89,6 +97,10 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
       json.value(
         (await listEmergencyContacts(db, accountId, appUser.id)).map((row) => withoutLinks(toEmergencyContact(ctx, row))),
         'emergency_contacts',
+      );
+      json.value(
+        (await listAccessors(db, accountId, appUser.id)).map((row) => withoutLinks(toAccessor(ctx, row))),
+        'accessors',
       );
       json.value(withoutLinks(await exportedEmergencyLinks(ctx, db, accountId, appUser.id)), 'emergency_links');
       const media = await listMedia(db, accountId, appUser.id);

@@ -9,6 +9,7 @@ import type { EmergencyItem } from '../../app-data/emergency-item-schemas.ts';
 import type { ProfileDetail } from '../../app-data/profile-schemas.ts';
 import type { ExportedEmergencyLink } from '../../emergency/emergency-link-export.ts';
 import type { MediaResource } from '../../media/media-view.ts';
+import type { Accessor } from '../../sharing/accessor-schemas.ts';
 import type { EmailAddressSchema } from '../emails/email-schemas.ts';
 import type { Account } from '../core/profile-schemas.ts';
 import type { Session } from '../sessions/session-schemas.ts';
@@ -50,6 +51,8 @@ export type ExportedAppUser = WithoutLinks<AppUser> & {
   profiles: WithoutLinks<ProfileDetail>[];
   emergency_items: WithoutLinks<EmergencyItem>[];
   emergency_contacts: WithoutLinks<EmergencyContact>[];
+  /** Whom the app user's data is shared with, or who is invited. */
+  accessors: WithoutLinks<Accessor>[];
   emergency_links: WithoutLinks<ExportedEmergencyLink>[];
   media_resources: ExportedMedia[];
 };
@@ -61,5 +64,7 @@ export interface ExportDocument {
   account: Account;
   email_addresses: WithoutLinks<Static<typeof EmailAddressSchema>>[];
   sessions: Session[];
+  /** What others share with the account: the accessors it accepted (accessor objects only, none of their data). */
+  shared_with_me: WithoutLinks<Accessor>[];
   app_users: ExportedAppUser[];
 }

@@ -29,8 +29,15 @@ export function accessorsMigration(dialect: Dialect): Migration {
         .addColumn('accepted_at', 'bigint')
         .execute();
       await db.schema.createIndex('accessors_app_user_email').on('accessors').columns(['app_user_id', 'email_lower']).unique().execute();
-      // The grants read with every token (auth/token-finder.ts), and an account's deletion.
-      await db.schema.createIndex('accessors_user_with_access').on('accessors').column('user_with_access_id').execute();
+      // The grants read with every token (auth/token-finder.ts), and an account's deletion. One
+      // accessor per person and app user: two invitations to one person's addresses cannot both
+      // be accepted (NULLs, pending invitations, are distinct).
+      await db.schema
+        .createIndex('accessors_user_with_access')
+        .on('accessors')
+        .columns(['user_with_access_id', 'app_user_id'])
+        .unique()
+        .execute();
       // Pending invitations, found by the invited person's verified addresses.
       await db.schema.createIndex('accessors_email').on('accessors').column('email_lower').execute();
       await db.schema.createIndex('accessors_owner').on('accessors').column('owner_account_id').execute();

@@ -342,6 +342,83 @@ export interface paths {
         patch: operations["updateMediaResource"];
         trace?: never;
     };
+    "/app/users/{id}/accessors/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The people an app user's data is shared with, or who are invited (owner only) */
+        get: operations["listAccessors"];
+        put?: never;
+        /**
+         * Invite an address to an app user's data (owner only): an invitation e-mail goes to it
+         * @description The address may belong to an account, to none yet, or to one later. Not one of the owner’s own addresses, nor one already invited to this app user (400 under email); at most ACCESSOR_QUOTA (default 50) per app user (400). An address is e-mailed at most RATE_LIMIT_INVITATION_EMAILS_PER_ADDRESS invitations (default 3 a day), whoever sends them: past it the invitation is made but not mailed. One account sends at most RATE_LIMIT_INVITATION_EMAILS_PER_ACCOUNT (default 50 a day): past it 429.
+         */
+        post: operations["createAccessor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/accessors/pending/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations waiting for the caller: not yet accepted, addressed to one of the caller's verified addresses */
+        get: operations["listPendingAccessors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/accessors/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An accessor, to its owner and to the person invited */
+        get: operations["getAccessor"];
+        put?: never;
+        post?: never;
+        /** By the owner: revoke the access, or the invitation. By the person invited: decline the invitation, or leave */
+        delete: operations["deleteAccessor"];
+        options?: never;
+        head?: never;
+        /** Change what an accessor may do (owner only); its address cannot change */
+        patch: operations["updateAccessor"];
+        trace?: never;
+    };
+    "/app/accessors/{id}/accept/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation addressed to one of the caller's verified addresses: the access is bound to the caller's account
+         * @description Accepting it again answers the same. The owner gets a notice e-mail. An invitation not addressed to a verified address of the caller: 404.
+         */
+        post: operations["acceptAccessor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/users/{id}/emergency-links/": {
         parameters: {
             query?: never;
@@ -914,7 +991,10 @@ export interface operations {
     listAppUsers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -923,6 +1003,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -941,6 +1023,15 @@ export interface operations {
                         };
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -1062,7 +1153,10 @@ export interface operations {
     getAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1077,6 +1171,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1112,6 +1208,15 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -1249,6 +1354,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -1323,6 +1437,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1447,6 +1570,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -1481,7 +1613,10 @@ export interface operations {
     listProfiles: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1496,6 +1631,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1509,6 +1646,15 @@ export interface operations {
                         is_private: boolean;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -1662,7 +1808,10 @@ export interface operations {
     getProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1677,6 +1826,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1738,6 +1889,15 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -1905,6 +2065,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -1979,6 +2148,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2131,6 +2309,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -2165,7 +2352,10 @@ export interface operations {
     listTopicTypes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2174,6 +2364,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2182,6 +2374,15 @@ export interface operations {
                         label: string;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -2209,7 +2410,10 @@ export interface operations {
     listTopics: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2224,6 +2428,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2274,6 +2480,15 @@ export interface operations {
                         }[];
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -2461,7 +2676,10 @@ export interface operations {
     getTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2476,6 +2694,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2526,6 +2746,15 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -2679,6 +2908,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -2753,6 +2991,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2892,6 +3139,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -2926,7 +3182,10 @@ export interface operations {
     listItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2941,6 +3200,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2982,6 +3243,15 @@ export interface operations {
                         } | null;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -3164,7 +3434,10 @@ export interface operations {
     getItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3179,6 +3452,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3220,6 +3495,15 @@ export interface operations {
                         } | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -3368,6 +3652,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -3442,6 +3735,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3581,6 +3883,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -3615,7 +3926,10 @@ export interface operations {
     listListEntries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3630,6 +3944,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3640,6 +3956,15 @@ export interface operations {
                         text: string;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -3784,7 +4109,10 @@ export interface operations {
     getListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3799,6 +4127,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,6 +4139,15 @@ export interface operations {
                         text: string;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -3919,6 +4258,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -3993,6 +4341,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4090,6 +4447,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -4124,7 +4490,10 @@ export interface operations {
     listEmergencyItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4139,6 +4508,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4159,6 +4530,15 @@ export interface operations {
                         } | null;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -4316,7 +4696,10 @@ export interface operations {
     getEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4331,6 +4714,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4351,6 +4736,15 @@ export interface operations {
                         } | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -4474,6 +4868,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -4548,6 +4951,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4657,6 +5069,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -4691,7 +5112,10 @@ export interface operations {
     listEmergencyContacts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4706,6 +5130,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4720,6 +5146,15 @@ export interface operations {
                         email: string;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -4780,7 +5215,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     relation?: string;
-                    /** @description 9 to 15 digits (no spaces or +), optionally after a leading 1 */
+                    /** @description 9 to 15 digits (no spaces), optionally after a leading 1, or E.164: '+' and 7 to 15 digits */
                     phone_number: string;
                     /** @description As phone_number; may be empty */
                     alt_phone_number?: string;
@@ -4879,7 +5314,10 @@ export interface operations {
     getEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4894,6 +5332,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4908,6 +5348,15 @@ export interface operations {
                         email: string;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -4968,7 +5417,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     relation?: string;
-                    /** @description 9 to 15 digits (no spaces or +), optionally after a leading 1 */
+                    /** @description 9 to 15 digits (no spaces), optionally after a leading 1, or E.164: '+' and 7 to 15 digits */
                     phone_number: string;
                     /** @description As phone_number; may be empty */
                     alt_phone_number?: string;
@@ -5026,6 +5475,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5114,6 +5572,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
@@ -5150,7 +5617,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     relation?: string;
-                    /** @description 9 to 15 digits (no spaces or +), optionally after a leading 1 */
+                    /** @description 9 to 15 digits (no spaces), optionally after a leading 1, or E.164: '+' and 7 to 15 digits */
                     phone_number?: string;
                     /** @description As phone_number; may be empty */
                     alt_phone_number?: string;
@@ -5215,6 +5682,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -5249,7 +5725,10 @@ export interface operations {
     listMediaResources: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5264,11 +5743,22 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MediaResource"][];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -5414,7 +5904,10 @@ export interface operations {
     getMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5429,6 +5922,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5442,6 +5937,15 @@ export interface operations {
                         size: number;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -5555,6 +6059,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -5629,6 +6142,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5729,6 +6251,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -5760,7 +6291,622 @@ export interface operations {
             };
         };
     };
-    listEmergencyLinks: {
+    listAccessors: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an accessor of this app user: only its owner manages who has access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    createAccessor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "charles.babbage@example.com",
+                 *       "can_write": false,
+                 *       "has_private_profile_access": false
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Whom to invite: an address, with or without an account. Not one of your own, nor one already invited here.
+                     */
+                    email: string;
+                    /** @description May change the data, not only read it (default false) */
+                    can_write?: boolean;
+                    /** @description Sees private profiles (default false) */
+                    has_private_profile_access?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an accessor of this app user: only its owner manages who has access */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listPendingAccessors: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getAccessor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    deleteAccessor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    updateAccessor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "can_write": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description May change the data, not only read it (default false) */
+                    can_write?: boolean;
+                    /** @description Sees private profiles (default false) */
+                    has_private_profile_access?: boolean;
+                    /** @description Cannot be changed: invite the new address and delete this accessor instead. */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is the person invited: only the owner changes it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    acceptAccessor: {
         parameters: {
             query?: never;
             header?: never;
@@ -5785,6 +6931,110 @@ export interface operations {
                         id: number;
                         /** Format: uri */
                         url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The invitation is to the caller’s own data */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller already has access to this app user through another invitation it accepted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listEmergencyLinks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
                         label: string;
                         /** Format: date-time */
                         created_at: string;
@@ -5795,6 +7045,15 @@ export interface operations {
                         last_viewed_at: string | null;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -5964,7 +7223,10 @@ export interface operations {
     getEmergencyLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5979,6 +7241,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5996,6 +7260,15 @@ export interface operations {
                         last_viewed_at: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -6081,6 +7354,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6188,6 +7470,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -6222,7 +7513,10 @@ export interface operations {
     listEmergencyLinkViews: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6237,6 +7531,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6247,6 +7543,15 @@ export interface operations {
                         user_agent: string | null;
                     }[];
                 };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {

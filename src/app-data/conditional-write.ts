@@ -1,0 +1,69 @@
+// No lost updates (contract §14): a PATCH, PUT or DELETE sent with `If-Match` goes through only
+// while the resource is still what the client saw. The current tag is the one a GET would
+// answer the caller (http/entity-tags.ts: a hash of their body), so it is computed the same way:
+// the resource read and serialised through the route's response schema, which for these routes
+// is the detail's shape.
+//
+// The check and the write are not one statement, so the write kernel closes the gap: the tag is
+// checked at a data version read first, and the write's version bump (which holds the app
+// user's row until commit) must land on exactly the next version; otherwise another write came
+// in between (`VersionMoved`, nothing written) and the check is made again. Of two writers
+// holding the same tag, the second then finds a new tag: 412.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { preconditionFailed } from '../errors.ts';
+import { entityTag, tagListMatches } from '../http/entity-tags.ts';
+import type { Access } from './access.ts';
+import { VersionMoved } from './owned-write.ts';
+import { isStream } from './tree-views.ts';
+
+/** Checks made again when other writes keep landing in between, before giving up with 412. */
+const ATTEMPTS = 5;
+
+const STALE = 'The resource has changed since you read it (If-Match names another version); read it again.';
+
+async function currentVersion(db: Kysely<Database>, ownerAccountId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('app_users').select('data_version').where('account_id', '=', ownerAccountId).executeTakeFirst();
+  return row?.data_version;
+}
+
+/** The resource as the caller would GET it (its detail's schema, and how to read it). */
+export interface Current {
+  schema: TSchema;
+  read: (access: Access, id: number) => Promise<object | undefined>;
+}
+
+/**
+ * Runs `write` with `access`, or, when the request has `If-Match`, only while one of its tags is
+ * the current tag of the resource `id` (`*`: while it exists).
+ */
+export async function writeIfMatch<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  access: Access,
+  id: number,
+  current: Current,
+  write: (access: Access) => Promise<T>,
+): Promise<T> {
+  const header = request.headers['if-match'];
+  if (header === undefined) return write(access);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const version = await currentVersion(access.ctx.db.kysely, access.accountId);
+    const value = await current.read(access, id);
+    if (version === undefined || value === undefined) return write(access); // gone: the write answers its 404
+    // A view written in pages has no tag: only `*` holds for it.
+    const tag = isStream(value)
+      ? undefined
+      : entityTag(reply.serializeInput(value as Record<string, unknown>, current.schema as unknown as Record<string, unknown>));
+    const holds = header.trim() === '*' || (tag !== undefined && tagListMatches(header, tag, 'strong'));
+    if (!holds) throw preconditionFailed(STALE);
+    try {
+      return await write({ ...access, ctx: { ...access.ctx, checkedAtVersion: version } });
+    } catch (error) {
+      if (!(error instanceof VersionMoved)) throw error;
+    }
+  }
+  throw preconditionFailed(STALE);
+}

@@ -1,0 +1,187 @@
+// Accessors (contract §12, "Granting access"): the owner invites an address to an app user's
+// data; the person invited accepts (the accessor is then bound to their account), declines, or
+// later leaves; the owner changes what it may do, or revokes it.
+//
+// Who the caller is to an accessor: its owner; the person invited (the account that accepted
+// it, or, while it is pending, any account with its address verified); or nobody, who gets 404.
+// The routes under an app user (its accessor list and creates) ask the access kernel
+// (app-data/access.ts) for the owner: an accessor of that app user gets 403, anyone else is
+// taken for its owner and the queries, filtered on the owner's account, answer 404.
+import type { Kysely } from 'kysely';
+import { appUserAccess } from '../app-data/access.ts';
+import { findAppUser } from '../app-data/app-user-queries.ts';
+import { enforceQuota } from '../app-data/quotas.ts';
+import type { Caller } from '../auth/token-auth.ts';
+import type { AppContext } from '../context.ts';
+import type { UniqueIndex } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { conflict, fieldError, forbidden, notFound } from '../errors.ts';
+import {
+  bindAccessor,
+  countAccessors,
+  deleteAccessor,
+  findAccessor,
+  hasAccepted,
+  insertAccessor,
+  isInvited,
+  isOwnAddress,
+  listAccessors,
+  listPendingAccessors,
+  lockAccessor,
+  lockOwnedAppUser,
+  updatePermissions,
+} from './accessor-queries.ts';
+import { toAccessor, type Accessor, type AccessorChanges, type AccessorInput } from './accessor-schemas.ts';
+import { checkInvitationsPerAccount, queueAcceptedNotice, queueInvitation } from './invitation-mail.ts';
+
+export const OWN_ADDRESS = 'This is one of your own addresses: you already have access to your own data.';
+export const ALREADY_INVITED = 'This address has already been invited to this data.';
+export const EMAIL_FIXED = 'The address cannot be changed. Invite the new address and delete this accessor instead.';
+export const OWNER_CHANGES_ONLY = 'Only the owner of this data can change what an accessor may do.';
+export const OWN_DATA = 'This invitation is to your own data: only the person invited can accept it.';
+export const ALREADY_SHARED = 'You already have access to this data through another invitation you accepted. Decline this one instead.';
+
+const ACCESSOR_INDEX: UniqueIndex = { name: 'accessors_app_user_email', columns: 'accessors.app_user_id, accessors.email_lower' };
+/** One accessor per person and app user (migration 0015): the lock below keeps to it, the index guarantees it. */
+const PERSON_INDEX: UniqueIndex = { name: 'accessors_user_with_access', columns: 'accessors.user_with_access_id, accessors.app_user_id' };
+
+/**
+ * A write transaction in which an account deleted meanwhile (the caller's, on an accept) makes
+ * the write fail on its foreign key: that is the 404 of something no longer there.
+ */
+async function inWriteTransaction<T>(ctx: AppContext, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  try {
+    return await ctx.db.writeTransaction(work);
+  } catch (error) {
+    if (ctx.db.isForeignKeyViolation(error)) throw notFound();
+    if (ctx.db.isUniqueViolation(error, ACCESSOR_INDEX)) throw fieldError('email', ALREADY_INVITED);
+    throw error;
+  }
+}
+
+export async function listUserAccessors(ctx: AppContext, caller: Caller, appUserId: number): Promise<Accessor[]> {
+  const access = await appUserAccess(ctx, caller, appUserId, 'owner');
+  if (!(await findAppUser(ctx.db.kysely, access.accountId, appUserId))) throw notFound();
+  const rows = await listAccessors(ctx.db.kysely, access.accountId, appUserId);
+  return rows.map((row) => toAccessor(ctx, row));
+}
+
+export async function createAccessor(ctx: AppContext, caller: Caller, appUserId: number, input: AccessorInput): Promise<Accessor> {
+  const access = await appUserAccess(ctx, caller, appUserId, 'owner');
+  const ownerAccountId = access.accountId;
+  const canWrite = input.can_write ?? false;
+  const privateAccess = input.has_private_profile_access ?? false;
+  const now = ctx.clock.now();
+  const created = await inWriteTransaction(ctx, async (trx) => {
+    const appUser = await lockOwnedAppUser(ctx.db, trx, ownerAccountId, appUserId);
+    if (!appUser) throw notFound();
+    if (await isOwnAddress(trx, ownerAccountId, input.email)) throw fieldError('email', OWN_ADDRESS);
+    if (await isInvited(trx, appUserId, input.email)) throw fieldError('email', ALREADY_INVITED);
+    enforceQuota(await countAccessors(trx, appUserId), 1, ctx.config.quotas.accessorsPerUser, 'accessors per app user');
+    await checkInvitationsPerAccount(ctx, trx, ownerAccountId);
+    const id = await insertAccessor(trx, { appUserId, ownerAccountId, email: input.email, canWrite, privateAccess, now });
+    await queueInvitation(ctx, trx, { ownerAccountId, email: input.email, appUserName: appUser.name, canWrite });
+    return { id, appUserName: appUser.name };
+  });
+  ctx.outbox.wake();
+  return toAccessor(ctx, {
+    id: created.id,
+    app_user_id: appUserId,
+    owner_account_id: ownerAccountId,
+    email: input.email,
+    user_with_access_id: null,
+    can_write: canWrite ? 1 : 0,
+    has_private_profile_access: privateAccess ? 1 : 0,
+    created_at: now,
+    app_user_name: created.appUserName,
+    with_first_name: null,
+    with_last_name: null,
+  });
+}
+
+export async function getAccessor(ctx: AppContext, caller: Caller, id: number): Promise<Accessor> {
+  const row = await findAccessor(ctx.db.kysely, caller.accountId, id);
+  if (!row) throw notFound();
+  return toAccessor(ctx, row);
+}
+
+/** Only the permissions change; `email` may be sent back as it is (any case), not changed. */
+export async function changeAccessor(ctx: AppContext, caller: Caller, id: number, changes: AccessorChanges): Promise<Accessor> {
+  const accountId = caller.accountId;
+  await inWriteTransaction(ctx, async (trx) => {
+    const held = await lockAccessor(ctx.db, trx, accountId, id);
+    if (!held) throw notFound();
+    if (held.owner_account_id !== accountId) throw forbidden(OWNER_CHANGES_ONLY);
+    if (changes.email !== undefined && changes.email.toLowerCase() !== held.email.toLowerCase()) throw fieldError('email', EMAIL_FIXED);
+    const set = {
+      ...(changes.can_write === undefined ? {} : { can_write: changes.can_write ? (1 as const) : (0 as const) }),
+      ...(changes.has_private_profile_access === undefined
+        ? {}
+        : { has_private_profile_access: changes.has_private_profile_access ? (1 as const) : (0 as const) }),
+    };
+    if (Object.keys(set).length > 0) await updatePermissions(trx, accountId, id, set);
+  });
+  return getAccessor(ctx, caller, id);
+}
+
+/** By the owner it revokes; by the person invited it declines, or leaves. */
+export async function removeAccessor(ctx: AppContext, caller: Caller, id: number): Promise<void> {
+  await inWriteTransaction(ctx, async (trx) => {
+    const held = await lockAccessor(ctx.db, trx, caller.accountId, id);
+    if (!held) throw notFound();
+    await deleteAccessor(trx, id);
+  });
+}
+
+export async function listPending(ctx: AppContext, caller: Caller): Promise<Accessor[]> {
+  const rows = await listPendingAccessors(ctx.db.kysely, caller.accountId);
+  return rows.map((row) => toAccessor(ctx, row));
+}
+
+/**
+ * Binds a pending accessor addressed to a verified address of the caller to the caller's
+ * account, and tells the owner. Accepting it again answers the same. The owner cannot accept an
+ * invitation to their own data (403), even one to an address they have since added: an account
+ * never holds an accessor on its own app user. One accessor per person and app user: an
+ * account that accepted another invitation to the same app user (sent to another of its
+ * addresses) gets 409.
+ */
+export async function acceptAccessor(ctx: AppContext, caller: Caller, id: number): Promise<Accessor> {
+  const accountId = caller.accountId;
+  const seen = await findAccessor(ctx.db.kysely, accountId, id);
+  if (!seen) throw notFound();
+  if (seen.owner_account_id === accountId) throw forbidden(OWN_DATA);
+  if (seen.user_with_access_id === accountId) return toAccessor(ctx, seen);
+
+  const accepted = await bindOnce(ctx, () =>
+    inWriteTransaction(ctx, async (trx) => {
+      // The app user first, as its owner's deletion locks it: then this accessor.
+      const appUser = await lockOwnedAppUser(ctx.db, trx, seen.owner_account_id, seen.app_user_id);
+      if (!appUser) throw notFound();
+      const held = await lockAccessor(ctx.db, trx, accountId, id);
+      if (!held) throw notFound();
+      // A concurrent accept of the same request got there first.
+      if (held.user_with_access_id === accountId) return false;
+      if (await hasAccepted(trx, accountId, held.app_user_id)) throw conflict(ALREADY_SHARED);
+      if (!(await bindAccessor(trx, id, accountId, ctx.clock.now()))) throw notFound();
+      await queueAcceptedNotice(ctx, trx, {
+        ownerAccountId: held.owner_account_id,
+        email: held.email,
+        appUserName: appUser.name,
+        canWrite: held.can_write === 1,
+      });
+      return true;
+    }),
+  );
+  if (accepted) ctx.outbox.wake();
+  return getAccessor(ctx, caller, id);
+}
+
+async function bindOnce<T>(ctx: AppContext, bind: () => Promise<T>): Promise<T> {
+  try {
+    return await bind();
+  } catch (error) {
+    if (ctx.db.isUniqueViolation(error, PERSON_INDEX)) throw conflict(ALREADY_SHARED);
+    throw error;
+  }
+}
