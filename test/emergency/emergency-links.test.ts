@@ -115,6 +115,23 @@ describe('emergency links: the owner’s routes', () => {
     assert.match(put.headers.get('allow') ?? '', /PATCH/);
   });
 
+  test('GET carries an ETag; PATCH and DELETE honour If-Match: a stale tag is 412 and nothing changes', async () => {
+    const link = await createLink(server, owner, { label: 'Tagged' });
+    const path = `/app/emergency-links/${link.id}/`;
+    const read = await server.request('GET', path, { token: owner.token });
+    const tag = read.headers.get('etag') ?? '';
+    assert.match(tag, /^"[\w-]{22}"$/);
+    const changed = await server.request('PATCH', path, { token: owner.token, body: { label: 'New' }, headers: { 'if-match': tag } });
+    assert.equal(changed.status, 200, changed.text);
+    const stale = await server.request('PATCH', path, { token: owner.token, body: { label: 'Lost' }, headers: { 'if-match': tag } });
+    assert.equal(stale.status, 412, stale.text);
+    assert.equal((await server.request('DELETE', path, { token: owner.token, headers: { 'if-match': tag } })).status, 412);
+    const now = await server.request('GET', path, { token: owner.token });
+    assert.equal(now.body.label, 'New');
+    const removed = await server.request('DELETE', path, { token: owner.token, headers: { 'if-match': now.headers.get('etag')! } });
+    assert.equal(removed.status, 204);
+  });
+
   test('the list: every link of the app user by id, without its token', async () => {
     const list = await server.request('GET', linksPath(), { token: owner.token });
     assert.equal(list.status, 200);
