@@ -170,6 +170,17 @@ export interface AccessorsTable {
   accepted_at: number | null;
 }
 
+/** A create performed under an Idempotency-Key (contract §14), with its first answer. */
+export interface IdempotencyKeysTable {
+  account_id: number;
+  key: string;
+  fingerprint: string;
+  created_at: number;
+  status: number | null;
+  body: string | null;
+  location: string | null;
+}
+
 export interface TopicsTable {
   id: Generated<number>;
   account_id: number;
@@ -265,6 +276,7 @@ export interface Database {
   media_resources: MediaResourcesTable;
   profiles: ProfilesTable;
   accessors: AccessorsTable;
+  idempotency_keys: IdempotencyKeysTable;
   topics: TopicsTable;
   items: ItemsTable;
   image_contents: ImageContentsTable;

@@ -83,6 +83,8 @@ export interface ErrorOptions {
   rateLimited?: boolean;
   /** A conditional write (If-Match): 412 when the tag is not the current one. */
   preconditionFailed?: boolean;
+  /** A create that takes an Idempotency-Key: 422 when the key was used for another request. */
+  idempotent?: boolean;
   /** 401 PinRequired with `WWW-Authenticate: PIN`, with when (an emergency link with a PIN). */
   pinRequired?: string;
   /** 410, with what is gone. */
@@ -118,6 +120,7 @@ export function errors(options: ErrorOptions = {}) {
     ...(options.conflict ? { 409: detail(options.conflict) } : {}),
     ...(options.gone ? { 410: detail(options.gone) } : {}),
     ...(options.preconditionFailed ? { 412: detail('If-Match named a tag that is not the current one: nothing was changed') } : {}),
+    ...(options.idempotent ? { 422: detail('The Idempotency-Key was used within 24 hours for another request') } : {}),
     ...(options.body ? { 413: detail('The request body is too large') } : {}),
     ...(options.body ? { 415: detail('Unsupported media type') } : {}),
     ...(options.rangeNotSatisfiable

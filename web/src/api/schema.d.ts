@@ -1059,7 +1059,10 @@ export interface operations {
     createAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1130,6 +1133,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1253,7 +1265,10 @@ export interface operations {
     replaceAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1397,7 +1412,10 @@ export interface operations {
     deleteAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1469,7 +1487,10 @@ export interface operations {
     updateAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1691,7 +1712,10 @@ export interface operations {
     createProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1785,6 +1809,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1934,7 +1967,10 @@ export interface operations {
     replaceProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2108,7 +2144,10 @@ export interface operations {
     deleteProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2180,7 +2219,10 @@ export interface operations {
     updateProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2525,7 +2567,10 @@ export interface operations {
     createTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2653,6 +2698,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2791,7 +2845,10 @@ export interface operations {
     replaceTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2951,7 +3008,10 @@ export interface operations {
     deleteTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3023,7 +3083,10 @@ export interface operations {
     updateTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3288,7 +3351,10 @@ export interface operations {
     createItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3418,6 +3484,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
@@ -3540,7 +3615,10 @@ export interface operations {
     replaceItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3695,7 +3773,10 @@ export interface operations {
     deleteItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3767,7 +3848,10 @@ export interface operations {
     updateItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4001,7 +4085,10 @@ export interface operations {
     createListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4086,6 +4173,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4184,7 +4280,10 @@ export interface operations {
     replaceListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4301,7 +4400,10 @@ export interface operations {
     deleteListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4373,7 +4475,10 @@ export interface operations {
     updateListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4575,7 +4680,10 @@ export interface operations {
     createEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4673,6 +4781,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4781,7 +4898,10 @@ export interface operations {
     replaceEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4911,7 +5031,10 @@ export interface operations {
     deleteEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4983,7 +5106,10 @@ export interface operations {
     updateEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5191,7 +5317,10 @@ export interface operations {
     createEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5298,6 +5427,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
@@ -5393,7 +5531,10 @@ export interface operations {
     replaceEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5525,7 +5666,10 @@ export interface operations {
     deleteEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5597,7 +5741,10 @@ export interface operations {
     updateEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5982,7 +6129,10 @@ export interface operations {
     replaceMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6102,7 +6252,10 @@ export interface operations {
     deleteMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6174,7 +6327,10 @@ export interface operations {
     updateMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6398,7 +6554,10 @@ export interface operations {
     createAccessor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6513,6 +6672,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7314,7 +7482,10 @@ export interface operations {
     deleteEmergencyLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -7386,7 +7557,10 @@ export interface operations {
     updateEmergencyLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
