@@ -16,6 +16,16 @@ export const ErrorDetailSchema = {
   additionalProperties: false,
 } as const;
 
+/** The 401 of an emergency link with a PIN (contract §13): `{"detail": "…", "pin_required": true}`. */
+export const PinRequiredSchema = {
+  $id: 'PinRequired',
+  type: 'object',
+  description: 'The link has a PIN: send it with POST {"pin"} to read the link.',
+  properties: { detail: { type: 'string' }, pin_required: { type: 'boolean', const: true } },
+  required: ['detail', 'pin_required'],
+  additionalProperties: false,
+} as const;
+
 /**
  * A 400 about fields: `{"<field>": ["message", …], "non_field_errors": ["…"]}`. Nested objects
  * nest (`{"image_content": {"media_resource": ["…"]}}`), and a list field has one object per
@@ -35,6 +45,7 @@ export const FieldErrorsSchema = {
 export function registerErrorSchemas(app: App): void {
   app.addSchema(ErrorDetailSchema);
   app.addSchema(FieldErrorsSchema);
+  app.addSchema(PinRequiredSchema);
 }
 
 const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again' } };
@@ -74,6 +85,8 @@ export interface ErrorOptions {
   preconditionFailed?: boolean;
   /** A create that takes an Idempotency-Key: 422 when the key was used for another request. */
   idempotent?: boolean;
+  /** 401 PinRequired with `WWW-Authenticate: PIN`, with when (an emergency link with a PIN). */
+  pinRequired?: string;
   /** 410, with what is gone. */
   gone?: string;
   /** 416, with when. */
@@ -90,6 +103,17 @@ export function errors(options: ErrorOptions = {}) {
     ...(options.body || options.invalid ? { 400: badRequest } : {}),
     ...(options.auth
       ? { 401: detail('Missing, malformed, expired or revoked token', { 'WWW-Authenticate': { type: 'string', const: 'Token' } }) }
+      : {}),
+    ...(options.pinRequired
+      ? {
+          401: response<{ detail: string; pin_required: true }>(
+            options.pinRequired,
+            { $ref: 'PinRequired' },
+            {
+              'WWW-Authenticate': { type: 'string', const: 'PIN' },
+            },
+          ),
+        }
       : {}),
     ...(options.forbidden ? { 403: detail(options.forbidden === true ? 'Not allowed while authenticated' : options.forbidden) } : {}),
     ...(options.notFound ? { 404: detail('Not found: missing, or not the caller’s') } : {}),

@@ -69,7 +69,7 @@ const STATUS_OF: Record<ErrorKind, number> = {
 
 function sendDomainError(reply: FastifyReply, error: DomainError): FastifyReply {
   const headers: Record<string, string> = {};
-  if (error.kind === 'unauthenticated') headers['WWW-Authenticate'] = 'Token';
+  if (error.kind === 'unauthenticated') headers['WWW-Authenticate'] = error.challenge;
   if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
   return sendError(reply, STATUS_OF[error.kind], error.body, headers);
 }

@@ -419,6 +419,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/users/{id}/emergency-links/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An app user's emergency links (never their tokens) */
+        get: operations["listEmergencyLinks"];
+        put?: never;
+        /**
+         * Create an emergency link
+         * @description The answer holds `link`, the public URL, this once: the service keeps only a hash of its token. Without `expires_at` the link works one year; `null`: for ever.
+         */
+        post: operations["createEmergencyLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/emergency-links/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An emergency link */
+        get: operations["getEmergencyLink"];
+        put?: never;
+        post?: never;
+        /** Revoke an emergency link: it answers 404 from the next request, and its views go */
+        delete: operations["deleteEmergencyLink"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the label, expiry or PIN of an emergency link
+         * @description `pin: null` removes the PIN. A new PIN, or none, lifts a lock-out after wrong PINs.
+         */
+        patch: operations["updateEmergencyLink"];
+        trace?: never;
+    };
+    "/app/emergency-links/{id}/views/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The views of an emergency link, newest first (the last 90 days, at most 1,000) */
+        get: operations["listEmergencyLinkViews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/emergency/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an emergency link (no token needed)
+         * @description The app user’s name, emergency items and contacts, and nothing else. With a PIN: 401 `pin_required`, then POST the PIN. Unknown, expired and revoked links: the same 404. Every 200 is recorded as a view, and its owner is e-mailed (at most once an hour).
+         */
+        get: operations["readEmergencyLink"];
+        put?: never;
+        /**
+         * Read an emergency link with its PIN (no token needed)
+         * @description A wrong PIN is 400 under `pin`; after 5 wrong PINs in 15 minutes the link answers 429 for 15 minutes, and its owner is e-mailed. A link without a PIN ignores `pin`.
+         */
+        post: operations["unlockEmergencyLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/files/{storage_key}": {
         parameters: {
             query?: never;
@@ -845,6 +929,12 @@ export interface components {
         /** @description Messages by field name (non_field_errors: about the body as a whole). A nested object has its own FieldErrors; a list has one FieldErrors per element. */
         FieldErrors: {
             [key: string]: string[] | components["schemas"]["FieldErrors"][] | components["schemas"]["FieldErrors"];
+        };
+        /** @description The link has a PIN: send it with POST {"pin"} to read the link. */
+        PinRequired: {
+            detail: string;
+            /** @enum {boolean} */
+            pin_required: true;
         };
         MediaResource: {
             id: number;
@@ -7064,6 +7154,822 @@ export interface operations {
             /** @description The caller already has access to this app user through another invitation it accepted */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listEmergencyLinks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        label: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        expires_at: string | null;
+                        has_pin: boolean;
+                        /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
+                        views: number;
+                        last_viewed_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    createEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Wallet card",
+                 *       "pin": "2468"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What the link is for (a wallet card, a bracelet); may be empty */
+                    label?: string;
+                    expires_at?: string | null;
+                    pin?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        label: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        expires_at: string | null;
+                        has_pin: boolean;
+                        /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
+                        views: number;
+                        last_viewed_at: string | null;
+                        /**
+                         * Format: uri
+                         * @description The public URL ($PUBLIC_URL/emergency/<token>). Shown in this answer only: the service keeps no copy of the token
+                         */
+                        link: string;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        label: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        expires_at: string | null;
+                        has_pin: boolean;
+                        /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
+                        views: number;
+                        last_viewed_at: string | null;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    deleteEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    updateEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Wallet card (blue)"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What the link is for (a wallet card, a bracelet); may be empty */
+                    label?: string;
+                    expires_at?: string | null;
+                    pin?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        label: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        expires_at: string | null;
+                        has_pin: boolean;
+                        /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
+                        views: number;
+                        last_viewed_at: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listEmergencyLinkViews: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        viewed_at: string;
+                        ip_address: string | null;
+                        user_agent: string | null;
+                    }[];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    readEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link ($PUBLIC_URL/emergency/<token>) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The app user’s name */
+                        name: string;
+                        emergency_items: {
+                            name: string;
+                            description: string;
+                            media_resource: {
+                                name: string;
+                                /**
+                                 * Format: uri
+                                 * @description Downloads the file without a token; works for 15 minutes
+                                 */
+                                file: string;
+                                content_type: string;
+                                size: number;
+                            } | null;
+                        }[];
+                        emergency_contacts: {
+                            name: string;
+                            relation: string;
+                            /** @description As written, so that a tel: link dials it */
+                            phone_number: string;
+                            /** @description May be empty */
+                            alt_phone_number: string;
+                            /** @description May be empty */
+                            email: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description When this view was recorded (the owner sees it)
+                         */
+                        viewed_at: string;
+                    };
+                };
+            };
+            /** @description The link has a PIN: send it with POST {"pin"} */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "PIN";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinRequired"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    unlockEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link ($PUBLIC_URL/emergency/<token>) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pin": "2468"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The link’s PIN: 4 to 8 digits, as a string */
+                    pin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The app user’s name */
+                        name: string;
+                        emergency_items: {
+                            name: string;
+                            description: string;
+                            media_resource: {
+                                name: string;
+                                /**
+                                 * Format: uri
+                                 * @description Downloads the file without a token; works for 15 minutes
+                                 */
+                                file: string;
+                                content_type: string;
+                                size: number;
+                            } | null;
+                        }[];
+                        emergency_contacts: {
+                            name: string;
+                            relation: string;
+                            /** @description As written, so that a tel: link dials it */
+                            phone_number: string;
+                            /** @description May be empty */
+                            alt_phone_number: string;
+                            /** @description May be empty */
+                            email: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description When this view was recorded (the owner sees it)
+                         */
+                        viewed_at: string;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
