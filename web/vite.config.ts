@@ -3,7 +3,7 @@
 import { defineConfig } from 'vite';
 
 // Every path the API owns; everything else is a page of this client.
-const API = ['/app', '/account', '/auth', '/media', '/health', '/openapi.json', '/docs'];
+const API = ['/app', '/account', '/auth', '/media', '/public', '/health', '/openapi.json', '/docs'];
 const target = process.env.API_URL ?? 'http://localhost:8000';
 
 export default defineConfig({

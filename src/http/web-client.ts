@@ -1,6 +1,6 @@
 // The web client for people (contract §10), served from its build (WEB_CLIENT_DIR):
 // - its pages — `/` and the paths in PAGE_PATHS, none under an API prefix, so an unknown
-//   /app/, /account/, /auth/ or /media/ path keeps the API's JSON 404 — answer index.html,
+//   /app/, /account/, /auth/, /media/ or /public/ path keeps the API's JSON 404 — answer index.html,
 //   revalidated on every visit (no-cache), so a new build is picked up at once;
 // - its hashed files under /assets/ are cached for a year (immutable): a new build names them anew.
 // Pages get a content security policy of their own: scripts, styles and connections only from
@@ -28,6 +28,8 @@ export const PAGE_PATHS = [
   '/settings/*',
   '/data',
   '/data/*',
+  // An emergency link, $PUBLIC_URL/emergency/<token> (contract §13): the page reads /public/emergency/<token>/.
+  '/emergency/*',
 ] as const;
 
 const NOT_BUILT =

@@ -19,6 +19,8 @@ const PAGES = [
   '/reset-password?key=x',
   '/settings/mfa',
   '/data/topics/7',
+  '/data/emergency/links',
+  '/emergency/AAAAAAAAAAAAAAAAAAAAAA',
 ];
 
 describe('web client', () => {
@@ -83,6 +85,7 @@ describe('web client', () => {
       '/account/nope/',
       '/auth/nope/',
       '/media/nope',
+      '/public/nope',
       '/nope',
     ]) {
       const response = await server.request('GET', path);
