@@ -7,6 +7,7 @@ import { Layout } from './components/layout.tsx';
 import { ForgotPassword } from './pages/forgot-password.tsx';
 import { Home } from './pages/home.tsx';
 import { NotFound } from './pages/not-found.tsx';
+import { PublicEmergency } from './pages/emergency/public-emergency.tsx';
 import { ResetPassword } from './pages/reset-password.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
@@ -17,6 +18,7 @@ const ChangePassword = lazy(() => import('./pages/settings/change-password.tsx')
 const Sessions = lazy(() => import('./pages/settings/sessions.tsx').then((m) => m.Sessions));
 const MfaSettings = lazy(() => import('./pages/settings/mfa.tsx').then((m) => m.MfaSettings));
 const ExportAndDelete = lazy(() => import('./pages/settings/export-and-delete.tsx').then((m) => m.ExportAndDelete));
+const EmergencyLinks = lazy(() => import('./pages/data/emergency-links.tsx').then((m) => m.EmergencyLinks));
 const DataHome = lazy(() => import('./pages/data/data-home.tsx').then((m) => m.DataHome));
 const ProfilePage = lazy(() => import('./pages/data/profile-page.tsx').then((m) => m.ProfilePage));
 const TopicPage = lazy(() => import('./pages/data/topic-page.tsx').then((m) => m.TopicPage));
@@ -35,6 +37,7 @@ export function App() {
             <Route path="/sign-in" component={SignIn} />
             <Route path="/forgot-password" component={ForgotPassword} />
             <Route path="/reset-password" component={ResetPassword} />
+            <Route path="/emergency/:token" component={PublicEmergency} />
             <Route path="/settings" component={Account} />
             <Route path="/settings/password" component={ChangePassword} />
             <Route path="/settings/sessions" component={Sessions} />
@@ -44,6 +47,7 @@ export function App() {
             <Route path="/data/profiles/:id" component={ProfilePage} />
             <Route path="/data/topics/:id" component={TopicPage} />
             <Route path="/data/gallery" component={Gallery} />
+            <Route path="/data/emergency/links" component={EmergencyLinks} />
             <Route path="/data/emergency" component={Emergency} />
             <Route default component={NotFound} />
           </Router>

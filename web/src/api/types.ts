@@ -17,5 +17,11 @@ export type Topic = Ok<'/app/topics/{id}/', 'get'>;
 export type Item = Topic['items'][number];
 export type ListEntry = NonNullable<Item['list_content']>['entries'][number];
 export type MediaResource = Ok<'/app/users/{id}/gallery/', 'get'>[number];
+export type EmergencyLink = Ok<'/app/users/{id}/emergency-links/', 'get'>[number];
+/** A link as its create answers it: with `link`, the public URL, shown this once. */
+export type CreatedEmergencyLink = Ok<'/app/users/{id}/emergency-links/', 'post'>;
+export type LinkView = Ok<'/app/emergency-links/{id}/views/', 'get'>[number];
+/** What an emergency link shows anyone who holds it. */
+export type PublicEmergencyInfo = Ok<'/public/emergency/{token}/', 'get'>;
 export type EmergencyItem = Ok<'/app/users/{id}/emergency-items/', 'get'>[number];
 export type EmergencyContact = Ok<'/app/users/{id}/emergency-contacts/', 'get'>[number];

@@ -87,7 +87,7 @@ function useControl(name: string, hint: string | undefined) {
 
 export function Field(
   props: ControlProps & {
-    type?: 'text' | 'email' | 'password' | 'file' | 'tel';
+    type?: 'text' | 'email' | 'password' | 'file' | 'tel' | 'date';
     inputMode?: 'numeric' | 'email' | 'tel' | 'text';
     accept?: string;
     onChange?(event: Event): void;

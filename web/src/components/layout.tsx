@@ -1,4 +1,5 @@
-// The frame of every page: a skip link, the header with the navigation, and <main>.
+// The frame of every page: a skip link, the header with the navigation, and <main> (only <main>
+// on an emergency link's public page).
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
@@ -30,6 +31,13 @@ export function Layout({ children }: { children: ComponentChildren }) {
     forgetToken();
     route('/sign-in');
   }
+  // An emergency link's page is for anyone, often a stranger on a phone: no header, no navigation.
+  if (path.startsWith('/emergency/'))
+    return (
+      <main id="main" class="public" tabIndex={-1}>
+        {children}
+      </main>
+    );
   return (
     <>
       <a class="skip" href="#main">

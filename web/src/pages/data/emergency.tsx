@@ -8,6 +8,7 @@ import { Collection } from '../../components/collection.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
 import { Hidden, Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
+import { EmergencyLinksPointer } from './emergency-links-pointer.tsx';
 import type { EmergencyContact, EmergencyItem, MediaResource } from '../../api/types.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
@@ -170,6 +171,7 @@ export const Emergency = signedIn(function Emergency() {
   return (
     <Page title="Emergency information">
       <Status message={status} />
+      {user && <EmergencyLinksPointer />}
       {!user ? (
         <AppUserMissing user={user} problems={problems} />
       ) : (

@@ -1,0 +1,50 @@
+// The card an emergency link is printed on (contract §13): the person's name, "Emergency
+// information", a QR code of exactly the link, the link as text, and, when the link has a PIN,
+// a word about it. Printing the page prints this card alone (style.css, @media print).
+import { toDataURL } from 'qrcode';
+import { useEffect, useState } from 'preact/hooks';
+
+interface PrintableCardProps {
+  name: string;
+  link: string;
+  hasPin: boolean;
+  /** The owner's words on where to find the PIN; printed, never sent. */
+  pinHint: string;
+}
+
+/** A PNG of the QR code of `text` as a data URL: undefined while it is drawn, null if it cannot be. */
+function useQrCode(text: string): string | null | undefined {
+  const [image, setImage] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    let current = true;
+    setImage(undefined);
+    // Level M survives a scuffed or folded card; 4 modules of margin is the standard's quiet zone.
+    toDataURL(text, { errorCorrectionLevel: 'M', margin: 4, scale: 6 }).then(
+      (url) => current && setImage(url),
+      () => current && setImage(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, [text]);
+  return image;
+}
+
+export function PrintableCard({ name, link, hasPin, pinHint }: PrintableCardProps) {
+  const qr = useQrCode(link);
+  return (
+    <article class="print-card" aria-labelledby="print-card-heading">
+      <p class="print-card-name">{name}</p>
+      <h3 id="print-card-heading">Emergency information</h3>
+      {qr ? (
+        <img class="qr" src={qr} alt="QR code of the emergency link" />
+      ) : (
+        <p class="muted">{qr === null ? 'The QR code could not be drawn; the link below works all the same.' : 'Drawing the QR code…'}</p>
+      )}
+      <p class="print-card-link">
+        <code>{link}</code>
+      </p>
+      {hasPin && <p class="print-card-pin">The page asks for a PIN.{pinHint && <> {pinHint}</>}</p>}
+    </article>
+  );
+}

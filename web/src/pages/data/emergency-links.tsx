@@ -1,0 +1,153 @@
+// /data/emergency/links: the app user's emergency links (contract §13), its owner's alone.
+// Creating one shows its link this once — the service keeps only a hash of its token — on a
+// printable card with a QR code; the list shows every link, to change, watch and revoke.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../../api/client.ts';
+import type { CreatedEmergencyLink } from '../../api/types.ts';
+import { Check, Field, Form, Submit, text } from '../../components/form.tsx';
+import { AppUserMissing } from '../../components/no-app-user.tsx';
+import { Loading, Page, Status } from '../../components/page.tsx';
+import { PrintableCard } from '../../components/printable-card.tsx';
+import { signedIn } from '../../components/signed-in.tsx';
+import { useAction } from '../../hooks/use-action.ts';
+import { useAppUser } from '../../hooks/use-app-user.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { aYearFromToday, createBody, linkName } from './emergency-link-fields.ts';
+import { EmergencyLinkEntry } from './emergency-link-entry.tsx';
+
+interface NewLink {
+  created: CreatedEmergencyLink;
+  pinHint: string;
+}
+
+function CreateLink({ userId, onCreated }: { userId: number; onCreated(link: NewLink): void }) {
+  const action = useAction();
+  async function create(data: FormData, form: HTMLFormElement) {
+    const done = await action.run(() =>
+      api.POST('/app/users/{id}/emergency-links/', { params: { path: { id: userId } }, body: createBody(data) }),
+    );
+    if (done) {
+      onCreated({ created: done.data, pinHint: text(data, 'pin_hint').trim() });
+      form.reset();
+    }
+  }
+  return (
+    <section aria-labelledby="create-link-heading">
+      <h2 id="create-link-heading">Create a link</h2>
+      <Form id="create-link" action={action} onSubmit={create}>
+        <Field name="label" label="Label" hint="What the link is for, e.g. Wallet card. Only you see it." />
+        <Field
+          name="expires_at"
+          type="date"
+          label="Expiry date"
+          hint="The link stops working at the end of this day. Empty: in a year."
+          defaultValue={aYearFromToday()}
+        />
+        <Check name="never" label="Never expires" />
+        <Field
+          name="pin"
+          label="PIN"
+          inputMode="numeric"
+          autocomplete="off"
+          hint="Optional: 4 to 8 digits the page asks for before it shows anything. Empty: no PIN."
+        />
+        <Field
+          name="pin_hint"
+          label="PIN hint for the card"
+          hint="Optional, printed on the card under the link, never stored: where a helper finds the PIN."
+        />
+        <Submit action={action}>Create link</Submit>
+      </Form>
+    </section>
+  );
+}
+
+function NewLinkCard({ link, name }: { link: NewLink; name: string }) {
+  // Where the person's attention goes once the link is made (and the page scrolls to it).
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section aria-labelledby="new-link-heading" class="new-link">
+      <h2 id="new-link-heading" tabIndex={-1} ref={heading}>
+        The card for {linkName(link.created)}
+      </h2>
+      <p>
+        This is the only time the link is shown: the service keeps no copy of it. Print the card or copy the link now. A lost link cannot be
+        shown again; revoke it and create another.
+      </p>
+      <PrintableCard name={name} link={link.created.link} hasPin={link.created.has_pin} pinHint={link.pinHint} />
+      <p class="actions">
+        <button type="button" onClick={() => window.print()}>
+          Print the card
+        </button>
+      </p>
+    </section>
+  );
+}
+
+function LinkList({ userId, version, setStatus }: { userId: number; version: number; setStatus(message: string): void }) {
+  const links = useLoad(() => api.GET('/app/users/{id}/emergency-links/', { params: { path: { id: userId } } }), `${userId}-${version}`);
+  const revoking = useAction();
+  function changed(message: string) {
+    setStatus(message);
+    links.reload();
+  }
+  return (
+    <section aria-labelledby="links-heading">
+      <h2 id="links-heading">Your links</h2>
+      <div role="alert" class="alert">
+        {[...(links.problems?.general ?? []), ...revoking.problems.general].join(' ')}
+      </div>
+      {!links.data ? (
+        links.problems ? null : (
+          <Loading />
+        )
+      ) : links.data.length === 0 ? (
+        <p class="muted">No emergency links yet.</p>
+      ) : (
+        <ul class="cards">
+          {links.data.map((link) => (
+            // A changed link is drawn anew: its form closes and shows what was saved.
+            <EmergencyLinkEntry
+              key={`${link.id}-${link.label}-${link.expires_at}-${link.has_pin}`}
+              link={link}
+              revoking={revoking}
+              onChanged={changed}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export const EmergencyLinks = signedIn(function EmergencyLinks() {
+  const { user, problems } = useAppUser();
+  const [status, setStatus] = useState('');
+  const [created, setCreated] = useState<NewLink | undefined>(undefined);
+  const [version, setVersion] = useState(0);
+  function onCreated(link: NewLink) {
+    setCreated(link);
+    setStatus(`${linkName(link.created)} is created.`);
+    setVersion((n) => n + 1);
+  }
+  return (
+    <Page title="Emergency links">
+      <Status message={status} />
+      {!user ? (
+        <AppUserMissing user={user} problems={problems} />
+      ) : (
+        <>
+          <p>
+            A link opens a page that shows anyone who holds it your name and your <a href="/data/emergency">emergency information</a> —
+            items and contacts, nothing else — without an account. Print it on a card with its QR code, or keep it on your phone's lock
+            screen. You see every time it is opened.
+          </p>
+          {created && <NewLinkCard key={created.created.id} link={created} name={user.name} />}
+          <CreateLink userId={user.id} onCreated={onCreated} />
+          <LinkList userId={user.id} version={version} setStatus={setStatus} />
+        </>
+      )}
+    </Page>
+  );
+});
