@@ -3,8 +3,9 @@
 //   npx node --import tsx test/browser/screenshots.ts [folder, default docs/screenshots]
 import { resolve } from 'node:path';
 import { DESKTOP, PHONE, launchBrowser, newContext } from './browser.ts';
+import { createLink, makeOwner, signInToLinks, unlockWithPin } from './emergency-flow.ts';
 import { Flow } from './flow.ts';
-import { startBrowserService } from './harness.ts';
+import { type BrowserService, startBrowserService } from './harness.ts';
 import { mainFlow, type Person } from './person-flow.ts';
 
 const dir = resolve(process.argv[2] ?? 'docs/screenshots');
@@ -26,6 +27,32 @@ const runs = [
   },
 ];
 
+/** An emergency link's printable card, made on a desktop, and the page it opens on a phone. */
+async function emergencyLink(service: BrowserService): Promise<void> {
+  const owner = await makeOwner(service, 'screenshots');
+  const desktop = await newContext(browser, DESKTOP);
+  const phone = await newContext(browser, PHONE);
+  try {
+    const flow = new Flow(await desktop.newPage(), { label: 'desktop', screenshotDir: dir, screenshots: ['emergency-link-card'] });
+    await signInToLinks(flow, service, owner);
+    const { link } = await createLink(flow, service, owner, { label: 'Wallet card', pin: '2468', pinHint: 'My sister Grace knows it.' });
+    await flow.checkAccessible('emergency links, the new card', 'emergency-link-card');
+    const stranger = new Flow(await phone.newPage(), {
+      label: 'phone',
+      phone: true,
+      screenshotDir: dir,
+      screenshots: ['public-emergency'],
+      screenshotPrefix: 'phone-',
+    });
+    await stranger.page.goto(link);
+    await unlockWithPin(stranger, owner, '2468', '1357');
+    console.log(`emergency link: emergency-link-card.png, phone-public-emergency.png in ${dir}`);
+  } finally {
+    await desktop.close();
+    await phone.close();
+  }
+}
+
 const [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
 try {
   for (const run of runs) {
@@ -41,6 +68,7 @@ try {
     await context.close();
     console.log(`${run.label}: ${run.screenshots.map((name) => `${run.prefix}${name}.png`).join(', ')} in ${dir}`);
   }
+  await emergencyLink(service);
 } finally {
   await browser.close();
   await service.close();
