@@ -1,4 +1,4 @@
-// The workloads W1…W7. Each starts its own service process (so peak RSS and start-up are
+// The workloads W1…W8. Each starts its own service process (so peak RSS and start-up are
 // its own), checks that its request works, warms up, then measures the repeats. Where a
 // figure is compared with another (the service with its ceiling, W1 with and without
 // logins, small and large database), the two are measured in turn within each repeat, so
@@ -471,7 +471,61 @@ export async function w7(ctx: BenchContext): Promise<void> {
   }
 }
 
-export const STEPS = { W1: w1, W1u: w1u, W2: w2, W4: w4, W5: w5, W6: w6, W7: w7, W3: w3 } as const;
+/**
+ * W8: W1 sent with If-None-Match holding the current tag (contract §14: a client revalidating
+ * what it has), answered 304 with no body; in turn with W1 on the same service, its CPU per
+ * request against W1's.
+ */
+export async function w8(ctx: BenchContext): Promise<void> {
+  const label = 'W8 GET /app/profiles/{id}/ with If-None-Match (304)';
+  const service = await startMainService(ctx, 'W8');
+  try {
+    const reads = profileReads(ctx.readers);
+    const revalidations: LoadRequest[] = [];
+    for (const read of reads) {
+      const response = await fetch(service.url + read.path, { headers: read.headers });
+      await response.arrayBuffer();
+      const tag = response.headers.get('etag');
+      if (response.status !== 200 || tag === null) {
+        ctx.rows.push({
+          label,
+          note: `not measured: ${read.path.replace(/\d+/g, '{id}')} answered ${response.status}${tag === null ? ' without an ETag' : ''}`,
+        });
+        return;
+      }
+      revalidations.push({ ...read, headers: { ...read.headers, 'if-none-match': tag } });
+    }
+    const failure = await probe(service.url, revalidations[0]!, 304);
+    if (failure) {
+      ctx.rows.push({ label, note: failure });
+      return;
+    }
+    const { runs } = await measureInTurn(ctx, [
+      { name: 'W8 (W1 alone)', target: service, spec: spec(ctx, service.url, reads) },
+      { name: 'W8', target: service, spec: spec(ctx, service.url, revalidations) },
+    ]);
+    const own = figuresOf(runs[0]!, service.peakRssBytes());
+    const held = figuresOf(runs[1]!, service.peakRssBytes());
+    const cpuRatios = runs[1]!.flatMap((run, i) => {
+      const fullCpu = runs[0]![i]!.cpuMsPerRequest;
+      return fullCpu && run.cpuMsPerRequest !== undefined ? [run.cpuMsPerRequest / fullCpu] : [];
+    });
+    const cpuRatio = cpuRatios.length > 0 ? median(cpuRatios) : undefined;
+    ctx.rows.push({ label: 'W8a W1 (in turn with W8b)', figures: own, ratio: ceilingRatio(ctx, own, 'W1') });
+    ctx.rows.push({
+      label: `${label} (W8b)`,
+      figures: held,
+      ratio: ceilingRatio(ctx, held, 'W1'),
+      target: 'CPU per request below W8a',
+      met: cpuRatio === undefined ? undefined : cpuRatio < 1,
+      note: cpuRatio === undefined ? 'no CPU figures' : `CPU per request is ${cpuRatio.toFixed(3)} × W1's in the same run`,
+    });
+  } finally {
+    await service.stop();
+  }
+}
+
+export const STEPS = { W1: w1, W1u: w1u, W2: w2, W4: w4, W5: w5, W6: w6, W7: w7, W8: w8, W3: w3 } as const;
 
 export function startupLines(ctx: BenchContext): string[] {
   const groups = new Map<string, number[]>();

@@ -11,6 +11,7 @@ import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
 import { registerEntityTags } from './http/entity-tags.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
 import { registerAccessorRoutes } from './sharing/accessor-routes.ts';
+import { registerEmergencyRoutes } from './emergency/emergency-routes.ts';
 import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
@@ -119,6 +120,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerHealthRoutes(app, ctx);
   registerAppDataRoutes(app, ctx);
   registerAccessorRoutes(app, ctx);
+  registerEmergencyRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerMessagingRoutes(app, ctx);

@@ -85,6 +85,10 @@ export interface Config {
     /** Invitation e-mails one account causes, to any addresses; past it an invitation is refused (429). */
     invitationEmailsPerAccount: RateLimit;
     exportsPerAccount: RateLimit;
+    /** Requests to the public emergency link routes per client IP (GET and POST together). */
+    emergencyLinkPerIp: RateLimit;
+    /** Wrong PINs per emergency link: past it, the link answers 429 for the window's length. */
+    emergencyPinFailures: RateLimit;
     /** Windows the in-memory counters (one SQLite instance) keep per window length. */
     memoryKeys: number;
   };
@@ -95,6 +99,7 @@ export interface Config {
     entriesPerItem: number;
     emergencyItemsPerUser: number;
     emergencyContactsPerUser: number;
+    emergencyLinksPerUser: number;
     mediaPerUser: number;
     emailsPerAccount: number;
     /** Accessors (invitations, accepted or not) per app user: ACCESSOR_QUOTA (contract §12). */
@@ -422,6 +427,8 @@ export function loadConfig(env: Env = process.env): Config {
       invitationEmailsPerAddress: rate('RATE_LIMIT_INVITATION_EMAILS_PER_ADDRESS', '3/1d'),
       invitationEmailsPerAccount: rate('RATE_LIMIT_INVITATION_EMAILS_PER_ACCOUNT', '50/1d'),
       exportsPerAccount: rate('RATE_LIMIT_EXPORTS_PER_ACCOUNT', '5/1h'),
+      emergencyLinkPerIp: rate('RATE_LIMIT_EMERGENCY_LINK_IP', '30/1m'),
+      emergencyPinFailures: rate('RATE_LIMIT_EMERGENCY_PIN', '5/15m'),
       memoryKeys: parseInteger('RATE_COUNTER_MEMORY_KEYS', get('RATE_COUNTER_MEMORY_KEYS') ?? '100000', 1),
     },
     quotas: {
@@ -431,6 +438,7 @@ export function loadConfig(env: Env = process.env): Config {
       entriesPerItem: quota('QUOTA_ENTRIES_PER_ITEM', 1000),
       emergencyItemsPerUser: quota('QUOTA_EMERGENCY_ITEMS_PER_USER', 200),
       emergencyContactsPerUser: quota('QUOTA_EMERGENCY_CONTACTS_PER_USER', 100),
+      emergencyLinksPerUser: quota('QUOTA_EMERGENCY_LINKS_PER_USER', 20),
       mediaPerUser: quota('QUOTA_MEDIA_PER_USER', 1000),
       emailsPerAccount: quota('QUOTA_EMAILS_PER_ACCOUNT', 20),
       accessorsPerUser: quota('ACCESSOR_QUOTA', 50),

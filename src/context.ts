@@ -37,6 +37,11 @@ export interface AppContext {
    * when another write came in between (`VersionMoved`), and the check is made again.
    */
   checkedAtVersion?: number;
+  /**
+   * Set only on the context of a create sent with an Idempotency-Key (app-data/idempotent-create.ts):
+   * the create's transaction claims the key, so the key and the object commit together.
+   */
+  idempotencyKey?: { accountId: number; key: string; fingerprint: string };
   /** Where uploaded media files are stored (MEDIA_STORAGE). */
   media: MediaStorage;
   secrets: {

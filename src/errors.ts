@@ -12,20 +12,27 @@ export type ErrorKind =
   | 'forbidden'
   | 'conflict'
   | 'precondition-failed' // If-Match named a tag that is not the current one
+  | 'unprocessable' // well-formed, but not this: an Idempotency-Key reused for another request
   | 'rate-limited' // try again after `retryAfterSeconds`
   | 'unavailable'; // something the request needs is not there now
+
+/** {"detail": "…"}; an emergency link's PIN request adds `pin_required` (contract §13). */
+export type DetailBody = { detail: string; pin_required?: true };
 
 export class DomainError extends Error {
   readonly kind: ErrorKind;
   /** {"detail": "…"}, or the field-keyed messages of an 'invalid' error. */
-  readonly body: { detail: string } | FieldErrors;
+  readonly body: DetailBody | FieldErrors;
   readonly retryAfterSeconds: number | undefined;
+  /** An 'unauthenticated' error's WWW-Authenticate challenge: what the caller must send. */
+  readonly challenge: string;
 
-  constructor(kind: ErrorKind, body: { detail: string } | FieldErrors, retryAfterSeconds?: number) {
+  constructor(kind: ErrorKind, body: DetailBody | FieldErrors, retryAfterSeconds?: number, challenge = 'Token') {
     super(JSON.stringify(body));
     this.kind = kind;
     this.body = body;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.challenge = challenge;
   }
 }
 
@@ -49,6 +56,11 @@ export function unauthenticated(detail: string): DomainError {
   return new DomainError('unauthenticated', { detail });
 }
 
+/** 401 of an emergency link with a PIN (contract §13): the PIN, not a token, is what to send. */
+export function pinRequired(detail: string): DomainError {
+  return new DomainError('unauthenticated', { detail, pin_required: true }, undefined, 'PIN');
+}
+
 export function forbidden(detail: string): DomainError {
   return new DomainError('forbidden', { detail });
 }
@@ -59,6 +71,10 @@ export function conflict(detail: string): DomainError {
 
 export function preconditionFailed(detail: string): DomainError {
   return new DomainError('precondition-failed', { detail });
+}
+
+export function unprocessable(detail: string): DomainError {
+  return new DomainError('unprocessable', { detail });
 }
 
 export function rateLimited(retryAfterSeconds: number, detail = 'Too many requests; try again later.'): DomainError {

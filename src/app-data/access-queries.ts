@@ -4,7 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
-export type Kind = 'profile' | 'topic' | 'item' | 'list_entry' | 'emergency_item' | 'emergency_contact' | 'media';
+export type Kind = 'profile' | 'topic' | 'item' | 'list_entry' | 'emergency_item' | 'emergency_contact' | 'media' | 'emergency_link';
 
 export interface Location {
   account_id: number;
@@ -49,6 +49,13 @@ const LOCATE: Record<Kind, (db: Db, id: number) => Promise<Location | undefined>
   media: (db, id) =>
     db
       .selectFrom('media_resources')
+      .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
+      .where('id', '=', id)
+      .executeTakeFirst(),
+  // Owner only (emergency/): located so that an accessor of its app user hears 403, not 404.
+  emergency_link: (db, id) =>
+    db
+      .selectFrom('emergency_links')
       .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
       .where('id', '=', id)
       .executeTakeFirst(),

@@ -8,7 +8,8 @@ import { changeAppUser, createAppUser, getAppUser, listCallerAppUsers, removeApp
 import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
 import { writeIfMatch, type Current } from './conditional-write.ts';
-import { created, onAppUser, registerDelete } from './route-helpers.ts';
+import { createdOnce } from './idempotent-create.ts';
+import { onAppUser, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['app users'];
@@ -38,10 +39,10 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
         summary: "Create the caller's app user (name defaults to the account's first name)",
         body: AppUserBody,
         operationId: 'createAppUser',
-        response: { 201: AppUserSchema, ...errors({ auth: true, body: true }) },
+        response: { 201: AppUserSchema, ...errors({ auth: true, body: true, idempotent: true }) },
       },
     },
-    async (request, reply) => created(reply, await createAppUser(ctx, callerOf(request).accountId, request.body)),
+    async (request, reply) => createdOnce(ctx, request, reply, (c) => createAppUser(c, callerOf(request).accountId, request.body)),
   );
 
   app.get(

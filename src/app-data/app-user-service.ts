@@ -27,6 +27,7 @@ import {
   type AppUserInput,
   type AppUserRow,
 } from './app-user-schemas.ts';
+import { claimKey } from './idempotent-create.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
 import { listProfiles } from './profile-queries.ts';
 import { toProfile } from './profile-schemas.ts';
@@ -75,7 +76,11 @@ export async function createAppUser(ctx: AppContext, accountId: number, input: A
   if (await accountHasAppUser(db, accountId)) throw nonFieldError(ONE_APP_USER);
   const name = input.name ?? (await accountFirstName(db, accountId));
   try {
-    return toAppUser(ctx, await insertAppUser(db, { accountId, name, quote: input.quote ?? null, now: ctx.clock.now() }), OWNED);
+    const row = await ctx.db.writeTransaction(async (trx) => {
+      await claimKey(ctx, trx);
+      return insertAppUser(trx, { accountId, name, quote: input.quote ?? null, now: ctx.clock.now() });
+    });
+    return toAppUser(ctx, row, OWNED);
   } catch (error) {
     if (ctx.db.isUniqueViolation(error, APP_USER_PER_ACCOUNT)) throw nonFieldError(ONE_APP_USER);
     throw error;

@@ -13,7 +13,8 @@ import {
 import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
 import type { Current } from './conditional-write.ts';
-import { changeObject, created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
+import { createdOnce } from './idempotent-create.ts';
+import { changeObject, onAppUser, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['emergency contacts'];
@@ -45,13 +46,15 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
         params: IdParams,
         body: EmergencyContactBody,
         operationId: 'createEmergencyContact',
-        response: { 201: EmergencyContactSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+        response: {
+          201: EmergencyContactSchema,
+          ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, idempotent: true }),
+        },
       },
     },
     async (request, reply) =>
-      created(
-        reply,
-        await onAppUser(ctx, request, 'write', (a, appUserId) => createEmergencyContact(a.ctx, a.accountId, appUserId, request.body)),
+      createdOnce(ctx, request, reply, (c) =>
+        onAppUser(c, request, 'write', (a, appUserId) => createEmergencyContact(a.ctx, a.accountId, appUserId, request.body)),
       ),
   );
 

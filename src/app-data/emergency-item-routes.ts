@@ -13,7 +13,8 @@ import {
 import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
 import type { Current } from './conditional-write.ts';
-import { changeObject, created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
+import { createdOnce } from './idempotent-create.ts';
+import { changeObject, onAppUser, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['emergency items'];
@@ -45,13 +46,15 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: EmergencyItemBody,
         operationId: 'createEmergencyItem',
-        response: { 201: EmergencyItemSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+        response: {
+          201: EmergencyItemSchema,
+          ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, idempotent: true }),
+        },
       },
     },
     async (request, reply) =>
-      created(
-        reply,
-        await onAppUser(ctx, request, 'write', (a, appUserId) => createEmergencyItem(a.ctx, a.accountId, appUserId, request.body)),
+      createdOnce(ctx, request, reply, (c) =>
+        onAppUser(c, request, 'write', (a, appUserId) => createEmergencyItem(a.ctx, a.accountId, appUserId, request.body)),
       ),
   );
 

@@ -11,7 +11,8 @@ import { createItem, getItem, removeItem, updateItem } from './item-service.ts';
 import { loadItems } from './item-loads.ts';
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
 import type { Current } from './conditional-write.ts';
-import { changeObject, created, onObject, registerDelete } from './route-helpers.ts';
+import { createdOnce } from './idempotent-create.ts';
+import { changeObject, onObject, registerDelete } from './route-helpers.ts';
 import { writeItems } from './paged-tree.ts';
 import { findTopicWithHeld } from './tree-queries.ts';
 import { fitsInline, spoolView } from './tree-views.ts';
@@ -65,11 +66,13 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
         params: IdParams,
         body: ItemBody,
         operationId: 'createItem',
-        response: { 201: ItemSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+        response: { 201: ItemSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, idempotent: true }) },
       },
     },
     async (request, reply) =>
-      created(reply, await onObject(ctx, request, 'topic', 'write', (a, id) => createItem(a.ctx, a.accountId, id, request.body))),
+      createdOnce(ctx, request, reply, (c) =>
+        onObject(c, request, 'topic', 'write', (a, id) => createItem(a.ctx, a.accountId, id, request.body)),
+      ),
   );
 
   app.get(

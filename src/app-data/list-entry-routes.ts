@@ -7,7 +7,8 @@ import { IdParams } from './field-schemas.ts';
 import { ListEntryBody, ListEntryPatchBody, ListEntrySchema } from './list-entry-schemas.ts';
 import { changeEntry, createEntry, getEntry, listItemEntries, removeEntry } from './list-entry-service.ts';
 import type { Current } from './conditional-write.ts';
-import { changeObject, created, onObject, registerDelete } from './route-helpers.ts';
+import { createdOnce } from './idempotent-create.ts';
+import { changeObject, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['list entries'];
@@ -39,11 +40,13 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: ListEntryBody,
         operationId: 'createListEntry',
-        response: { 201: ListEntrySchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+        response: { 201: ListEntrySchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, idempotent: true }) },
       },
     },
     async (request, reply) =>
-      created(reply, await onObject(ctx, request, 'item', 'write', (a, id) => createEntry(a.ctx, a.accountId, id, request.body))),
+      createdOnce(ctx, request, reply, (c) =>
+        onObject(c, request, 'item', 'write', (a, id) => createEntry(a.ctx, a.accountId, id, request.body)),
+      ),
   );
 
   app.get(

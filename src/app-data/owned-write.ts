@@ -14,7 +14,8 @@
 //      create adds in the app user's totals (migration 0013) and returns them, for the
 //      account-wide bounds: one statement for the lot, where a trigger per inserted row cost a
 //      list item create a quarter more CPU on SQLite;
-//   4. the write itself.
+//   4. a create's Idempotency-Key claimed (idempotent-create.ts), so the key commits with it;
+//   5. the write itself.
 //
 // Creating the app user is the one write with nothing above it to bump: its new row starts the
 // version (app-user-service.ts).
@@ -28,6 +29,7 @@ import type { AppContext } from '../context.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
+import { claimKey } from './idempotent-create.ts';
 import { createListItemTogether, type CreatedListItem, type ListItemCreate } from './list-item-creates.ts';
 import type { Usage } from './quotas.ts';
 import { topicAppUser } from './topic-queries.ts';
@@ -113,6 +115,7 @@ export async function writeOwned<R extends Held, T>(
     if (!bumped) throw notFound();
     const { data_version, ...usage } = bumped;
     requireUnmoved(ctx, data_version);
+    await claimKey(ctx, trx);
     return write(trx, found, usage);
   });
 }
@@ -157,6 +160,7 @@ export async function writeUnderTopic<T>(
     if (!bumped) throw notFound();
     const { id, data_version, ...usage } = bumped;
     requireUnmoved(ctx, data_version);
+    await claimKey(ctx, trx);
     return write(trx, { app_user_id: id }, usage);
   });
 }
@@ -172,7 +176,8 @@ export async function writeListItemUnderTopic<T>(
   answer: (created: CreatedListItem) => T,
   write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
 ): Promise<T> {
-  if (!ctx.db.writeFunctions) {
+  // A create under an Idempotency-Key claims it in its own transaction: not gathered.
+  if (!ctx.db.writeFunctions || ctx.idempotencyKey) {
     return writeUnderTopic(ctx, create.accountId, create.topicId, write, { items: 1, entries: create.texts.length });
   }
   return answer(await createListItemTogether(ctx, create));

@@ -12,7 +12,8 @@ import { changeProfile, createProfile, listUserProfiles, removeProfile } from '.
 import { sendRendering, type RenderingCache } from './rendering-cache.ts';
 import { sendView } from './tree-views.ts';
 import type { Current } from './conditional-write.ts';
-import { changeObject, created, onAppUser, registerDelete } from './route-helpers.ts';
+import { createdOnce } from './idempotent-create.ts';
+import { changeObject, onAppUser, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['profiles'];
@@ -44,11 +45,11 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
         params: IdParams,
         body: ProfileBody,
         operationId: 'createProfile',
-        response: { 201: ProfileSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+        response: { 201: ProfileSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, idempotent: true }) },
       },
     },
     async (request, reply) =>
-      created(reply, await onAppUser(ctx, request, 'write', (a, appUserId) => createProfile(a, appUserId, request.body))),
+      createdOnce(ctx, request, reply, (c) => onAppUser(c, request, 'write', (a, appUserId) => createProfile(a, appUserId, request.body))),
   );
 
   app.get(

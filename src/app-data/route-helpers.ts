@@ -38,7 +38,8 @@ export async function onAppUser<T>(
 
 /**
  * A PATCH or PUT of the object `kind` the path's `{id}` names: `change` with the caller's access
- * to write it, under `If-Match` when the request has one (conditional-write.ts).
+ * to write it (`need`: 'owner' for what only the owner changes), under `If-Match` when the
+ * request has one (conditional-write.ts).
  */
 export function changeObject<T>(
   ctx: AppContext,
@@ -47,8 +48,9 @@ export function changeObject<T>(
   kind: Kind,
   current: Current,
   change: (access: Access, id: number) => Promise<T>,
+  need: Exclude<Need, 'read'> = 'write',
 ): Promise<T> {
-  return onObject(ctx, request, kind, 'write', (a, id) => writeIfMatch(request, reply, a, id, current, (w) => change(w, id)));
+  return onObject(ctx, request, kind, need, (a, id) => writeIfMatch(request, reply, a, id, current, (w) => change(w, id)));
 }
 
 /** 201 with `Location` equal to the new object's absolute url (contract §2). */
@@ -60,6 +62,7 @@ export function created<T extends { url: string }>(reply: FastifyReply, body: T)
  * DELETE `path` (a detail with an `{id}` naming a `kind`, or an app user, which only its owner
  * deletes): 204, 403 for an accessor who may not, 404 when the caller cannot see it, 412 when
  * `If-Match` names another version of `current`. `doc.operationId`: `delete<Resource>`.
+ * `need`: 'owner' for what only the owner deletes.
  */
 export function registerDelete(
   app: App,
@@ -69,6 +72,7 @@ export function registerDelete(
   doc: { tags: string[]; operationId: string; summary: string },
   current: Current,
   remove: (access: Access, id: number) => Promise<void>,
+  need: Exclude<Need, 'read'> = 'write',
 ): void {
   app.delete(
     path,
@@ -82,7 +86,7 @@ export function registerDelete(
     async (request, reply) => {
       const removeIfMatch = (a: Access, id: number) => writeIfMatch(request, reply, a, id, current, (w) => remove(w, id));
       if (kind === 'app_user') await onAppUser(ctx, request, 'owner', removeIfMatch);
-      else await onObject(ctx, request, kind, 'write', removeIfMatch);
+      else await onObject(ctx, request, kind, need, removeIfMatch);
       return reply.code(204).send(null);
     },
   );

@@ -5,7 +5,8 @@ import type { App } from '../http/types.ts';
 import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
 import type { Current } from './conditional-write.ts';
-import { changeObject, created, onObject, registerDelete } from './route-helpers.ts';
+import { createdOnce } from './idempotent-create.ts';
+import { changeObject, onObject, registerDelete } from './route-helpers.ts';
 import { TopicBody, TopicPatchBody, TopicSchema } from './topic-schemas.ts';
 import { changeTopic, createTopic, getTopic, listTopics, removeTopic } from './topic-service.ts';
 import { sendView } from './tree-views.ts';
@@ -55,11 +56,13 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
         params: IdParams,
         body: TopicBody,
         operationId: 'createTopic',
-        response: { 201: TopicSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+        response: { 201: TopicSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, idempotent: true }) },
       },
     },
     async (request, reply) =>
-      created(reply, await onObject(ctx, request, 'profile', 'write', (a, id) => createTopic(a.ctx, a.accountId, id, request.body))),
+      createdOnce(ctx, request, reply, (c) =>
+        onObject(c, request, 'profile', 'write', (a, id) => createTopic(a.ctx, a.accountId, id, request.body)),
+      ),
   );
 
   app.get(

@@ -16,9 +16,10 @@ export function rateLimitKey(request: { ip: string }): string {
   return clientNetwork(request.ip);
 }
 
-export function perIpRateLimit(ctx: AppContext, limit: RateLimit): RateLimitOptions | false {
+/** `group`: routes that share one budget per IP (each route has its own otherwise). */
+export function perIpRateLimit(ctx: AppContext, limit: RateLimit, group?: string): RateLimitOptions | false {
   if (!ctx.config.rateLimits.enabled) return false;
-  return { max: limit.max, timeWindow: limit.windowMs };
+  return { max: limit.max, timeWindow: limit.windowMs, ...(group === undefined ? {} : { groupId: group }) };
 }
 
 /** The plugin's store over the counter store; each route counts under keys of its own. */
@@ -43,8 +44,10 @@ export function rateLimitStore(counters: CounterStore, clock: Clock): FastifyRat
       );
     }
 
-    // The plugin hands a route's merged settings, the route itself under routeInfo.
-    child(settings: { routeInfo?: { method?: string | string[]; url?: string } }): CounterRateLimitStore {
+    // The plugin hands a route's merged settings, the route itself under routeInfo. Routes of
+    // one group count under the group's name.
+    child(settings: { groupId?: string; routeInfo?: { method?: string | string[]; url?: string } }): CounterRateLimitStore {
+      if (settings.groupId !== undefined) return new CounterRateLimitStore(undefined, `ip:group:${settings.groupId}`);
       const route = settings.routeInfo ?? {};
       return new CounterRateLimitStore(undefined, `ip:${[route.method ?? ''].flat().join(',')} ${route.url ?? ''}`);
     }

@@ -17,6 +17,8 @@ import { listItemFunctionMigration } from './migrations/0012-list-item-function.
 import { appUserUsageMigration } from './migrations/0013-app-user-usage.ts';
 import { recoveryCodeHmacMigration } from './migrations/0014-recovery-code-hmac.ts';
 import { accessorsMigration } from './migrations/0015-accessors.ts';
+import { emergencyLinksMigration } from './migrations/0016-emergency-links.ts';
+import { idempotencyKeysMigration } from './migrations/0017-idempotency-keys.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -35,6 +37,8 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0013-app-user-usage': appUserUsageMigration(db.dialect),
     '0014-recovery-code-hmac': recoveryCodeHmacMigration(db.dialect),
     '0015-accessors': accessorsMigration(db.dialect),
+    '0016-emergency-links': emergencyLinksMigration(db.dialect),
+    '0017-idempotency-keys': idempotencyKeysMigration(),
   };
 }
 

@@ -170,6 +170,17 @@ export interface AccessorsTable {
   accepted_at: number | null;
 }
 
+/** A create performed under an Idempotency-Key (contract §14), with its first answer. */
+export interface IdempotencyKeysTable {
+  account_id: number;
+  key: string;
+  fingerprint: string;
+  created_at: number;
+  status: number | null;
+  body: string | null;
+  location: string | null;
+}
+
 export interface TopicsTable {
   id: Generated<number>;
   account_id: number;
@@ -229,11 +240,43 @@ export interface EmergencyContactsTable {
   email: string;
 }
 
+/** A public link to an app user's emergency items and contacts (contract §13). */
+export interface EmergencyLinksTable {
+  id: Generated<number>;
+  account_id: number;
+  app_user_id: number;
+  /** SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
+  label: Generated<string>;
+  /** argon2id of the PIN; null: no PIN. */
+  pin_hash: string | null;
+  /** Too many wrong PINs: the link answers 429 until then. */
+  pin_locked_until: number | null;
+  created_at: number;
+  /** null: never expires. */
+  expires_at: number | null;
+  view_count: Generated<number>;
+  last_viewed_at: number | null;
+  /** When the owner was last e-mailed about a view (at most once an hour). */
+  notified_at: number | null;
+}
+
+/** One opening of an emergency link, kept 90 days. */
+export interface EmergencyLinkViewsTable {
+  id: Generated<number>;
+  link_id: number;
+  account_id: number;
+  viewed_at: number;
+  ip_address: string | null;
+  user_agent: string | null;
+}
+
 export interface Database {
   app_users: AppUsersTable;
   media_resources: MediaResourcesTable;
   profiles: ProfilesTable;
   accessors: AccessorsTable;
+  idempotency_keys: IdempotencyKeysTable;
   topics: TopicsTable;
   items: ItemsTable;
   image_contents: ImageContentsTable;
@@ -241,6 +284,8 @@ export interface Database {
   list_entries: ListEntriesTable;
   emergency_items: EmergencyItemsTable;
   emergency_contacts: EmergencyContactsTable;
+  emergency_links: EmergencyLinksTable;
+  emergency_link_views: EmergencyLinkViewsTable;
   accounts: AccountsTable;
   email_addresses: EmailAddressesTable;
   auth_tokens: AuthTokensTable;

@@ -17,7 +17,7 @@ export async function registerCors(app: App, origins: string[]): Promise<void> {
     // no allowed preflight falls through to the usual 405 with Allow.
     origin: (origin, allow) => allow(null, origin !== undefined && (anyOrigin || origins.includes(origin)) ? origin : false),
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-None-Match'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-None-Match', 'If-Match', 'Idempotency-Key'],
     // What a client needs to read from an answer: the new object's URL, when to retry, the id
     // to report, an export's file name, and why a token was refused.
     exposedHeaders: ['Location', 'Retry-After', 'X-Request-Id', 'Content-Disposition', 'WWW-Authenticate', 'ETag'],

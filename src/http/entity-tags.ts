@@ -36,15 +36,22 @@ export function sendTagged(request: FastifyRequest, reply: FastifyReply, tag: st
   return reply.type('application/json; charset=utf-8').send(body);
 }
 
-const tagResponse: onSendHookHandler = async (request, reply, payload) => {
-  if (reply.statusCode !== 200 || reply.hasHeader('etag')) return payload;
-  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+// A callback, not an async function: a cached rendering's answer (tagged already) passes
+// through without a promise.
+const tagResponse: onSendHookHandler = (request, reply, payload, done) => {
+  if (reply.statusCode !== 200 || reply.hasHeader('etag') || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+    done(null, payload);
+    return;
+  }
   const tag = entityTag(payload);
   reply.header('etag', tag);
-  if (!tagListMatches(request.headers['if-none-match'], tag)) return payload;
+  if (!tagListMatches(request.headers['if-none-match'], tag)) {
+    done(null, payload);
+    return;
+  }
   reply.code(304);
   reply.removeHeader('content-type');
-  return '';
+  done(null, '');
 };
 
 /** Tags the answers of every GET route under /app/ (HEAD follows its GET). */

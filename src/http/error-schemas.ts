@@ -16,6 +16,16 @@ export const ErrorDetailSchema = {
   additionalProperties: false,
 } as const;
 
+/** The 401 of an emergency link with a PIN (contract §13): `{"detail": "…", "pin_required": true}`. */
+export const PinRequiredSchema = {
+  $id: 'PinRequired',
+  type: 'object',
+  description: 'The link has a PIN: send it with POST {"pin"} to read the link.',
+  properties: { detail: { type: 'string' }, pin_required: { type: 'boolean', const: true } },
+  required: ['detail', 'pin_required'],
+  additionalProperties: false,
+} as const;
+
 /**
  * A 400 about fields: `{"<field>": ["message", …], "non_field_errors": ["…"]}`. Nested objects
  * nest (`{"image_content": {"media_resource": ["…"]}}`), and a list field has one object per
@@ -35,6 +45,7 @@ export const FieldErrorsSchema = {
 export function registerErrorSchemas(app: App): void {
   app.addSchema(ErrorDetailSchema);
   app.addSchema(FieldErrorsSchema);
+  app.addSchema(PinRequiredSchema);
 }
 
 const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again' } };
@@ -72,6 +83,10 @@ export interface ErrorOptions {
   rateLimited?: boolean;
   /** A conditional write (If-Match): 412 when the tag is not the current one. */
   preconditionFailed?: boolean;
+  /** A create that takes an Idempotency-Key: 422 when the key was used for another request. */
+  idempotent?: boolean;
+  /** 401 PinRequired with `WWW-Authenticate: PIN`, with when (an emergency link with a PIN). */
+  pinRequired?: string;
   /** 410, with what is gone. */
   gone?: string;
   /** 416, with when. */
@@ -89,11 +104,23 @@ export function errors(options: ErrorOptions = {}) {
     ...(options.auth
       ? { 401: detail('Missing, malformed, expired or revoked token', { 'WWW-Authenticate': { type: 'string', const: 'Token' } }) }
       : {}),
+    ...(options.pinRequired
+      ? {
+          401: response<{ detail: string; pin_required: true }>(
+            options.pinRequired,
+            { $ref: 'PinRequired' },
+            {
+              'WWW-Authenticate': { type: 'string', const: 'PIN' },
+            },
+          ),
+        }
+      : {}),
     ...(options.forbidden ? { 403: detail(options.forbidden === true ? 'Not allowed while authenticated' : options.forbidden) } : {}),
     ...(options.notFound ? { 404: detail('Not found: missing, or not the caller’s') } : {}),
     ...(options.conflict ? { 409: detail(options.conflict) } : {}),
     ...(options.gone ? { 410: detail(options.gone) } : {}),
     ...(options.preconditionFailed ? { 412: detail('If-Match named a tag that is not the current one: nothing was changed') } : {}),
+    ...(options.idempotent ? { 422: detail('The Idempotency-Key was used within 24 hours for another request') } : {}),
     ...(options.body ? { 413: detail('The request body is too large') } : {}),
     ...(options.body ? { 415: detail('Unsupported media type') } : {}),
     ...(options.rangeNotSatisfiable

@@ -61,6 +61,10 @@ export function checkOperationId(route: RouteOptions): void {
 export function transformDocument({ openapiObject }: { openapiObject: Partial<JsonObject> }): JsonObject {
   for (const [path, item] of Object.entries<JsonObject>(openapiObject.paths ?? {})) {
     if (path.startsWith('/app/') && item.get) item.get = withValidators(item.get);
+    for (const method of ['patch', 'put', 'delete'] as const) {
+      if (item[method]?.responses?.['412']) item[method] = withHeader(item[method], IF_MATCH);
+    }
+    if (item.post?.responses?.['422']) item.post = withHeader(item.post, IDEMPOTENCY_KEY);
     // GET and HEAD of one route share one operation object: HEAD gets a copy of its own.
     if (item.head?.operationId !== undefined) item.head = { ...item.head, operationId: `${item.head.operationId}Head` };
     for (const operation of Object.values<JsonObject>(item)) {
@@ -105,4 +109,25 @@ function withValidators(operation: JsonObject): JsonObject {
     },
   ];
   return { ...operation, parameters, responses };
+}
+
+const IF_MATCH = {
+  in: 'header',
+  name: 'If-Match',
+  required: false,
+  schema: { type: 'string' },
+  description: "The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412",
+};
+
+const IDEMPOTENCY_KEY = {
+  in: 'header',
+  name: 'Idempotency-Key',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description:
+    'Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422',
+};
+
+function withHeader(operation: JsonObject, parameter: JsonObject): JsonObject {
+  return { ...operation, parameters: [...(operation.parameters ?? []), parameter] };
 }

@@ -62,13 +62,14 @@ const STATUS_OF: Record<ErrorKind, number> = {
   'not-found': 404,
   conflict: 409,
   'precondition-failed': 412,
+  unprocessable: 422,
   'rate-limited': 429,
   unavailable: 503,
 };
 
 function sendDomainError(reply: FastifyReply, error: DomainError): FastifyReply {
   const headers: Record<string, string> = {};
-  if (error.kind === 'unauthenticated') headers['WWW-Authenticate'] = 'Token';
+  if (error.kind === 'unauthenticated') headers['WWW-Authenticate'] = error.challenge;
   if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
   return sendError(reply, STATUS_OF[error.kind], error.body, headers);
 }

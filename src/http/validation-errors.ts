@@ -14,6 +14,10 @@ const TYPE_NAMES: Record<string, string> = {
 
 const PHONE_MESSAGE = "Phone number must be entered in the format: '999999999' or '+999999999'. Up to 15 digits allowed.";
 
+/** An emergency link's PIN (contract §13); its schemas use this pattern, so the message can say what a PIN is. */
+export const PIN_PATTERN = '^[0-9]{4,8}$';
+const PIN_MESSAGE = 'A PIN is 4 to 8 digits.';
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'list';
@@ -47,6 +51,7 @@ function messageFor(error: FastifySchemaValidationError, value: unknown): string
     case 'format':
       return params.format === 'email' ? 'Enter a valid email address.' : `Enter a valid ${params.format}.`;
     case 'pattern':
+      if (params.pattern === PIN_PATTERN) return PIN_MESSAGE;
       return String(params.pattern).includes('\\d{9,15}') ? PHONE_MESSAGE : 'Enter a valid value.';
     case 'enum':
     case 'const':

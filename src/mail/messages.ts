@@ -149,3 +149,30 @@ export function invitationAcceptedMessage(
     'You can change what they may do, or end their access, at any time.',
   ]);
 }
+
+function linkName(label: string): string {
+  return label === '' ? 'Your emergency link' : `Your emergency link "${label}"`;
+}
+
+/** A view of an emergency link (contract §13): at most one of these per link an hour. */
+export function emergencyLinkViewedMessage(
+  to: string,
+  label: string,
+  view: { at: number; ipAddress: string | null; userAgent: string | null },
+): MailMessage {
+  const from = [view.ipAddress && `from ${view.ipAddress}`, view.userAgent && `(${view.userAgent})`].filter(Boolean).join(' ');
+  return compose(to, 'Your emergency link was opened', [
+    `${linkName(label)} was opened at ${new Date(view.at).toISOString().replace('T', ' ').slice(0, 16)} UTC${from ? ` ${from}` : ''}.`,
+    'Every view is listed with the link in the app, for 90 days; further views within the hour are listed without another e-mail.',
+    'If you did not expect this, revoke the link in the app: it stops working at once.',
+  ]);
+}
+
+/** Too many wrong PINs for an emergency link: it is locked for a while. */
+export function emergencyLinkLockedMessage(to: string, label: string, lockMs: number): MailMessage {
+  const minutes = Math.max(1, Math.ceil(lockMs / 60_000));
+  return compose(to, 'Wrong PINs were entered for your emergency link', [
+    `${linkName(label)} was sent too many wrong PINs, so it answers nobody for the next ${minutes} minute${minutes === 1 ? '' : 's'}, the right PIN included.`,
+    'If this was not someone you expect, change the PIN or revoke the link in the app.',
+  ]);
+}

@@ -2,7 +2,7 @@
 // /app/accessors/{id}/accept/ (contract §12, "Granting access").
 import { Type } from 'typebox';
 import { IdParams } from '../app-data/field-schemas.ts';
-import { created } from '../app-data/route-helpers.ts';
+import { createdOnce } from '../app-data/idempotent-create.ts';
 import { callerOf } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import { errors } from '../http/error-schemas.ts';
@@ -52,11 +52,12 @@ export function registerAccessorRoutes(app: App, ctx: AppContext): void {
         operationId: 'createAccessor',
         response: {
           201: AccessorSchema,
-          ...errors({ auth: true, notFound: true, body: true, forbidden: OWNER_ONLY, rateLimited: true }),
+          ...errors({ auth: true, notFound: true, body: true, forbidden: OWNER_ONLY, rateLimited: true, idempotent: true }),
         },
       },
     },
-    async (request, reply) => created(reply, await createAccessor(ctx, callerOf(request), parseId(request.params.id), request.body)),
+    async (request, reply) =>
+      createdOnce(ctx, request, reply, (c) => createAccessor(c, callerOf(request), parseId(request.params.id), request.body)),
   );
 
   app.get(

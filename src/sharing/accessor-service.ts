@@ -9,6 +9,7 @@
 // taken for its owner and the queries, filtered on the owner's account, answer 404.
 import type { Kysely } from 'kysely';
 import { appUserAccess } from '../app-data/access.ts';
+import { claimKey } from '../app-data/idempotent-create.ts';
 import { findAppUser } from '../app-data/app-user-queries.ts';
 import { enforceQuota } from '../app-data/quotas.ts';
 import type { Caller } from '../auth/token-auth.ts';
@@ -79,6 +80,7 @@ export async function createAccessor(ctx: AppContext, caller: Caller, appUserId:
     if (await isInvited(trx, appUserId, input.email)) throw fieldError('email', ALREADY_INVITED);
     enforceQuota(await countAccessors(trx, appUserId), 1, ctx.config.quotas.accessorsPerUser, 'accessors per app user');
     await checkInvitationsPerAccount(ctx, trx, ownerAccountId);
+    await claimKey(ctx, trx);
     const id = await insertAccessor(trx, { appUserId, ownerAccountId, email: input.email, canWrite, privateAccess, now });
     await queueInvitation(ctx, trx, { ownerAccountId, email: input.email, appUserName: appUser.name, canWrite });
     return { id, appUserName: appUser.name };

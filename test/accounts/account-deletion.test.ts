@@ -72,7 +72,8 @@ describe('DELETE /account/', () => {
 
   /**
    * An account holding a second address, a second session, a personal-data tree, two media
-   * files, and MFA on (secret, recovery codes, a login waiting for its code).
+   * files, an emergency link that was opened, and MFA on (secret, recovery codes, a login
+   * waiting for its code).
    */
   async function fullAccount(): Promise<{
     account: RegisteredAccount;
@@ -110,6 +111,10 @@ describe('DELETE /account/', () => {
       token: account.token,
       body: { name: 'Me again', phone_number: '123456789', email: account.email },
     });
+    // An emergency link, opened once: a link row and a view row of the account.
+    const link = await server.request('POST', `/app/users/${appUser.id}/emergency-links/`, { token: account.token, body: {} });
+    assert.equal(link.status, 201, link.text);
+    assert.equal((await server.request('GET', new URL(link.body.link).pathname.replace('/emergency/', '/public/emergency/'))).status, 200);
     const { secret } = await turnOnTotp(server, account);
     const pending = await server.request('POST', '/auth/login/', { body: { username: second, password: PASSWORD } });
     assert.equal(pending.body.mfa_required, true);

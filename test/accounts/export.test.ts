@@ -181,6 +181,7 @@ describe('data export (GET /account/export/)', () => {
       'emergency_items',
       'emergency_contacts',
       'accessors',
+      'emergency_links',
       'media_resources',
     ]);
     assert.deepEqual(appUser.accessors, []);

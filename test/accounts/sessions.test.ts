@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { USER_AGENT_MAX_LENGTH } from '../../src/accounts/sessions/session-origin.ts';
+import { USER_AGENT_MAX_LENGTH } from '../../src/http/user-agent.ts';
 import { PASSWORD, registerVerified, startMailedServer, type MailedServer, type RegisteredAccount } from './account-flows.ts';
 
 const FIELDS = ['created_at', 'current', 'id', 'ip_address', 'last_used_at', 'user_agent'];

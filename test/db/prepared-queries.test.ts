@@ -79,7 +79,7 @@ const EXPECTED: Array<[string, Rendered, string, unknown[]]> = [
   [
     'the data version bump',
     bumpDataVersion,
-    `${COUNTING_BUMP} where "id" = ? returning "item_count", "entry_count", "media_bytes"`,
+    `${COUNTING_BUMP} where "id" = ? returning "data_version", "item_count", "entry_count", "media_bytes"`,
     [':items', ':entries', ':bytes', ':appUserId'],
   ],
   [
@@ -87,7 +87,7 @@ const EXPECTED: Array<[string, Rendered, string, unknown[]]> = [
     bumpTopicOwnersVersion,
     `${COUNTING_BUMP} where "id" = (select ` +
       '(select "profiles"."app_user_id" from "profiles" where "profiles"."id" = "topics"."profile_id") as "app_user_id" ' +
-      'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?) returning "id", "item_count", "entry_count", "media_bytes"',
+      'from "topics" where "topics"."id" = ? and "topics"."account_id" = ?) returning "id", "data_version", "item_count", "entry_count", "media_bytes"',
     [':items', ':entries', ':bytes', ':topicId', ':accountId'],
   ],
 ];

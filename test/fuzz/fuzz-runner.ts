@@ -101,8 +101,9 @@ export class FuzzRunner {
   /** An id that is not the caller's is 404, or (for a malformed request) the same answer as an id nobody has. */
   private async idProblems(operation: Operation, spec: RequestSpec, request: Resolved, response: ObservedResponse): Promise<string[]> {
     const isFile = operation.pathParams.includes('storage_key');
-    // A signed file URL is a capability: the stranger's works for anyone (contract §5).
-    if (request.idClass === 'none' || request.idClass === 'own' || (isFile && request.idClass === 'foreign')) return [];
+    // A signed file URL and an emergency link are capabilities: the stranger's work for anyone (contract §5, §13).
+    const isCapability = isFile || operation.pathParams.includes('token');
+    if (request.idClass === 'none' || request.idClass === 'own' || (isCapability && request.idClass === 'foreign')) return [];
     if (!isFile && !request.authValid) return [];
     if (response.status === 404 && (response.text === NOT_FOUND || (request.method === 'HEAD' && response.text === ''))) return [];
     const what = `${request.idClass} id`;

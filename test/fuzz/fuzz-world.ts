@@ -1,6 +1,6 @@
 // The objects the fuzzer points at: two verified, logged-in accounts (the caller and a
 // stranger), each with a whole tree of personal data, uploaded media, an invitation to its data
-// (an accessor) and secondary e-mail addresses. Random requests may delete or replace any of the caller's objects, or revoke
+// (an accessor), an emergency link (and its token) and secondary e-mail addresses. Random requests may delete or replace any of the caller's objects, or revoke
 // its token: `repair` puts back whatever is gone, `renewToken` logs in again.
 import assert from 'node:assert/strict';
 import { issueToken } from '../../src/auth/token-queries.ts';
@@ -18,6 +18,8 @@ export type IdKind =
   | 'emergencyItem'
   | 'emergencyContact'
   | 'accessor'
+  | 'emergencyLink'
+  | 'linkToken'
   | 'media'
   | 'email'
   | 'session'
@@ -33,6 +35,9 @@ export const KIND_OF_SEGMENT: Record<string, IdKind> = {
   'emergency-items': 'emergencyItem',
   'emergency-contacts': 'emergencyContact',
   accessors: 'accessor',
+  'emergency-links': 'emergencyLink',
+  // /public/emergency/{token}/
+  emergency: 'linkToken',
   'media-resources': 'media',
   emails: 'email',
   sessions: 'session',
@@ -45,8 +50,8 @@ export interface Party {
   email: string;
   password: string;
   token: string;
-  /** Ids of each kind; for 'file', signed file paths (storage key and query). */
-  ids: Record<Exclude<IdKind, 'file'>, number[]> & { file: string[] };
+  /** Ids of each kind; for 'file', signed file paths (storage key and query); for 'linkToken', emergency link tokens. */
+  ids: Record<Exclude<IdKind, 'file' | 'linkToken'>, number[]> & { file: string[]; linkToken: string[] };
 }
 
 export class FuzzWorld {
@@ -181,6 +186,12 @@ export class FuzzWorld {
       accessors.length > 0
         ? [accessors[0]!.id]
         : [(await post(`/app/users/${appUser}/accessors/`, { email: `friend-of-${party.label}-${Date.now()}@example.com` })).id];
+    // The token is shown only when a link is made: a link that is gone is made again, with it.
+    if (!(ids.emergencyLink[0] && (await exists(`/app/emergency-links/${ids.emergencyLink[0]}/`)))) {
+      const link = await post(`/app/users/${appUser}/emergency-links/`, { label: 'Card' });
+      ids.emergencyLink = [link.id];
+      ids.linkToken = [new URL(link.link).pathname.split('/').pop()!];
+    }
 
     let emails = (await this.call('GET', '/account/emails/', party.token)).body as Array<{ id: number; primary: boolean }>;
     if (emails.length < 2) {
@@ -221,6 +232,8 @@ async function newParty(server: TestServer, label: Party['label']): Promise<Part
       emergencyItem: [],
       emergencyContact: [],
       accessor: [],
+      emergencyLink: [],
+      linkToken: [],
       media: [],
       email: [],
       session: [],

@@ -11,6 +11,9 @@ import { ResponseChecker } from '../fuzz/response-checker.ts';
 type Json = Record<string, any>;
 
 const DETAIL = { $ref: '#/components/schemas/ErrorDetail' };
+/** The one 401 that is not about a token: an emergency link asking for its PIN (contract §13). */
+const PIN_REQUIRED = { $ref: '#/components/schemas/PinRequired' };
+const ASKS_FOR_PIN = 'GET /public/emergency/{token}/';
 const BAD_REQUEST = { anyOf: [{ $ref: '#/components/schemas/FieldErrors' }, DETAIL] };
 
 /** Operations that accept a token without needing one (their document security is public). */
@@ -33,6 +36,8 @@ const RATE_LIMITED = [
   'POST /account/mfa/totp/confirm/',
   'DELETE /account/mfa/totp/',
   'POST /account/mfa/recovery-codes/',
+  'GET /public/emergency/{token}/',
+  'POST /public/emergency/{token}/',
 ];
 
 describe('the OpenAPI document', () => {
@@ -126,7 +131,7 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(missing, []);
   });
 
-  test('every error response has a JSON body referring to the shared schemas: ErrorDetail, or FieldErrors | ErrorDetail for 400', () => {
+  test('every error response has a JSON body referring to the shared schemas: ErrorDetail (PinRequired for a link’s PIN), or FieldErrors | ErrorDetail for 400', () => {
     assert.ok(doc.components?.schemas?.ErrorDetail, 'components/schemas/ErrorDetail');
     assert.ok(doc.components?.schemas?.FieldErrors, 'components/schemas/FieldErrors');
     for (const [operation, written] of operations) {
@@ -134,7 +139,8 @@ describe('the OpenAPI document', () => {
         if (Number(status) < 400) continue;
         const content = response.content ?? {};
         assert.deepEqual(Object.keys(content), ['application/json'], `${operation.key} ${status}: ${JSON.stringify(content)}`);
-        assert.deepEqual(content['application/json'].schema, status === '400' ? BAD_REQUEST : DETAIL, `${operation.key} ${status}`);
+        const expected = status === '400' ? BAD_REQUEST : status === '401' && operation.key === ASKS_FOR_PIN ? PIN_REQUIRED : DETAIL;
+        assert.deepEqual(content['application/json'].schema, expected, `${operation.key} ${status}`);
         assert.ok(response.description && response.description !== 'Default Response', `${operation.key} ${status}: a description`);
       }
       const responses = written.responses;
@@ -166,7 +172,7 @@ describe('the OpenAPI document', () => {
     for (const [operation, written] of operations) {
       for (const parameter of (written.parameters ?? []) as Json[]) {
         if (parameter.in !== 'path') continue;
-        if (parameter.name === 'storage_key') {
+        if (parameter.name === 'storage_key' || parameter.name === 'token') {
           assert.equal(parameter.schema.type, 'string', operation.key);
           continue;
         }

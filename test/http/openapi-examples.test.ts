@@ -29,6 +29,8 @@ const SECRET_FIELDS = ['key', 'mfa_token', 'code'];
 interface Sending {
   token?: string;
   id?: number;
+  /** Other path parameters, such as an emergency link's `{token}`. */
+  params?: Record<string, string>;
   secrets?: Record<string, string>;
 }
 
@@ -123,6 +125,17 @@ const STORY: Step[] = [
   { operationId: 'replaceEmergencyContact', send: () => ({ token: made.ada, id: made.emergencyContact }) },
   { operationId: 'createAccessor', send: () => ({ token: made.ada, id: made.appUser }), keep: (body) => (made.accessor = body.id) },
   { operationId: 'updateAccessor', send: () => ({ token: made.ada, id: made.accessor }) },
+  // The link's token is in the create's answer only; a person copies it from there.
+  {
+    operationId: 'createEmergencyLink',
+    send: () => ({ token: made.ada, id: made.appUser }),
+    keep: (body) => {
+      made.emergencyLink = body.id;
+      made.emergencyLinkToken = new URL(body.link).pathname.split('/').pop();
+    },
+  },
+  { operationId: 'updateEmergencyLink', send: () => ({ token: made.ada, id: made.emergencyLink }) },
+  { operationId: 'unlockEmergencyLink', send: () => ({ params: { token: made.emergencyLinkToken } }) },
   {
     operationId: 'updateMediaResource',
     send: async () => {
@@ -256,7 +269,8 @@ describe('the request examples of the OpenAPI document, sent as they are', () =>
         assert.ok(field in example, `${stepName(step)}: the example has no ${field} to fill in`);
         example[field] = value;
       }
-      const path = operation.path.replace('{id}', String(sending.id));
+      let path = operation.path.replace('{id}', String(sending.id));
+      for (const [name, value] of Object.entries(sending.params ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
       assert.ok(!path.includes('{'), `${stepName(step)}: ${path} needs a path id`);
       const response = await server.request(operation.method, path, { token: sending.token, body: example });
       assert.ok(

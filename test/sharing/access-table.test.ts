@@ -1,4 +1,5 @@
-// Who gets what from every personal-data endpoint (contract §5, §12), as a table: each row an
+// Who gets what from every personal-data endpoint (contract §5, §12, and §13's owner-only
+// emergency links), as a table: each row an
 // endpoint (method × path, inside the public and the private profile for what lies in a
 // profile), each cell that row asked by one caller — the owner, a writer, a reader, a reader
 // without private access, a pending invitee, a revoked accessor, a stranger, no one — with the
@@ -13,10 +14,11 @@ import { onPostgres } from '../helpers/database.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { statusOf, type Answer, type Cell, type Outcome, type Prepared, type Row, type World } from './access-cells.ts';
 import { appUserLevelRows } from './access-rows-app-user.ts';
+import { emergencyLinkRows } from './access-rows-emergency-links.ts';
 import { profileTreeRows } from './access-rows-profiles.ts';
 import { createCallers, makeTree, ROLES, shareTree, type Role } from './sharing-fixtures.ts';
 
-const rows: Row[] = [...appUserLevelRows(), ...profileTreeRows()];
+const rows: Row[] = [...appUserLevelRows(), ...profileTreeRows(), ...emergencyLinkRows()];
 const ordered = [...rows.filter((row) => row.method === 'GET'), ...rows.filter((row) => row.method !== 'GET')];
 
 async function send(world: World, method: string, prepared: Prepared, token: string | undefined): Promise<Answer> {

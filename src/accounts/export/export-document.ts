@@ -14,6 +14,7 @@ import { listEmergencyContacts } from '../../app-data/emergency-contact-queries.
 import { toEmergencyContact } from '../../app-data/emergency-contact-schemas.ts';
 import { listEmergencyItems } from '../../app-data/emergency-item-queries.ts';
 import { toEmergencyItem } from '../../app-data/emergency-item-schemas.ts';
+import { exportedEmergencyLinks } from '../../emergency/emergency-link-export.ts';
 import { listMedia } from '../../app-data/gallery-queries.ts';
 import { writeTopics, type PagedOutput } from '../../app-data/paged-tree.ts';
 import { listProfiles } from '../../app-data/profile-queries.ts';
@@ -101,6 +102,7 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
         (await listAccessors(db, accountId, appUser.id)).map((row) => withoutLinks(toAccessor(ctx, row))),
         'accessors',
       );
+      json.value(withoutLinks(await exportedEmergencyLinks(ctx, db, accountId, appUser.id)), 'emergency_links');
       const media = await listMedia(db, accountId, appUser.id);
       return { hasAppUser: true, files: media.map((row) => exportFile(ctx, row)) };
     });

@@ -7,6 +7,7 @@ import type { AppUser } from '../../app-data/app-user-schemas.ts';
 import type { EmergencyContact } from '../../app-data/emergency-contact-schemas.ts';
 import type { EmergencyItem } from '../../app-data/emergency-item-schemas.ts';
 import type { ProfileDetail } from '../../app-data/profile-schemas.ts';
+import type { ExportedEmergencyLink } from '../../emergency/emergency-link-export.ts';
 import type { MediaResource } from '../../media/media-view.ts';
 import type { Accessor } from '../../sharing/accessor-schemas.ts';
 import type { EmailAddressSchema } from '../emails/email-schemas.ts';
@@ -52,6 +53,7 @@ export type ExportedAppUser = WithoutLinks<AppUser> & {
   emergency_contacts: WithoutLinks<EmergencyContact>[];
   /** Whom the app user's data is shared with, or who is invited. */
   accessors: WithoutLinks<Accessor>[];
+  emergency_links: WithoutLinks<ExportedEmergencyLink>[];
   media_resources: ExportedMedia[];
 };
 

@@ -419,6 +419,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/users/{id}/emergency-links/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An app user's emergency links (never their tokens) */
+        get: operations["listEmergencyLinks"];
+        put?: never;
+        /**
+         * Create an emergency link
+         * @description The answer holds `link`, the public URL, this once: the service keeps only a hash of its token. Without `expires_at` the link works one year; `null`: for ever.
+         */
+        post: operations["createEmergencyLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/emergency-links/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An emergency link */
+        get: operations["getEmergencyLink"];
+        put?: never;
+        post?: never;
+        /** Revoke an emergency link: it answers 404 from the next request, and its views go */
+        delete: operations["deleteEmergencyLink"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the label, expiry or PIN of an emergency link
+         * @description `pin: null` removes the PIN. A new PIN, or none, lifts a lock-out after wrong PINs.
+         */
+        patch: operations["updateEmergencyLink"];
+        trace?: never;
+    };
+    "/app/emergency-links/{id}/views/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The views of an emergency link, newest first (the last 90 days, at most 1,000) */
+        get: operations["listEmergencyLinkViews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/emergency/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an emergency link (no token needed)
+         * @description The app user’s name, emergency items and contacts, and nothing else. With a PIN: 401 `pin_required`, then POST the PIN. Unknown, expired and revoked links: the same 404. Every 200 is recorded as a view, and its owner is e-mailed (at most once an hour).
+         */
+        get: operations["readEmergencyLink"];
+        put?: never;
+        /**
+         * Read an emergency link with its PIN (no token needed)
+         * @description A wrong PIN is 400 under `pin`; after 5 wrong PINs in 15 minutes the link answers 429 for 15 minutes, and its owner is e-mailed. A link without a PIN ignores `pin`.
+         */
+        post: operations["unlockEmergencyLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/files/{storage_key}": {
         parameters: {
             query?: never;
@@ -846,6 +930,12 @@ export interface components {
         FieldErrors: {
             [key: string]: string[] | components["schemas"]["FieldErrors"][] | components["schemas"]["FieldErrors"];
         };
+        /** @description The link has a PIN: send it with POST {"pin"} to read the link. */
+        PinRequired: {
+            detail: string;
+            /** @enum {boolean} */
+            pin_required: true;
+        };
         MediaResource: {
             id: number;
             url: string;
@@ -969,7 +1059,10 @@ export interface operations {
     createAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1040,6 +1133,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1163,7 +1265,10 @@ export interface operations {
     replaceAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1307,7 +1412,10 @@ export interface operations {
     deleteAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1379,7 +1487,10 @@ export interface operations {
     updateAppUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1601,7 +1712,10 @@ export interface operations {
     createProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -1695,6 +1809,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1844,7 +1967,10 @@ export interface operations {
     replaceProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2018,7 +2144,10 @@ export interface operations {
     deleteProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2090,7 +2219,10 @@ export interface operations {
     updateProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2435,7 +2567,10 @@ export interface operations {
     createTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2563,6 +2698,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2701,7 +2845,10 @@ export interface operations {
     replaceTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2861,7 +3008,10 @@ export interface operations {
     deleteTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -2933,7 +3083,10 @@ export interface operations {
     updateTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3198,7 +3351,10 @@ export interface operations {
     createItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3328,6 +3484,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
@@ -3450,7 +3615,10 @@ export interface operations {
     replaceItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3605,7 +3773,10 @@ export interface operations {
     deleteItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3677,7 +3848,10 @@ export interface operations {
     updateItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3911,7 +4085,10 @@ export interface operations {
     createListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -3996,6 +4173,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4094,7 +4280,10 @@ export interface operations {
     replaceListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4211,7 +4400,10 @@ export interface operations {
     deleteListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4283,7 +4475,10 @@ export interface operations {
     updateListEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4485,7 +4680,10 @@ export interface operations {
     createEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4583,6 +4781,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4691,7 +4898,10 @@ export interface operations {
     replaceEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4821,7 +5031,10 @@ export interface operations {
     deleteEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -4893,7 +5106,10 @@ export interface operations {
     updateEmergencyItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5101,7 +5317,10 @@ export interface operations {
     createEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5208,6 +5427,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
@@ -5303,7 +5531,10 @@ export interface operations {
     replaceEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5435,7 +5666,10 @@ export interface operations {
     deleteEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5507,7 +5741,10 @@ export interface operations {
     updateEmergencyContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -5892,7 +6129,10 @@ export interface operations {
     replaceMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6012,7 +6252,10 @@ export interface operations {
     deleteMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6084,7 +6327,10 @@ export interface operations {
     updateMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6308,7 +6554,10 @@ export interface operations {
     createAccessor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6423,6 +6672,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6896,6 +7154,822 @@ export interface operations {
             /** @description The caller already has access to this app user through another invitation it accepted */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listEmergencyLinks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        label: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        expires_at: string | null;
+                        has_pin: boolean;
+                        /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
+                        views: number;
+                        last_viewed_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    createEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Wallet card",
+                 *       "pin": "2468"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What the link is for (a wallet card, a bracelet); may be empty */
+                    label?: string;
+                    expires_at?: string | null;
+                    pin?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        label: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        expires_at: string | null;
+                        has_pin: boolean;
+                        /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
+                        views: number;
+                        last_viewed_at: string | null;
+                        /**
+                         * Format: uri
+                         * @description The public URL ($PUBLIC_URL/emergency/<token>). Shown in this answer only: the service keeps no copy of the token
+                         */
+                        link: string;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        label: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        expires_at: string | null;
+                        has_pin: boolean;
+                        /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
+                        views: number;
+                        last_viewed_at: string | null;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    deleteEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    updateEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Wallet card (blue)"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What the link is for (a wallet card, a bracelet); may be empty */
+                    label?: string;
+                    expires_at?: string | null;
+                    pin?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        label: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        expires_at: string | null;
+                        has_pin: boolean;
+                        /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
+                        views: number;
+                        last_viewed_at: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listEmergencyLinkViews: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        viewed_at: string;
+                        ip_address: string | null;
+                        user_agent: string | null;
+                    }[];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    readEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link ($PUBLIC_URL/emergency/<token>) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The app user’s name */
+                        name: string;
+                        emergency_items: {
+                            name: string;
+                            description: string;
+                            media_resource: {
+                                name: string;
+                                /**
+                                 * Format: uri
+                                 * @description Downloads the file without a token; works for 15 minutes
+                                 */
+                                file: string;
+                                content_type: string;
+                                size: number;
+                            } | null;
+                        }[];
+                        emergency_contacts: {
+                            name: string;
+                            relation: string;
+                            /** @description As written, so that a tel: link dials it */
+                            phone_number: string;
+                            /** @description May be empty */
+                            alt_phone_number: string;
+                            /** @description May be empty */
+                            email: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description When this view was recorded (the owner sees it)
+                         */
+                        viewed_at: string;
+                    };
+                };
+            };
+            /** @description The link has a PIN: send it with POST {"pin"} */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "PIN";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinRequired"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    unlockEmergencyLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link ($PUBLIC_URL/emergency/<token>) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pin": "2468"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The link’s PIN: 4 to 8 digits, as a string */
+                    pin: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The app user’s name */
+                        name: string;
+                        emergency_items: {
+                            name: string;
+                            description: string;
+                            media_resource: {
+                                name: string;
+                                /**
+                                 * Format: uri
+                                 * @description Downloads the file without a token; works for 15 minutes
+                                 */
+                                file: string;
+                                content_type: string;
+                                size: number;
+                            } | null;
+                        }[];
+                        emergency_contacts: {
+                            name: string;
+                            relation: string;
+                            /** @description As written, so that a tel: link dials it */
+                            phone_number: string;
+                            /** @description May be empty */
+                            alt_phone_number: string;
+                            /** @description May be empty */
+                            email: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description When this view was recorded (the owner sees it)
+                         */
+                        viewed_at: string;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,164 @@
+// Safe retries (contract §14): a create sent with `Idempotency-Key` is performed once per key
+// and account within 24 hours; a retry answers the first answer again (status, body,
+// `Location`), and the same key with another request is 422.
+//
+// The key is claimed inside the create's own transaction (`claimKey`, called by the write
+// kernel), so the key and the object commit together or not at all: a crash can never leave
+// one without the other. A retry arriving while the first is still running waits for it: on
+// PostgreSQL the claim's insert waits on the first's uncommitted row, then finds it; SQLite
+// runs one write at a time. The answer is stored right after the commit; a retry that finds
+// the key claimed waits for it, and a key whose answer never came (the process died between the
+// commit and the store) answers 409, since the object exists but its first answer is lost.
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { callerOf } from '../auth/token-auth.ts';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { conflict, invalid, unprocessable } from '../errors.ts';
+
+export const KEY_LIFETIME_MS = 24 * 60 * 60_000;
+
+/** How long a retry waits for the first request's answer to be stored after its commit. */
+const ANSWER_WAIT_MS = 2_000;
+const ANSWER_POLL_MS = 20;
+
+const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** The create's transaction found the key claimed by another request (rolled back: nothing written). */
+export class KeyTaken extends Error {}
+
+/** Keys sorted at every level: the same body sent with its fields in another order is the same request. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+  );
+}
+
+function fingerprintOf(request: FastifyRequest): string {
+  const path = request.url.split('?')[0];
+  return createHash('sha256')
+    .update(`${request.method} ${path}\n${JSON.stringify(canonical(request.body ?? null))}`)
+    .digest('hex');
+}
+
+/**
+ * Claims the create's key within its transaction (a no-op without one). A key older than 24
+ * hours is taken over; a live one is `KeyTaken`.
+ */
+export async function claimKey(ctx: AppContext, trx: Kysely<Database>): Promise<void> {
+  const claim = ctx.idempotencyKey;
+  if (!claim) return;
+  const now = ctx.clock.now();
+  const fresh = { fingerprint: claim.fingerprint, created_at: now, status: null, body: null, location: null };
+  const claimed = await trx
+    .insertInto('idempotency_keys')
+    .values({ account_id: claim.accountId, key: claim.key, ...fresh })
+    .onConflict((oc) =>
+      oc
+        .columns(['account_id', 'key'])
+        .doUpdateSet(fresh)
+        .where('idempotency_keys.created_at', '<', now - KEY_LIFETIME_MS),
+    )
+    .returning('key')
+    .executeTakeFirst();
+  if (!claimed) throw new KeyTaken();
+}
+
+interface KeyRow {
+  fingerprint: string;
+  created_at: number;
+  status: number | null;
+  body: string | null;
+  location: string | null;
+}
+
+function findKey(db: Kysely<Database>, accountId: number, key: string, since: number): Promise<KeyRow | undefined> {
+  return db
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'created_at', 'status', 'body', 'location'])
+    .where('account_id', '=', accountId)
+    .where('key', '=', key)
+    .where('created_at', '>=', since)
+    .executeTakeFirst();
+}
+
+async function replay(
+  ctx: AppContext,
+  reply: FastifyReply,
+  accountId: number,
+  key: string,
+  fingerprint: string,
+): Promise<FastifyReply | undefined> {
+  const since = ctx.clock.now() - KEY_LIFETIME_MS;
+  let row = await findKey(ctx.db.kysely, accountId, key, since);
+  if (!row) return undefined;
+  if (row.fingerprint !== fingerprint) {
+    throw unprocessable('This Idempotency-Key was used for another request within the last 24 hours; use a new key for a new request.');
+  }
+  for (let waited = 0; row && row.body === null && waited < ANSWER_WAIT_MS; waited += ANSWER_POLL_MS) {
+    await sleep(ANSWER_POLL_MS);
+    row = await findKey(ctx.db.kysely, accountId, key, since);
+  }
+  if (!row || row.status === null || row.body === null) {
+    throw conflict(
+      'A request with this Idempotency-Key was performed, but its answer is not known; read the collection to find what it made.',
+    );
+  }
+  if (row.location !== null) reply.header('location', row.location);
+  return reply.code(row.status).send(JSON.parse(row.body));
+}
+
+/**
+ * Answers a create (201 with `Location`): once per Idempotency-Key when the request has one.
+ * `create` must run its write with the context it is given (the kernel claims the key).
+ */
+export async function createdOnce<T extends { url: string }>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  create: (ctx: AppContext) => Promise<T>,
+): Promise<FastifyReply> {
+  const key = request.headers['idempotency-key'];
+  if (key === undefined) {
+    const body = await create(ctx);
+    return reply.code(201).header('location', body.url).send(body);
+  }
+  if (typeof key !== 'string' || !VALID_KEY.test(key) || key.trim() === '') {
+    throw invalid({ non_field_errors: ['Idempotency-Key must be 1 to 255 printable characters.'] });
+  }
+  const accountId = callerOf(request).accountId;
+  const fingerprint = fingerprintOf(request);
+  const replayed = await replay(ctx, reply, accountId, key, fingerprint);
+  if (replayed) return replayed;
+  let body: T;
+  try {
+    body = await create({ ...ctx, idempotencyKey: { accountId, key, fingerprint } });
+  } catch (error) {
+    if (!(error instanceof KeyTaken)) throw error;
+    const answer = await replay(ctx, reply, accountId, key, fingerprint);
+    if (answer) return answer;
+    throw error;
+  }
+  await storeAnswer(ctx.db.kysely, accountId, key, { status: 201, body: JSON.stringify(body), location: body.url });
+  return reply.code(201).header('location', body.url).send(body);
+}
+
+async function storeAnswer(
+  db: Kysely<Database>,
+  accountId: number,
+  key: string,
+  answer: { status: number; body: string; location: string },
+): Promise<void> {
+  await db.updateTable('idempotency_keys').set(answer).where('account_id', '=', accountId).where('key', '=', key).execute();
+}
+
+/** Forgets keys older than 24 hours (the sweeper). */
+export async function deleteKeysBefore(db: Kysely<Database>, before: number): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('created_at', '<', before).execute();
+}

@@ -1,0 +1,182 @@
+// Queries on emergency links and their views. Those of the owner take the owner's account id;
+// the public route finds a link by its token's hash alone (the token is the credential).
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { EmergencyLinkRow, LinkViewRow } from './emergency-link-schemas.ts';
+
+type Db = Kysely<Database>;
+
+export interface OwnedEmergencyLinkRow extends EmergencyLinkRow {
+  app_user_id: number;
+}
+
+/** What the public route needs of a link. */
+export interface PublicLinkRow {
+  id: number;
+  account_id: number;
+  app_user_id: number;
+  label: string;
+  pin_hash: string | null;
+  pin_locked_until: number | null;
+  expires_at: number | null;
+}
+
+function selectLinks(db: Db, accountId: number) {
+  return db
+    .selectFrom('emergency_links')
+    .select([
+      'id',
+      'app_user_id',
+      'label',
+      'created_at',
+      'expires_at',
+      sql<boolean>`pin_hash is not null`.as('has_pin'),
+      'view_count',
+      'last_viewed_at',
+    ])
+    .where('account_id', '=', accountId);
+}
+
+type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectLinks>['execute']>>[number];
+
+// `pin_hash is not null` is a boolean on PostgreSQL, 0 or 1 on SQLite.
+function toRow({ has_pin, ...row }: SelectedRow): OwnedEmergencyLinkRow {
+  return { ...row, has_pin: Boolean(has_pin) };
+}
+
+export async function listEmergencyLinks(db: Db, accountId: number, appUserId: number): Promise<OwnedEmergencyLinkRow[]> {
+  const rows = await selectLinks(db, accountId).where('app_user_id', '=', appUserId).orderBy('id').execute();
+  return rows.map(toRow);
+}
+
+export async function findEmergencyLink(db: Db, accountId: number, id: number): Promise<OwnedEmergencyLinkRow | undefined> {
+  const row = await selectLinks(db, accountId).where('id', '=', id).executeTakeFirst();
+  return row && toRow(row);
+}
+
+export async function countEmergencyLinks(db: Db, accountId: number, appUserId: number): Promise<number> {
+  const row = await db
+    .selectFrom('emergency_links')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('app_user_id', '=', appUserId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function insertEmergencyLink(
+  trx: Db,
+  values: {
+    accountId: number;
+    appUserId: number;
+    tokenHash: string;
+    label: string;
+    pinHash: string | null;
+    now: number;
+    expiresAt: number | null;
+  },
+): Promise<number> {
+  const row = await trx
+    .insertInto('emergency_links')
+    .values({
+      account_id: values.accountId,
+      app_user_id: values.appUserId,
+      token_hash: values.tokenHash,
+      label: values.label,
+      pin_hash: values.pinHash,
+      created_at: values.now,
+      expires_at: values.expiresAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateEmergencyLink(
+  trx: Db,
+  accountId: number,
+  id: number,
+  changes: { label?: string; expires_at?: number | null; pin_hash?: string | null; pin_locked_until?: null },
+): Promise<void> {
+  await trx.updateTable('emergency_links').set(changes).where('id', '=', id).where('account_id', '=', accountId).execute();
+}
+
+export async function deleteEmergencyLink(trx: Db, accountId: number, id: number): Promise<void> {
+  await trx.deleteFrom('emergency_links').where('id', '=', id).where('account_id', '=', accountId).execute();
+}
+
+/** The link's views within the retention, newest first (at most `limit`). */
+export function listLinkViews(db: Db, accountId: number, linkId: number, since: number, limit: number): Promise<LinkViewRow[]> {
+  return db
+    .selectFrom('emergency_link_views')
+    .select(['viewed_at', 'ip_address', 'user_agent'])
+    .where('link_id', '=', linkId)
+    .where('account_id', '=', accountId)
+    .where('viewed_at', '>', since)
+    .orderBy('viewed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function findLinkByTokenHash(db: Db, tokenHash: string): Promise<PublicLinkRow | undefined> {
+  return db
+    .selectFrom('emergency_links')
+    .select(['id', 'account_id', 'app_user_id', 'label', 'pin_hash', 'pin_locked_until', 'expires_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Locks the link's PIN until `until` (too many wrong PINs); false when the link is gone. */
+export async function lockLinkPin(db: Db, linkId: number, until: number): Promise<boolean> {
+  const result = await db.updateTable('emergency_links').set({ pin_locked_until: until }).where('id', '=', linkId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Records a view and counts it on the link; false when the link is gone (revoked since it was
+ * read). The owner is due a notice when none went out in the last `noticeIntervalMs`: the
+ * update that claims it is one statement, so instances recording views together claim it once.
+ */
+export async function insertView(
+  trx: Db,
+  link: { id: number; accountId: number },
+  view: { now: number; ipAddress: string | null; userAgent: string | null },
+  noticeIntervalMs: number,
+): Promise<{ recorded: boolean; noticeDue: boolean }> {
+  const counted = await trx
+    .updateTable('emergency_links')
+    .set({ view_count: sql`view_count + 1`, last_viewed_at: view.now })
+    .where('id', '=', link.id)
+    .where('account_id', '=', link.accountId)
+    .executeTakeFirst();
+  if (Number(counted.numUpdatedRows) === 0) return { recorded: false, noticeDue: false };
+  await trx
+    .insertInto('emergency_link_views')
+    .values({ link_id: link.id, account_id: link.accountId, viewed_at: view.now, ip_address: view.ipAddress, user_agent: view.userAgent })
+    .execute();
+  const claimed = await trx
+    .updateTable('emergency_links')
+    .set({ notified_at: view.now })
+    .where('id', '=', link.id)
+    .where((eb) => eb.or([eb('notified_at', 'is', null), eb('notified_at', '<=', view.now - noticeIntervalMs)]))
+    .executeTakeFirst();
+  return { recorded: true, noticeDue: Number(claimed.numUpdatedRows) > 0 };
+}
+
+/** The primary address of the account: where its notices go. */
+export async function ownerAddress(db: Db, accountId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('email_addresses')
+    .select('email')
+    .where('account_id', '=', accountId)
+    .where('is_primary', '=', 1)
+    .executeTakeFirst();
+  return row?.email;
+}
+
+/** Forgets the views recorded before `before` (the 90 days' retention). */
+export async function deleteViewsBefore(db: Db, before: number): Promise<number> {
+  const result = await db.deleteFrom('emergency_link_views').where('viewed_at', '<=', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,144 @@
+// Emergency links as their owner keeps them (contract §13): list, create (the one answer with
+// the link in it), change the label, expiry or PIN, revoke, and list the views. Only the owner
+// reaches these (the routes ask access.ts for 'owner'); every query filters on the owner's
+// account, so anyone else's request is 404.
+import type { Kysely } from 'kysely';
+import { findAppUser } from '../app-data/app-user-queries.ts';
+import { ownedAppUser, writeOwned } from '../app-data/owned-write.ts';
+import { enforceQuota } from '../app-data/quotas.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { fieldError, notFound } from '../errors.ts';
+import {
+  countEmergencyLinks,
+  deleteEmergencyLink,
+  findEmergencyLink,
+  insertEmergencyLink,
+  listEmergencyLinks,
+  listLinkViews,
+  updateEmergencyLink,
+  type OwnedEmergencyLinkRow,
+} from './emergency-link-queries.ts';
+import {
+  publicLink,
+  toEmergencyLink,
+  toLinkView,
+  type CreatedEmergencyLink,
+  type EmergencyLink,
+  type EmergencyLinkChanges,
+  type EmergencyLinkInput,
+  type LinkView,
+} from './emergency-link-schemas.ts';
+import { linkTokenHash, newLinkToken } from './link-token.ts';
+import { forgetWrongPins } from './pin-lockout.ts';
+
+/** A link made without `expires_at` works this long. */
+export const DEFAULT_LINK_LIFETIME_MS = 365 * 86_400_000;
+
+/** Views are kept this long (swept by accounts/account-sweeper.ts, and never listed past it). */
+export const VIEW_RETENTION_MS = 90 * 86_400_000;
+
+/** The newest views a list shows at most (`views` on the link counts them all). */
+export const VIEWS_LISTED = 1000;
+
+export const EXPIRY_IN_PAST = 'The expiry must be in the future.';
+const EXPIRY_TOO_FAR = 'The expiry must be before the year 10000.';
+const LATEST_EXPIRY = Date.UTC(10_000, 0, 1);
+
+export async function listUserEmergencyLinks(ctx: AppContext, accountId: number, appUserId: number): Promise<EmergencyLink[]> {
+  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
+  const rows = await listEmergencyLinks(ctx.db.kysely, accountId, appUserId);
+  return rows.map((row) => toEmergencyLink(ctx, row));
+}
+
+export async function getEmergencyLink(ctx: AppContext, accountId: number, id: number): Promise<EmergencyLink> {
+  return toEmergencyLink(ctx, await reload(ctx.db.kysely, accountId, id));
+}
+
+export async function createEmergencyLink(
+  ctx: AppContext,
+  accountId: number,
+  appUserId: number,
+  input: EmergencyLinkInput,
+): Promise<CreatedEmergencyLink> {
+  const now = ctx.clock.now();
+  const expiresAt = input.expires_at === undefined ? now + DEFAULT_LINK_LIFETIME_MS : expiryAt(input.expires_at, now);
+  // Hashed before the write: the write transaction waits for no hash.
+  const pinHash = input.pin ? await hashPassword(input.pin) : null;
+  const token = newLinkToken();
+  const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
+    enforceQuota(
+      await countEmergencyLinks(trx, accountId, appUserId),
+      1,
+      ctx.config.quotas.emergencyLinksPerUser,
+      'emergency links per app user',
+    );
+    const id = await insertEmergencyLink(trx, {
+      accountId,
+      appUserId,
+      tokenHash: linkTokenHash(token),
+      label: input.label ?? '',
+      pinHash,
+      now,
+      expiresAt,
+    });
+    return reload(trx, accountId, id);
+  });
+  return { ...toEmergencyLink(ctx, row), link: publicLink(ctx, token) };
+}
+
+/** A new PIN, or none, also lifts a lock-out: the wrong PINs were against the old one. */
+export async function changeEmergencyLink(
+  ctx: AppContext,
+  accountId: number,
+  id: number,
+  changes: EmergencyLinkChanges,
+): Promise<EmergencyLink> {
+  const values = {
+    ...(changes.label !== undefined && { label: changes.label }),
+    ...(changes.expires_at !== undefined && { expires_at: expiryAt(changes.expires_at, ctx.clock.now()) }),
+    ...(changes.pin !== undefined && { pin_hash: changes.pin === null ? null : await hashPassword(changes.pin), pin_locked_until: null }),
+  };
+  const row = await writeOwned(
+    ctx,
+    (trx) => findEmergencyLink(trx, accountId, id),
+    async (trx) => {
+      if (Object.keys(values).length > 0) await updateEmergencyLink(trx, accountId, id, values);
+      return reload(trx, accountId, id);
+    },
+  );
+  if (changes.pin !== undefined) await forgetWrongPins(ctx, id);
+  return toEmergencyLink(ctx, row);
+}
+
+/** Revokes the link: from the next request it is 404, like a token nobody has. Its views go with it. */
+export async function removeEmergencyLink(ctx: AppContext, accountId: number, id: number): Promise<void> {
+  await writeOwned(
+    ctx,
+    (trx) => findEmergencyLink(trx, accountId, id),
+    (trx) => deleteEmergencyLink(trx, accountId, id),
+  );
+}
+
+export async function listEmergencyLinkViews(ctx: AppContext, accountId: number, id: number): Promise<LinkView[]> {
+  await reload(ctx.db.kysely, accountId, id);
+  const rows = await listLinkViews(ctx.db.kysely, accountId, id, ctx.clock.now() - VIEW_RETENTION_MS, VIEWS_LISTED);
+  return rows.map(toLinkView);
+}
+
+/** `expires_at` as written (a time, or null for never): a past time is 400. */
+function expiryAt(value: string | null, now: number): number | null {
+  if (value === null) return null;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) throw fieldError('expires_at', 'Enter a valid date-time.');
+  if (at <= now) throw fieldError('expires_at', EXPIRY_IN_PAST);
+  if (at >= LATEST_EXPIRY) throw fieldError('expires_at', EXPIRY_TOO_FAR);
+  return at;
+}
+
+async function reload(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedEmergencyLinkRow> {
+  const link = await findEmergencyLink(db, accountId, id);
+  if (!link) throw notFound();
+  return link;
+}

@@ -1,0 +1,91 @@
+// GET and POST /public/emergency/{token}/ (contract §13): no token, no account. Their answers
+// are never stored, sent on as a referrer or indexed; the requests of one client IP share one
+// budget (RATE_LIMIT_EMERGENCY_LINK_IP, counted as every per-IP limit: ip-rate-limits.ts); and
+// the link's token stays out of the logs, as it works for a year.
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
+import type { AppContext } from '../context.ts';
+import { errors } from '../http/error-schemas.ts';
+import type { App } from '../http/types.ts';
+import { openLink, unlockLink, type Viewer } from './public-emergency-service.ts';
+import { PinBody, PublicEmergencyInfoSchema, TokenParams } from './public-emergency-schemas.ts';
+
+const tags = ['emergency links'];
+
+export const PUBLIC_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' };
+
+const publicHeaders: onRequestHookHandler = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+  reply.headers(PUBLIC_HEADERS);
+  done();
+};
+
+/** The request's URL with the link's token left out, for the log. */
+export function withoutToken(url: string): string {
+  return url.replace(/^(\/+public\/+emergency\/+)[^/?]*/, '$1<token>');
+}
+
+// Fastify's own request serializer, less the token.
+const logSerializers = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: withoutToken(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }),
+};
+
+const viewerOf = (request: FastifyRequest): Viewer => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+
+const ERRORS = {
+  notFound: true,
+  rateLimited: true,
+} as const;
+
+export function registerPublicEmergencyRoutes(app: App, ctx: AppContext): void {
+  const config = { auth: 'none' as const, rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.emergencyLinkPerIp, 'emergency-link') };
+
+  app.get(
+    '/public/emergency/:token/',
+    {
+      config,
+      onRequest: publicHeaders,
+      logSerializers,
+      schema: {
+        tags,
+        summary: 'Read an emergency link (no token needed)',
+        description:
+          'The app user’s name, emergency items and contacts, and nothing else. With a PIN: 401 `pin_required`, then POST the PIN. Unknown, expired and revoked links: the same 404. Every 200 is recorded as a view, and its owner is e-mailed (at most once an hour).',
+        security: [],
+        params: TokenParams,
+        operationId: 'readEmergencyLink',
+        response: {
+          200: PublicEmergencyInfoSchema,
+          ...errors({ ...ERRORS, pinRequired: 'The link has a PIN: send it with POST {"pin"}' }),
+        },
+      },
+    },
+    (request) => openLink(ctx, request.params.token, viewerOf(request)),
+  );
+
+  app.post(
+    '/public/emergency/:token/',
+    {
+      config,
+      onRequest: publicHeaders,
+      logSerializers,
+      schema: {
+        tags,
+        summary: 'Read an emergency link with its PIN (no token needed)',
+        description:
+          'A wrong PIN is 400 under `pin`; after 5 wrong PINs in 15 minutes the link answers 429 for 15 minutes, and its owner is e-mailed. A link without a PIN ignores `pin`.',
+        security: [],
+        params: TokenParams,
+        body: PinBody,
+        operationId: 'unlockEmergencyLink',
+        response: { 200: PublicEmergencyInfoSchema, ...errors({ ...ERRORS, body: true }) },
+      },
+    },
+    (request) => unlockLink(ctx, request.params.token, request.body.pin, viewerOf(request)),
+  );
+}

@@ -1,0 +1,97 @@
+// The public side of an emergency link (contract §13): anyone with the link reads the
+// emergency information, without an account; with a PIN, after giving it. Each request reads
+// the link from the database, so a revocation or an expiry holds from the next request on
+// every instance. Unknown, expired and revoked tokens are one and the same 404.
+import { verifyPassword } from '../auth/passwords.ts';
+import { findAppUser } from '../app-data/app-user-queries.ts';
+import { listEmergencyContacts } from '../app-data/emergency-contact-queries.ts';
+import { listEmergencyItems } from '../app-data/emergency-item-queries.ts';
+import type { AppContext } from '../context.ts';
+import { fieldError, notFound, pinRequired } from '../errors.ts';
+import { storedUserAgent } from '../http/user-agent.ts';
+import { queueEmail } from '../mail/email-delivery.ts';
+import { emergencyLinkLockedMessage, emergencyLinkViewedMessage } from '../mail/messages.ts';
+import { findLinkByTokenHash, insertView, lockLinkPin, ownerAddress, type PublicLinkRow } from './emergency-link-queries.ts';
+import { isLinkToken, linkTokenHash } from './link-token.ts';
+import { beginPinAttempt, forgetWrongPins, refuseWhileLocked } from './pin-lockout.ts';
+import { toPublicEmergencyInfo, type PublicEmergencyInfo } from './public-emergency-schemas.ts';
+
+export const PIN_NEEDED = 'This information is protected by a PIN. Enter the PIN to see it.';
+export const WRONG_PIN = 'The PIN is not correct.';
+
+/** The owner hears of a view at most this often per link. */
+export const VIEW_NOTICE_INTERVAL_MS = 3_600_000;
+
+/** Who opened the link: recorded with the view. */
+export interface Viewer {
+  /** As seen under TRUST_PROXY. */
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/** GET: the information, or 401 when the link has a PIN (429 while it is locked). */
+export async function openLink(ctx: AppContext, token: string, viewer: Viewer): Promise<PublicEmergencyInfo> {
+  const link = await liveLink(ctx, token);
+  if (link.pin_hash !== null) {
+    refuseWhileLocked(ctx, link.pin_locked_until);
+    throw pinRequired(PIN_NEEDED);
+  }
+  return show(ctx, link, viewer);
+}
+
+/** POST {pin}: the information for the right PIN; a wrong one is 400 under `pin`. A link without a PIN ignores it. */
+export async function unlockLink(ctx: AppContext, token: string, pin: string, viewer: Viewer): Promise<PublicEmergencyInfo> {
+  const link = await liveLink(ctx, token);
+  if (link.pin_hash === null) return show(ctx, link, viewer);
+  refuseWhileLocked(ctx, link.pin_locked_until);
+  const attempt = await beginPinAttempt(ctx, link.id);
+  if (!(await verifyPassword(link.pin_hash, pin))) {
+    if (attempt.locksUntil !== undefined) await lock(ctx, link, attempt.locksUntil);
+    throw fieldError('pin', WRONG_PIN);
+  }
+  await attempt.succeeded();
+  return show(ctx, link, viewer);
+}
+
+async function liveLink(ctx: AppContext, token: string): Promise<PublicLinkRow> {
+  if (!isLinkToken(token)) throw notFound();
+  const link = await findLinkByTokenHash(ctx.db.kysely, linkTokenHash(token));
+  if (!link || (link.expires_at !== null && link.expires_at <= ctx.clock.now())) throw notFound();
+  return link;
+}
+
+/** Reads what the link shows, then records the view: a link revoked meanwhile is 404. */
+async function show(ctx: AppContext, link: PublicLinkRow, viewer: Viewer): Promise<PublicEmergencyInfo> {
+  const db = ctx.db.kysely;
+  const [appUser, items, contacts] = await Promise.all([
+    findAppUser(db, link.account_id, link.app_user_id),
+    listEmergencyItems(db, link.account_id, link.app_user_id),
+    listEmergencyContacts(db, link.account_id, link.app_user_id),
+  ]);
+  if (!appUser) throw notFound();
+  const now = ctx.clock.now();
+  const view = { now, ipAddress: viewer.ip || null, userAgent: storedUserAgent(viewer.userAgent) };
+  // A view is not a change to the app user's data (nothing it shows moves): no data version bump.
+  const { recorded, noticeDue } = await ctx.db.writeTransaction(async (trx) => {
+    const result = await insertView(trx, { id: link.id, accountId: link.account_id }, view, VIEW_NOTICE_INTERVAL_MS);
+    const to = result.noticeDue ? await ownerAddress(trx, link.account_id) : undefined;
+    if (to) {
+      const message = emergencyLinkViewedMessage(to, link.label, { at: now, ipAddress: view.ipAddress, userAgent: view.userAgent });
+      await queueEmail(ctx, trx, message, link.account_id);
+    }
+    return result;
+  });
+  if (!recorded) throw notFound();
+  if (noticeDue) ctx.outbox.wake();
+  return toPublicEmergencyInfo(ctx, appUser.name, items, contacts, now);
+}
+
+/** Too many wrong PINs: the link answers 429 until `until`, and its owner is told. */
+async function lock(ctx: AppContext, link: PublicLinkRow, until: number): Promise<void> {
+  await ctx.db.writeTransaction(async (trx) => {
+    const to = (await lockLinkPin(trx, link.id, until)) ? await ownerAddress(trx, link.account_id) : undefined;
+    if (to) await queueEmail(ctx, trx, emergencyLinkLockedMessage(to, link.label, until - ctx.clock.now()), link.account_id);
+  });
+  ctx.outbox.wake();
+  await forgetWrongPins(ctx, link.id);
+}
