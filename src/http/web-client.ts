@@ -28,6 +28,7 @@ export const PAGE_PATHS = [
   '/settings/*',
   '/data',
   '/data/*',
+  '/shared',
 ] as const;
 
 const NOT_BUILT =

@@ -15,6 +15,7 @@ import {
   createAccessor,
   getAccessor,
   listPending,
+  listSharedWithMe,
   listUserAccessors,
   removeAccessor,
 } from './accessor-service.ts';
@@ -58,6 +59,19 @@ export function registerAccessorRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) =>
       createdOnce(ctx, request, reply, (c) => createAccessor(c, callerOf(request), parseId(request.params.id), request.body)),
+  );
+
+  app.get(
+    '/app/accessors/',
+    {
+      schema: {
+        tags,
+        summary: 'What others share with the caller: the accessors the caller accepted, by id (DELETE one to leave)',
+        operationId: 'listSharedWithMe',
+        response: { 200: AccessorListSchema, ...errors({ auth: true }) },
+      },
+    },
+    (request) => listSharedWithMe(ctx, callerOf(request)),
   );
 
   app.get(

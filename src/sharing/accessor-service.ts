@@ -27,6 +27,7 @@ import {
   isInvited,
   isOwnAddress,
   listAccessors,
+  listAccessorsSharedWith,
   listPendingAccessors,
   lockAccessor,
   lockOwnedAppUser,
@@ -133,6 +134,12 @@ export async function removeAccessor(ctx: AppContext, caller: Caller, id: number
     if (!held) throw notFound();
     await deleteAccessor(trx, id);
   });
+}
+
+/** The accessors the caller accepted: each names the app user shared with them, and DELETE on it leaves. */
+export async function listSharedWithMe(ctx: AppContext, caller: Caller): Promise<Accessor[]> {
+  const rows = await listAccessorsSharedWith(ctx.db.kysely, caller.accountId);
+  return rows.map((row) => toAccessor(ctx, row));
 }
 
 export async function listPending(ctx: AppContext, caller: Caller): Promise<Accessor[]> {

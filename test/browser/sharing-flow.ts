@@ -2,7 +2,8 @@
 // invites the reader by e-mail address to read; the reader opens the e-mailed link to /shared,
 // signs in on the way, accepts, and browses the owner's data with nothing offered that would fail; the
 // owner makes a profile private and it is gone for the reader; the owner lets the reader edit
-// and the reader adds a topic; the owner revokes, and the reader declines a new invitation.
+// and the reader adds a topic; the owner revokes and invites again, the reader accepts and
+// leaves, and declines the invitation after that.
 // Labels, headings and buttons are web/README.md's.
 import assert from 'node:assert/strict';
 import type { BrowserService } from './harness.ts';
@@ -223,11 +224,40 @@ async function ownerRevokesAndInvitesAgain(owner: Flow, service: BrowserService,
   });
 }
 
-async function readerRevokedThenDeclines(reader: Flow, paths: SharedPaths, ownerName: string): Promise<void> {
+async function readerRevokedAcceptsAgainAndLeaves(reader: Flow, paths: SharedPaths, ownerName: string): Promise<void> {
   await reader.step('the revoked reader no longer sees the data', async () => {
     await reader.page.goto(new URL(paths.start, reader.page.url()).href);
     await reader.arrive('Page not found', 'shared data after revocation');
   });
+  await reader.step('accept the new invitation on "Shared with me", then leave', async () => {
+    await reader.press(navLink(reader, 'Shared with me'));
+    await atPath(reader.page, '/shared');
+    await reader.press(button(reader, `Accept the invitation from ${ownerName}`));
+    await visible(cardOf(reader, ownerName).getByText(/You can view and change it\./), 'the share, to edit');
+    await reader.checkAccessible('shared with me, accepted again');
+    await reader.press(button(reader, `Leave ${ownerName}`));
+    await visible(status(reader, `You left ${ownerName}: it is no longer shared with you.`), 'the status saying they left');
+    await visible(reader.page.getByText('Nothing is shared with you yet.', { exact: true }), 'nothing shared');
+    await reader.page.goto(new URL(paths.start, reader.page.url()).href);
+    await reader.arrive('Page not found', 'shared data after leaving');
+  });
+}
+
+async function ownerInvitesOnceMore(owner: Flow, service: BrowserService, reader: Person): Promise<void> {
+  await owner.step('the reader left: invite them once more', async () => {
+    await owner.page.goto(new URL('/data/share', owner.page.url()).href);
+    await owner.arrive('Share your data', 'share, after the reader left');
+    await visible(owner.page.getByText('No one yet.', { exact: true }), 'the empty list of people');
+    const seen = service.sink.messages.length;
+    await field(owner, 'Their e-mail address').fill(reader.email);
+    await field(owner, 'Can edit').check();
+    await owner.press(button(owner, 'Invite'));
+    await visible(status(owner, `We sent an invitation to ${reader.email}.`), 'the status saying the invitation is sent');
+    await nextMail(service.sink, reader.email, /./, seen);
+  });
+}
+
+async function readerDeclines(reader: Flow, ownerName: string): Promise<void> {
   await reader.step('the new invitation waits on "Shared with me"; decline it', async () => {
     await reader.press(navLink(reader, 'Shared with me'));
     await atPath(reader.page, '/shared');
@@ -265,6 +295,8 @@ export async function sharingFlow({ owner, reader }: Pair, service: BrowserServi
   await ownerLetsReaderEdit(owner, people.reader);
   await readerAddsTopic(reader, paths, ownerName);
   await ownerRevokesAndInvitesAgain(owner, service, people.reader);
-  await readerRevokedThenDeclines(reader, paths, ownerName);
+  await readerRevokedAcceptsAgainAndLeaves(reader, paths, ownerName);
+  await ownerInvitesOnceMore(owner, service, people.reader);
+  await readerDeclines(reader, ownerName);
   await ownerSeesTopicAndNoOne(owner, people.reader);
 }

@@ -1,9 +1,10 @@
 // /shared: what other people share with the caller (contract §12), the page their invitation
 // e-mails link to: the invitations waiting for an answer (those to any verified address of the
-// caller), to accept or decline, and the app users shared with them, to open.
+// caller), to accept or decline, and the app users shared with them (the accessors the caller
+// accepted), to open or leave.
 import { useState } from 'preact/hooks';
 import { type ApiResult, api } from '../api/client.ts';
-import type { Accessor, AppUser } from '../api/types.ts';
+import type { Accessor } from '../api/types.ts';
 import { useAction } from '../hooks/use-action.ts';
 import { useLoad } from '../hooks/use-load.ts';
 import { Hidden, Loading, Page, Status } from '../components/page.tsx';
@@ -62,19 +63,27 @@ function Invitation({ accessor, onAnswered, setStatus }: { accessor: Accessor; o
   );
 }
 
-// No "Leave" here: leaving is DELETE /app/accessors/{id}/ by the person invited, and the API
-// gives that person no way to learn the id of an accessor once accepted (the pending list
-// holds only those not yet accepted, and app user objects do not name their accessor). A
-// button is offered only when it can work, so the page says whom to ask instead.
-function SharedAppUser({ user }: { user: AppUser }) {
+function SharedAppUser({ accessor, onLeft, setStatus }: { accessor: Accessor; onLeft(): void; setStatus(message: string): void }) {
+  const action = useAction();
+  const { id, name } = accessor.app_user;
+  async function leave() {
+    if (await action.run(() => api.DELETE('/app/accessors/{id}/', { params: { path: { id: accessor.id } } }))) {
+      setStatus(`You left ${name}: it is no longer shared with you.`);
+      onLeft();
+    }
+  }
   return (
     <li class="card">
-      <h3>{user.name}</h3>
-      <p>You can {what(user.permissions.write, false)}. To stop seeing it, ask its owner to remove your access.</p>
+      <h3>{name}</h3>
+      <p>You can {what(accessor.can_write, accessor.has_private_profile_access)}.</p>
+      <Problems action={action} />
       <p class="actions">
-        <a class="button" href={`/data/users/${user.id}`}>
-          Open<Hidden> {user.name}</Hidden>
+        <a class="button" href={`/data/users/${id}`}>
+          Open<Hidden> {name}</Hidden>
         </a>
+        <button type="button" class="secondary" disabled={action.busy} onClick={leave}>
+          Leave<Hidden> {name}</Hidden>
+        </button>
       </p>
     </li>
   );
@@ -82,13 +91,13 @@ function SharedAppUser({ user }: { user: AppUser }) {
 
 export const Shared = signedIn(function Shared() {
   const pending = useLoad(() => api.GET('/app/accessors/pending/'));
-  const users = useLoad(() => api.GET('/app/users/'));
+  const accepted = useLoad(() => api.GET('/app/accessors/'));
   const [status, setStatus] = useState('');
-  const shared = users.data?.filter((user) => !user.is_owned_by_current_user);
-  const problems = [...(pending.problems?.general ?? []), ...(users.problems?.general ?? [])];
+  const shared = accepted.data;
+  const problems = [...(pending.problems?.general ?? []), ...(accepted.problems?.general ?? [])];
   function reload() {
     pending.reload();
-    users.reload();
+    accepted.reload();
   }
   return (
     <Page title="Shared with me">
@@ -123,8 +132,8 @@ export const Shared = signedIn(function Shared() {
           <p class="muted">Nothing is shared with you yet.</p>
         ) : (
           <ul class="cards">
-            {shared.map((user) => (
-              <SharedAppUser key={user.id} user={user} />
+            {shared.map((accessor) => (
+              <SharedAppUser key={accessor.id} accessor={accessor} onLeft={reload} setStatus={setStatus} />
             ))}
           </ul>
         )}
