@@ -6987,7 +6987,10 @@ export interface operations {
     deleteAccessor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -7025,6 +7028,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
@@ -7041,7 +7053,10 @@ export interface operations {
     updateAccessor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -7133,6 +7148,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
