@@ -67,3 +67,21 @@ export async function writeIfMatch<T>(
   }
   throw preconditionFailed(STALE);
 }
+
+/** A check of `If-Match` against the resource as it is now, for writes that lock the resource itself. */
+export type Precondition = (current: object) => void;
+
+/**
+ * For a write that holds its resource's row (not the app user's data version, so not
+ * `writeIfMatch`: an accessor): undefined without `If-Match`, else a check to run inside the
+ * write's transaction, after the lock, on the resource as a GET would answer it (`schema`).
+ */
+export function ifMatchPrecondition(request: FastifyRequest, reply: FastifyReply, schema: TSchema): Precondition | undefined {
+  const header = request.headers['if-match'];
+  if (header === undefined) return undefined;
+  return (current) => {
+    if (header.trim() === '*') return;
+    const tag = entityTag(reply.serializeInput(current as Record<string, unknown>, schema as unknown as Record<string, unknown>));
+    if (!tagListMatches(header, tag, 'strong')) throw preconditionFailed(STALE);
+  };
+}

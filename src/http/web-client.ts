@@ -28,6 +28,7 @@ export const PAGE_PATHS = [
   '/settings/*',
   '/data',
   '/data/*',
+  '/shared',
   // An emergency link, $PUBLIC_URL/emergency/<token> (contract §13): the page reads /public/emergency/<token>/.
   '/emergency/*',
 ] as const;

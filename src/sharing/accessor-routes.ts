@@ -1,5 +1,6 @@
 // /app/users/{id}/accessors/, /app/accessors/{id}/, /app/accessors/pending/ and
 // /app/accessors/{id}/accept/ (contract §12, "Granting access").
+import { ifMatchPrecondition } from '../app-data/conditional-write.ts';
 import { Type } from 'typebox';
 import { IdParams } from '../app-data/field-schemas.ts';
 import { createdOnce } from '../app-data/idempotent-create.ts';
@@ -15,6 +16,7 @@ import {
   createAccessor,
   getAccessor,
   listPending,
+  listSharedWithMe,
   listUserAccessors,
   removeAccessor,
 } from './accessor-service.ts';
@@ -61,6 +63,19 @@ export function registerAccessorRoutes(app: App, ctx: AppContext): void {
   );
 
   app.get(
+    '/app/accessors/',
+    {
+      schema: {
+        tags,
+        summary: 'What others share with the caller: the accessors the caller accepted, by id (DELETE one to leave)',
+        operationId: 'listSharedWithMe',
+        response: { 200: AccessorListSchema, ...errors({ auth: true }) },
+      },
+    },
+    (request) => listSharedWithMe(ctx, callerOf(request)),
+  );
+
+  app.get(
     '/app/accessors/pending/',
     {
       schema: {
@@ -98,11 +113,18 @@ export function registerAccessorRoutes(app: App, ctx: AppContext): void {
         operationId: 'updateAccessor',
         response: {
           200: AccessorSchema,
-          ...errors({ auth: true, notFound: true, body: true, forbidden: 'The caller is the person invited: only the owner changes it' }),
+          ...errors({
+            auth: true,
+            notFound: true,
+            body: true,
+            forbidden: 'The caller is the person invited: only the owner changes it',
+            preconditionFailed: true,
+          }),
         },
       },
     },
-    (request) => changeAccessor(ctx, callerOf(request), parseId(request.params.id), request.body),
+    (request, reply) =>
+      changeAccessor(ctx, callerOf(request), parseId(request.params.id), request.body, ifMatchPrecondition(request, reply, AccessorSchema)),
   );
 
   app.delete(
@@ -113,11 +135,11 @@ export function registerAccessorRoutes(app: App, ctx: AppContext): void {
         summary: 'By the owner: revoke the access, or the invitation. By the person invited: decline the invitation, or leave',
         params: IdParams,
         operationId: 'deleteAccessor',
-        response: { 204: Type.Null(), ...errors({ auth: true, notFound: true }) },
+        response: { 204: Type.Null(), ...errors({ auth: true, notFound: true, preconditionFailed: true }) },
       },
     },
     async (request, reply) => {
-      await removeAccessor(ctx, callerOf(request), parseId(request.params.id));
+      await removeAccessor(ctx, callerOf(request), parseId(request.params.id), ifMatchPrecondition(request, reply, AccessorSchema));
       return reply.code(204).send(null);
     },
   );

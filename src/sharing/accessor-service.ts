@@ -9,6 +9,7 @@
 // taken for its owner and the queries, filtered on the owner's account, answer 404.
 import type { Kysely } from 'kysely';
 import { appUserAccess } from '../app-data/access.ts';
+import type { Precondition } from '../app-data/conditional-write.ts';
 import { claimKey } from '../app-data/idempotent-create.ts';
 import { findAppUser } from '../app-data/app-user-queries.ts';
 import { enforceQuota } from '../app-data/quotas.ts';
@@ -27,6 +28,7 @@ import {
   isInvited,
   isOwnAddress,
   listAccessors,
+  listAccessorsSharedWith,
   listPendingAccessors,
   lockAccessor,
   lockOwnedAppUser,
@@ -108,13 +110,33 @@ export async function getAccessor(ctx: AppContext, caller: Caller, id: number): 
 }
 
 /** Only the permissions change; `email` may be sent back as it is (any case), not changed. */
-export async function changeAccessor(ctx: AppContext, caller: Caller, id: number, changes: AccessorChanges): Promise<Accessor> {
+/** `precondition`: If-Match, checked on the accessor as it is once locked. */
+async function checkHeld(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  accountId: number,
+  id: number,
+  precondition?: Precondition,
+): Promise<void> {
+  if (!precondition) return;
+  const row = await findAccessor(trx, accountId, id);
+  if (row) precondition(toAccessor(ctx, row));
+}
+
+export async function changeAccessor(
+  ctx: AppContext,
+  caller: Caller,
+  id: number,
+  changes: AccessorChanges,
+  precondition?: Precondition,
+): Promise<Accessor> {
   const accountId = caller.accountId;
   await inWriteTransaction(ctx, async (trx) => {
     const held = await lockAccessor(ctx.db, trx, accountId, id);
     if (!held) throw notFound();
     if (held.owner_account_id !== accountId) throw forbidden(OWNER_CHANGES_ONLY);
     if (changes.email !== undefined && changes.email.toLowerCase() !== held.email.toLowerCase()) throw fieldError('email', EMAIL_FIXED);
+    await checkHeld(ctx, trx, accountId, id, precondition);
     const set = {
       ...(changes.can_write === undefined ? {} : { can_write: changes.can_write ? (1 as const) : (0 as const) }),
       ...(changes.has_private_profile_access === undefined
@@ -127,12 +149,19 @@ export async function changeAccessor(ctx: AppContext, caller: Caller, id: number
 }
 
 /** By the owner it revokes; by the person invited it declines, or leaves. */
-export async function removeAccessor(ctx: AppContext, caller: Caller, id: number): Promise<void> {
+export async function removeAccessor(ctx: AppContext, caller: Caller, id: number, precondition?: Precondition): Promise<void> {
   await inWriteTransaction(ctx, async (trx) => {
     const held = await lockAccessor(ctx.db, trx, caller.accountId, id);
     if (!held) throw notFound();
+    await checkHeld(ctx, trx, caller.accountId, id, precondition);
     await deleteAccessor(trx, id);
   });
+}
+
+/** The accessors the caller accepted: each names the app user shared with them, and DELETE on it leaves. */
+export async function listSharedWithMe(ctx: AppContext, caller: Caller): Promise<Accessor[]> {
+  const rows = await listAccessorsSharedWith(ctx.db.kysely, caller.accountId);
+  return rows.map((row) => toAccessor(ctx, row));
 }
 
 export async function listPending(ctx: AppContext, caller: Caller): Promise<Accessor[]> {

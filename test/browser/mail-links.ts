@@ -44,3 +44,12 @@ export async function nextMail(sink: SmtpSink, to: string, subject: RegExp, seen
     });
   return mail;
 }
+
+/** The one link in an e-mail's text to the page at `page` (an absolute address, no key). */
+export function linkTo(mail: ReceivedMail, page: string): string {
+  // A sentence may end right after a link: its full stop is not part of it.
+  const links = (plainText(mail.raw).match(/https?:\/\/\S+/g) ?? []).map((link) => link.replace(/[.,;:!?)>]+$/, ''));
+  const found = [...new Set(links.filter((link) => link === page || link.startsWith(`${page}?`)))];
+  if (found.length !== 1) throw new Error(`expected one link to ${page} in "${mail.subject}", found: ${JSON.stringify(links)}`);
+  return found[0]!;
+}

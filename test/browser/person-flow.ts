@@ -26,30 +26,30 @@ export function newPerson(label: string): Person {
   };
 }
 
-function field(flow: Flow, label: string): Locator {
+export function field(flow: Flow, label: string): Locator {
   return flow.page.getByLabel(label, { exact: true });
 }
 
-function button(flow: Flow, name: string): Locator {
+export function button(flow: Flow, name: string): Locator {
   return flow.page.getByRole('button', { name, exact: true });
 }
 
 /** A link inside <main> (the header's navigation has some of the same names). */
-function mainLink(flow: Flow, name: string): Locator {
+export function mainLink(flow: Flow, name: string): Locator {
   return flow.page.getByRole('main').getByRole('link', { name, exact: true });
 }
 
-function navLink(flow: Flow, name: string): Locator {
+export function navLink(flow: Flow, name: string): Locator {
   return flow.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 }
 
 /** The page's status line once it says `text`. */
-function status(flow: Flow, text: string | RegExp): Locator {
+export function status(flow: Flow, text: string | RegExp): Locator {
   return flow.page.getByRole('status').filter({ hasText: text });
 }
 
 /** A form's alert once it says something matching `text`. */
-function alert(flow: Flow, text: string | RegExp): Locator {
+export function alert(flow: Flow, text: string | RegExp): Locator {
   return flow.page.getByRole('alert').filter({ hasText: text });
 }
 
@@ -162,7 +162,7 @@ export async function buildProfile(flow: Flow, person: Person): Promise<Built> {
 }
 
 /** A card (an item on a topic page, an emergency item or contact): the list item whose heading is `name`. */
-function cardOf(flow: Flow, name: string): Locator {
+export function cardOf(flow: Flow, name: string): Locator {
   return flow.page.getByRole('listitem').filter({ has: flow.page.getByRole('heading', { level: 3, name, exact: true }) });
 }
 

@@ -1,7 +1,8 @@
 // The pages and their paths (web/README.md lists them). Paths never start with an API prefix
 // (/app/, /account/, /auth/, /media/): the service answers those with JSON. The pages a
 // signed-out visitor needs load with the entry; the account and personal-data pages load
-// when first opened.
+// when first opened. An app user's pages are at /data for one's own and under /data/users/:user
+// for any the caller may see (their own or one shared with them); the same pages serve both.
 import { ErrorBoundary, LocationProvider, lazy, Route, Router } from 'preact-iso';
 import { Layout } from './components/layout.tsx';
 import { ForgotPassword } from './pages/forgot-password.tsx';
@@ -24,6 +25,8 @@ const ProfilePage = lazy(() => import('./pages/data/profile-page.tsx').then((m) 
 const TopicPage = lazy(() => import('./pages/data/topic-page.tsx').then((m) => m.TopicPage));
 const Gallery = lazy(() => import('./pages/data/gallery.tsx').then((m) => m.Gallery));
 const Emergency = lazy(() => import('./pages/data/emergency.tsx').then((m) => m.Emergency));
+const Share = lazy(() => import('./pages/data/share.tsx').then((m) => m.Share));
+const Shared = lazy(() => import('./pages/shared.tsx').then((m) => m.Shared));
 
 export function App() {
   return (
@@ -49,6 +52,13 @@ export function App() {
             <Route path="/data/gallery" component={Gallery} />
             <Route path="/data/emergency/links" component={EmergencyLinks} />
             <Route path="/data/emergency" component={Emergency} />
+            <Route path="/data/share" component={Share} />
+            <Route path="/data/users/:user" component={DataHome} />
+            <Route path="/data/users/:user/profiles/:id" component={ProfilePage} />
+            <Route path="/data/users/:user/topics/:id" component={TopicPage} />
+            <Route path="/data/users/:user/gallery" component={Gallery} />
+            <Route path="/data/users/:user/emergency" component={Emergency} />
+            <Route path="/shared" component={Shared} />
             <Route default component={NotFound} />
           </Router>
         </ErrorBoundary>

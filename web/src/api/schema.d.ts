@@ -363,6 +363,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/accessors/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What others share with the caller: the accessors the caller accepted, by id (DELETE one to leave) */
+        get: operations["listSharedWithMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/accessors/pending/": {
         parameters: {
             query?: never;
@@ -6712,6 +6729,86 @@ export interface operations {
             };
         };
     };
+    listSharedWithMe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: uri */
+                        url: string;
+                        /** @description The address invited, as the owner wrote it */
+                        email: string;
+                        /** @description true once the person invited accepted; the accessor is then bound to their account */
+                        accepted: boolean;
+                        /** @description May change the data, not only read it */
+                        can_write: boolean;
+                        /** @description Sees private profiles and what is under them */
+                        has_private_profile_access: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The app user shared */
+                        app_user: {
+                            id: number;
+                            /** Format: uri */
+                            url: string;
+                            name: string;
+                        };
+                        user_with_access: {
+                            first_name: string;
+                            last_name: string;
+                        } | null;
+                    }[];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
     listPendingAccessors: {
         parameters: {
             query?: never;
@@ -6890,7 +6987,10 @@ export interface operations {
     deleteAccessor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -6928,6 +7028,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
@@ -6944,7 +7053,10 @@ export interface operations {
     updateAccessor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The resource's tag as last read (its ETag), or *: the change is made only while it is still current, else 412 */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description A positive integer id
@@ -7036,6 +7148,15 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description If-Match named a tag that is not the current one: nothing was changed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

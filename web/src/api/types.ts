@@ -11,8 +11,9 @@ export type Ok<P extends keyof paths, M extends Method> = Json<
 
 export type EmailAddress = Ok<'/account/emails/', 'get'>[number];
 export type Session = Ok<'/auth/sessions/', 'get'>[number];
-export type AppUser = Ok<'/app/users/{id}/', 'get'>;
-export type ProfileDetail = Ok<'/app/profiles/{id}/', 'get'>;
+/** An app user as a list shows it (the detail adds its profiles and links). */
+export type AppUser = Ok<'/app/users/', 'get'>[number];
+export type Profile = Ok<'/app/users/{id}/profiles/', 'get'>[number];
 export type Topic = Ok<'/app/topics/{id}/', 'get'>;
 export type Item = Topic['items'][number];
 export type ListEntry = NonNullable<Item['list_content']>['entries'][number];
@@ -25,3 +26,4 @@ export type LinkView = Ok<'/app/emergency-links/{id}/views/', 'get'>[number];
 export type PublicEmergencyInfo = Ok<'/public/emergency/{token}/', 'get'>;
 export type EmergencyItem = Ok<'/app/users/{id}/emergency-items/', 'get'>[number];
 export type EmergencyContact = Ok<'/app/users/{id}/emergency-contacts/', 'get'>[number];
+export type Accessor = Ok<'/app/accessors/{id}/', 'get'>;

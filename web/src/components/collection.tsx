@@ -1,6 +1,7 @@
 // A section listing named things of the app user as cards, each with a Delete button, and a
 // form to add one: what the emergency items and the emergency contacts share. The page gives
 // the API calls, the add form's fields and what a card shows between its heading and Delete.
+// Without write access (someone else's app user, shared to read), only the cards show.
 import type { ComponentChildren } from 'preact';
 import type { ApiResult } from '../api/client.ts';
 import { useAction } from '../hooks/use-action.ts';
@@ -20,6 +21,8 @@ export interface CollectionProps<T extends Named> {
   /** Shown when there is nothing yet. */
   empty: string;
   list: Loaded<T[]>;
+  /** The caller may add and delete: the form and the Delete buttons show. */
+  canWrite: boolean;
   setStatus(message: string): void;
   create(data: FormData): Promise<ApiResult<T>>;
   remove(id: number): Promise<ApiResult<unknown>>;
@@ -64,17 +67,21 @@ export function Collection<T extends Named>(props: CollectionProps<T>) {
             <li key={entry.id} class="card">
               <h3>{entry.name}</h3>
               {props.card(entry)}
-              <button type="button" class="danger small" disabled={removeAction.busy} onClick={() => remove(entry)}>
-                Delete<Hidden> {entry.name}</Hidden>
-              </button>
+              {props.canWrite && (
+                <button type="button" class="danger small" disabled={removeAction.busy} onClick={() => remove(entry)}>
+                  Delete<Hidden> {entry.name}</Hidden>
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
-      <Form id={`add-${props.id}`} action={addAction} onSubmit={add}>
-        {props.fields}
-        <Submit action={addAction}>{props.submitLabel}</Submit>
-      </Form>
+      {props.canWrite && (
+        <Form id={`add-${props.id}`} action={addAction} onSubmit={add}>
+          {props.fields}
+          <Submit action={addAction}>{props.submitLabel}</Submit>
+        </Form>
+      )}
     </section>
   );
 }

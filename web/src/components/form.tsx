@@ -158,7 +158,13 @@ export function Select(props: ControlProps & { options: { value: string | number
   );
 }
 
-export function Check(props: { name: string; label: string; defaultChecked?: boolean; required?: boolean }) {
+export function Check(props: {
+  name: string;
+  /** Visible text, and hidden words naming what it is about when a page has several alike. */
+  label: ComponentChildren;
+  defaultChecked?: boolean;
+  required?: boolean;
+}) {
   const { id, describedBy, after, invalid } = useControl(props.name, undefined);
   return (
     <div class="field check">

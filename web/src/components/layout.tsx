@@ -53,6 +53,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
               <NavLink href="/data">Your data</NavLink>
               <NavLink href="/data/gallery">Gallery</NavLink>
               <NavLink href="/data/emergency">Emergency</NavLink>
+              <NavLink href="/shared">Shared with me</NavLink>
               <NavLink href="/settings">Account</NavLink>
               <button type="button" class="link" onClick={signOut}>
                 Sign out

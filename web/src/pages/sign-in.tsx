@@ -8,14 +8,19 @@ import { Page } from '../components/page.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { keepToken } from '../session.ts';
 
+/** Where to go once signed in: the page that sent the visitor here (a path of this site), else /data. */
+function destination(next: string | undefined): string {
+  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/data';
+}
+
 export function SignIn() {
-  const { route } = useLocation();
+  const { route, query } = useLocation();
   const action = useAction();
   const [pending, setPending] = useState<{ mfaToken: string; remember: boolean } | null>(null);
 
   function signedIn(token: string, remember: boolean) {
     keepToken(token, remember);
-    route('/data');
+    route(destination(query.next));
   }
   async function signIn(data: FormData) {
     const remember = data.get('remember') === 'on';

@@ -1,19 +1,31 @@
-// /data: the app user (name, quote) and its profiles.
+// /data (one's own app user) and /data/users/:user (any the caller may see, one shared with
+// them included): the app user (name, quote) and its profiles. Someone else's is shown with
+// what they allow: its profiles, and the add form only when they may write; its name, quote,
+// sharing and deletion stay its owner's.
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
+import type { AppUser } from '../../api/types.ts';
 import { Check, Field, Form, Submit, TextArea, text } from '../../components/form.tsx';
 import { Loading, Page, Status } from '../../components/page.tsx';
+import { SharedNote } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
-import { useAppUser } from '../../hooks/use-app-user.ts';
+import { type AppUserState, useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { NotFound } from '../not-found.tsx';
 
-function Profiles({ userId, setStatus }: { userId: number; setStatus(message: string): void }) {
-  const profiles = useLoad(() => api.GET('/app/users/{id}/profiles/', { params: { path: { id: userId } } }), userId);
+function Profiles({ state, setStatus }: { state: AppUserState & { user: AppUser }; setStatus(message: string): void }) {
+  const { user, base, mine, canWrite } = state;
+  const profiles = useLoad(() => api.GET('/app/users/{id}/profiles/', { params: { path: { id: user.id } } }), user.id);
   const action = useAction();
   async function add(data: FormData, form: HTMLFormElement) {
-    const body = { name: text(data, 'name'), is_default: data.get('is_default') === 'on' };
-    const done = await action.run(() => api.POST('/app/users/{id}/profiles/', { params: { path: { id: userId } }, body }));
+    const body = {
+      name: text(data, 'name'),
+      is_default: data.get('is_default') === 'on',
+      // Owner only: an accessor's request naming it is refused.
+      ...(mine ? { is_private: data.get('is_private') === 'on' } : {}),
+    };
+    const done = await action.run(() => api.POST('/app/users/{id}/profiles/', { params: { path: { id: user.id } }, body }));
     if (done) {
       form.reset();
       setStatus(`Profile ${done.data.name} added.`);
@@ -28,7 +40,8 @@ function Profiles({ userId, setStatus }: { userId: number; setStatus(message: st
           <ul class="cards">
             {profiles.data.map((profile) => (
               <li key={profile.id} class="card">
-                <a href={`/data/profiles/${profile.id}`}>{profile.name}</a> {profile.is_default && <span class="badge">default</span>}
+                <a href={`${base}/profiles/${profile.id}`}>{profile.name}</a> {profile.is_default && <span class="badge">default</span>}{' '}
+                {profile.is_private && <span class="badge warn">private</span>}
               </li>
             ))}
           </ul>
@@ -38,11 +51,14 @@ function Profiles({ userId, setStatus }: { userId: number; setStatus(message: st
       ) : (
         <Loading />
       )}
-      <Form id="add-profile" action={action} onSubmit={add}>
-        <Field name="name" label="Profile name" required />
-        <Check name="is_default" label="Default profile" />
-        <Submit action={action}>Add profile</Submit>
-      </Form>
+      {canWrite && (
+        <Form id="add-profile" action={action} onSubmit={add}>
+          <Field name="name" label="Profile name" required />
+          <Check name="is_default" label="Default profile" />
+          {mine && <Check name="is_private" label="Private profile" />}
+          <Submit action={action}>Add profile</Submit>
+        </Form>
+      )}
     </section>
   );
 }
@@ -79,7 +95,8 @@ function DeleteAppUser({ userId, onDeleted, setStatus }: { userId: number; onDel
 }
 
 export const DataHome = signedIn(function DataHome() {
-  const { user, problems, reload } = useAppUser();
+  const state = useAppUser();
+  const { user, problems, reload, base, mine } = state;
   const action = useAction();
   const [status, setStatus] = useState('');
   async function save(data: FormData) {
@@ -93,8 +110,11 @@ export const DataHome = signedIn(function DataHome() {
       reload();
     }
   }
+  // By path, an app user the caller may not see (or no longer: access revoked) is no page.
+  if (user === null && base !== '/data') return <NotFound />;
+  const shared = user && !mine;
   return (
-    <Page title="Your data">
+    <Page title={shared ? user.name : 'Your data'}>
       <Status message={status} />
       {problems && (
         <div role="alert" class="alert">
@@ -103,33 +123,41 @@ export const DataHome = signedIn(function DataHome() {
       )}
       {user === undefined ? (
         <Loading />
-      ) : (
+      ) : shared ? (
         <>
-          <section aria-labelledby="about-heading">
-            <h2 id="about-heading">About you</h2>
-            {!user && <p>Save your name to start (left empty, your first name is used).</p>}
-            <Form id="app-user" action={action} onSubmit={save}>
-              <Field name="name" label="Name" defaultValue={user?.name} />
-              <TextArea name="quote" label="Quote" defaultValue={user?.quote} />
-              <Submit action={action}>Save</Submit>
-            </Form>
-          </section>
-          {user && <Profiles userId={user.id} setStatus={setStatus} />}
-          {user && <DeleteAppUser userId={user.id} onDeleted={reload} setStatus={setStatus} />}
-          {user && (
-            <section aria-labelledby="more-heading">
-              <h2 id="more-heading">More</h2>
-              <ul>
-                <li>
-                  <a href="/data/gallery">Gallery</a>: your pictures and files
-                </li>
-                <li>
-                  <a href="/data/emergency">Emergency information</a>: items and contacts
-                </li>
-              </ul>
-            </section>
-          )}
+          <SharedNote user={user} />
+          {user.quote && <blockquote>{user.quote}</blockquote>}
         </>
+      ) : (
+        <section aria-labelledby="about-heading">
+          <h2 id="about-heading">About you</h2>
+          {!user && <p>Save your name to start (left empty, your first name is used).</p>}
+          <Form id="app-user" action={action} onSubmit={save}>
+            <Field name="name" label="Name" defaultValue={user?.name} />
+            <TextArea name="quote" label="Quote" defaultValue={user?.quote} />
+            <Submit action={action}>Save</Submit>
+          </Form>
+        </section>
+      )}
+      {user && <Profiles state={{ ...state, user }} setStatus={setStatus} />}
+      {user && mine && <DeleteAppUser userId={user.id} onDeleted={reload} setStatus={setStatus} />}
+      {user && (
+        <section aria-labelledby="more-heading">
+          <h2 id="more-heading">More</h2>
+          <ul>
+            <li>
+              <a href={`${base}/gallery`}>Gallery</a>: {mine ? 'your' : 'the'} pictures and files
+            </li>
+            <li>
+              <a href={`${base}/emergency`}>Emergency information</a>: items and contacts
+            </li>
+            {mine && (
+              <li>
+                <a href="/data/share">Share</a>: let people you choose see your data, or keep it up to date
+              </li>
+            )}
+          </ul>
+        </section>
       )}
     </Page>
   );

@@ -1,4 +1,5 @@
-// /data/emergency: emergency items and emergency contacts of the app user.
+// /data/emergency (one's own) and /data/users/:user/emergency: emergency items and emergency
+// contacts of the app user; adding, changing and deleting only for who may write.
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import { EditDisclosure } from '../../components/edit-disclosure.tsx';
@@ -7,11 +8,13 @@ import { MediaPreview, mediaId, mediaOptions } from '../../components/media.tsx'
 import { Collection } from '../../components/collection.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
 import { Hidden, Page, Status } from '../../components/page.tsx';
+import { BackLink, SharedNote } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { EmergencyLinksPointer } from './emergency-links-pointer.tsx';
 import type { EmergencyContact, EmergencyItem, MediaResource } from '../../api/types.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { NotFound } from '../not-found.tsx';
 
 const digits = (value: string) => value.replace(/[\s()+-]/g, '');
 
@@ -86,7 +89,14 @@ function EditContact({ contact, onSaved }: { contact: EmergencyContact; onSaved(
   );
 }
 
-function EmergencyItems({ userId, setStatus }: { userId: number; setStatus(message: string): void }) {
+interface SectionProps {
+  userId: number;
+  /** The caller may add, change and delete. */
+  canWrite: boolean;
+  setStatus(message: string): void;
+}
+
+function EmergencyItems({ userId, canWrite, setStatus }: SectionProps) {
   const params = { path: { id: userId } };
   const items = useLoad(() => api.GET('/app/users/{id}/emergency-items/', { params }), userId);
   const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params }), userId);
@@ -96,6 +106,7 @@ function EmergencyItems({ userId, setStatus }: { userId: number; setStatus(messa
       heading="Emergency items"
       empty="No emergency items yet."
       list={items}
+      canWrite={canWrite}
       setStatus={setStatus}
       create={(data) => api.POST('/app/users/{id}/emergency-items/', { params, body: itemBody(data) })}
       remove={(id) => api.DELETE('/app/emergency-items/{id}/', { params: { path: { id } } })}
@@ -103,7 +114,7 @@ function EmergencyItems({ userId, setStatus }: { userId: number; setStatus(messa
         <>
           {item.description && <p>{item.description}</p>}
           {item.media_resource && <MediaPreview media={item.media_resource} />}
-          <EditEmergencyItem item={item} gallery={gallery.data} onSaved={items.reload} />
+          {canWrite && <EditEmergencyItem item={item} gallery={gallery.data} onSaved={items.reload} />}
         </>
       )}
       fields={
@@ -118,7 +129,7 @@ function EmergencyItems({ userId, setStatus }: { userId: number; setStatus(messa
   );
 }
 
-function EmergencyContacts({ userId, setStatus }: { userId: number; setStatus(message: string): void }) {
+function EmergencyContacts({ userId, canWrite, setStatus }: SectionProps) {
   const params = { path: { id: userId } };
   const contacts = useLoad(() => api.GET('/app/users/{id}/emergency-contacts/', { params }), userId);
   return (
@@ -127,6 +138,7 @@ function EmergencyContacts({ userId, setStatus }: { userId: number; setStatus(me
       heading="Emergency contacts"
       empty="No emergency contacts yet."
       list={contacts}
+      canWrite={canWrite}
       setStatus={setStatus}
       create={(data) => api.POST('/app/users/{id}/emergency-contacts/', { params, body: contactBody(data) })}
       remove={(id) => api.DELETE('/app/emergency-contacts/{id}/', { params: { path: { id } } })}
@@ -148,7 +160,7 @@ function EmergencyContacts({ userId, setStatus }: { userId: number; setStatus(me
               </>
             )}
           </p>
-          <EditContact contact={contact} onSaved={contacts.reload} />
+          {canWrite && <EditContact contact={contact} onSaved={contacts.reload} />}
         </>
       )}
       fields={
@@ -166,18 +178,21 @@ function EmergencyContacts({ userId, setStatus }: { userId: number; setStatus(me
 }
 
 export const Emergency = signedIn(function Emergency() {
-  const { user, problems } = useAppUser();
+  const { user, problems, base, mine, canWrite } = useAppUser();
   const [status, setStatus] = useState('');
+  if (user === null && base !== '/data') return <NotFound />;
   return (
-    <Page title="Emergency information">
+    <Page title={user && !mine ? `Emergency information of ${user.name}` : 'Emergency information'}>
       <Status message={status} />
-      {user && <EmergencyLinksPointer />}
+      {mine && <EmergencyLinksPointer />}
       {!user ? (
         <AppUserMissing user={user} problems={problems} />
       ) : (
         <>
-          <EmergencyItems userId={user.id} setStatus={setStatus} />
-          <EmergencyContacts userId={user.id} setStatus={setStatus} />
+          {!mine && <BackLink user={user} base={base} />}
+          <SharedNote user={user} />
+          <EmergencyItems userId={user.id} canWrite={canWrite} setStatus={setStatus} />
+          <EmergencyContacts userId={user.id} canWrite={canWrite} setStatus={setStatus} />
         </>
       )}
     </Page>

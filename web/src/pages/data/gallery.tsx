@@ -1,4 +1,5 @@
-// /data/gallery: the app user's media: uploads (multipart) with a preview, and the list.
+// /data/gallery (one's own) and /data/users/:user/gallery: the app user's media: uploads
+// (multipart) with a preview, and the list; uploads, renames and deletions only for who may write.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import type { MediaResource } from '../../api/types.ts';
@@ -7,10 +8,12 @@ import { Field, Form, Submit, text } from '../../components/form.tsx';
 import { MediaPreview } from '../../components/media.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
+import { BackLink, SharedNote } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { NotFound } from '../not-found.tsx';
 
 function RenameMedia({ media, onSaved }: { media: MediaResource; onSaved(name: string): void }) {
   return (
@@ -34,7 +37,15 @@ function RenameMedia({ media, onSaved }: { media: MediaResource; onSaved(name: s
   );
 }
 
-function MediaList({ userId, setStatus, version }: { userId: number; setStatus(message: string): void; version: number }) {
+interface MediaListProps {
+  userId: number;
+  /** The caller may rename and delete. */
+  canWrite: boolean;
+  setStatus(message: string): void;
+  version: number;
+}
+
+function MediaList({ userId, canWrite, setStatus, version }: MediaListProps) {
   const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params: { path: { id: userId } } }), `${userId}-${version}`);
   const action = useAction();
   async function remove(id: number, name: string) {
@@ -59,16 +70,20 @@ function MediaList({ userId, setStatus, version }: { userId: number; setStatus(m
                 {media.name} <span class="muted">({Math.ceil(media.size / 1024)} KB)</span>
               </figcaption>
             </figure>
-            <RenameMedia
-              media={media}
-              onSaved={(name) => {
-                setStatus(`${media.name} is now called ${name}.`);
-                gallery.reload();
-              }}
-            />
-            <button type="button" class="danger small" disabled={action.busy} onClick={() => remove(media.id, media.name)}>
-              Delete<Hidden> {media.name}</Hidden>
-            </button>
+            {canWrite && (
+              <>
+                <RenameMedia
+                  media={media}
+                  onSaved={(name) => {
+                    setStatus(`${media.name} is now called ${name}.`);
+                    gallery.reload();
+                  }}
+                />
+                <button type="button" class="danger small" disabled={action.busy} onClick={() => remove(media.id, media.name)}>
+                  Delete<Hidden> {media.name}</Hidden>
+                </button>
+              </>
+            )}
           </li>
         ))}
       </ul>
@@ -77,7 +92,7 @@ function MediaList({ userId, setStatus, version }: { userId: number; setStatus(m
 }
 
 export const Gallery = signedIn(function Gallery() {
-  const { user, problems } = useAppUser();
+  const { user, problems, base, mine, canWrite } = useAppUser();
   const action = useAction();
   const [status, setStatus] = useState('');
   const [version, setVersion] = useState(0);
@@ -109,25 +124,30 @@ export const Gallery = signedIn(function Gallery() {
       setVersion((n) => n + 1);
     }
   }
+  if (user === null && base !== '/data') return <NotFound />;
   return (
-    <Page title="Gallery">
+    <Page title={user && !mine ? `Gallery of ${user.name}` : 'Gallery'}>
       <Status message={status} />
       {!user ? (
         <AppUserMissing user={user} problems={problems} />
       ) : (
         <>
-          <section aria-labelledby="upload-heading">
-            <h2 id="upload-heading">Upload</h2>
-            <Form id="upload" action={action} onSubmit={upload}>
-              <Field name="name" label="Name" required />
-              <Field name="file" label="File" type="file" accept="image/*,application/pdf,audio/*,video/*" onChange={choose} required />
-              {preview && <img class="preview" src={preview} alt="Preview of the chosen file" />}
-              <Submit action={action}>Upload</Submit>
-            </Form>
-          </section>
+          {!mine && <BackLink user={user} base={base} />}
+          <SharedNote user={user} />
+          {canWrite && (
+            <section aria-labelledby="upload-heading">
+              <h2 id="upload-heading">Upload</h2>
+              <Form id="upload" action={action} onSubmit={upload}>
+                <Field name="name" label="Name" required />
+                <Field name="file" label="File" type="file" accept="image/*,application/pdf,audio/*,video/*" onChange={choose} required />
+                {preview && <img class="preview" src={preview} alt="Preview of the chosen file" />}
+                <Submit action={action}>Upload</Submit>
+              </Form>
+            </section>
+          )}
           <section aria-labelledby="files-heading">
-            <h2 id="files-heading">In your gallery</h2>
-            <MediaList userId={user.id} setStatus={setStatus} version={version} />
+            <h2 id="files-heading">{mine ? 'In your gallery' : 'In the gallery'}</h2>
+            <MediaList userId={user.id} canWrite={canWrite} setStatus={setStatus} version={version} />
           </section>
         </>
       )}

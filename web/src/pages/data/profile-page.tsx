@@ -1,11 +1,14 @@
-// /data/profiles/:id: one profile, its topics.
+// /data/profiles/:id (one's own) and /data/users/:user/profiles/:id: one profile, its topics.
+// The forms appear only for who may write; "Private profile" is set by the owner alone.
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import { Check, Field, Form, Select, Submit, text } from '../../components/form.tsx';
 import { Loading, Page, Status } from '../../components/page.tsx';
+import { BackLink, SharedNote } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
+import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { NotFound } from '../not-found.tsx';
 
@@ -13,6 +16,7 @@ export const ProfilePage = signedIn(function ProfilePage() {
   const id = Number(useRoute().params.id);
   const { route } = useLocation();
   const profile = useLoad(() => api.GET('/app/profiles/{id}/', { params: { path: { id } } }), id);
+  const { user, base, mine, canWrite } = useAppUser();
   const types = useLoad(() => api.GET('/app/topic-types/'));
   const saveAction = useAction();
   const topicAction = useAction();
@@ -20,18 +24,24 @@ export const ProfilePage = signedIn(function ProfilePage() {
   const path = { path: { id } };
 
   if (profile.notFound) return <NotFound />;
-  if (!profile.data) return <Loading />;
+  // Both, before any button shows: what the caller may do comes with the app user.
+  if (!profile.data || user === undefined) return <Loading />;
   const typeLabel = (type: number) => types.data?.find((t) => t.id === type)?.label ?? `type ${type}`;
 
   async function save(data: FormData) {
-    const body = { name: text(data, 'name'), is_default: data.get('is_default') === 'on' };
+    const body = {
+      name: text(data, 'name'),
+      is_default: data.get('is_default') === 'on',
+      // Owner only: an accessor's request naming it is refused.
+      ...(mine ? { is_private: data.get('is_private') === 'on' } : {}),
+    };
     if (await saveAction.run(() => api.PATCH('/app/profiles/{id}/', { params: path, body }))) {
       setStatus('Profile saved.');
       profile.reload();
     }
   }
   async function remove() {
-    if (await saveAction.run(() => api.DELETE('/app/profiles/{id}/', { params: path }))) route('/data');
+    if (await saveAction.run(() => api.DELETE('/app/profiles/{id}/', { params: path }))) route(base);
   }
   async function addTopic(data: FormData, form: HTMLFormElement) {
     const body = { name: text(data, 'name'), topic_type: Number(data.get('topic_type')) as 3 | 4 };
@@ -44,9 +54,14 @@ export const ProfilePage = signedIn(function ProfilePage() {
   }
   return (
     <Page title={profile.data.name}>
-      <p>
-        <a href="/data">← Your data</a>
-      </p>
+      <BackLink user={user} base={base} />
+      {user && <SharedNote user={user} />}
+      {profile.data.is_private && (
+        <p>
+          <span class="badge warn">Private profile</span>{' '}
+          {mine ? 'Only you and the people you let see private profiles see it.' : 'Its owner lets you see private profiles.'}
+        </p>
+      )}
       <Status message={status} />
       <section aria-labelledby="topics-heading">
         <h2 id="topics-heading">Topics</h2>
@@ -54,32 +69,37 @@ export const ProfilePage = signedIn(function ProfilePage() {
           <ul class="cards">
             {profile.data.topics.map((topic) => (
               <li key={topic.id} class="card">
-                <a href={`/data/topics/${topic.id}`}>{topic.name}</a> <span class="muted">({typeLabel(topic.topic_type)})</span>
+                <a href={`${base}/topics/${topic.id}`}>{topic.name}</a> <span class="muted">({typeLabel(topic.topic_type)})</span>
               </li>
             ))}
           </ul>
         ) : (
           <p class="muted">No topics yet.</p>
         )}
-        <Form id="add-topic" action={topicAction} onSubmit={addTopic}>
-          <Field name="name" label="Topic name" required />
-          <Select name="topic_type" label="Topic type" options={(types.data ?? []).map((t) => ({ value: t.id, label: t.label }))} />
-          <Submit action={topicAction}>Add topic</Submit>
-        </Form>
+        {canWrite && (
+          <Form id="add-topic" action={topicAction} onSubmit={addTopic}>
+            <Field name="name" label="Topic name" required />
+            <Select name="topic_type" label="Topic type" options={(types.data ?? []).map((t) => ({ value: t.id, label: t.label }))} />
+            <Submit action={topicAction}>Add topic</Submit>
+          </Form>
+        )}
       </section>
-      <section aria-labelledby="edit-profile-heading">
-        <h2 id="edit-profile-heading">Edit the profile</h2>
-        <Form id="profile" action={saveAction} onSubmit={save}>
-          <Field name="name" label="Profile name" defaultValue={profile.data.name} required />
-          <Check name="is_default" label="Default profile" defaultChecked={profile.data.is_default} />
-          <p class="actions">
-            <Submit action={saveAction}>Save profile</Submit>
-            <button type="button" class="danger" disabled={saveAction.busy} onClick={remove}>
-              Delete profile
-            </button>
-          </p>
-        </Form>
-      </section>
+      {canWrite && (
+        <section aria-labelledby="edit-profile-heading">
+          <h2 id="edit-profile-heading">Edit the profile</h2>
+          <Form id="profile" action={saveAction} onSubmit={save}>
+            <Field name="name" label="Profile name" defaultValue={profile.data.name} required />
+            <Check name="is_default" label="Default profile" defaultChecked={profile.data.is_default} />
+            {mine && <Check name="is_private" label="Private profile" defaultChecked={profile.data.is_private} />}
+            <p class="actions">
+              <Submit action={saveAction}>Save profile</Submit>
+              <button type="button" class="danger" disabled={saveAction.busy} onClick={remove}>
+                Delete profile
+              </button>
+            </p>
+          </Form>
+        </section>
+      )}
     </Page>
   );
 });

@@ -1,4 +1,5 @@
-// /data/topics/:id: one topic and its items, with list content (entries) or image content.
+// /data/topics/:id (one's own) and /data/users/:user/topics/:id: one topic and its items, with
+// list content (entries) or image content. Forms and buttons appear only for who may write.
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
@@ -7,6 +8,7 @@ import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Field, Form, Select, Submit, TextArea, text } from '../../components/form.tsx';
 import { MediaPreview, mediaId, mediaOptions } from '../../components/media.tsx';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
+import { BackLink, SharedNote } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
@@ -82,7 +84,15 @@ function EditEntry({ entry, onSaved }: { entry: ListEntry; onSaved(): void }) {
   );
 }
 
-function ItemCard({ item, gallery, onChange }: { item: Item; gallery: MediaResource[] | undefined; onChange(): void }) {
+interface ItemCardProps {
+  item: Item;
+  gallery: MediaResource[] | undefined;
+  /** The caller may change it: its forms and buttons show. */
+  canWrite: boolean;
+  onChange(): void;
+}
+
+function ItemCard({ item, gallery, canWrite, onChange }: ItemCardProps) {
   const action = useAction();
   const entryAction = useAction();
   const itemPath = { path: { id: item.id } };
@@ -114,22 +124,28 @@ function ItemCard({ item, gallery, onChange }: { item: Item; gallery: MediaResou
               {item.list_content.entries.map((entry) => (
                 <li key={entry.id}>
                   <span>{entry.text}</span>
-                  <EditEntry entry={entry} onSaved={onChange} />
-                  <button type="button" class="small secondary" disabled={action.busy} onClick={() => removeEntry(entry.id)}>
-                    Delete<Hidden> entry {entry.text}</Hidden>
-                  </button>
+                  {canWrite && (
+                    <>
+                      <EditEntry entry={entry} onSaved={onChange} />
+                      <button type="button" class="small secondary" disabled={action.busy} onClick={() => removeEntry(entry.id)}>
+                        Delete<Hidden> entry {entry.text}</Hidden>
+                      </button>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>
           ) : (
             <p class="muted">The list is empty.</p>
           )}
-          <Form id={`add-entry-${item.id}`} action={entryAction} onSubmit={addEntry}>
-            <Field name="text" label={`New entry for ${item.name}`} required />
-            <Submit action={entryAction}>
-              Add entry<Hidden> to {item.name}</Hidden>
-            </Submit>
-          </Form>
+          {canWrite && (
+            <Form id={`add-entry-${item.id}`} action={entryAction} onSubmit={addEntry}>
+              <Field name="text" label={`New entry for ${item.name}`} required />
+              <Submit action={entryAction}>
+                Add entry<Hidden> to {item.name}</Hidden>
+              </Submit>
+            </Form>
+          )}
         </>
       )}
       {item.image_content && (
@@ -138,17 +154,29 @@ function ItemCard({ item, gallery, onChange }: { item: Item; gallery: MediaResou
           {item.image_content.description && <figcaption>{item.image_content.description}</figcaption>}
         </figure>
       )}
-      <EditItem item={item} gallery={gallery} onChange={onChange} />
-      <p>
-        <button type="button" class="danger" disabled={action.busy} onClick={remove}>
-          Delete item<Hidden> {item.name}</Hidden>
-        </button>
-      </p>
+      {canWrite && (
+        <>
+          <EditItem item={item} gallery={gallery} onChange={onChange} />
+          <p>
+            <button type="button" class="danger" disabled={action.busy} onClick={remove}>
+              Delete item<Hidden> {item.name}</Hidden>
+            </button>
+          </p>
+        </>
+      )}
     </li>
   );
 }
 
-function AddItems({ topicId, gallery, onAdded }: { topicId: number; gallery: MediaResource[] | undefined; onAdded(name: string): void }) {
+interface AddItemsProps {
+  topicId: number;
+  gallery: MediaResource[] | undefined;
+  /** Where the gallery is: the app user's pages. */
+  base: string;
+  onAdded(name: string): void;
+}
+
+function AddItems({ topicId, gallery, base, onAdded }: AddItemsProps) {
   const listAction = useAction();
   const imageAction = useAction();
   const params = { path: { id: topicId } };
@@ -203,7 +231,7 @@ function AddItems({ topicId, gallery, onAdded }: { topicId: number; gallery: Med
           <Submit action={imageAction}>Add image item</Submit>
         </Form>
         <p>
-          <a href="/data/gallery">Open the gallery</a>
+          <a href={`${base}/gallery`}>Open the gallery</a>
         </p>
       </section>
     </div>
@@ -214,7 +242,7 @@ export const TopicPage = signedIn(function TopicPage() {
   const id = Number(useRoute().params.id);
   const { route } = useLocation();
   const topic = useLoad(() => api.GET('/app/topics/{id}/', { params: { path: { id } } }), id);
-  const { user } = useAppUser();
+  const { user, base, canWrite } = useAppUser();
   const gallery = useLoad(
     () =>
       user
@@ -227,7 +255,8 @@ export const TopicPage = signedIn(function TopicPage() {
   const path = { path: { id } };
 
   if (topic.notFound) return <NotFound />;
-  if (!topic.data) return <Loading />;
+  // Both, before any button shows: what the caller may do comes with the app user.
+  if (!topic.data || user === undefined) return <Loading />;
 
   async function save(data: FormData) {
     if (await saveAction.run(() => api.PATCH('/app/topics/{id}/', { params: path, body: { name: text(data, 'name') } }))) {
@@ -236,46 +265,56 @@ export const TopicPage = signedIn(function TopicPage() {
     }
   }
   async function remove() {
-    if (await saveAction.run(() => api.DELETE('/app/topics/{id}/', { params: path }))) route('/data');
+    if (await saveAction.run(() => api.DELETE('/app/topics/{id}/', { params: path }))) route(base);
   }
   return (
     <Page title={topic.data.name}>
-      <p>
-        <a href="/data">← Your data</a>
-      </p>
+      <BackLink user={user} base={base} />
+      {user && <SharedNote user={user} />}
       <Status message={status} />
       <section aria-labelledby="items-heading">
         <h2 id="items-heading">Items</h2>
         {topic.data.items.length > 0 ? (
           <ul class="cards">
             {topic.data.items.map((item) => (
-              <ItemCard key={item.id} item={item} gallery={gallery.data as MediaResource[] | undefined} onChange={topic.reload} />
+              <ItemCard
+                key={item.id}
+                item={item}
+                gallery={gallery.data as MediaResource[] | undefined}
+                canWrite={canWrite}
+                onChange={topic.reload}
+              />
             ))}
           </ul>
         ) : (
           <p class="muted">No items yet.</p>
         )}
       </section>
-      <AddItems
-        topicId={id}
-        gallery={gallery.data as MediaResource[] | undefined}
-        onAdded={(name) => {
-          setStatus(`Item ${name} added.`);
-          topic.reload();
-        }}
-      />
-      <section aria-labelledby="edit-topic-heading">
-        <h2 id="edit-topic-heading">Edit the topic</h2>
-        <Form id="topic" action={saveAction} onSubmit={save}>
-          <Field name="name" label="Topic name" defaultValue={topic.data.name} required />
-          <p class="actions">
-            <Submit action={saveAction}>Save topic</Submit>
-            <button type="button" class="danger" disabled={saveAction.busy} onClick={remove}>
-              Delete topic
-            </button>
-          </p>
-        </Form>
-      </section>
+      {canWrite && (
+        <AddItems
+          topicId={id}
+          gallery={gallery.data as MediaResource[] | undefined}
+          base={base}
+          onAdded={(name) => {
+            setStatus(`Item ${name} added.`);
+            topic.reload();
+          }}
+        />
+      )}
+      {canWrite && (
+        <section aria-labelledby="edit-topic-heading">
+          <h2 id="edit-topic-heading">Edit the topic</h2>
+          <Form id="topic" action={saveAction} onSubmit={save}>
+            <Field name="name" label="Topic name" defaultValue={topic.data.name} required />
+            <p class="actions">
+              <Submit action={saveAction}>Save topic</Submit>
+              <button type="button" class="danger" disabled={saveAction.busy} onClick={remove}>
+                Delete topic
+              </button>
+            </p>
+          </Form>
+        </section>
+      )}
     </Page>
   );
 });

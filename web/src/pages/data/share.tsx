@@ -1,0 +1,151 @@
+// /data/share: the owner shares their app user (contract §12): invites a person by e-mail
+// address, sees who is invited and who accepted, changes what each may do, and revokes.
+import { useState } from 'preact/hooks';
+import { type ApiResult, api } from '../../api/client.ts';
+import type { Accessor } from '../../api/types.ts';
+import { Check, Field, Form, Submit, text } from '../../components/form.tsx';
+import { AppUserMissing } from '../../components/no-app-user.tsx';
+import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
+import { BackLink } from '../../components/shared-note.tsx';
+import { signedIn } from '../../components/signed-in.tsx';
+import { useAction } from '../../hooks/use-action.ts';
+import { useAppUser } from '../../hooks/use-app-user.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+
+/** "Invited", or who accepted ("Accepted by Bob Builder"). */
+function standing(accessor: Accessor): string {
+  if (!accessor.accepted) return 'Invited';
+  const name = [accessor.user_with_access?.first_name, accessor.user_with_access?.last_name].filter(Boolean).join(' ');
+  return name ? `Accepted by ${name}` : 'Accepted';
+}
+
+function AccessorRow({ accessor, onChange, setStatus }: { accessor: Accessor; onChange(): void; setStatus(message: string): void }) {
+  const action = useAction();
+  const { email } = accessor;
+  const path = { path: { id: accessor.id } };
+  async function act(call: () => Promise<ApiResult<unknown>>, message: string) {
+    if (await action.run(call)) {
+      setStatus(message);
+      onChange();
+    }
+  }
+  function save(data: FormData) {
+    const body = { can_write: data.get('can_write') === 'on', has_private_profile_access: data.get('has_private_profile_access') === 'on' };
+    return act(() => api.PATCH('/app/accessors/{id}/', { params: path, body }), `What ${email} may do is saved.`);
+  }
+  return (
+    <li class="card">
+      <p>
+        <strong>{email}</strong> <span class={accessor.accepted ? 'badge ok' : 'badge warn'}>{standing(accessor)}</span>
+      </p>
+      <Form id={`accessor-${accessor.id}`} action={action} onSubmit={save} label={`What ${email} may do`}>
+        <Check
+          name="can_write"
+          label={
+            <>
+              Can edit<Hidden> ({email})</Hidden>
+            </>
+          }
+          defaultChecked={accessor.can_write}
+        />
+        <Check
+          name="has_private_profile_access"
+          label={
+            <>
+              Can see private profiles<Hidden> ({email})</Hidden>
+            </>
+          }
+          defaultChecked={accessor.has_private_profile_access}
+        />
+        <p class="actions">
+          <Submit action={action}>
+            Save<Hidden> what {email} may do</Hidden>
+          </Submit>
+          <button
+            type="button"
+            class="danger"
+            disabled={action.busy}
+            onClick={() =>
+              act(
+                () => api.DELETE('/app/accessors/{id}/', { params: path }),
+                accessor.accepted ? `${email} no longer sees your data.` : `The invitation to ${email} is withdrawn.`,
+              )
+            }
+          >
+            Revoke<Hidden> {email}</Hidden>
+          </button>
+        </p>
+      </Form>
+    </li>
+  );
+}
+
+export const Share = signedIn(function Share() {
+  const { user, problems } = useAppUser();
+  const accessors = useLoad(
+    () =>
+      user
+        ? api.GET('/app/users/{id}/accessors/', { params: { path: { id: user.id } } })
+        : Promise.resolve({ data: undefined, response: new Response() }),
+    user?.id,
+  );
+  const action = useAction();
+  const [status, setStatus] = useState('');
+  async function invite(data: FormData, form: HTMLFormElement) {
+    if (!user) return;
+    const body = {
+      email: text(data, 'email'),
+      can_write: data.get('can_write') === 'on',
+      has_private_profile_access: data.get('has_private_profile_access') === 'on',
+    };
+    const done = await action.run(() => api.POST('/app/users/{id}/accessors/', { params: { path: { id: user.id } }, body }));
+    if (done) {
+      form.reset();
+      setStatus(`We sent an invitation to ${done.data.email}.`);
+      accessors.reload();
+    }
+  }
+  return (
+    <Page title="Share your data">
+      <BackLink user={user} base="/data" />
+      <Status message={status} />
+      {!user ? (
+        <AppUserMissing user={user} problems={problems} />
+      ) : (
+        <>
+          <section aria-labelledby="invite-heading">
+            <h2 id="invite-heading">Invite someone</h2>
+            <p>
+              They get an e-mail with a link. Once they accept, they see your profiles, gallery and emergency information; private profiles
+              only if you let them, and they change things only if they can edit.
+            </p>
+            <Form id="invite" action={action} onSubmit={invite}>
+              <Field name="email" label="Their e-mail address" type="email" autocomplete="off" required />
+              <Check name="can_write" label="Can edit" />
+              <Check name="has_private_profile_access" label="Can see private profiles" />
+              <Submit action={action}>Invite</Submit>
+            </Form>
+          </section>
+          <section aria-labelledby="accessors-heading">
+            <h2 id="accessors-heading">People you share with</h2>
+            {accessors.problems ? (
+              <div role="alert" class="alert">
+                {accessors.problems.general.join(' ')}
+              </div>
+            ) : !accessors.data ? (
+              <Loading />
+            ) : accessors.data.length === 0 ? (
+              <p class="muted">No one yet.</p>
+            ) : (
+              <ul class="cards">
+                {accessors.data.map((accessor) => (
+                  <AccessorRow key={accessor.id} accessor={accessor} onChange={accessors.reload} setStatus={setStatus} />
+                ))}
+              </ul>
+            )}
+          </section>
+        </>
+      )}
+    </Page>
+  );
+});
