@@ -20,6 +20,8 @@ export const PasskeySchema = Type.Object({
   backed_up: Type.Boolean({ description: 'Synced by its provider (a passkey that survives losing the device)' }),
 });
 
+export type Passkey = Static<typeof PasskeySchema>;
+
 export const PasskeyListSchema = Type.Array(PasskeySchema);
 
 export const PasskeyIdParams = Type.Object({ id: Type.String() });
