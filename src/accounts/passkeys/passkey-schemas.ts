@@ -109,6 +109,11 @@ export const PasskeySignInBody = Type.Object(
 );
 export type PasskeySignInResponse = AuthenticationResponseJSON;
 
+/** The answer of a login (POST /auth/login/ without MFA). */
+export const PasskeyTokenResponse = Type.Object({
+  token: Type.String({ description: 'Send as `Authorization: Token <token>`' }),
+});
+
 /** WebAuthn options as JSON, to hand to @simplewebauthn/browser (optionsJSON) or the platform's API. */
 export const CreationOptionsSchema = Type.Object(
   {

@@ -4,8 +4,7 @@ import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import type { AppContext } from '../../context.ts';
 import { errors } from '../../http/error-schemas.ts';
 import type { App } from '../../http/types.ts';
-import { TokenResponse } from '../login/login-schemas.ts';
-import { PasskeySignInBody, type PasskeySignInResponse, RequestOptionsSchema } from './passkey-schemas.ts';
+import { PasskeySignInBody, type PasskeySignInResponse, PasskeyTokenResponse, RequestOptionsSchema } from './passkey-schemas.ts';
 import { UNKNOWN_PASSKEY, signInWithPasskey, startPasskeySignIn } from './passkey-sign-in.ts';
 import { fieldError } from '../../errors.ts';
 
@@ -38,7 +37,7 @@ export function registerPasskeySignInRoutes(app: App, ctx: AppContext): void {
         security: [],
         body: PasskeySignInBody,
         operationId: 'signInWithPasskey',
-        response: { 200: TokenResponse, ...errors({ body: true, rateLimited: true }) },
+        response: { 200: PasskeyTokenResponse, ...errors({ body: true, rateLimited: true }) },
       },
     },
     async (request) => {
