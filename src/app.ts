@@ -79,6 +79,13 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
             '2. POST /account/mfa/totp/confirm/ {code}: on, with ten recovery codes shown once. 3. POST /auth/login/ then answers {mfa_required, mfa_token} instead of a token; POST /auth/login/mfa/ {mfa_token, code} answers the token (within 5 minutes, once). ' +
             'A reset by key and deleting the account also need a code while it is on.',
         },
+        {
+          name: 'passkeys',
+          description:
+            'Passkeys (WebAuthn). Adding one, signed in: 1. POST /account/passkeys/options/ {password}: creation options. 2. Hand them to the authenticator ' +
+            '(@simplewebauthn/browser startRegistration({optionsJSON}), or the platform API). 3. POST /account/passkeys/ {name, response}. Signing in: ' +
+            'POST /auth/passkey/options/, then startAuthentication({optionsJSON}), then POST /auth/passkey/ {response}: a token, with no two-step code.',
+        },
       ],
     },
   });

@@ -41,6 +41,8 @@ export interface Config {
   mfaEncryptionKeys: Buffer[];
   /** The issuer an authenticator app shows beside the account. */
   mfaIssuer: string;
+  /** Passkeys (contract §15): the relying party's id and name, and the origins a passkey may be used from. */
+  webauthn: { rpId: string; rpName: string; origins: string[] };
   renderCacheBytes: number;
   /** Data exports running at once on this instance; beyond, 503. */
   exportsAtOnce: number;
@@ -85,6 +87,8 @@ export interface Config {
     /** Invitation e-mails one account causes, to any addresses; past it an invitation is refused (429). */
     invitationEmailsPerAccount: RateLimit;
     exportsPerAccount: RateLimit;
+    /** Passkey sign-in options (challenges) asked for per client IP. */
+    passkeyOptionsPerIp: RateLimit;
     /** Requests to the public emergency link routes per client IP (GET and POST together). */
     emergencyLinkPerIp: RateLimit;
     /** Wrong PINs per emergency link: past it, the link answers 429 for the window's length. */
@@ -276,6 +280,41 @@ function parseTrustProxy(value: string | undefined): boolean | string | number {
   return value; // addresses or CIDR ranges, comma-separated
 }
 
+/**
+ * WEBAUTHN_RP_ID (a host name: PUBLIC_URL's by default) and WEBAUTHN_ORIGINS (PUBLIC_URL by
+ * default): web origins whose host is the RP id or below it, or Android apps' signing-key
+ * origins (`android:apk-key-hash:<base64url SHA-256>`).
+ */
+function parseWebAuthn(
+  rpIdValue: string | undefined,
+  originsValue: string | undefined,
+  publicUrl: string,
+  rpName: string,
+): Config['webauthn'] {
+  const rpId = (rpIdValue ?? new URL(publicUrl).hostname).toLowerCase();
+  if (!/^[a-z0-9.-]+$/.test(rpId) || rpId.startsWith('.') || rpId.endsWith('.')) {
+    throw new ConfigError(`WEBAUTHN_RP_ID must be a host name like "example.com" (no scheme, port or path); got "${rpIdValue}"`);
+  }
+  const origins = (originsValue ?? publicUrl).split(',').map((text) => {
+    const origin = text.trim().replace(/\/+$/, '');
+    if (/^android:apk-key-hash:[A-Za-z0-9_-]+$/.test(origin)) return origin;
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {}
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== origin) {
+      throw new ConfigError(
+        `WEBAUTHN_ORIGINS must be origins like "https://app.example.com" or "android:apk-key-hash:<hash>", comma-separated; got "${text.trim()}"`,
+      );
+    }
+    if (url.hostname !== rpId && !url.hostname.endsWith(`.${rpId}`)) {
+      throw new ConfigError(`WEBAUTHN_ORIGINS: the host of "${origin}" is not WEBAUTHN_RP_ID ("${rpId}") or below it`);
+    }
+    return origin;
+  });
+  return { rpId, rpName, origins };
+}
+
 /** The data-centre suffix of a Mailchimp key ("…-us6") names its API host. */
 function mailchimpApiUrl(apiKey: string): string {
   const dc = /-([a-z]+\d+)$/.exec(apiKey)?.[1];
@@ -402,6 +441,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaUrlSecret: get('MEDIA_URL_SECRET'),
     mfaEncryptionKeys: parseKeys('MFA_ENCRYPTION_KEY', get('MFA_ENCRYPTION_KEY')),
     mfaIssuer: get('MFA_ISSUER') ?? 'Profile Service',
+    webauthn: parseWebAuthn(get('WEBAUTHN_RP_ID'), get('WEBAUTHN_ORIGINS'), publicUrl, get('WEBAUTHN_RP_NAME') ?? 'Profile Service'),
     renderCacheBytes: parseSize('RENDER_CACHE_BYTES', get('RENDER_CACHE_BYTES') ?? '32MiB'),
     exportsAtOnce: parseInteger('EXPORTS_AT_ONCE', get('EXPORTS_AT_ONCE') ?? '2', 1),
     spoolDir: get('SPOOL_DIR') ?? tmpdir(),
@@ -427,6 +467,7 @@ export function loadConfig(env: Env = process.env): Config {
       invitationEmailsPerAddress: rate('RATE_LIMIT_INVITATION_EMAILS_PER_ADDRESS', '3/1d'),
       invitationEmailsPerAccount: rate('RATE_LIMIT_INVITATION_EMAILS_PER_ACCOUNT', '50/1d'),
       exportsPerAccount: rate('RATE_LIMIT_EXPORTS_PER_ACCOUNT', '5/1h'),
+      passkeyOptionsPerIp: rate('RATE_LIMIT_PASSKEY_OPTIONS_IP', '30/1m'),
       emergencyLinkPerIp: rate('RATE_LIMIT_EMERGENCY_LINK_IP', '30/1m'),
       emergencyPinFailures: rate('RATE_LIMIT_EMERGENCY_PIN', '5/15m'),
       memoryKeys: parseInteger('RATE_COUNTER_MEMORY_KEYS', get('RATE_COUNTER_MEMORY_KEYS') ?? '100000', 1),

@@ -24,6 +24,37 @@ describe('configuration', () => {
     assert.equal(config.mailchimp, undefined);
   });
 
+  test('passkeys: the RP id and origins default from PUBLIC_URL; origins must sit at or below the RP id', () => {
+    assert.deepEqual(loadConfig({ PUBLIC_URL: 'https://app.example.com/' }).webauthn, {
+      rpId: 'app.example.com',
+      rpName: 'Profile Service',
+      origins: ['https://app.example.com'],
+    });
+    const apk = 'android:apk-key-hash:Zm9vYmFyLWJhei1xdXV4LXF1dXV4LWZvb2Jhci1iYXo';
+    const wide = loadConfig({
+      PUBLIC_URL: 'https://app.example.com',
+      WEBAUTHN_RP_ID: 'Example.com',
+      WEBAUTHN_ORIGINS: `https://example.com, https://app.example.com/,${apk}`,
+      WEBAUTHN_RP_NAME: 'Profiles',
+    }).webauthn;
+    assert.deepEqual(wide, { rpId: 'example.com', rpName: 'Profiles', origins: ['https://example.com', 'https://app.example.com', apk] });
+    for (const env of [
+      { WEBAUTHN_RP_ID: 'https://example.com' },
+      { WEBAUTHN_RP_ID: 'example.com:443' },
+      { WEBAUTHN_ORIGINS: 'https://evil.example' },
+      { WEBAUTHN_ORIGINS: 'https://example.com/path' },
+      { WEBAUTHN_ORIGINS: 'android:apk-key-hash:' },
+      { WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGINS: 'https://notexample.com' },
+    ]) {
+      const variable = Object.keys(env).at(-1)!;
+      assert.throws(
+        () => loadConfig({ PUBLIC_URL: 'https://app.example.com', ...env }),
+        (error: unknown) => error instanceof ConfigError && error.message.includes(variable),
+        JSON.stringify(env),
+      );
+    }
+  });
+
   test('PUBLIC_URL follows PORT, loses a trailing slash, and feeds the link templates', () => {
     assert.equal(loadConfig({ PORT: '9000' }).publicUrl, 'http://localhost:9000');
     const config = loadConfig({ PUBLIC_URL: 'https://api.example.com/' });

@@ -8,6 +8,8 @@ import { registerEmailRoutes } from './emails/email-routes.ts';
 import { registerExportRoutes } from './export/export-routes.ts';
 import { registerLoginRoutes } from './login/login-routes.ts';
 import { registerMfaRoutes } from './mfa/mfa-routes.ts';
+import { registerPasskeyRoutes } from './passkeys/passkey-routes.ts';
+import { registerPasskeySignInRoutes } from './passkeys/passkey-sign-in-routes.ts';
 import { registerPasswordRoutes } from './passwords/password-routes.ts';
 import { registerRegistrationRoutes } from './registration/registration-routes.ts';
 import { registerSessionRoutes } from './sessions/session-routes.ts';
@@ -24,4 +26,6 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
   registerPasswordRoutes(app, ctx, passwordChecks);
   registerAccountDeletionRoutes(app, ctx, passwordChecks);
   registerMfaRoutes(app, ctx, passwordChecks);
+  registerPasskeyRoutes(app, ctx, passwordChecks);
+  registerPasskeySignInRoutes(app, ctx);
 }

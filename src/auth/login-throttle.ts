@@ -107,6 +107,18 @@ export class LoginThrottle {
     };
   }
 
+  /**
+   * A sign-in that names no account before it is checked (a passkey's): the IP's login limit
+   * only, shared with password logins. Counted as a failure until `succeeded()`.
+   */
+  async beginWithoutAccount(ip: string): Promise<LoginAttempt> {
+    if (!this.#settings.enabled) return NO_OP_ATTEMPT;
+    const key = `login-ip:${clientNetwork(ip)}`;
+    const waitMs = await limit(this.#store, [{ key, limit: this.#settings.loginFailuresPerIp }], this.#clock.now());
+    if (waitMs > 0) throw rateLimitedFor(waitMs, TOO_MANY_FAILED_LOGINS);
+    return { succeeded: () => this.#store.release([key], [], this.#clock.now()) };
+  }
+
   /** Counts the attempt against its IP's limit first, so that a refused IP makes no other key. */
   async #countIp(account: string, ip: string): Promise<Keys> {
     const network = clientNetwork(ip);

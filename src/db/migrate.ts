@@ -19,6 +19,7 @@ import { recoveryCodeHmacMigration } from './migrations/0014-recovery-code-hmac.
 import { accessorsMigration } from './migrations/0015-accessors.ts';
 import { emergencyLinksMigration } from './migrations/0016-emergency-links.ts';
 import { idempotencyKeysMigration } from './migrations/0017-idempotency-keys.ts';
+import { passkeysMigration } from './migrations/0018-passkeys.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -39,6 +40,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0015-accessors': accessorsMigration(db.dialect),
     '0016-emergency-links': emergencyLinksMigration(db.dialect),
     '0017-idempotency-keys': idempotencyKeysMigration(),
+    '0018-passkeys': passkeysMigration(db.dialect),
   };
 }
 

@@ -271,6 +271,31 @@ export interface EmergencyLinkViewsTable {
   user_agent: string | null;
 }
 
+/** A WebAuthn credential of an account (contract §15); ids and keys as base64url text. */
+export interface PasskeysTable {
+  id: Generated<number>;
+  account_id: number;
+  credential_id: string;
+  public_key: string;
+  counter: number;
+  /** The browser's transport hints, comma-separated. */
+  transports: string;
+  backed_up: number;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn ceremony's challenge: short-lived, deleted when used. */
+export interface WebauthnChallengesTable {
+  id: Generated<number>;
+  challenge: string;
+  purpose: 'registration' | 'authentication';
+  /** The account registering a passkey; null for a sign-in. */
+  account_id: number | null;
+  expires_at: number;
+}
+
 export interface Database {
   app_users: AppUsersTable;
   media_resources: MediaResourcesTable;
@@ -298,4 +323,6 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   mfa_challenges: MfaChallengesTable;
   rate_counters: RateCountersTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }

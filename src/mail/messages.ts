@@ -86,6 +86,13 @@ export function totpDisabledMessage(to: string): MailMessage {
   ]);
 }
 
+export function passkeyAddedMessage(to: string, name: string): MailMessage {
+  return compose(to, 'A passkey was added to your account', [
+    `A passkey named "${name}" was just added to your Profile Service account: it signs in without your password.`,
+    'If you did not do this, remove it under Account, Passkeys, and change your password now.',
+  ]);
+}
+
 export function recoveryCodeUsedMessage(to: string, codesLeft: number): MailMessage {
   return compose(to, 'A recovery code was used', [
     `One of the recovery codes of your Profile Service account was just used in place of a code from your authenticator app. ${codesLeft} unused code${codesLeft === 1 ? '' : 's'} left.`,

@@ -148,6 +148,7 @@ describe('data export (GET /account/export/)', () => {
       'account',
       'email_addresses',
       'sessions',
+      'passkeys',
       'shared_with_me',
       'app_users',
     ]);

@@ -23,6 +23,7 @@ export type IdKind =
   | 'media'
   | 'email'
   | 'session'
+  | 'passkey'
   | 'file';
 
 /** The path segment before an `{id}` names the kind of object the id is. */
@@ -41,6 +42,7 @@ export const KIND_OF_SEGMENT: Record<string, IdKind> = {
   'media-resources': 'media',
   emails: 'email',
   sessions: 'session',
+  passkeys: 'passkey',
   files: 'file',
 };
 
@@ -207,6 +209,31 @@ export class FuzzWorld {
       sessions = (await this.call('GET', '/auth/sessions/', party.token)).body;
     }
     ids.session = sessions.map((session) => session.id);
+
+    // A passkey (written straight in: its key is never used here), again when one was deleted.
+    const passkeys = (await this.call('GET', '/account/passkeys/', party.token)).body as Array<{ id: number }>;
+    ids.passkey =
+      passkeys.length > 0
+        ? passkeys.map((passkey) => passkey.id)
+        : [
+            (
+              await this.server.server.ctx.db.kysely
+                .insertInto('passkeys')
+                .values({
+                  account_id: party.accountId,
+                  credential_id: `fuzz-${party.label}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+                  public_key: 'AA',
+                  counter: 0,
+                  transports: '',
+                  backed_up: 0,
+                  name: 'Fuzz key',
+                  created_at: this.server.clock.now(),
+                  last_used_at: null,
+                })
+                .returning('id')
+                .executeTakeFirstOrThrow()
+            ).id,
+          ];
   }
 
   private async call(method: string, path: string, token: string, body?: unknown) {
@@ -237,6 +264,7 @@ async function newParty(server: TestServer, label: Party['label']): Promise<Part
       media: [],
       email: [],
       session: [],
+      passkey: [],
       file: [],
     },
   };

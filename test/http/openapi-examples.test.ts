@@ -18,12 +18,17 @@ import { freshCode } from '../accounts/mfa-flows.ts';
 import { listOperations, type OpenApiDocument } from '../fuzz/openapi-walker.ts';
 import { mediaOf, verifiedAccount } from '../helpers/factories.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
+import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
+import { PUBLIC_URL } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 type Json = Record<string, any>;
 
-/** The only body fields a step may fill in: secrets a person copies from an e-mail, a login answer or an app. */
-const SECRET_FIELDS = ['key', 'mfa_token', 'code'];
+/**
+ * The only body fields a step may fill in: secrets a person copies from an e-mail, a login
+ * answer or an app, and a passkey authenticator's one-time answer.
+ */
+const SECRET_FIELDS = ['key', 'mfa_token', 'code', 'response'];
 
 /** How one example is sent: by whom, to which object, with which one-time secrets. */
 interface Sending {
@@ -31,7 +36,7 @@ interface Sending {
   id?: number;
   /** Other path parameters, such as an emergency link's `{token}`. */
   params?: Record<string, string>;
-  secrets?: Record<string, string>;
+  secrets?: Record<string, unknown>;
 }
 
 interface Step {
@@ -51,6 +56,8 @@ function mfaCode(): string {
 }
 
 let mailed: MailedServer;
+/** The passkey authenticator of the person in the story. */
+const authenticator = new SoftwareAuthenticator({ origin: PUBLIC_URL, rpId: new URL(PUBLIC_URL).hostname });
 
 /** An account of its own for an example that cannot run twice, with the examples' password. */
 async function accountWithExamplePassword(email: string): Promise<{ id: number; token: string }> {
@@ -146,6 +153,22 @@ const STORY: Step[] = [
   { operationId: 'replaceMediaResource', send: () => ({ token: made.ada, id: made.media }) },
   { operationId: 'createMessagingToken', send: () => ({ token: made.ada }) },
   // MFA: on, new recovery codes, a login with a code, off.
+  { operationId: 'startPasskeyRegistration', send: () => ({ token: made.ada }), keep: (body) => (made.passkeyOptions = body) },
+  {
+    operationId: 'createPasskey',
+    send: () => ({ token: made.ada, secrets: { response: authenticator.create(made.passkeyOptions) } }),
+    keep: (body) => (made.passkey = body.id),
+  },
+  { operationId: 'updatePasskey', send: () => ({ token: made.ada, id: made.passkey }) },
+  { operationId: 'replacePasskey', send: () => ({ token: made.ada, id: made.passkey }) },
+  {
+    operationId: 'signInWithPasskey',
+    send: async () => {
+      const options = await mailed.server.request('POST', '/auth/passkey/options/');
+      assert.equal(options.status, 200, options.text);
+      return { secrets: { response: authenticator.get(options.body) } };
+    },
+  },
   { operationId: 'startTotpEnrolment', send: () => ({ token: made.ada }), keep: (body) => (made.totpSecret = body.secret) },
   { operationId: 'confirmTotp', send: () => ({ token: made.ada, secrets: { code: mfaCode() } }) },
   { operationId: 'regenerateRecoveryCodes', send: () => ({ token: made.ada, secrets: { code: mfaCode() } }) },

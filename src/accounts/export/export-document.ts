@@ -35,6 +35,8 @@ import { SpoolFile } from '../../spool/spool-file.ts';
 import { EXPORT_FORMAT, EXPORT_VERSION, withoutLinks, type ExportedMedia } from './export-schemas.ts';
 import { toAccount } from '../core/profile-schemas.ts';
 import { toSession } from '../sessions/session-schemas.ts';
+import { listPasskeys } from '../passkeys/passkey-queries.ts';
+import { toPasskey } from '../passkeys/passkey-schemas.ts';
 
 /** A media file to put in the archive at `path`, and its entry in the document (whose `path` is nulled if the file is gone). */
 export interface ExportFile {
@@ -76,6 +78,11 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
       json.value(
         (await listAccountTokens(db, accountId)).map((row) => toSession(row, tokenId)),
         'sessions',
+      );
+      // Names and dates only: a passkey's key material is of no use outside this service.
+      json.value(
+        (await listPasskeys(db, accountId)).map((row) => withoutLinks(toPasskey(ctx, row))),
+        'passkeys',
       );
       json.value(
         (await listAccessorsSharedWith(db, accountId)).map((row) => withoutLinks(toAccessor(ctx, row))),

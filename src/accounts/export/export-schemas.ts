@@ -13,6 +13,7 @@ import type { Accessor } from '../../sharing/accessor-schemas.ts';
 import type { EmailAddressSchema } from '../emails/email-schemas.ts';
 import type { Account } from '../core/profile-schemas.ts';
 import type { Session } from '../sessions/session-schemas.ts';
+import type { Passkey } from '../passkeys/passkey-schemas.ts';
 
 export const EXPORT_FORMAT = 'profile-service-export';
 export const EXPORT_VERSION = 1;
@@ -64,6 +65,8 @@ export interface ExportDocument {
   account: Account;
   email_addresses: WithoutLinks<Static<typeof EmailAddressSchema>>[];
   sessions: Session[];
+  /** The account's passkeys: names, dates and whether backed up, never key material. */
+  passkeys: WithoutLinks<Passkey>[];
   /** What others share with the account: the accessors it accepted (accessor objects only, none of their data). */
   shared_with_me: WithoutLinks<Accessor>[];
   app_users: ExportedAppUser[];

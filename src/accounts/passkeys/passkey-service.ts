@@ -1,0 +1,119 @@
+// A signed-in person's passkeys (contract §15): adding one (the password first, then the
+// authenticator's answer to the challenge the options carried), listing, renaming, removing.
+// Removing the last way into the account — no password and no other passkey — is refused.
+// Every passkey added e-mails the primary address, through the outbox with the insert.
+import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
+import type { AppContext } from '../../context.ts';
+import { conflict, fieldError, notFound } from '../../errors.ts';
+import { queueEmail } from '../../mail/email-delivery.ts';
+import { passkeyAddedMessage } from '../../mail/messages.ts';
+import { lockAccount } from '../core/account-lock.ts';
+import { findAccount, type AccountRow } from '../core/account-queries.ts';
+import { insertChallenge, spendChallenge } from './challenge-queries.ts';
+import {
+  credentialExists,
+  deletePasskey,
+  findPasskey,
+  insertPasskey,
+  listPasskeys,
+  type PasskeyRow,
+  renamePasskey,
+} from './passkey-queries.ts';
+import { hasPassword } from './ways-in.ts';
+import type { PasskeyCreationBody } from './passkey-schemas.ts';
+import { CEREMONY_TIMEOUT_MS, challengeIn, creationOptions, verifyCreation } from './webauthn-ceremonies.ts';
+
+export const DEAD_REGISTRATION = 'This passkey set-up has expired or was already used. Start again: enter your password to get a new one.';
+export const ALREADY_REGISTERED = 'This passkey is already registered.';
+export const LAST_WAY_IN =
+  'This passkey is the only way into your account: it has no password and no other passkey. Add another passkey or set a password first.';
+
+const PASSKEY_INDEX = { name: 'passkeys_credential_id_key', columns: 'passkeys.credential_id' };
+
+async function accountOf(ctx: AppContext, accountId: number): Promise<AccountRow> {
+  const account = await findAccount(ctx.db.kysely, accountId);
+  if (!account) throw notFound();
+  return account;
+}
+
+/** The options for the authenticator, after the password; their challenge waits for the answer. */
+export async function startPasskeyRegistration(
+  ctx: AppContext,
+  passwordChecks: PasswordCheckThrottle,
+  accountId: number,
+  password: string,
+): Promise<unknown> {
+  const account = await accountOf(ctx, accountId);
+  await (await passwordChecks.checkPassword(account, password)).succeeded();
+  const options = await creationOptions(ctx.config.webauthn, account, await listPasskeys(ctx.db.kysely, accountId));
+  await insertChallenge(ctx.db.kysely, {
+    challenge: options.challenge,
+    purpose: 'registration',
+    accountId,
+    expiresAt: ctx.clock.now() + CEREMONY_TIMEOUT_MS,
+  });
+  return options;
+}
+
+/** Checks the authenticator's answer to this account's challenge and keeps the new passkey. */
+export async function addPasskey(ctx: AppContext, accountId: number, body: PasskeyCreationBody): Promise<PasskeyRow> {
+  const account = await accountOf(ctx, accountId);
+  const challenge = challengeIn(body.response);
+  // Spent whatever the answer turns out to be: a challenge is good for one try.
+  if (!(await spendChallenge(ctx.db.kysely, challenge, 'registration', accountId, ctx.clock.now()))) {
+    throw fieldError('response', DEAD_REGISTRATION);
+  }
+  const credential = await verifyCreation(ctx.config.webauthn, body.response, challenge);
+  try {
+    const row = await ctx.db.transaction(async (trx) => {
+      await lockAccount(ctx, trx, accountId);
+      if (await credentialExists(trx, credential.credentialId)) throw fieldError('response', ALREADY_REGISTERED);
+      const inserted = await insertPasskey(trx, {
+        account_id: accountId,
+        credential_id: credential.credentialId,
+        public_key: credential.publicKey,
+        counter: credential.counter,
+        transports: credential.transports,
+        backed_up: credential.backedUp ? 1 : 0,
+        name: body.name,
+        created_at: ctx.clock.now(),
+      });
+      await queueEmail(ctx, trx, passkeyAddedMessage(account.email, body.name), accountId);
+      return inserted;
+    });
+    ctx.outbox.wake();
+    return row;
+  } catch (error) {
+    // Two answers with one new credential racing each other: the unique index keeps one.
+    if (ctx.db.isUniqueViolation(error, PASSKEY_INDEX)) throw fieldError('response', ALREADY_REGISTERED);
+    throw error;
+  }
+}
+
+export function passkeysOf(ctx: AppContext, accountId: number): Promise<PasskeyRow[]> {
+  return listPasskeys(ctx.db.kysely, accountId);
+}
+
+export async function passkeyOf(ctx: AppContext, accountId: number, id: number): Promise<PasskeyRow> {
+  const passkey = await findPasskey(ctx.db.kysely, accountId, id);
+  if (!passkey) throw notFound();
+  return passkey;
+}
+
+export async function renameAccountPasskey(ctx: AppContext, accountId: number, id: number, name: string): Promise<PasskeyRow> {
+  if (!(await renamePasskey(ctx.db.kysely, accountId, id, name))) throw notFound();
+  return passkeyOf(ctx, accountId, id);
+}
+
+/** 409 when it is the last way in: no password, no other passkey. */
+export async function removePasskey(ctx: AppContext, accountId: number, id: number): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    await lockAccount(ctx, trx, accountId);
+    const passkeys = await listPasskeys(trx, accountId);
+    if (!passkeys.some((passkey) => passkey.id === id)) throw notFound();
+    const account = await findAccount(trx, accountId);
+    if (!account) throw notFound();
+    if (!hasPassword(account) && passkeys.length === 1) throw conflict(LAST_WAY_IN);
+    await deletePasskey(trx, accountId, id);
+  });
+}
