@@ -672,7 +672,7 @@ export interface paths {
         };
         /**
          * Download everything the account holds as a ZIP archive: account.json and the media files
-         * @description Streamed as it is written. account.json (format "profile-service-export", version 1) holds the account, its e-mail addresses, sessions and app users with everything below them, in the API's read shapes without URL fields; each media file is stored at the `path` of its media resource (null when the file was deleted while the export ran). At most RATE_LIMIT_EXPORTS_PER_ACCOUNT exports per account (default 5 an hour), then 429 with Retry-After; at most EXPORTS_AT_ONCE running at once on a server, then 503 with Retry-After (not counted). HEAD says whether one would be allowed, counting nothing.
+         * @description Streamed as it is written. account.json (format "profile-service-export", version 1) holds the account, its e-mail addresses, sessions, passkeys (no key material) and app users with everything below them, in the API's read shapes without URL fields; each media file is stored at the `path` of its media resource (null when the file was deleted while the export ran). At most RATE_LIMIT_EXPORTS_PER_ACCOUNT exports per account (default 5 an hour), then 429 with Retry-After; at most EXPORTS_AT_ONCE running at once on a server, then 503 with Retry-After (not counted). HEAD says whether one would be allowed, counting nothing.
          */
         get: operations["exportAccount"];
         put?: never;
@@ -681,7 +681,7 @@ export interface paths {
         options?: never;
         /**
          * Download everything the account holds as a ZIP archive: account.json and the media files
-         * @description Streamed as it is written. account.json (format "profile-service-export", version 1) holds the account, its e-mail addresses, sessions and app users with everything below them, in the API's read shapes without URL fields; each media file is stored at the `path` of its media resource (null when the file was deleted while the export ran). At most RATE_LIMIT_EXPORTS_PER_ACCOUNT exports per account (default 5 an hour), then 429 with Retry-After; at most EXPORTS_AT_ONCE running at once on a server, then 503 with Retry-After (not counted). HEAD says whether one would be allowed, counting nothing.
+         * @description Streamed as it is written. account.json (format "profile-service-export", version 1) holds the account, its e-mail addresses, sessions, passkeys (no key material) and app users with everything below them, in the API's read shapes without URL fields; each media file is stored at the `path` of its media resource (null when the file was deleted while the export ran). At most RATE_LIMIT_EXPORTS_PER_ACCOUNT exports per account (default 5 an hour), then 429 with Retry-After; at most EXPORTS_AT_ONCE running at once on a server, then 503 with Retry-After (not counted). HEAD says whether one would be allowed, counting nothing.
          */
         head: operations["exportAccountHead"];
         patch?: never;
