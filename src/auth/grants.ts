@@ -53,19 +53,37 @@ export function grantRows(db: Kysely<Database>, accountId: number): Promise<Gran
 }
 
 /**
- * PostgreSQL's token lookup reads the grants in the same query, as one JSON array per token
- * (null: none), each with its app user's data version. For an account that shares nothing with
- * anyone it is one probe of an empty index range.
+ * PostgreSQL's token lookup reads the grants in the same query (token-finder.ts): the token's
+ * row once per grant, or once with nulls. For an account that shares nothing with anyone it is
+ * one probe of an empty index range.
  */
-export const GRANTS_SUBQUERY = `(select json_agg(json_build_array(g.id, g.app_user_id, g.owner_account_id, g.can_write,
-    g.has_private_profile_access, u.data_version) order by g.app_user_id)
-  from accessors g join app_users u on u.id = g.app_user_id where g.user_with_access_id = t.account_id)`;
+export const GRANT_COLUMNS = `g.id as g_accessor_id, g.app_user_id as g_app_user_id, g.owner_account_id as g_owner_account_id,
+  g.can_write as g_can_write, g.has_private_profile_access as g_private_access, gu.data_version as g_data_version`;
 
-/** The JSON of `GRANTS_SUBQUERY` as grants. */
-export function grantsFromJson(json: [number, number, number, number, number, number][] | null): readonly Grant[] {
-  if (json === null) return NO_GRANTS;
-  return json.map(([accessorId, appUserId, ownerAccountId, canWrite, privateAccess, dataVersion]) => {
-    const version = Promise.resolve(dataVersion);
-    return toGrant({ accessorId, appUserId, ownerAccountId, canWrite, privateAccess }, () => version);
-  });
+export const GRANT_JOINS = `left join accessors g on g.user_with_access_id = t.account_id
+left join app_users gu on gu.id = g.app_user_id`;
+
+export interface GrantColumns {
+  g_accessor_id: number | null;
+  g_app_user_id: number | null;
+  g_owner_account_id: number | null;
+  g_can_write: number | null;
+  g_private_access: number | null;
+  g_data_version: number | null;
+}
+
+/** The grant a row of the token lookup carries, if any. */
+export function grantOfRow(row: GrantColumns): Grant | undefined {
+  if (row.g_accessor_id === null || row.g_data_version === null) return undefined;
+  const version = Promise.resolve(row.g_data_version);
+  return toGrant(
+    {
+      accessorId: row.g_accessor_id,
+      appUserId: row.g_app_user_id!,
+      ownerAccountId: row.g_owner_account_id!,
+      canWrite: row.g_can_write!,
+      privateAccess: row.g_private_access!,
+    },
+    () => version,
+  );
 }

@@ -40,6 +40,16 @@ describe('GET /app/accessors/ (shared with me)', () => {
       [],
       "the owner's own invitations are not shared with the owner",
     );
+    const users = (await server.request('GET', '/app/users/', { token: person.token })).body;
+    assert.deepEqual(
+      users.map((u: any) => [u.id, u.is_owned_by_current_user, u.permissions.write]),
+      [
+        [first.appUserId, false, false],
+        [second.appUserId, false, true],
+      ],
+      'two grants on one token: both app users, each with its own rights',
+    );
+    assert.equal((await server.request('GET', `/app/users/${second.appUserId}/`, { token: person.token })).status, 200);
 
     assert.equal((await server.request('DELETE', `/app/accessors/${a.id}/`, { token: person.token })).status, 204);
     assert.deepEqual(
