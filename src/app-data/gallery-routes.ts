@@ -11,7 +11,8 @@ import { IdParams } from './field-schemas.ts';
 import { MediaListSchema, MediaPatchBody, MediaPutBody, UploadFormSchema } from './gallery-schemas.ts';
 import { getMedia, listGallery, removeMedia, updateMedia, uploadMedia } from './gallery-service.ts';
 import type { Current } from './conditional-write.ts';
-import { changeObject, created, onAppUser, onObject, registerDelete } from './route-helpers.ts';
+import { createdOnce } from './idempotent-create.ts';
+import { changeObject, onAppUser, onObject, registerDelete } from './route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['media'];
@@ -32,7 +33,10 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
           consumes: ['multipart/form-data'],
           body: UploadFormSchema,
           operationId: 'uploadMediaResource',
-          response: { 201: MediaResourceSchema, ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true }) },
+          response: {
+            201: MediaResourceSchema,
+            ...errors({ auth: true, forbidden: NOT_ALLOWED, notFound: true, body: true, idempotent: true }),
+          },
         },
         // The body is a stream that the handler reads and checks itself (media/media-upload.ts
         // reads it, gallery-upload-fields.ts checks its fields); the schema above is there for
@@ -40,11 +44,15 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
         validatorCompiler: () => () => true,
       },
       async (request, reply) =>
-        created(
+        createdOnce(
+          ctx,
+          request,
           reply,
-          await onAppUser(ctx, request as typeof request & { params: { id: string } }, 'write', (a, appUserId) =>
-            uploadMedia(a.ctx, a.accountId, appUserId, () => readUploadForm(ctx, request), request.log),
-          ),
+          (c) =>
+            onAppUser(c, request as typeof request & { params: { id: string } }, 'write', (a, appUserId) =>
+              uploadMedia(a.ctx, a.accountId, appUserId, () => readUploadForm(ctx, request), request.log),
+            ),
+          { readsBody: true },
         ),
     );
   });

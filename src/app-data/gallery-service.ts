@@ -2,6 +2,7 @@
 // owned-write kernel (src/app-data/owned-write.ts); stored files follow the database: an upload's file
 // is committed inside the transaction (and removed if the transaction fails), a deleted
 // resource's file is removed after the commit by an outbox message written with the delete.
+import { fingerprintUpload } from './idempotent-create.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { invalid, notFound, type FieldErrors } from '../errors.ts';
@@ -47,6 +48,7 @@ export async function uploadMedia(
     throw invalid(errors);
   }
   const { name } = checked.valid;
+  fingerprintUpload(ctx, [`upload /app/users/${appUserId}/gallery/`, name, file.contentType, String(file.incoming.size), file.sha256]);
 
   let committed = false;
   try {

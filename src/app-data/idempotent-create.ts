@@ -54,6 +54,7 @@ function fingerprintOf(request: FastifyRequest): string {
 export async function claimKey(ctx: AppContext, trx: Kysely<Database>): Promise<void> {
   const claim = ctx.idempotencyKey;
   if (!claim) return;
+  if (claim.fingerprint === '') throw new Error('an upload claimed its Idempotency-Key before it had read its body');
   const now = ctx.clock.now();
   const fresh = { fingerprint: claim.fingerprint, created_at: now, status: null, body: null, location: null };
   const claimed = await trx
@@ -115,14 +116,26 @@ async function replay(
 }
 
 /**
+ * An upload's fingerprint, set on its context's key once the file is read (the upload reads its
+ * own body): its path, its name and the file's type, size and SHA-256.
+ */
+export function fingerprintUpload(ctx: AppContext, parts: string[]): void {
+  if (ctx.idempotencyKey) ctx.idempotencyKey.fingerprint = createHash('sha256').update(parts.join('\n')).digest('hex');
+}
+
+/**
  * Answers a create (201 with `Location`): once per Idempotency-Key when the request has one.
  * `create` must run its write with the context it is given (the kernel claims the key).
+ * `readsBody`: the create reads the request's body itself (an upload), so the key can only be
+ * checked once it has, by its claim (`fingerprintUpload` first); a retry's file is then read and
+ * thrown away.
  */
 export async function createdOnce<T extends { url: string }>(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   create: (ctx: AppContext) => Promise<T>,
+  options: { readsBody?: boolean } = {},
 ): Promise<FastifyReply> {
   const key = request.headers['idempotency-key'];
   if (key === undefined) {
@@ -133,15 +146,17 @@ export async function createdOnce<T extends { url: string }>(
     throw invalid({ non_field_errors: ['Idempotency-Key must be 1 to 255 printable characters.'] });
   }
   const accountId = callerOf(request).accountId;
-  const fingerprint = fingerprintOf(request);
-  const replayed = await replay(ctx, reply, accountId, key, fingerprint);
-  if (replayed) return replayed;
+  const claim = { accountId, key, fingerprint: options.readsBody ? '' : fingerprintOf(request) };
+  if (!options.readsBody) {
+    const replayed = await replay(ctx, reply, accountId, key, claim.fingerprint);
+    if (replayed) return replayed;
+  }
   let body: T;
   try {
-    body = await create({ ...ctx, idempotencyKey: { accountId, key, fingerprint } });
+    body = await create({ ...ctx, idempotencyKey: claim });
   } catch (error) {
     if (!(error instanceof KeyTaken)) throw error;
-    const answer = await replay(ctx, reply, accountId, key, fingerprint);
+    const answer = await replay(ctx, reply, accountId, key, claim.fingerprint);
     if (answer) return answer;
     throw error;
   }

@@ -1,9 +1,11 @@
 // Reads an upload (multipart/form-data with `name` and `file`) as it streams in: the file
 // goes straight to storage under a generated key, its type judged from its first bytes and
-// its size counted on the way. Nothing the client says about the file (name, content type)
-// is used. The request body is always read to its end, so the connection stays usable.
+// its size counted and its bytes hashed on the way (a retry under an Idempotency-Key is the
+// same request only with the same bytes). Nothing the client says about the file (name,
+// content type) is used. The request body is always read to its end, so the connection stays usable.
 import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { HttpError } from '../http/errors.ts';
@@ -39,6 +41,8 @@ export interface ReceivedFile {
   storageKey: string;
   contentType: string;
   incoming: IncomingFile;
+  /** SHA-256 of the bytes, hex. */
+  sha256: string;
 }
 
 /** The text fields as sent (the caller trims and checks them), and the file or why there is none. */
@@ -109,6 +113,7 @@ async function receiveFile(ctx: AppContext, part: MultipartFile): Promise<{ file
   }
 
   const storageKey = newStorageKey(type.extension);
+  const digest = createHash('sha256').update(headBytes);
   const body = Readable.from(
     (async function* () {
       yield headBytes;
@@ -116,13 +121,14 @@ async function receiveFile(ctx: AppContext, part: MultipartFile): Promise<{ file
       for (;;) {
         const step = await nextChunk(chunks);
         if (step.done) return;
+        digest.update(step.value);
         yield step.value;
       }
     })(),
   );
   try {
     const incoming = await ctx.media.receive(storageKey, body);
-    return { file: { storageKey, contentType: type.mime, incoming } };
+    return { file: { storageKey, contentType: type.mime, incoming, sha256: digest.digest('hex') } };
   } catch (error) {
     // The storage failed (not the client): read the rest so the reply can still be sent.
     if (!(error instanceof MalformedUpload)) await drain(chunks).catch(() => {});

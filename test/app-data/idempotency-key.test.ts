@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createListItem, createOwner, createProfile, createTopic, type Owner } from './fixtures.ts';
+import { png, uploadForm } from '../media/media-fixtures.ts';
 
 describe('Idempotency-Key on creates', () => {
   let server: TestServer;
@@ -136,5 +137,34 @@ describe('Idempotency-Key on creates', () => {
       answers.map((a) => a.text).join('\n'),
     );
     assert.equal(new Set(answers.map((a) => a.body.id)).size, 1);
+  });
+
+  test('an upload: a retry with the same file replays; another file is 422; retries at once make one media resource', async () => {
+    const path = `/app/users/${owner.appUserId}/gallery/`;
+    const send = (key: string, file: Buffer, name = 'Photo') =>
+      server.request('POST', path, {
+        token: owner.token,
+        raw: uploadForm({ name, file, type: 'image/png' }),
+        headers: { 'idempotency-key': key },
+      });
+    const first = await send('upload-1', png());
+    assert.equal(first.status, 201, first.text);
+    const before = await count(path);
+    const retry = await send('upload-1', png());
+    assert.equal(retry.status, 201, retry.text);
+    assert.deepEqual(retry.body, first.body);
+    assert.equal(retry.headers.get('location'), first.headers.get('location'));
+    assert.equal(await count(path), before, 'no second media resource');
+    const other = await send('upload-1', png(64));
+    assert.equal(other.status, 422, 'the same key with another file');
+    assert.equal((await send('upload-1', png(), 'Renamed')).status, 422, 'the same key with another name');
+    const answers = await Promise.all([1, 2, 3].map(() => send('upload-race', png(8))));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [201, 201, 201],
+      answers.map((a) => a.text).join('\n'),
+    );
+    assert.equal(new Set(answers.map((a) => a.body.id)).size, 1);
+    assert.equal(await count(path), before + 1);
   });
 });

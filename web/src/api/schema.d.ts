@@ -6048,7 +6048,10 @@ export interface operations {
     uploadMediaResource: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1–255 printable characters, new for each create: a retry with the same key within 24 hours answers the first answer again (status, body, Location) without a second object; the same key with another request is 422 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example 1 */
                 id: number;
@@ -6134,6 +6137,15 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The Idempotency-Key was used within 24 hours for another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
