@@ -1,8 +1,7 @@
 // The card an emergency link is printed on (contract §13): the person's name, "Emergency
 // information", a QR code of exactly the link, the link as text, and, when the link has a PIN,
 // a word about it. Printing the page prints this card alone (style.css, @media print).
-import { toDataURL } from 'qrcode';
-import { useEffect, useState } from 'preact/hooks';
+import { useQrCode } from '../hooks/use-qr-code.ts';
 
 interface PrintableCardProps {
   name: string;
@@ -10,24 +9,6 @@ interface PrintableCardProps {
   hasPin: boolean;
   /** The owner's words on where to find the PIN; printed, never sent. */
   pinHint: string;
-}
-
-/** A PNG of the QR code of `text` as a data URL: undefined while it is drawn, null if it cannot be. */
-function useQrCode(text: string): string | null | undefined {
-  const [image, setImage] = useState<string | null | undefined>(undefined);
-  useEffect(() => {
-    let current = true;
-    setImage(undefined);
-    // Level M survives a scuffed or folded card; 4 modules of margin is the standard's quiet zone.
-    toDataURL(text, { errorCorrectionLevel: 'M', margin: 4, scale: 6 }).then(
-      (url) => current && setImage(url),
-      () => current && setImage(null),
-    );
-    return () => {
-      current = false;
-    };
-  }, [text]);
-  return image;
 }
 
 export function PrintableCard({ name, link, hasPin, pinHint }: PrintableCardProps) {

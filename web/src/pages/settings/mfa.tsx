@@ -1,6 +1,7 @@
 // /settings/mfa: TOTP enrolment (the secret and otpauth URI as text, for an authenticator
 // app), confirmation, recovery codes, turning it off (contract §9).
 import { useState } from 'preact/hooks';
+import { useQrCode } from '../../hooks/use-qr-code.ts';
 import { api } from '../../api/client.ts';
 import { Field, Form, Submit, text } from '../../components/form.tsx';
 import { Loading, Page, Status } from '../../components/page.tsx';
@@ -8,6 +9,14 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { SettingsNav } from './settings-nav.tsx';
+
+/** The otpauth link as a QR code, for the authenticator app's camera. */
+function OtpauthQrCode({ uri }: { uri: string }) {
+  const qr = useQrCode(uri);
+  if (qr === undefined) return <p class="muted">Drawing the QR code…</p>;
+  if (qr === null) return <p class="muted">The QR code could not be drawn: enter the secret below instead.</p>;
+  return <img class="qr" src={qr} alt="QR code of the link for your authenticator app" />;
+}
 
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
@@ -71,7 +80,9 @@ export const MfaSettings = signedIn(function MfaSettings() {
         <p>
           Two-step sign-in is <strong>on</strong>. Recovery codes left: {mfa.data.recovery_codes_left}.
         </p>
-        <Form id="mfa-change" action={action} onSubmit={change}>
+        {/* A key of its own per form: Preact would otherwise reuse the previous form's inputs, and
+            the password just typed would show, in clear, in the next form's code field. */}
+        <Form key="mfa-change" id="mfa-change" action={action} onSubmit={change}>
           <Field name="password" label="Password" type="password" autocomplete="current-password" required />
           <Field name="code" label="Code" autocomplete="one-time-code" hint="From your authenticator app, or a recovery code." required />
           <p class="actions">
@@ -89,6 +100,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
     body = (
       <>
         <p>Add this account to your authenticator app: enter the secret, or open the link on the device that has the app.</p>
+        <OtpauthQrCode uri={enrolment.otpauth_url} />
         <dl class="secret">
           <dt>Secret</dt>
           <dd>
@@ -99,7 +111,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
             <code id="totp-uri">{enrolment.otpauth_url}</code>
           </dd>
         </dl>
-        <Form id="mfa-confirm" action={action} onSubmit={confirm}>
+        <Form key="mfa-confirm" id="mfa-confirm" action={action} onSubmit={confirm}>
           <Field name="code" label="Code from your authenticator app" autocomplete="one-time-code" inputMode="numeric" required />
           <Submit action={action}>Turn on two-step sign-in</Submit>
         </Form>
@@ -111,7 +123,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
         <p>
           Two-step sign-in is <strong>off</strong>. With it on, signing in also needs a code from an authenticator app.
         </p>
-        <Form id="mfa-start" action={action} onSubmit={start}>
+        <Form key="mfa-start" id="mfa-start" action={action} onSubmit={start}>
           <Field name="password" label="Password" type="password" autocomplete="current-password" required />
           <Submit action={action}>Set up two-step sign-in</Submit>
         </Form>

@@ -1,0 +1,64 @@
+// Setting up two-step sign-in in a real browser: the QR code carries exactly the otpauth link
+// the page shows, and the password just typed never shows up in the next form's code field
+// (the forms used to share their inputs).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { totpCode } from '../accounts/mfa-flows.ts';
+import { DESKTOP, launchBrowser, newContext } from './browser.ts';
+import { Flow, visible } from './flow.ts';
+import { type BrowserService, startBrowserService } from './harness.ts';
+import { button, field, newPerson, signIn, signUpAndVerify } from './person-flow.ts';
+import { qrTextOfDataUrl } from './qr-code.ts';
+
+describe('two-step sign-in in the web client', () => {
+  let service: BrowserService;
+  let browser: Browser;
+  before(async () => {
+    [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  test('set up: a QR code of the otpauth link, an empty code field, then on with recovery codes', async () => {
+    const context = await newContext(browser, DESKTOP);
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'two-step', phone: false });
+      const person = newPerson('two-step');
+      const [password] = person.passwords;
+      await signUpAndVerify(flow, service, person);
+      await signIn(flow, person, password!);
+      const secret = await flow.step('set up two-step sign-in', async () => {
+        await flow.page.goto(`${service.url}/settings/mfa`);
+        await flow.arrive('Two-step sign-in', 'two-step, off');
+        await field(flow, 'Password').fill(password!);
+        await flow.press(button(flow, 'Set up two-step sign-in'));
+        const code = field(flow, 'Code from your authenticator app');
+        await visible(code, 'the code field');
+        assert.equal(await code.inputValue(), '', 'the password just typed is not in the code field');
+        const uri = (await flow.page.locator('#totp-uri').textContent())!.trim();
+        const qr = flow.page.getByRole('img', { name: 'QR code of the link for your authenticator app' });
+        await visible(qr, 'the QR code');
+        assert.equal(qrTextOfDataUrl((await qr.getAttribute('src'))!), uri, 'the QR code carries exactly the otpauth link');
+        await flow.checkAccessible('two-step, setting up');
+        return (await flow.page.locator('#totp-secret').textContent())!.trim();
+      });
+      await flow.step('turn it on with a code', async () => {
+        await field(flow, 'Code from your authenticator app').fill(totpCode(secret, service.server.clock.now()));
+        await flow.press(button(flow, 'Turn on two-step sign-in'));
+        await visible(flow.page.getByRole('heading', { level: 2, name: 'Your recovery codes' }), 'the recovery codes');
+        assert.equal(await flow.page.locator('ul.codes code').count(), 10);
+        const passwordField = field(flow, 'Password');
+        await visible(passwordField, 'the form of two-step sign-in when on');
+        assert.equal(await passwordField.inputValue(), '', 'nothing carried over into the password field');
+        assert.equal(await field(flow, 'Code').inputValue(), '', 'nothing carried over into the code field');
+        await flow.checkAccessible('two-step, on');
+      });
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+});
