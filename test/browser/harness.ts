@@ -35,14 +35,18 @@ function addressInUse(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE';
 }
 
-export async function startBrowserService(env: Record<string, string> = {}): Promise<BrowserService> {
+/**
+ * `host` names the address the browser opens: `localhost` for passkeys, since WebAuthn refuses
+ * an IP address as its RP id (the service still listens on 127.0.0.1, which localhost reaches).
+ */
+export async function startBrowserService(env: Record<string, string> = {}, host = '127.0.0.1'): Promise<BrowserService> {
   const webDir = await builtWebClient();
   const sink = new SmtpSink();
   await sink.listen();
   // The port must be known before start (PUBLIC_URL); another process may take it in between.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://${host}:${port}`;
     try {
       const server = await startTestServer({ PORT: String(port), PUBLIC_URL: url, SMTP_URL: sink.url, WEB_CLIENT_DIR: webDir, ...env });
       return {

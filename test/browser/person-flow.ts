@@ -338,6 +338,7 @@ export async function visitOtherPages(flow: Flow, service: BrowserService): Prom
   const pages: Array<[path: string, title: string]> = [
     ['/settings/sessions', 'Sessions'],
     ['/settings/mfa', 'Two-step sign-in'],
+    ['/settings/passkeys', 'Passkeys'],
     ['/settings/export-and-delete', 'Export or delete your account'],
     ['/data/emergency', 'Emergency information'],
     ['/data/no-such-page', 'Page not found'],

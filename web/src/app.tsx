@@ -18,6 +18,7 @@ const Account = lazy(() => import('./pages/settings/account.tsx').then((m) => m.
 const ChangePassword = lazy(() => import('./pages/settings/change-password.tsx').then((m) => m.ChangePassword));
 const Sessions = lazy(() => import('./pages/settings/sessions.tsx').then((m) => m.Sessions));
 const MfaSettings = lazy(() => import('./pages/settings/mfa.tsx').then((m) => m.MfaSettings));
+const PasskeySettings = lazy(() => import('./pages/settings/passkeys.tsx').then((m) => m.PasskeySettings));
 const ExportAndDelete = lazy(() => import('./pages/settings/export-and-delete.tsx').then((m) => m.ExportAndDelete));
 const EmergencyLinks = lazy(() => import('./pages/data/emergency-links.tsx').then((m) => m.EmergencyLinks));
 const DataHome = lazy(() => import('./pages/data/data-home.tsx').then((m) => m.DataHome));
@@ -45,6 +46,7 @@ export function App() {
             <Route path="/settings/password" component={ChangePassword} />
             <Route path="/settings/sessions" component={Sessions} />
             <Route path="/settings/mfa" component={MfaSettings} />
+            <Route path="/settings/passkeys" component={PasskeySettings} />
             <Route path="/settings/export-and-delete" component={ExportAndDelete} />
             <Route path="/data" component={DataHome} />
             <Route path="/data/profiles/:id" component={ProfilePage} />

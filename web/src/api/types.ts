@@ -11,6 +11,7 @@ export type Ok<P extends keyof paths, M extends Method> = Json<
 
 export type EmailAddress = Ok<'/account/emails/', 'get'>[number];
 export type Session = Ok<'/auth/sessions/', 'get'>[number];
+export type Passkey = Ok<'/account/passkeys/', 'get'>[number];
 /** An app user as a list shows it (the detail adds its profiles and links). */
 export type AppUser = Ok<'/app/users/', 'get'>[number];
 export type Profile = Ok<'/app/users/{id}/profiles/', 'get'>[number];
@@ -27,3 +28,6 @@ export type PublicEmergencyInfo = Ok<'/public/emergency/{token}/', 'get'>;
 export type EmergencyItem = Ok<'/app/users/{id}/emergency-items/', 'get'>[number];
 export type EmergencyContact = Ok<'/app/users/{id}/emergency-contacts/', 'get'>[number];
 export type Accessor = Ok<'/app/accessors/{id}/', 'get'>;
+/** The authenticator's answer as the API takes it (@simplewebauthn/browser's JSON, cast once). */
+export type PasskeyCreation = Json<NonNullable<paths['/account/passkeys/']['post']>['requestBody']>;
+export type PasskeySignIn = Json<NonNullable<paths['/auth/passkey/']['post']>['requestBody']>;

@@ -10,6 +10,8 @@ export interface Action {
   /** The answer's data when it succeeded; null (and problems set) when it did not. */
   run<T>(call: () => Promise<ApiResult<T>>): Promise<{ data: T } | null>;
   clear(): void;
+  /** Shows a message of the page's own (not the API's) in the form's alert. */
+  fail(message: string): void;
 }
 
 export function useAction(): Action {
@@ -19,6 +21,7 @@ export function useAction(): Action {
     busy,
     problems,
     clear: () => setProblems(NO_PROBLEMS),
+    fail: (message) => setProblems({ fields: {}, general: [message] }),
     async run<T>(call: () => Promise<ApiResult<T>>) {
       setBusy(true);
       setProblems(NO_PROBLEMS);

@@ -1,8 +1,12 @@
-// Sign in; when MFA is on, login answers `mfa_required` and a second step asks
-// for a code (contract §9).
+// Sign in with the address and password; when MFA is on, login answers `mfa_required` and a
+// second step asks for a code (contract §9). Or with a passkey: no address, password or code
+// (contract §15).
+import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../api/client.ts';
+import type { PasskeySignIn } from '../api/types.ts';
+import { authenticatorProblem, refusalAsGeneral } from '../authenticator-problem.ts';
 import { Check, Field, Form, Submit, text } from '../components/form.tsx';
 import { Page } from '../components/page.tsx';
 import { useAction } from '../hooks/use-action.ts';
@@ -24,11 +28,26 @@ export function SignIn() {
   }
   async function signIn(data: FormData) {
     const remember = data.get('remember') === 'on';
+    if (data.get('with') === 'passkey') return signInWithPasskey(remember);
     const body = { username: text(data, 'username'), password: text(data, 'password') };
     const done = await action.run(() => api.POST('/auth/login/', { body }));
     if (!done) return;
     if ('token' in done.data) signedIn(done.data.token, remember);
     else setPending({ mfaToken: done.data.mfa_token, remember });
+  }
+  async function signInWithPasskey(remember: boolean) {
+    const options = await action.run(() => api.POST('/auth/passkey/options/'));
+    if (!options) return;
+    let response: Awaited<ReturnType<typeof startAuthentication>>;
+    try {
+      response = await startAuthentication({ optionsJSON: options.data as PublicKeyCredentialRequestOptionsJSON });
+    } catch (error) {
+      action.fail(authenticatorProblem(error, false));
+      return;
+    }
+    const body = { response } as unknown as PasskeySignIn;
+    const done = await action.run(async () => refusalAsGeneral(await api.POST('/auth/passkey/', { body })));
+    if (done) signedIn(done.data.token, remember);
   }
   async function verify(data: FormData) {
     if (!pending) return;
@@ -65,7 +84,12 @@ export function SignIn() {
         <Field name="username" label="E-mail address" type="email" autocomplete="username" required />
         <Field name="password" label="Password" type="password" autocomplete="current-password" required />
         <Check name="remember" label="Keep me signed in on this computer" />
-        <Submit action={action}>Sign in</Submit>
+        <p class="actions">
+          <Submit action={action}>Sign in</Submit>
+          <Submit action={action} name="with" value="passkey" variant="secondary">
+            Sign in with a passkey
+          </Submit>
+        </p>
       </Form>
       <p>
         <a href="/forgot-password">Forgotten your password?</a> · <a href="/sign-up">Create an account</a>

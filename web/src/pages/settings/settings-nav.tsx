@@ -6,6 +6,7 @@ const PAGES = [
   ['/settings/password', 'Password'],
   ['/settings/sessions', 'Sessions'],
   ['/settings/mfa', 'Two-step sign-in'],
+  ['/settings/passkeys', 'Passkeys'],
   ['/settings/export-and-delete', 'Export or delete'],
 ] as const;
 

@@ -1,0 +1,123 @@
+// Contract §15 in a real browser: Chromium's virtual authenticator (DevTools protocol) stands in
+// for a phone or a laptop's chip. A person signs up, adds a passkey in settings (a wrong
+// password first), renames it, signs out and back in with it — no address typed — on its own
+// and through a page's `?next=`, then deletes it, after which it no longer signs anyone in.
+// The service is opened at localhost: WebAuthn takes no IP address as its RP id, and the
+// service's defaults (RP id and origin from PUBLIC_URL) then match the browser's.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, CDPSession } from 'playwright-core';
+import { DESKTOP, launchBrowser, newContext } from './browser.ts';
+import { atPath, Flow, visible } from './flow.ts';
+import { type BrowserService, startBrowserService } from './harness.ts';
+import { alert, button, field, newPerson, signIn, signUpAndVerify, status } from './person-flow.ts';
+
+async function credentialsOf(cdp: CDPSession, authenticatorId: string): Promise<number> {
+  const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+  return credentials.length;
+}
+
+describe('passkeys in the web client', () => {
+  let service: BrowserService;
+  let browser: Browser;
+  before(async () => {
+    [service, browser] = await Promise.all([startBrowserService({}, 'localhost'), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  test('on a desktop: adds a passkey, signs in with it without an address, renames and deletes it; the pages pass axe', async () => {
+    const context = await newContext(browser, DESKTOP);
+    try {
+      const page = await context.newPage();
+      const flow = new Flow(page, { label: 'passkeys' });
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+      const person = newPerson('passkeys');
+      const [password] = person.passwords;
+      const passkeysNav = () => page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Passkeys', exact: true });
+
+      await signUpAndVerify(flow, service, person);
+      await flow.step('sign in with the password', () => signIn(flow, person, password));
+      await flow.step('open the passkeys page from the account pages', async () => {
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account', exact: true }).click();
+        await atPath(page, '/settings');
+        await passkeysNav().click();
+        await atPath(page, '/settings/passkeys');
+        await flow.arrive('Passkeys', 'passkeys');
+        await visible(page.getByText('You have no passkeys yet.'), 'the note that there are none');
+      });
+      await flow.step('add a passkey with a wrong password: refused, nothing made', async () => {
+        await field(flow, 'Name of the passkey').fill('Laptop');
+        await field(flow, 'Password').fill('not-my-password-at-all');
+        await button(flow, 'Add a passkey').click();
+        await visible(page.locator('#add-passkey-password-error'), 'the error under the password');
+        assert.equal(await credentialsOf(cdp, authenticatorId), 0, 'the authenticator made no passkey');
+        await flow.checkAccessible('passkeys, wrong password');
+      });
+      await flow.step('add a passkey', async () => {
+        await field(flow, 'Password').fill(password);
+        await button(flow, 'Add a passkey').click();
+        await visible(status(flow, 'Laptop is added.'), 'the status saying the passkey is added');
+        await visible(page.getByRole('heading', { level: 3, name: 'Laptop', exact: true }), 'the passkey in the list');
+        assert.equal(await credentialsOf(cdp, authenticatorId), 1, 'the authenticator holds the passkey');
+        await flow.checkAccessible('passkeys, one added');
+      });
+      await flow.step('rename it', async () => {
+        await page.getByText('Rename Laptop').click();
+        await field(flow, 'Name of Laptop').fill('Work laptop');
+        await button(flow, 'Save Laptop').click();
+        await visible(status(flow, 'Laptop is now called Work laptop.'), 'the status saying it is renamed');
+        await visible(page.getByRole('heading', { level: 3, name: 'Work laptop', exact: true }), 'the new name in the list');
+      });
+      await flow.step('sign out, and sign in with the passkey: no address, no password', async () => {
+        await button(flow, 'Sign out').click();
+        await atPath(page, '/sign-in');
+        await flow.arrive('Sign in', 'sign-in');
+        await button(flow, 'Sign in with a passkey').click();
+        await atPath(page, '/data');
+        await visible(flow.heading('Your data'), 'the heading "Your data"');
+      });
+      await flow.step('signed out, a settings page sends to sign-in; the passkey brings back there', async () => {
+        await button(flow, 'Sign out').click();
+        await atPath(page, '/sign-in');
+        await page.goto(`${service.url}/settings/passkeys`);
+        await atPath(page, /^\/sign-in\?next=/);
+        await button(flow, 'Sign in with a passkey').click();
+        await atPath(page, '/settings/passkeys');
+        await visible(page.getByRole('heading', { level: 3, name: 'Work laptop', exact: true }), 'the passkey in the list');
+        const lastUsed = page.locator('.facts dt', { hasText: 'Last used' }).locator('xpath=following-sibling::dd[1]');
+        assert.notEqual(await lastUsed.innerText(), 'Never', 'the passkey shows when it was last used');
+      });
+      await flow.step('delete it', async () => {
+        await button(flow, 'Delete Work laptop').click();
+        await visible(status(flow, 'Work laptop is deleted.'), 'the status saying it is deleted');
+        await visible(page.getByText('You have no passkeys yet.'), 'the note that there are none');
+      });
+      await flow.step('the deleted passkey signs nobody in: the sign-in page says why', async () => {
+        await button(flow, 'Sign out').click();
+        await atPath(page, '/sign-in');
+        await button(flow, 'Sign in with a passkey').click();
+        const refusal = await visible(alert(flow, 'This passkey is not known here'), "the alert with the service's sentence");
+        assert.match(await refusal.innerText(), /^This passkey/, 'the sentence as the service says it, no field name before it');
+        assert.equal(new URL(page.url()).pathname, '/sign-in', 'still on the sign-in page');
+        await flow.checkAccessible('sign-in, unknown passkey');
+      });
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,129 @@
+// /settings/passkeys: adding a passkey (the password again, then the authenticator), and the
+// account's passkeys, renamed or removed (contract §15, docs/passkeys.md).
+import { type PublicKeyCredentialCreationOptionsJSON, type RegistrationResponseJSON, startRegistration } from '@simplewebauthn/browser';
+import { useState } from 'preact/hooks';
+import { api } from '../../api/client.ts';
+import type { Passkey, PasskeyCreation } from '../../api/types.ts';
+import { authenticatorProblem, refusalAsGeneral } from '../../authenticator-problem.ts';
+import { EditDisclosure } from '../../components/edit-disclosure.tsx';
+import { Field, Form, Submit, text } from '../../components/form.tsx';
+import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
+import { signedIn } from '../../components/signed-in.tsx';
+import { type Action, useAction } from '../../hooks/use-action.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { SettingsNav } from './settings-nav.tsx';
+
+function when(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : 'Never';
+}
+
+function AddPasskey({ onAdded }: { onAdded(passkey: Passkey): void }) {
+  const action = useAction();
+  async function add(data: FormData, form: HTMLFormElement) {
+    const name = text(data, 'name');
+    const options = await action.run(() => api.POST('/account/passkeys/options/', { body: { password: text(data, 'password') } }));
+    if (!options) return;
+    let response: RegistrationResponseJSON;
+    try {
+      response = await startRegistration({ optionsJSON: options.data as PublicKeyCredentialCreationOptionsJSON });
+    } catch (error) {
+      action.fail(authenticatorProblem(error, true));
+      return;
+    }
+    const body = { name, response } as unknown as PasskeyCreation;
+    const done = await action.run(async () => refusalAsGeneral(await api.POST('/account/passkeys/', { body })));
+    if (done) {
+      form.reset();
+      onAdded(done.data);
+    }
+  }
+  return (
+    <section aria-labelledby="add-passkey-heading">
+      <h2 id="add-passkey-heading">Add a passkey</h2>
+      <p>Your device or password manager makes the passkey and asks for your PIN, fingerprint or face.</p>
+      <Form id="add-passkey" action={action} onSubmit={add}>
+        <Field name="name" label="Name of the passkey" hint='What you call it: "Phone", "Laptop".' required />
+        <Field name="password" label="Password" type="password" autocomplete="current-password" required />
+        <Submit action={action}>Add a passkey</Submit>
+      </Form>
+    </section>
+  );
+}
+
+function PasskeyEntry({ passkey, removing, onChanged }: { passkey: Passkey; removing: Action; onChanged(message: string): void }) {
+  async function remove() {
+    if (await removing.run(() => api.DELETE('/account/passkeys/{id}/', { params: { path: { id: passkey.id } } }))) {
+      onChanged(`${passkey.name} is deleted.`);
+    }
+  }
+  return (
+    <li class="card">
+      <h3>{passkey.name}</h3>
+      <dl class="facts">
+        <dt>Added</dt>
+        <dd>{when(passkey.created_at)}</dd>
+        <dt>Last used</dt>
+        <dd>{when(passkey.last_used_at)}</dd>
+        <dt>Backed up</dt>
+        <dd>{passkey.backed_up ? 'Yes' : 'No'}</dd>
+      </dl>
+      <EditDisclosure
+        id={`rename-passkey-${passkey.id}`}
+        summary={
+          <>
+            Rename<Hidden> {passkey.name}</Hidden>
+          </>
+        }
+        submit={
+          <>
+            Save<Hidden> {passkey.name}</Hidden>
+          </>
+        }
+        save={(data) => api.PATCH('/account/passkeys/{id}/', { params: { path: { id: passkey.id } }, body: { name: text(data, 'name') } })}
+        onSaved={(saved) => onChanged(`${passkey.name} is now called ${saved.name}.`)}
+      >
+        <Field name="name" label={`Name of ${passkey.name}`} defaultValue={passkey.name} required />
+      </EditDisclosure>
+      <button type="button" class="danger small" disabled={removing.busy} onClick={remove}>
+        Delete<Hidden> {passkey.name}</Hidden>
+      </button>
+    </li>
+  );
+}
+
+export const PasskeySettings = signedIn(function PasskeySettings() {
+  const passkeys = useLoad(() => api.GET('/account/passkeys/'));
+  const removing = useAction();
+  const [status, setStatus] = useState('');
+  function changed(message: string) {
+    setStatus(message);
+    passkeys.reload();
+  }
+  return (
+    <Page title="Passkeys">
+      <SettingsNav />
+      <Status message={status} />
+      <p>A passkey signs you in without your address or password, and needs no two-step code.</p>
+      <AddPasskey onAdded={(passkey) => changed(`${passkey.name} is added.`)} />
+      <section aria-labelledby="passkeys-heading">
+        <h2 id="passkeys-heading">Your passkeys</h2>
+        <div role="alert" class="alert">
+          {removing.problems.general.map((message) => (
+            <p key={message}>{message}</p>
+          ))}
+        </div>
+        {!passkeys.data ? (
+          <Loading />
+        ) : passkeys.data.length === 0 ? (
+          <p>You have no passkeys yet.</p>
+        ) : (
+          <ul class="cards">
+            {passkeys.data.map((passkey) => (
+              <PasskeyEntry key={passkey.id} passkey={passkey} removing={removing} onChanged={changed} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </Page>
+  );
+});
