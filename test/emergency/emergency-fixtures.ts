@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { TestResponse, TestServer } from '../helpers/server.ts';
 import type { Owner } from '../app-data/fixtures.ts';
+import { insertAccessor } from '../sharing/sharing-fixtures.ts';
 
 export const VIEWED_SUBJECT = 'Your emergency link was opened';
 export const LOCKED_SUBJECT = 'Wrong PINs were entered for your emergency link';
@@ -34,20 +35,7 @@ export function unlock(server: TestServer, token: string, pin: unknown, headers:
 
 /** `to` becomes an accepted accessor of the owner's app user. */
 export async function share(server: TestServer, owner: Owner, to: { id: number }, canWrite = true): Promise<void> {
-  await server.server.ctx.db.kysely
-    .insertInto('accessors')
-    .values({
-      app_user_id: owner.appUserId,
-      owner_account_id: owner.id,
-      email: `${to.id}@example.com`,
-      email_lower: `${to.id}@example.com`,
-      user_with_access_id: to.id,
-      can_write: canWrite ? 1 : 0,
-      has_private_profile_access: 1,
-      created_at: server.clock.now(),
-      accepted_at: server.clock.now(),
-    })
-    .execute();
+  await insertAccessor(server, owner, `${to.id}@example.com`, to.id, { canWrite, privateAccess: true });
 }
 
 /** E-mails queued to the account whose subject is `subject` (queued in the view's own transaction, so counted at once). */

@@ -7,25 +7,11 @@ import { after, before, describe, test } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createListItem, createOwner, createProfile, createTopic, type Owner } from '../app-data/fixtures.ts';
 import { png, upload } from '../media/media-fixtures.ts';
+import { insertAccessor } from './sharing-fixtures.ts';
 
-async function share(server: TestServer, owner: Owner, to: Owner, rights: { canWrite?: boolean; privateAccess?: boolean } = {}) {
-  const row = await server.server.ctx.db.kysely
-    .insertInto('accessors')
-    .values({
-      app_user_id: owner.appUserId,
-      owner_account_id: owner.id,
-      email: `${to.id}@example.com`,
-      email_lower: `${to.id}@example.com`,
-      user_with_access_id: to.id,
-      can_write: rights.canWrite ? 1 : 0,
-      has_private_profile_access: rights.privateAccess ? 1 : 0,
-      created_at: server.clock.now(),
-      accepted_at: server.clock.now(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+/** `to` becomes an accepted accessor of the owner's app user (as accepting an invitation leaves it). */
+const share = (server: TestServer, owner: Owner, to: Owner, rights: { canWrite?: boolean; privateAccess?: boolean } = {}) =>
+  insertAccessor(server, owner, `${to.id}@example.com`, to.id, rights);
 
 const db = (server: TestServer) => server.server.ctx.db.kysely;
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 import { createListItem, createOwner, createProfile, createTopic, type Owner } from '../app-data/fixtures.ts';
+import { insertAccessor } from './sharing-fixtures.ts';
 
 describe('what sharing costs in queries', () => {
   let server: TestServer;
@@ -25,30 +26,8 @@ describe('what sharing costs in queries', () => {
     await createListItem(server, owner, (await createTopic(server, owner, profileId)).id, ['a', 'b']);
     await createListItem(server, plain, (await createTopic(server, plain, plainProfileId)).id, ['a', 'b']);
     // `owner` is also an accessor of `plain`'s data; `accessor` reads `owner`'s.
-    const now = server.clock.now();
-    await server.server.ctx.db.kysely
-      .insertInto('accessors')
-      .values([
-        {
-          app_user_id: plain.appUserId,
-          owner_account_id: plain.id,
-          email: 'o@example.com',
-          email_lower: 'o@example.com',
-          user_with_access_id: owner.id,
-          created_at: now,
-          accepted_at: now,
-        },
-        {
-          app_user_id: owner.appUserId,
-          owner_account_id: owner.id,
-          email: 'a@example.com',
-          email_lower: 'a@example.com',
-          user_with_access_id: accessor.id,
-          created_at: now,
-          accepted_at: now,
-        },
-      ])
-      .execute();
+    await insertAccessor(server, plain, 'o@example.com', owner.id);
+    await insertAccessor(server, owner, 'a@example.com', accessor.id);
   });
   after(() => server.close());
 
