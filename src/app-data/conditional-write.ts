@@ -53,12 +53,7 @@ export async function writeIfMatch<T>(
     const version = await currentVersion(access.ctx.db.kysely, access.accountId);
     const value = await current.read(access, id);
     if (version === undefined || value === undefined) return write(access); // gone: the write answers its 404
-    // A view written in pages has no tag: only `*` holds for it.
-    const tag = isStream(value)
-      ? undefined
-      : entityTag(reply.serializeInput(value as Record<string, unknown>, current.schema as unknown as Record<string, unknown>));
-    const holds = header.trim() === '*' || (tag !== undefined && tagListMatches(header, tag, 'strong'));
-    if (!holds) throw preconditionFailed(STALE);
+    if (!ifMatchHolds(header, reply, value, current.schema)) throw preconditionFailed(STALE);
     try {
       return await write({ ...access, ctx: { ...access.ctx, checkedAtVersion: version } });
     } catch (error) {
@@ -80,8 +75,18 @@ export function ifMatchPrecondition(request: FastifyRequest, reply: FastifyReply
   const header = request.headers['if-match'];
   if (header === undefined) return undefined;
   return (current) => {
-    if (header.trim() === '*') return;
-    const tag = entityTag(reply.serializeInput(current as Record<string, unknown>, schema as unknown as Record<string, unknown>));
-    if (!tagListMatches(header, tag, 'strong')) throw preconditionFailed(STALE);
+    if (!ifMatchHolds(header, reply, current, schema)) throw preconditionFailed(STALE);
   };
+}
+
+/**
+ * Whether `If-Match` holds for the resource `value`: `*` while it exists, else one of its tags is
+ * the tag a GET would answer (`schema`, the detail's), compared strongly. A view written in
+ * pages has no tag: only `*` holds for it.
+ */
+function ifMatchHolds(header: string, reply: FastifyReply, value: object, schema: TSchema): boolean {
+  if (header.trim() === '*') return true;
+  if (isStream(value)) return false;
+  const tag = entityTag(reply.serializeInput(value as Record<string, unknown>, schema as unknown as Record<string, unknown>));
+  return tagListMatches(header, tag, 'strong');
 }
