@@ -115,6 +115,11 @@ async function replay(
   return reply.code(row.status).send(JSON.parse(row.body));
 }
 
+/** 201 with `Location` equal to the new object's absolute url (contract §2). */
+export function created<T extends { url: string }>(reply: FastifyReply, body: T): FastifyReply {
+  return reply.code(201).header('location', body.url).send(body);
+}
+
 /**
  * An upload's fingerprint, set on its context's key once the file is read (the upload reads its
  * own body): its path, its name and the file's type, size and SHA-256.
@@ -139,8 +144,7 @@ export async function createdOnce<T extends { url: string }>(
 ): Promise<FastifyReply> {
   const key = request.headers['idempotency-key'];
   if (key === undefined) {
-    const body = await create(ctx);
-    return reply.code(201).header('location', body.url).send(body);
+    return created(reply, await create(ctx));
   }
   if (typeof key !== 'string' || !VALID_KEY.test(key) || key.trim() === '') {
     throw invalid({ non_field_errors: ['Idempotency-Key must be 1 to 255 printable characters.'] });
@@ -161,7 +165,7 @@ export async function createdOnce<T extends { url: string }>(
     throw error;
   }
   await storeAnswer(ctx.db.kysely, accountId, key, { status: 201, body: JSON.stringify(body), location: body.url });
-  return reply.code(201).header('location', body.url).send(body);
+  return created(reply, body);
 }
 
 async function storeAnswer(

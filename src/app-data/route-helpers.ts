@@ -1,5 +1,6 @@
 // What the personal-data routes share: the caller's access to what a request names (decided by
-// access.ts), the 201 of a create, and the DELETE of a detail.
+// access.ts), the change of a detail under If-Match, and the DELETE of a detail. Creates answer
+// through idempotent-create.ts.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
@@ -51,11 +52,6 @@ export function changeObject<T>(
   need: Exclude<Need, 'read'> = 'write',
 ): Promise<T> {
   return onObject(ctx, request, kind, need, (a, id) => writeIfMatch(request, reply, a, id, current, (w) => change(w, id)));
-}
-
-/** 201 with `Location` equal to the new object's absolute url (contract §2). */
-export function created<T extends { url: string }>(reply: FastifyReply, body: T): FastifyReply {
-  return reply.code(201).header('location', body.url).send(body);
 }
 
 /**

@@ -3,7 +3,8 @@
 import { Type } from 'typebox';
 import { IdParams } from '../app-data/field-schemas.ts';
 import type { Current } from '../app-data/conditional-write.ts';
-import { changeObject, created, onAppUser, onObject, registerDelete } from '../app-data/route-helpers.ts';
+import { created } from '../app-data/idempotent-create.ts';
+import { changeObject, onAppUser, onObject, registerDelete } from '../app-data/route-helpers.ts';
 import type { AppContext } from '../context.ts';
 import { errors } from '../http/error-schemas.ts';
 import type { App } from '../http/types.ts';

@@ -1,19 +1,9 @@
 // The passkeys table (contract §15); every query on an account's passkeys takes its account id.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, PasskeysTable } from '../../db/schema.ts';
 
-export interface PasskeyRow {
-  id: number;
-  account_id: number;
-  credential_id: string;
-  public_key: string;
-  counter: number;
-  transports: string;
-  backed_up: number;
-  name: string;
-  created_at: number;
-  last_used_at: number | null;
-}
+/** A passkey as the table holds it. */
+export type PasskeyRow = Selectable<PasskeysTable>;
 
 const COLUMNS = [
   'id',
