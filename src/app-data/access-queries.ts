@@ -17,6 +17,15 @@ type Db = Kysely<Database>;
 
 const underProfile = (db: Db) => db.selectFrom('profiles as p').select(['p.account_id', 'p.app_user_id', 'p.is_private as in_private']);
 
+/** What an app user holds directly (no profile above it): never private. */
+function underAppUser(db: Db, table: 'emergency_items' | 'emergency_contacts' | 'media_resources' | 'emergency_links', id: number) {
+  return db
+    .selectFrom(table)
+    .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 const LOCATE: Record<Kind, (db: Db, id: number) => Promise<Location | undefined>> = {
   profile: (db, id) => underProfile(db).where('p.id', '=', id).executeTakeFirst(),
   topic: (db, id) => underProfile(db).innerJoin('topics as t', 't.profile_id', 'p.id').where('t.id', '=', id).executeTakeFirst(),
@@ -34,31 +43,11 @@ const LOCATE: Record<Kind, (db: Db, id: number) => Promise<Location | undefined>
       .innerJoin('list_entries as e', 'e.list_content_id', 'c.id')
       .where('e.id', '=', id)
       .executeTakeFirst(),
-  emergency_item: (db, id) =>
-    db
-      .selectFrom('emergency_items')
-      .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
-      .where('id', '=', id)
-      .executeTakeFirst(),
-  emergency_contact: (db, id) =>
-    db
-      .selectFrom('emergency_contacts')
-      .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
-      .where('id', '=', id)
-      .executeTakeFirst(),
-  media: (db, id) =>
-    db
-      .selectFrom('media_resources')
-      .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
-      .where('id', '=', id)
-      .executeTakeFirst(),
+  emergency_item: (db, id) => underAppUser(db, 'emergency_items', id),
+  emergency_contact: (db, id) => underAppUser(db, 'emergency_contacts', id),
+  media: (db, id) => underAppUser(db, 'media_resources', id),
   // Owner only (emergency/): located so that an accessor of its app user hears 403, not 404.
-  emergency_link: (db, id) =>
-    db
-      .selectFrom('emergency_links')
-      .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
-      .where('id', '=', id)
-      .executeTakeFirst(),
+  emergency_link: (db, id) => underAppUser(db, 'emergency_links', id),
 };
 
 export function locate(db: Db, kind: Kind, id: number): Promise<Location | undefined> {
