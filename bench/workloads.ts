@@ -421,6 +421,38 @@ export async function w6(ctx: BenchContext): Promise<void> {
 }
 
 /**
+ * W1 (the `a` row) and a variant of it (the `b` row) measured in turn on one service, and the
+ * variant's CPU per request against W1's: the median of each repeat's ratio.
+ */
+async function inTurnWithW1(
+  ctx: BenchContext,
+  service: ServiceProcess,
+  variant: { id: 'W7' | 'W8'; label: string; requests: LoadRequest[]; target: string; met(cpuRatio: number): boolean },
+): Promise<void> {
+  const { id } = variant;
+  const { runs } = await measureInTurn(ctx, [
+    { name: `${id} (W1 alone)`, target: service, spec: spec(ctx, service.url, profileReads(ctx.readers)) },
+    { name: id, target: service, spec: spec(ctx, service.url, variant.requests) },
+  ]);
+  const own = figuresOf(runs[0]!, service.peakRssBytes());
+  const other = figuresOf(runs[1]!, service.peakRssBytes());
+  const cpuRatios = runs[1]!.flatMap((run, i) => {
+    const ownCpu = runs[0]![i]!.cpuMsPerRequest;
+    return ownCpu && run.cpuMsPerRequest !== undefined ? [run.cpuMsPerRequest / ownCpu] : [];
+  });
+  const cpuRatio = cpuRatios.length > 0 ? median(cpuRatios) : undefined;
+  ctx.rows.push({ label: `${id}a W1 (in turn with ${id}b)`, figures: own, ratio: ceilingRatio(ctx, own, 'W1') });
+  ctx.rows.push({
+    label: `${variant.label} (${id}b)`,
+    figures: other,
+    ratio: ceilingRatio(ctx, other, 'W1'),
+    target: variant.target,
+    met: cpuRatio === undefined ? undefined : variant.met(cpuRatio),
+    note: cpuRatio === undefined ? 'no CPU figures' : `CPU per request is ${cpuRatio.toFixed(3)} × W1's in the same run`,
+  });
+}
+
+/**
  * W7: an accessor reading a shared profile of W1's shape (contract §12), in turn with W1 on the
  * same service: its CPU per request against W1's. Accounts apart from the readers and writers
  * each get one reader's app user shared with them, read only, as an accepted invitation leaves it.
@@ -446,25 +478,12 @@ export async function w7(ctx: BenchContext): Promise<void> {
       ctx.rows.push({ label, note: failure });
       return;
     }
-    const { runs } = await measureInTurn(ctx, [
-      { name: 'W7 (W1 alone)', target: service, spec: spec(ctx, service.url, reads) },
-      { name: 'W7', target: service, spec: spec(ctx, service.url, sharedReads) },
-    ]);
-    const own = figuresOf(runs[0]!, service.peakRssBytes());
-    const shared = figuresOf(runs[1]!, service.peakRssBytes());
-    const cpuRatios = runs[1]!.flatMap((run, i) => {
-      const ownCpu = runs[0]![i]!.cpuMsPerRequest;
-      return ownCpu && run.cpuMsPerRequest !== undefined ? [run.cpuMsPerRequest / ownCpu] : [];
-    });
-    const cpuRatio = cpuRatios.length > 0 ? median(cpuRatios) : undefined;
-    ctx.rows.push({ label: 'W7a W1 (in turn with W7b)', figures: own, ratio: ceilingRatio(ctx, own, 'W1') });
-    ctx.rows.push({
-      label: `${label} (W7b)`,
-      figures: shared,
-      ratio: ceilingRatio(ctx, shared, 'W1'),
+    await inTurnWithW1(ctx, service, {
+      id: 'W7',
+      label,
+      requests: sharedReads,
       target: 'CPU per request ≤ 1.1 × W7a',
-      met: cpuRatio === undefined ? undefined : cpuRatio <= 1.1,
-      note: cpuRatio === undefined ? 'no CPU figures' : `CPU per request is ${cpuRatio.toFixed(3)} × W1's in the same run`,
+      met: (cpuRatio) => cpuRatio <= 1.1,
     });
   } finally {
     await service.stop();
@@ -500,25 +519,12 @@ export async function w8(ctx: BenchContext): Promise<void> {
       ctx.rows.push({ label, note: failure });
       return;
     }
-    const { runs } = await measureInTurn(ctx, [
-      { name: 'W8 (W1 alone)', target: service, spec: spec(ctx, service.url, reads) },
-      { name: 'W8', target: service, spec: spec(ctx, service.url, revalidations) },
-    ]);
-    const own = figuresOf(runs[0]!, service.peakRssBytes());
-    const held = figuresOf(runs[1]!, service.peakRssBytes());
-    const cpuRatios = runs[1]!.flatMap((run, i) => {
-      const fullCpu = runs[0]![i]!.cpuMsPerRequest;
-      return fullCpu && run.cpuMsPerRequest !== undefined ? [run.cpuMsPerRequest / fullCpu] : [];
-    });
-    const cpuRatio = cpuRatios.length > 0 ? median(cpuRatios) : undefined;
-    ctx.rows.push({ label: 'W8a W1 (in turn with W8b)', figures: own, ratio: ceilingRatio(ctx, own, 'W1') });
-    ctx.rows.push({
-      label: `${label} (W8b)`,
-      figures: held,
-      ratio: ceilingRatio(ctx, held, 'W1'),
+    await inTurnWithW1(ctx, service, {
+      id: 'W8',
+      label,
+      requests: revalidations,
       target: 'CPU per request below W8a',
-      met: cpuRatio === undefined ? undefined : cpuRatio < 1,
-      note: cpuRatio === undefined ? 'no CPU figures' : `CPU per request is ${cpuRatio.toFixed(3)} × W1's in the same run`,
+      met: (cpuRatio) => cpuRatio < 1,
     });
   } finally {
     await service.stop();
