@@ -163,7 +163,7 @@ export async function sendRendering(
   if (viewer !== undefined) {
     const version = await versionFor(caller, viewer);
     const hit = cache.get(key, version === undefined || version === null ? undefined : cache.stamp(version, now));
-    if (hit !== undefined) return sendTagged(reply, hit.tag, hit.body);
+    if (hit !== undefined) return sendTagged(reply.request, reply, hit.tag, hit.body);
   } else {
     cache.counts.misses++;
   }
@@ -176,6 +176,6 @@ export async function sendRendering(
     const body = Buffer.from(String(reply.serialize(value)));
     const tag = entityTag(body);
     if (version !== null) cache.set(key, access.grant ?? OWNER, cache.stamp(version, now), body, tag);
-    return sendTagged(reply, tag, body);
+    return sendTagged(reply.request, reply, tag, body);
   });
 }

@@ -4,7 +4,7 @@
 // the current tag answers 304 with no body. A rendering served from the cache
 // (app-data/rendering-cache.ts) brings the tag it was stored with, so a hit hashes nothing.
 import { hash } from 'node:crypto';
-import type { FastifyReply, onSendHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { appendRouteHook } from './route-hooks.ts';
 import type { App } from './types.ts';
 
@@ -29,23 +29,26 @@ export function tagListMatches(header: string | undefined, tag: string, comparis
   return false;
 }
 
-/** Sends a JSON `body` whose tag is known already (a cached rendering): the hook below hashes nothing. */
-export function sendTagged(reply: FastifyReply, tag: string, body: Buffer): FastifyReply {
-  return reply.header('etag', tag).type('application/json; charset=utf-8').send(body);
+/**
+ * Sends `body` with its tag, or 304 when the request already holds it. For a cached rendering,
+ * whose tag is known: deciding the 304 here, before the body is handed to Fastify, is what makes a
+ * revalidation cheaper than a read (bench W8); the hook below decides it for every other GET.
+ */
+export function sendTagged(request: FastifyRequest, reply: FastifyReply, tag: string, body: Buffer): FastifyReply {
+  reply.header('etag', tag);
+  if (tagListMatches(request.headers['if-none-match'], tag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(body);
 }
 
-// A callback, not an async function: an answer that needs no 304 passes through without a
-// promise. The one place that answers If-None-Match.
+// A callback, not an async function: a cached rendering's answer (tagged already) passes
+// through without a promise.
 const tagResponse: onSendHookHandler = (request, reply, payload, done) => {
-  if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+  if (reply.statusCode !== 200 || reply.hasHeader('etag') || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
     done(null, payload);
     return;
   }
-  let tag = reply.getHeader('etag') as string | undefined;
-  if (tag === undefined) {
-    tag = entityTag(payload);
-    reply.header('etag', tag);
-  }
+  const tag = entityTag(payload);
+  reply.header('etag', tag);
   if (!tagListMatches(request.headers['if-none-match'], tag)) {
     done(null, payload);
     return;
