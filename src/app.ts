@@ -12,6 +12,7 @@ import { registerEntityTags } from './http/entity-tags.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
 import { registerAccessorRoutes } from './sharing/accessor-routes.ts';
 import { registerEmergencyRoutes } from './emergency/emergency-routes.ts';
+import { registerSyncRoutes } from './sync/sync-routes.ts';
 import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
@@ -128,6 +129,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerAppDataRoutes(app, ctx);
   registerAccessorRoutes(app, ctx);
   registerEmergencyRoutes(app, ctx);
+  registerSyncRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerMessagingRoutes(app, ctx);

@@ -1,8 +1,8 @@
 // A periodic pass over what expires by itself: unverified holds on addresses past
 // UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key and invitation e-mails older
 // than the limits that count them, MFA logins never completed, passkey challenges never answered, the abuse limits' ended windows
-// (where they are kept in the database), Idempotency-Keys past their 24 hours, and emergency
-// link views past their 90 days. Every instance may run it: each step is an idempotent delete.
+// (where they are kept in the database), Idempotency-Keys past their 24 hours, emergency
+// link views past their 90 days, and changes past CHANGES_RETENTION. Every instance may run it: each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
@@ -15,6 +15,7 @@ import { deleteExpiredHolds } from './emails/unverified-holds.ts';
 import { deleteKeysBefore, KEY_LIFETIME_MS } from '../app-data/idempotent-create.ts';
 import { deleteViewsBefore } from '../emergency/emergency-link-queries.ts';
 import { VIEW_RETENTION_MS } from '../emergency/emergency-link-service.ts';
+import { sweepChangeLog } from '../sync/change-retention.ts';
 
 const SWEEP_INTERVAL_MS = 60 * 60_000;
 
@@ -68,6 +69,7 @@ export class AccountSweeper {
     await deleteEndedCounters(this.#db.kysely, now);
     await deleteKeysBefore(this.#db.kysely, now - KEY_LIFETIME_MS);
     await deleteViewsBefore(this.#db.kysely, now - VIEW_RETENTION_MS);
+    await sweepChangeLog(this.#db, now - this.#config.changesRetentionMs);
     if (holds.accounts + holds.addresses > 0)
       this.#log.info({ ...holds, emailSends: sends }, 'expired unverified accounts and addresses removed');
   }

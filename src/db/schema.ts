@@ -296,6 +296,37 @@ export interface WebauthnChallengesTable {
   expires_at: number;
 }
 
+/** One change to something an app user holds (contract §14), written by triggers (migration 0019). */
+export interface ChangesTable {
+  id: Generated<number>;
+  app_user_id: number;
+  account_id: number;
+  type: ChangeType;
+  object_id: number;
+  op: 'upsert' | 'delete';
+  /** A tombstone's profile (for what sits under one). */
+  profile_id: number | null;
+  /** A tombstone: whether its profile was private then; a profile's upsert: whether it was hidden just before (private, or new). */
+  in_private: Flag | null;
+  created_at: number;
+}
+
+export type ChangeType =
+  | 'app_user'
+  | 'profile'
+  | 'topic'
+  | 'item'
+  | 'list_entry'
+  | 'emergency_item'
+  | 'emergency_contact'
+  | 'media_resource';
+
+/** The highest change id the retention sweep has deleted. */
+export interface ChangesHorizonTable {
+  id: number;
+  swept_through: number;
+}
+
 export interface Database {
   app_users: AppUsersTable;
   media_resources: MediaResourcesTable;
@@ -325,4 +356,6 @@ export interface Database {
   rate_counters: RateCountersTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
+  changes: ChangesTable;
+  changes_horizon: ChangesHorizonTable;
 }
