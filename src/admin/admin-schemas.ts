@@ -58,10 +58,7 @@ export const REASON_MAX_LENGTH = 500;
 /** Each action's body: an optional reason, kept in the audit. The body itself may be left out. */
 export const ActionBody = Type.Union(
   [
-    Type.Object(
-      { reason: Type.Optional(Type.String({ maxLength: REASON_MAX_LENGTH, description: 'Why, for the audit (optional)' })) },
-      { additionalProperties: false },
-    ),
+    Type.Object({ reason: Type.Optional(Type.String({ maxLength: REASON_MAX_LENGTH, description: 'Why, for the audit (optional)' })) }),
     Type.Null(),
   ],
   { description: 'Optional: {"reason": "…"}', examples: [{ reason: 'Asked by the person on 12 March; identity checked by video call' }] },
