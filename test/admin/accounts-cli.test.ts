@@ -1,39 +1,11 @@
 // `npm run accounts -- …` (contract §16), run as the operator runs it: a child process on the
 // service's database, while the service runs, each change recorded with via "cli".
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ACCOUNT_DISABLED } from '../../src/accounts/sessions/sign-in-token.ts';
 import { PASSWORD, registerVerified, startMailedServer, uniqueEmail, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
 import { turnOnTotp } from '../accounts/mfa-flows.ts';
-
-const CLI = fileURLToPath(new URL('../../src/cli/accounts.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
-
-async function runCli(databaseUrl: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
-    cwd: mkdtempSync(join(tmpdir(), 'accounts-cli-')),
-    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const timer = setTimeout(() => child.kill(), 60_000);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearTimeout(timer);
-  return { code, stdout, stderr };
-}
+import { runAccountsCli as runCli } from './admin-flows.ts';
 
 describe('accounts CLI', () => {
   let mailed: MailedServer;

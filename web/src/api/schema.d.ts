@@ -694,7 +694,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's account */
+        /** The caller's account, and whether it is an operator's */
         get: operations["getAccount"];
         /** Replace first and last name (both required) */
         put: operations["replaceAccount"];
@@ -9167,6 +9167,8 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
+                        is_operator: boolean;
                     };
                 };
             };
