@@ -1,6 +1,7 @@
 // Contract §16: the operators' API, on a real server with real mail, on SQLite or PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { AUDIT_RETENTION_MS } from '../../src/accounts/account-sweeper.ts';
 import { ACCOUNT_DISABLED } from '../../src/accounts/sessions/sign-in-token.ts';
 import { NOT_ON_YOURSELF } from '../../src/admin/admin-service.ts';
 import { SECOND_FACTOR_NEEDED } from '../../src/admin/operator-gate.ts';
@@ -16,7 +17,11 @@ import {
   type RegisteredAccount,
 } from '../accounts/account-flows.ts';
 import { freshCode, turnOnTotp } from '../accounts/mfa-flows.ts';
+import { PUBLIC_URL } from '../helpers/server.ts';
+import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
 import { ACCOUNT_FIELDS, makeOperator, registerOperator, type Operator } from './admin-flows.ts';
+
+const PASSKEY_SITE = { origin: PUBLIC_URL, rpId: new URL(PUBLIC_URL).hostname };
 
 describe('operators (/admin/)', () => {
   let mailed: MailedServer;
@@ -217,6 +222,42 @@ describe('operators (/admin/)', () => {
     assert.equal(second.status, 400);
     assert.equal((await logIn(target.email)).status, 400);
     assert.deepEqual((await logIn(target.email)).body, { non_field_errors: [ACCOUNT_DISABLED] });
+
+    // A disabling that lands between the password and the code, its challenges still there:
+    // the token itself is refused (sign-in-token.ts), not only the dead challenge.
+    assert.equal((await op('POST', `/admin/accounts/${target.id}/enable/`)).status, 200);
+    const again = await logIn(target.email);
+    assert.equal(again.body.mfa_required, true);
+    const { kysely } = mailed.server.server.ctx.db;
+    await kysely.updateTable('accounts').set({ disabled_at: mailed.server.clock.now() }).where('id', '=', target.id).execute();
+    const late = await mailed.server.request('POST', '/auth/login/mfa/', {
+      body: { mfa_token: again.body.mfa_token, code: freshCode(mailed.server, secret) },
+    });
+    assert.deepEqual([late.status, late.body], [400, { non_field_errors: [ACCOUNT_DISABLED] }]);
+  });
+
+  test('disable refuses a passkey sign-in too, and a passkey keeps working once enabled', async () => {
+    const target = await registerVerified(mailed, uniqueEmail('passkey-disabled'));
+    const request = mailed.server.request;
+    const authenticator = new SoftwareAuthenticator(PASSKEY_SITE);
+    const options = await request('POST', '/account/passkeys/options/', { token: target.token, body: { password: PASSWORD } });
+    const added = await request('POST', '/account/passkeys/', {
+      token: target.token,
+      body: { name: 'Laptop', response: authenticator.create(options.body) },
+    });
+    assert.equal(added.status, 201, added.text);
+    const passkeySignIn = async () =>
+      request('POST', '/auth/passkey/', { body: { response: authenticator.get((await request('POST', '/auth/passkey/options/')).body) } });
+    assert.equal((await op('POST', `/admin/accounts/${target.id}/disable/`)).status, 200);
+    const refused = await passkeySignIn();
+    assert.equal(refused.status, 400, refused.text);
+    assert.deepEqual(refused.body, { non_field_errors: [ACCOUNT_DISABLED] });
+    assert.equal((await op('POST', `/admin/accounts/${target.id}/enable/`)).status, 200);
+    const signedIn = await passkeySignIn();
+    assert.equal(signedIn.status, 200, signedIn.text);
+    const seen = await op('GET', `/admin/accounts/${target.id}/`);
+    assert.equal(seen.body.sessions, 1);
+    assert.equal(seen.body.second_factor, true, 'a passkey counts as a second factor');
   });
 
   test('mfa-off: TOTP and recovery codes go, the person is e-mailed, and the password alone signs in', async () => {
@@ -331,6 +372,22 @@ describe('operators (/admin/)', () => {
     const sent = await kysely.selectFrom('outbox').select('id').where('state', '=', 'sent').executeTakeFirst();
     if (sent) assert.equal((await op('POST', `/admin/outbox/${sent.id}/retry/`)).status, 400);
     assert.equal((await op('POST', '/admin/outbox/99999999/retry/')).status, 404);
+  });
+
+  test('the audit keeps a record a year: the sweep removes older ones', async () => {
+    const { kysely } = mailed.server.server.ctx.db;
+    const now = mailed.server.clock.now();
+    const old = await kysely
+      .insertInto('operator_audit')
+      .values({ at: now, via: 'cli', operator_account_id: null, action: 'enable', account_id: person.id, reason: 'kept' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    mailed.server.clock.advance(AUDIT_RETENTION_MS - 60_000);
+    await mailed.server.server.sweeper.runOnce();
+    assert.ok(await kysely.selectFrom('operator_audit').select('id').where('id', '=', old.id).executeTakeFirst(), 'within its year');
+    mailed.server.clock.advance(120_000);
+    await mailed.server.server.sweeper.runOnce();
+    assert.equal(await kysely.selectFrom('operator_audit').select('id').where('id', '=', old.id).executeTakeFirst(), undefined);
   });
 
   test('no operator answer carries personal data, whatever the account keeps', async () => {
