@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { grantOperator } from '../../src/admin/admin-service.ts';
 import { totpCode } from '../accounts/mfa-flows.ts';
 import { runAccountsCli } from '../admin/admin-flows.ts';
 import { createAccount } from '../helpers/accounts.ts';
-import { DESKTOP, launchBrowser, newContext } from './browser.ts';
+import { DESKTOP, PHONE, launchBrowser, newContext } from './browser.ts';
 import { Flow, visible } from './flow.ts';
 import { type BrowserService, startBrowserService } from './harness.ts';
 import { button, field, mainLink, navLink, newPerson, signIn, signUpAndVerify, status } from './person-flow.ts';
@@ -86,6 +87,63 @@ describe("the operators' console in the web client", () => {
         await visible(row, 'the disabling in the audit');
         assert.match(await row.innerText(), new RegExp(`disable[\\s\\S]*${target.id}`));
       });
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('on a phone: every view of the console fits the screen and passes axe', async () => {
+    const context = await newContext(browser, PHONE);
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'operators, phone', phone: true });
+      const { server } = service;
+      const operator = await createAccount(server, { email: `operator.phone.${Date.now().toString(36)}@example.com` });
+      await grantOperator(server.server.ctx, { via: 'cli' }, operator.id);
+      // A passkey is a second factor: the password alone signs in, and the console opens.
+      await server.server.ctx.db.kysely
+        .insertInto('passkeys')
+        .values({
+          account_id: operator.id,
+          credential_id: `phone-${operator.id}`,
+          public_key: 'x',
+          counter: 0,
+          transports: '',
+          backed_up: 0,
+          name: 'Phone',
+          created_at: server.clock.now(),
+        })
+        .execute();
+      const target = await createAccount(server, { email: `a.rather.long.address.${Date.now().toString(36)}@example.com` });
+      await flow.step('sign in', async () => {
+        await flow.page.goto(`${service.url}/sign-in`);
+        await flow.arrive('Sign in', 'sign-in');
+        await field(flow, 'E-mail address').fill(operator.email);
+        await field(flow, 'Password').fill(operator.password);
+        await flow.press(button(flow, 'Sign in'));
+        await visible(flow.heading('Your data'), 'the heading "Your data"');
+      });
+      await flow.step('find, open, and end the sessions of an account', async () => {
+        await flow.press(navLink(flow, 'Operators'));
+        await flow.arrive('Find accounts', 'operators, find');
+        await field(flow, 'E-mail address contains').fill(target.email);
+        await flow.press(button(flow, 'Find'));
+        await visible(mainLink(flow, target.email), 'the account found');
+        await flow.checkAccessible('operators, found');
+        await flow.press(mainLink(flow, target.email));
+        await flow.arrive(target.email, 'operators, account');
+        await field(flow, 'I have checked this is the right account').check();
+        await flow.press(button(flow, 'End all sessions'));
+        await visible(status(flow, 'Every session of the account is ended.'), 'the status');
+        await flow.checkAccessible('operators, sessions ended');
+      });
+      await flow.step('the outbox and the audit', async () => {
+        await flow.page.goto(`${service.url}/admin?view=outbox`);
+        await flow.arrive('Outbox', 'operators, outbox');
+        await flow.page.goto(`${service.url}/admin?view=audit`);
+        await flow.arrive('Audit', 'operators, audit');
+      });
+      assert.equal((await server.request('GET', '/account/profile/', { token: target.token })).status, 401);
       assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
     } finally {
       await context.close();
