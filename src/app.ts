@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { registerAccountRoutes } from './accounts/account-routes.ts';
+import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
 import { registerEntityTags } from './http/entity-tags.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
@@ -133,6 +134,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerMediaFileRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerMessagingRoutes(app, ctx);
+  registerAdminRoutes(app, ctx);
   // The pages for people: at / and paths no API route uses (contract §10).
   await registerWebClient(app, ctx.config.webClientDir, ctx.config.publicUrl);
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, () => app.swagger());

@@ -10,6 +10,12 @@ export interface AccountsTable {
   last_name: string;
   password_hash: string;
   created_at: number;
+  /** The operator role (contract §16): given and taken back from the command line only. */
+  is_operator: Generated<Flag>;
+  /** When an operator disabled the account; null: not disabled. */
+  disabled_at: number | null;
+  /** When a way in last issued the account a token; null: never since migration 0021. */
+  last_sign_in_at: number | null;
 }
 
 export interface EmailAddressesTable {
@@ -327,6 +333,20 @@ export interface ChangesHorizonTable {
   swept_through: number;
 }
 
+export type AuditVia = 'api' | 'cli';
+
+/** One operator action (contract §16), kept a year. */
+export interface OperatorAuditTable {
+  id: Generated<number>;
+  at: number;
+  via: AuditVia;
+  /** The operator who acted through the API; null from the command line. */
+  operator_account_id: number | null;
+  action: string;
+  account_id: number | null;
+  reason: string | null;
+}
+
 export interface Database {
   app_users: AppUsersTable;
   media_resources: MediaResourcesTable;
@@ -358,4 +378,5 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable;
   changes: ChangesTable;
   changes_horizon: ChangesHorizonTable;
+  operator_audit: OperatorAuditTable;
 }

@@ -28,6 +28,7 @@ const Gallery = lazy(() => import('./pages/data/gallery.tsx').then((m) => m.Gall
 const Emergency = lazy(() => import('./pages/data/emergency.tsx').then((m) => m.Emergency));
 const Share = lazy(() => import('./pages/data/share.tsx').then((m) => m.Share));
 const Shared = lazy(() => import('./pages/shared.tsx').then((m) => m.Shared));
+const Admin = lazy(() => import('./pages/admin/admin.tsx').then((m) => m.Admin));
 
 export function App() {
   return (
@@ -61,6 +62,7 @@ export function App() {
             <Route path="/data/users/:user/gallery" component={Gallery} />
             <Route path="/data/users/:user/emergency" component={Emergency} />
             <Route path="/shared" component={Shared} />
+            <Route path="/admin" component={Admin} />
             <Route default component={NotFound} />
           </Router>
         </ErrorBoundary>
