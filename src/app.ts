@@ -10,6 +10,7 @@ import { registerAccountRoutes } from './accounts/account-routes.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
 import { registerEntityTags } from './http/entity-tags.ts';
+import { closeUnusedConnectionsOnClose } from './http/unused-connections.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
 import { registerAccessorRoutes } from './sharing/accessor-routes.ts';
 import { registerEmergencyRoutes } from './emergency/emergency-routes.ts';
@@ -55,6 +56,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
     schemaController: { compilersFactory: { buildSerializer: buildResponseSerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = 20_000;
+  closeUnusedConnectionsOnClose(app);
 
   // First: the id is on every answer (the overload guard's too), and every route is counted.
   registerRequestIdHeader(app);

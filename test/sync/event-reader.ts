@@ -19,7 +19,12 @@ export interface OpenStream {
   close(): void;
 }
 
-export async function openStream(server: TestServer, path: string, token: string | undefined, lastEventId?: string): Promise<OpenStream> {
+export async function openStream(
+  server: Pick<TestServer, 'url'>,
+  path: string,
+  token: string | undefined,
+  lastEventId?: string,
+): Promise<OpenStream> {
   const controller = new AbortController();
   const headers: Record<string, string> = {};
   if (token) headers.authorization = `Token ${token}`;
