@@ -12,11 +12,13 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { type AppUserState, useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useLiveVersion } from '../../live-updates.ts';
 import { NotFound } from '../not-found.tsx';
 
 function Profiles({ state, setStatus }: { state: AppUserState & { user: AppUser }; setStatus(message: string): void }) {
   const { user, base, mine, canWrite } = state;
-  const profiles = useLoad(() => api.GET('/app/users/{id}/profiles/', { params: { path: { id: user.id } } }), user.id);
+  const live = useLiveVersion(user.id);
+  const profiles = useLoad(() => api.GET('/app/users/{id}/profiles/', { params: { path: { id: user.id } } }), `${user.id}-${live}`);
   const action = useAction();
   async function add(data: FormData, form: HTMLFormElement) {
     const body = {

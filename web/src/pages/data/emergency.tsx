@@ -14,6 +14,7 @@ import { EmergencyLinksPointer } from './emergency-links-pointer.tsx';
 import type { EmergencyContact, EmergencyItem, MediaResource } from '../../api/types.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useLiveVersion } from '../../live-updates.ts';
 import { NotFound } from '../not-found.tsx';
 
 const digits = (value: string) => value.replace(/[\s()+-]/g, '');
@@ -98,8 +99,9 @@ interface SectionProps {
 
 function EmergencyItems({ userId, canWrite, setStatus }: SectionProps) {
   const params = { path: { id: userId } };
-  const items = useLoad(() => api.GET('/app/users/{id}/emergency-items/', { params }), userId);
-  const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params }), userId);
+  const live = useLiveVersion(userId);
+  const items = useLoad(() => api.GET('/app/users/{id}/emergency-items/', { params }), `${userId}-${live}`);
+  const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params }), `${userId}-${live}`);
   return (
     <Collection
       id="emergency-item"
@@ -131,7 +133,8 @@ function EmergencyItems({ userId, canWrite, setStatus }: SectionProps) {
 
 function EmergencyContacts({ userId, canWrite, setStatus }: SectionProps) {
   const params = { path: { id: userId } };
-  const contacts = useLoad(() => api.GET('/app/users/{id}/emergency-contacts/', { params }), userId);
+  const live = useLiveVersion(userId);
+  const contacts = useLoad(() => api.GET('/app/users/{id}/emergency-contacts/', { params }), `${userId}-${live}`);
   return (
     <Collection
       id="contact"

@@ -13,6 +13,7 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useLiveVersion } from '../../live-updates.ts';
 import { NotFound } from '../not-found.tsx';
 
 function RenameMedia({ media, onSaved }: { media: MediaResource; onSaved(name: string): void }) {
@@ -46,7 +47,8 @@ interface MediaListProps {
 }
 
 function MediaList({ userId, canWrite, setStatus, version }: MediaListProps) {
-  const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params: { path: { id: userId } } }), `${userId}-${version}`);
+  const live = useLiveVersion(userId);
+  const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params: { path: { id: userId } } }), `${userId}-${version}-${live}`);
   const action = useAction();
   async function remove(id: number, name: string) {
     if (await action.run(() => api.DELETE('/app/media-resources/{id}/', { params: { path: { id } } }))) {

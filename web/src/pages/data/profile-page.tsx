@@ -10,13 +10,15 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useLiveVersion } from '../../live-updates.ts';
 import { NotFound } from '../not-found.tsx';
 
 export const ProfilePage = signedIn(function ProfilePage() {
   const id = Number(useRoute().params.id);
   const { route } = useLocation();
-  const profile = useLoad(() => api.GET('/app/profiles/{id}/', { params: { path: { id } } }), id);
   const { user, base, mine, canWrite } = useAppUser();
+  const live = useLiveVersion(user?.id);
+  const profile = useLoad(() => api.GET('/app/profiles/{id}/', { params: { path: { id } } }), `${id}-${live}`);
   const types = useLoad(() => api.GET('/app/topic-types/'));
   const saveAction = useAction();
   const topicAction = useAction();

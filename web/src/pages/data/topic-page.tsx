@@ -13,6 +13,7 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useLiveVersion } from '../../live-updates.ts';
 import { NotFound } from '../not-found.tsx';
 
 function EditItem({ item, gallery, onChange }: { item: Item; gallery: MediaResource[] | undefined; onChange(): void }) {
@@ -241,8 +242,9 @@ function AddItems({ topicId, gallery, base, onAdded }: AddItemsProps) {
 export const TopicPage = signedIn(function TopicPage() {
   const id = Number(useRoute().params.id);
   const { route } = useLocation();
-  const topic = useLoad(() => api.GET('/app/topics/{id}/', { params: { path: { id } } }), id);
   const { user, base, canWrite } = useAppUser();
+  const live = useLiveVersion(user?.id);
+  const topic = useLoad(() => api.GET('/app/topics/{id}/', { params: { path: { id } } }), `${id}-${live}`);
   const gallery = useLoad(
     () =>
       user
