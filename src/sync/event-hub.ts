@@ -2,6 +2,7 @@
 // each follows. A committed write to that data wakes its streams (commit-signals.ts); each
 // stream then reads the change log after its own cursor, so what it sends is exactly what
 // GET …/changes/ would: in commit order, nothing missed while it was waking, nothing twice.
+// Streams at the same cursor with the same view share that read.
 // A change to the tokens or accessors of an account makes its streams check that they may go
 // on; so does every heartbeat, which also reads the log (a wake lost on the way costs at most
 // one heartbeat's delay).
@@ -18,6 +19,19 @@ import { streamStillAllowed, type StreamHolder } from './stream-queries.ts';
 
 /** A client that reads slower than its events come: past this much unsent, its stream ends (it resumes from its last event). */
 const MAX_UNSENT_BYTES = 1 << 20;
+
+/** A page of the log as one view sees it: what a stream sends, and the change id it reaches. */
+interface Read {
+  lastId: number | undefined;
+  full: boolean;
+  events: string;
+}
+
+/**
+ * Pages read during one wake, by view and cursor: the streams of one app user at the same place
+ * (the usual case: all caught up) read the log once between them, not once each.
+ */
+type Shared = Map<string, Promise<Read>>;
 
 export interface StreamStart {
   holder: StreamHolder;
@@ -47,13 +61,13 @@ class LiveStream {
   }
 
   /** Sends what the log holds after this stream's cursor; a wake while it runs makes it look again. */
-  pump(): void {
+  pump(shared: Shared = new Map()): void {
     if (this.closed) return;
     if (this.#running) {
       this.#again = true;
       return;
     }
-    this.#running = this.#send()
+    this.#running = this.#send(shared)
       .catch((error) => {
         this.#hub.log.warn({ err: error }, 'live stream: reading changes failed; ending it');
         this.end();
@@ -67,21 +81,31 @@ class LiveStream {
       });
   }
 
-  async #send(): Promise<void> {
-    const { access, view } = this.start;
+  async #send(shared: Shared): Promise<void> {
     for (;;) {
-      const rows = await changesAfter(access.ctx.db.kysely, access.accountId, this.start.holder.appUserId, this.#after, PAGE_SIZE);
-      if (this.closed || rows.length === 0) return;
-      const placed = await changesOf(access, this.start.holder.appUserId, rows);
-      if (this.closed) return;
-      let text = '';
-      for (const { change, at } of placed) {
-        text += `id: ${formatCursor({ changeId: at, view })}\ndata: ${JSON.stringify({ type: change.type, id: change.id, op: change.op })}\n\n`;
+      const key = `${this.start.view}|${this.#after}`;
+      let read = shared.get(key);
+      if (!read) {
+        read = this.#read(this.#after);
+        shared.set(key, read);
       }
-      this.#after = rows.at(-1)!.id;
-      if (text) this.write(text);
-      if (rows.length < PAGE_SIZE) return;
+      const { lastId, full, events } = await read;
+      if (this.closed || lastId === undefined) return;
+      this.#after = lastId;
+      if (events) this.write(events);
+      if (!full) return;
     }
+  }
+
+  async #read(after: number): Promise<Read> {
+    const { access, view } = this.start;
+    const rows = await changesAfter(access.ctx.db.kysely, access.accountId, this.start.holder.appUserId, after, PAGE_SIZE);
+    if (rows.length === 0) return { lastId: undefined, full: false, events: '' };
+    let events = '';
+    for (const { change, at } of await changesOf(access, this.start.holder.appUserId, rows)) {
+      events += `id: ${formatCursor({ changeId: at, view })}\ndata: ${JSON.stringify({ type: change.type, id: change.id, op: change.op })}\n\n`;
+    }
+    return { lastId: rows.at(-1)!.id, full: rows.length === PAGE_SIZE, events };
   }
 
   /** Checks the stream may go on; ends it when not. */
@@ -180,16 +204,18 @@ export class EventHub {
     this.#waking.add(ownerAccountId);
     setImmediate(() => {
       this.#waking.delete(ownerAccountId);
-      for (const stream of this.#byOwner.get(ownerAccountId) ?? []) stream.pump();
+      const shared: Shared = new Map();
+      for (const stream of this.#byOwner.get(ownerAccountId) ?? []) stream.pump(shared);
     });
   }
 
   #beat(): void {
     for (const streams of this.#byOwner.values()) {
+      const shared: Shared = new Map();
       for (const stream of streams) {
         stream.write(': keepalive\n\n');
         void stream.check();
-        stream.pump();
+        stream.pump(shared);
       }
     }
   }
