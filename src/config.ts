@@ -305,7 +305,7 @@ function parseBackupSchedule(get: (name: string) => string | undefined, database
   }
   if (locationValue === undefined) throw new ConfigError('BACKUP_SCHEDULE needs BACKUP_LOCATION (a folder or "s3://<bucket>[/<prefix>]")');
   if (!databaseUrl.startsWith('sqlite:')) {
-    throw new ConfigError('BACKUP_SCHEDULE works with SQLite only: back PostgreSQL up with pg_dump (docs/production.md, "Backups")');
+    throw new ConfigError('BACKUP_SCHEDULE works with SQLite only: back PostgreSQL up with pg_dump (docs/production.md, "Backups and restore")');
   }
   return { schedule, location: parseBackupLocation('BACKUP_LOCATION', locationValue, s3Settings), keep };
 }

@@ -16,7 +16,7 @@ import { snapshotSqlite } from './sqlite-snapshot.ts';
 export class BackupRefused extends Error {}
 
 export const POSTGRES_REFUSAL =
-  'The backup command copies SQLite databases only; back PostgreSQL up with pg_dump and copy the media beside it, as docs/production.md ("Backups") describes.';
+  'The backup command copies SQLite databases only; back PostgreSQL up with pg_dump and copy the media beside it, as docs/production.md ("Backups and restore") describes.';
 
 export function sqlitePathOf(databaseUrl: string): string {
   if (!databaseUrl.startsWith('sqlite:')) throw new BackupRefused(POSTGRES_REFUSAL);

@@ -1,7 +1,7 @@
 // `npm run backup -- <folder or s3://bucket/prefix>` (or `node dist/cli/backup.js …` from a
 // build): a consistent copy of the SQLite database, taken while the service runs, and the
 // media beside it, with a manifest; --keep N then removes all but the newest N backups there.
-// PostgreSQL is backed up with its own tools (docs/production.md, "Backups").
+// PostgreSQL is backed up with its own tools (docs/production.md, "Backups and restore").
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv, parseBackupLocation } from '../config.ts';
 import { openBackupStore } from '../backup/open-backup-store.ts';
@@ -17,7 +17,7 @@ const USAGE = `Usage:
 Configuration as for the service: DATABASE_URL, MEDIA_STORAGE (and S3_ENDPOINT, AWS_* for
 s3:// locations), from the environment or a .env file in the working directory.
 Restore with: restore <the same location, or one backup-<time> folder in it>.
-PostgreSQL: use pg_dump, as docs/production.md ("Backups") describes.`;
+PostgreSQL: use pg_dump, as docs/production.md ("Backups and restore") describes.`;
 
 class UsageError extends Error {}
 

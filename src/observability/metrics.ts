@@ -2,7 +2,7 @@
 // process runs many servers; prom-client's global registry would mix them). Requests are
 // counted as they are answered (request-metrics.ts); everything else is read when scraped:
 // the outbox backlog from the database (one small query), the password-hashing queue, the
-// caches' counts and the PostgreSQL pool. README.md ("Operating it") lists every metric.
+// caches' counts and the PostgreSQL pool. docs/production.md ("Metrics and alerts") lists every metric.
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import { hashPool } from '../auth/hash-pool.ts';
 import type { AppContext } from '../context.ts';
