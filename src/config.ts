@@ -42,8 +42,6 @@ export interface Config {
   passwordResetUrl: string;
   /** MEDIA_STORAGE (with S3_ENDPOINT, S3_FORCE_PATH_STYLE and the AWS_* variables for s3://). */
   mediaStorage: MediaStorageSpec;
-  /** The S3 settings, whatever MEDIA_STORAGE is: an s3:// backup location uses them too. */
-  s3: S3Settings;
   /**
    * Backups the running service makes itself (BACKUP_SCHEDULE, a cron expression, with
    * BACKUP_LOCATION; BACKUP_KEEP: the newest N kept); undefined: none (SQLite only).
@@ -267,20 +265,23 @@ function parseS3Url(value: string): { bucket: string; prefix: string } | undefin
  * S3_FORCE_PATH_STYLE, AWS_REGION (or AWS_DEFAULT_REGION; default us-east-1) and
  * AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN; unset: the SDK's own chain).
  */
-function parseMediaStorage(get: (name: string) => string | undefined, s3Settings: S3Settings): MediaStorageSpec {
+function parseMediaStorage(get: (name: string) => string | undefined, s3Settings: () => S3Settings): MediaStorageSpec {
   const value = get('MEDIA_STORAGE') ?? 'fs:data/media';
   if (/^fs:.+/.test(value)) return { kind: 'fs', directory: value.slice('fs:'.length) };
   const s3 = parseS3Url(value);
   if (!s3) throw new ConfigError(`MEDIA_STORAGE must be "fs:<directory>" or "s3://<bucket>[/<prefix>]", got "${value}"`);
-  return { kind: 's3', ...s3, ...s3Settings };
+  return { kind: 's3', ...s3, ...s3Settings() };
 }
 
-/** A backup location (BACKUP_LOCATION, or the backup and restore commands' argument): a folder or `s3://<bucket>[/<prefix>]`. */
-export function parseBackupLocation(name: string, value: string, s3Settings: S3Settings): BackupLocation {
+/**
+ * A backup location (BACKUP_LOCATION, or the backup and restore commands' argument): a folder,
+ * or `s3://<bucket>[/<prefix>]` reached with the S3 settings of `env` (read only then).
+ */
+export function parseBackupLocation(name: string, value: string, env: Env = process.env): BackupLocation {
   if (value.startsWith('s3:')) {
     const s3 = parseS3Url(value);
     if (!s3) throw new ConfigError(`${name} must be a folder or "s3://<bucket>[/<prefix>]", got "${value}"`);
-    return { kind: 's3', ...s3, ...s3Settings };
+    return { kind: 's3', ...s3, ...parseS3Settings(envGetter(env)) };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
     throw new ConfigError(`${name} must be a folder or "s3://<bucket>[/<prefix>]", got "${value}"`);
@@ -288,7 +289,7 @@ export function parseBackupLocation(name: string, value: string, s3Settings: S3S
 }
 
 /** BACKUP_SCHEDULE (5 or 6 cron fields, checked by croner), BACKUP_LOCATION, BACKUP_KEEP. */
-function parseBackupSchedule(get: (name: string) => string | undefined, databaseUrl: string, s3Settings: S3Settings): Config['backup'] {
+function parseBackupSchedule(get: (name: string) => string | undefined, databaseUrl: string, env: Env): Config['backup'] {
   const schedule = get('BACKUP_SCHEDULE');
   const locationValue = get('BACKUP_LOCATION');
   const keepValue = get('BACKUP_KEEP');
@@ -305,9 +306,11 @@ function parseBackupSchedule(get: (name: string) => string | undefined, database
   }
   if (locationValue === undefined) throw new ConfigError('BACKUP_SCHEDULE needs BACKUP_LOCATION (a folder or "s3://<bucket>[/<prefix>]")');
   if (!databaseUrl.startsWith('sqlite:')) {
-    throw new ConfigError('BACKUP_SCHEDULE works with SQLite only: back PostgreSQL up with pg_dump (docs/production.md, "Backups and restore")');
+    throw new ConfigError(
+      'BACKUP_SCHEDULE works with SQLite only: back PostgreSQL up with pg_dump (docs/production.md, "Backups and restore")',
+    );
   }
-  return { schedule, location: parseBackupLocation('BACKUP_LOCATION', locationValue, s3Settings), keep };
+  return { schedule, location: parseBackupLocation('BACKUP_LOCATION', locationValue, env), keep };
 }
 
 /** CORS_ORIGINS: comma-separated origins (`https://app.example.com`, no path), or `*`. */
@@ -388,11 +391,16 @@ function defaultWebClientDir(): string {
   return fromSources ? resolve(import.meta.dirname, '../web/dist') : join(import.meta.dirname, 'web');
 }
 
-export function loadConfig(env: Env = process.env): Config {
-  const get = (name: string): string | undefined => {
+/** A variable's value, trimmed; unset when empty. */
+function envGetter(env: Env): (name: string) => string | undefined {
+  return (name) => {
     const value = env[name]?.trim();
     return value === '' ? undefined : value;
   };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const get = envGetter(env);
   const duration = (name: string, fallback: string) => parseDuration(name, get(name) ?? fallback);
   const rate = (name: string, fallback: string) => parseRateLimit(name, get(name) ?? fallback);
   const positiveDuration = (name: string, fallback: string) => {
@@ -421,9 +429,9 @@ export function loadConfig(env: Env = process.env): Config {
   const smtpUrl = get('SMTP_URL');
   if (smtpUrl) parseUrl('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
 
-  const s3 = parseS3Settings(get);
-  const mediaStorage = parseMediaStorage(get, s3);
-  const backup = parseBackupSchedule(get, databaseUrl, s3);
+  // Checked only where an s3:// location needs them.
+  const mediaStorage = parseMediaStorage(get, () => parseS3Settings(get));
+  const backup = parseBackupSchedule(get, databaseUrl, env);
 
   const messagingVars = ['MESSAGING_PROVIDER_ID', 'MESSAGING_KEY_ID', 'MESSAGING_PRIVATE_KEY_FILE'];
   const messagingSet = messagingVars.filter((name) => get(name) !== undefined);
@@ -494,7 +502,6 @@ export function loadConfig(env: Env = process.env): Config {
     emailVerificationUrl: parseTemplate('EMAIL_VERIFICATION_URL', get('EMAIL_VERIFICATION_URL') ?? `${publicUrl}/verify-email?key={key}`),
     passwordResetUrl: parseTemplate('PASSWORD_RESET_URL', get('PASSWORD_RESET_URL') ?? `${publicUrl}/reset-password?key={key}`),
     mediaStorage,
-    s3,
     backup,
     mediaMaxBytes: parseSize('MEDIA_MAX_BYTES', get('MEDIA_MAX_BYTES') ?? '10MiB'),
     mediaUrlTtlMs: duration('MEDIA_URL_TTL', '1h'),

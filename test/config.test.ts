@@ -166,6 +166,15 @@ describe('configuration', () => {
       S3_FORCE_PATH_STYLE: 'true',
     }).backup;
     assert.equal(onS3?.keep, 7);
+    // The S3 settings are checked where an s3:// location uses them, not otherwise.
+    assert.equal(
+      loadConfig({ AWS_ACCESS_KEY_ID: 'k', BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/b' }).backup?.location.kind,
+      'folder',
+    );
+    assert.throws(
+      () => loadConfig({ AWS_ACCESS_KEY_ID: 'k', BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: 's3://backups' }),
+      /AWS_SECRET_ACCESS_KEY/,
+    );
     assert.deepEqual(onS3?.location, {
       kind: 's3',
       bucket: 'backups',

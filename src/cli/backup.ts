@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
   loadDotEnv();
   const config = loadConfig();
   sqlitePathOf(config.databaseUrl); // PostgreSQL: refused before anything is opened
-  const store = await openBackupStore(parseBackupLocation('the location', positionals[0]!, config.s3));
+  const store = await openBackupStore(parseBackupLocation('the location', positionals[0]!));
   try {
     const media = await openMediaStorage(config.mediaStorage);
     const { name, manifest } = await createBackup(config, media, store);
