@@ -113,6 +113,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (config.outbox.workerEnabled) worker.start();
     sweeper.start();
     const backups = config.backup ? new BackupScheduler(config, config.backup, media, log) : undefined;
+    if (backups) metrics?.watchBackups(backups);
     backups?.start();
     return running(app, ctx, worker, sweeper, backups, mail, address, metricsServer);
   } catch (error) {

@@ -6,6 +6,7 @@ import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
+import { backupTime } from './backup-store.ts';
 import { openBackupStore } from './open-backup-store.ts';
 import { createBackup, pruneBackups } from './create-backup.ts';
 
@@ -19,6 +20,8 @@ export class BackupScheduler {
   private stopped = false;
   /** Completed backups and failures since start (for tests and the log). */
   readonly counts = { written: 0, failed: 0 };
+  /** When the last backup was written (ms since the epoch); undefined: none yet. */
+  lastWrittenAt: number | undefined;
 
   private readonly config: Config;
   private readonly settings: NonNullable<Config['backup']>;
@@ -35,6 +38,23 @@ export class BackupScheduler {
 
   start(): void {
     this.plan();
+    // The last success survives a restart: the newest backup already there (for the metric).
+    void this.newestExisting().then(
+      (at) => {
+        if (at !== undefined && this.lastWrittenAt === undefined) this.lastWrittenAt = at;
+      },
+      (error: unknown) => this.log.warn({ err: error }, 'could not list the backups already made'),
+    );
+  }
+
+  private async newestExisting(): Promise<number | undefined> {
+    const store = await openBackupStore(this.settings.location);
+    try {
+      const newest = (await store.list()).at(-1);
+      return newest === undefined ? undefined : backupTime(newest).getTime();
+    } finally {
+      store.close();
+    }
   }
 
   /** The next time a backup runs; undefined when the expression names no future time. */
@@ -80,6 +100,7 @@ export class BackupScheduler {
     try {
       const { name, manifest } = await createBackup(this.config, this.media, store);
       this.counts.written++;
+      this.lastWrittenAt = Date.now();
       const bytes = manifest.files.reduce((sum, file) => sum + file.size, 0);
       this.log.info(
         { backup: name, where: store.where, files: manifest.files.length, bytes, media_missing: manifest.media_missing.length },

@@ -14,6 +14,12 @@ export function backupName(at: Date): string {
   return `backup-${at.toISOString().replace(/[:.]/g, '-')}`;
 }
 
+/** When the backup named `name` was made (backupName's inverse). */
+export function backupTime(name: string): Date {
+  const [, date, hours, minutes, seconds, millis] = /^backup-(\d{4}-\d\d-\d\d)T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z$/.exec(name) ?? [];
+  return new Date(`${date}T${hours}:${minutes}:${seconds}.${millis}Z`);
+}
+
 export function isBackupName(name: string): boolean {
   return BACKUP_NAME.test(name);
 }

@@ -10,6 +10,12 @@ import type { PoolStats } from '../db/database.ts';
 import { pendingBacklog } from '../outbox/outbox-admin.ts';
 import { RequestMetrics } from './request-metrics.ts';
 
+/** What the backup schedule (backup/backup-schedule.ts) reports, by shape: observability/ imports no capability. */
+export interface BackupCounts {
+  readonly lastWrittenAt: number | undefined;
+  readonly counts: { readonly written: number; readonly failed: number };
+}
+
 export class ServiceMetrics {
   readonly registry = new Registry();
   readonly requests = new RequestMetrics();
@@ -112,6 +118,28 @@ export class ServiceMetrics {
       poolGauge('db_pool_waiting_requests', 'Queries and transactions waiting for a free connection.', (stats) => stats.waiting);
       poolGauge('db_pool_max_connections', 'Most connections the pool opens (DATABASE_POOL_SIZE).', (stats) => stats.max);
     }
+  }
+
+  /** Scheduled backups (BACKUP_SCHEDULE): when the last one was written, how many failed. */
+  watchBackups(backups: BackupCounts): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'backup_last_success_timestamp_seconds',
+      help: 'When the last scheduled backup was written (Unix time); 0 until one has been.',
+      registers,
+      collect() {
+        this.set((backups.lastWrittenAt ?? 0) / 1000);
+      },
+    });
+    new Counter({
+      name: 'backup_failures_total',
+      help: 'Scheduled backups that failed since the service started (each is logged as "backup failed").',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(backups.counts.failed);
+      },
+    });
   }
 
   /** The Prometheus text exposition of every metric. */

@@ -14,7 +14,12 @@ import { createAppUser, png, upload } from '../media/media-fixtures.ts';
 describe('scheduled backups', { skip: onPostgres && 'BACKUP_SCHEDULE is for SQLite (config refuses it on PostgreSQL)' }, () => {
   test('every second, keeping the newest two: backups appear, the oldest go, a shutdown leaves no partial one', async () => {
     const location = mkdtempSync(join(tmpdir(), 'profile-service-scheduled-'));
-    const server = await startTestServer({ BACKUP_SCHEDULE: '* * * * * *', BACKUP_LOCATION: location, BACKUP_KEEP: '2' });
+    const server = await startTestServer({
+      BACKUP_SCHEDULE: '* * * * * *',
+      BACKUP_LOCATION: location,
+      BACKUP_KEEP: '2',
+      METRICS_PORT: '0',
+    });
     try {
       const account = await createAccount(server);
       const appUserId = await createAppUser(server, account);
@@ -27,6 +32,11 @@ describe('scheduled backups', { skip: onPostgres && 'BACKUP_SCHEDULE is for SQLi
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       assert.equal(backups.counts.failed, 0);
+      // For an alert on a backup that is overdue: the last success, as Prometheus reads it.
+      const metrics = await (await fetch(`${server.server.metricsAddress}/metrics`)).text();
+      const last = Number(/^backup_last_success_timestamp_seconds (\S+)$/m.exec(metrics)?.[1]);
+      assert.ok(last > Date.now() / 1000 - 3600 && last <= Date.now() / 1000, `backup_last_success_timestamp_seconds ${last}`);
+      assert.match(metrics, /^backup_failures_total 0$/m);
     } finally {
       await server.close();
     }
@@ -37,6 +47,23 @@ describe('scheduled backups', { skip: onPostgres && 'BACKUP_SCHEDULE is for SQLi
       assert.match(name, /^backup-/);
       assert.ok(existsSync(join(location, name, 'manifest.json')));
       assert.equal(readdirSync(join(location, name, 'media')).length, 1, 'the picture is in each backup');
+    }
+
+    // Started again (no backup due for months), it reports the newest backup already there.
+    const again = await startTestServer({ BACKUP_SCHEDULE: '0 0 1 1 *', BACKUP_LOCATION: location, METRICS_PORT: '0' });
+    try {
+      const newest = left.sort().at(-1)!;
+      const expected = Date.parse(newest.slice('backup-'.length).replace(/T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z$/, 'T$1:$2:$3.$4Z')) / 1000;
+      const deadline = Date.now() + WAIT_MS;
+      for (;;) {
+        const metrics = await (await fetch(`${again.server.metricsAddress}/metrics`)).text();
+        const last = Number(/^backup_last_success_timestamp_seconds (\S+)$/m.exec(metrics)?.[1]);
+        if (last === expected) break;
+        assert.ok(Date.now() < deadline, `backup_last_success_timestamp_seconds ${last}, expected ${expected} (${newest})`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await again.close();
     }
   });
 });
