@@ -7,11 +7,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { registerAccountRoutes } from './accounts/account-routes.ts';
+import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
 import { registerEntityTags } from './http/entity-tags.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
 import { registerAccessorRoutes } from './sharing/accessor-routes.ts';
 import { registerEmergencyRoutes } from './emergency/emergency-routes.ts';
+import { registerSyncRoutes } from './sync/sync-routes.ts';
 import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
 import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
@@ -130,9 +132,11 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerAppDataRoutes(app, ctx);
   registerAccessorRoutes(app, ctx);
   registerEmergencyRoutes(app, ctx);
+  registerSyncRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);
   registerAccountRoutes(app, ctx);
   registerMessagingRoutes(app, ctx);
+  registerAdminRoutes(app, ctx);
   const devInbox = devInboxEnabled(ctx.config);
   if (devInbox) registerDevInboxRoutes(app, ctx.config);
   // The pages for people: at / and paths no API route uses (contract §10).

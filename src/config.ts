@@ -81,6 +81,12 @@ export interface Config {
   passwordResetTtlMs: number;
   /** How long an address is held by an account, or a secondary address, that was never verified. */
   unverifiedAccountTtlMs: number;
+  /** How long the change log keeps a change (contract §14): CHANGES_RETENTION. */
+  changesRetentionMs: number;
+  /** Live streams open at once per account, on one instance (contract §14): EVENT_STREAMS_PER_ACCOUNT. */
+  eventStreamsPerAccount: number;
+  /** How often a live stream sends a comment line and checks itself: EVENT_HEARTBEAT (at most 30 s, as contract §14 asks). */
+  eventHeartbeatMs: number;
   rateLimits: {
     enabled: boolean;
     loginFailuresPerAccountIp: RateLimit;
@@ -165,6 +171,12 @@ const SIZE_UNITS: Record<string, number> = {
 };
 
 /** "3600", "30d", "90s", "1h" → milliseconds. A bare number is seconds. */
+/** A live stream's heartbeat: a comment line at least every 30 s (contract §14). */
+function heartbeat(ms: number): number {
+  if (ms > 30_000) throw new ConfigError('EVENT_HEARTBEAT must be at most 30s: clients and proxies count on a line at least that often');
+  return ms;
+}
+
 export function parseDuration(name: string, value: string): number {
   const match = /^(\d+)\s*(ms|s|m|h|d|w)?$/i.exec(value.trim());
   if (!match) throw new ConfigError(`${name} must be a number of seconds or a value with a unit (ms, s, m, h, d, w), got "${value}"`);
@@ -518,6 +530,9 @@ export function loadConfig(env: Env = process.env): Config {
     emailVerificationTtlMs: duration('EMAIL_VERIFICATION_TTL', '1d'),
     passwordResetTtlMs: duration('PASSWORD_RESET_TTL', '1h'),
     unverifiedAccountTtlMs: positiveDuration('UNVERIFIED_ACCOUNT_TTL', '7d'),
+    changesRetentionMs: positiveDuration('CHANGES_RETENTION', '30d'),
+    eventStreamsPerAccount: parseInteger('EVENT_STREAMS_PER_ACCOUNT', get('EVENT_STREAMS_PER_ACCOUNT') ?? '10', 1),
+    eventHeartbeatMs: heartbeat(positiveDuration('EVENT_HEARTBEAT', '25s')),
     rateLimits: {
       enabled: onOff('RATE_LIMITS', 'on'),
       loginFailuresPerAccountIp: rate('RATE_LIMIT_LOGIN_ACCOUNT_IP', '5/5m'),

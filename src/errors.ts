@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'forbidden'
   | 'conflict'
   | 'precondition-failed' // If-Match named a tag that is not the current one
+  | 'gone' // a changes cursor past the retention, or not one the service gave
   | 'unprocessable' // well-formed, but not this: an Idempotency-Key reused for another request
   | 'rate-limited' // try again after `retryAfterSeconds`
   | 'unavailable'; // something the request needs is not there now
@@ -71,6 +72,10 @@ export function conflict(detail: string): DomainError {
 
 export function preconditionFailed(detail: string): DomainError {
   return new DomainError('precondition-failed', { detail });
+}
+
+export function gone(detail: string): DomainError {
+  return new DomainError('gone', { detail });
 }
 
 export function unprocessable(detail: string): DomainError {

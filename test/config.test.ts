@@ -236,6 +236,9 @@ describe('configuration', () => {
     [{ MAILCHIMP_API_KEY: 'nodatacentre', MAILCHIMP_LIST_ID: 'l' }, 'MAILCHIMP_API_KEY'],
     [{ QUOTA_ITEMS_PER_TOPIC: '0' }, 'QUOTA_ITEMS_PER_TOPIC'],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'],
+    [{ CHANGES_RETENTION: '0' }, 'CHANGES_RETENTION'],
+    [{ EVENT_STREAMS_PER_ACCOUNT: '0' }, 'EVENT_STREAMS_PER_ACCOUNT'],
+    [{ EVENT_HEARTBEAT: '31s' }, 'EVENT_HEARTBEAT'],
   ];
   for (const [env, variable] of bad) {
     test(`a bad ${variable} is refused with a message naming it`, () => {

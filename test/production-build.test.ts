@@ -86,7 +86,7 @@ describe('production build', () => {
     await script.arrayBuffer();
   });
 
-  test('the command-line tools: migrate, outbox stats, seed (whose accounts then log in)', async () => {
+  test('the command-line tools: migrate, outbox stats, seed (whose accounts then log in), accounts', async () => {
     const env = { PATH: process.env.PATH, DATABASE_URL: database.url };
     const node = (script: string, ...args: string[]) =>
       run(process.execPath, [join(outdir, 'cli', script), ...args], { cwd: dataDir, env });
@@ -97,6 +97,14 @@ describe('production build', () => {
     assert.equal(seeded.accounts, 2);
     const login = await request('POST', '/auth/login/', { body: { username: 'bench-1@example.com', password: seeded.password } });
     assert.equal(login.status, 200, login.text);
+    const found = JSON.parse((await node('accounts.js', 'find', 'bench-1@', '--json')).stdout);
+    assert.deepEqual(
+      found.map((account: { email: string }) => account.email),
+      ['bench-1@example.com'],
+    );
+    await node('accounts.js', 'disable', 'bench-1@example.com');
+    const refused = await request('POST', '/auth/login/', { body: { username: 'bench-1@example.com', password: seeded.password } });
+    assert.equal(refused.status, 400, 'the bundled accounts command disabled the account');
   });
 
   test('the backup and restore commands: a backup of the running service, restored into a fresh folder', async (t) => {

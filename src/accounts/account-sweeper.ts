@@ -1,8 +1,10 @@
 // A periodic pass over what expires by itself: unverified holds on addresses past
 // UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key and invitation e-mails older
 // than the limits that count them, MFA logins never completed, passkey challenges never answered, the abuse limits' ended windows
-// (where they are kept in the database), Idempotency-Keys past their 24 hours, and emergency
-// link views past their 90 days. Every instance may run it: each step is an idempotent delete.
+// (where they are kept in the database), Idempotency-Keys past their 24 hours, emergency
+// link views past their 90 days, changes past CHANGES_RETENTION, and the operators' audit
+// records past their year (admin/, contract §16). Every instance may run it: each step is an
+// idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
@@ -15,8 +17,12 @@ import { deleteExpiredHolds } from './emails/unverified-holds.ts';
 import { deleteKeysBefore, KEY_LIFETIME_MS } from '../app-data/idempotent-create.ts';
 import { deleteViewsBefore } from '../emergency/emergency-link-queries.ts';
 import { VIEW_RETENTION_MS } from '../emergency/emergency-link-service.ts';
+import { sweepChangeLog } from '../sync/change-retention.ts';
 
 const SWEEP_INTERVAL_MS = 60 * 60_000;
+
+/** How long the operators' audit (admin/) keeps a record. */
+export const AUDIT_RETENTION_MS = 365 * 24 * 3_600_000;
 
 export class AccountSweeper {
   readonly #db: Db;
@@ -68,6 +74,12 @@ export class AccountSweeper {
     await deleteEndedCounters(this.#db.kysely, now);
     await deleteKeysBefore(this.#db.kysely, now - KEY_LIFETIME_MS);
     await deleteViewsBefore(this.#db.kysely, now - VIEW_RETENTION_MS);
+    await sweepChangeLog(this.#db, now - this.#config.changesRetentionMs);
+    // The audit is the operators' (admin/, above this folder): the one statement is kept here.
+    await this.#db.kysely
+      .deleteFrom('operator_audit')
+      .where('at', '<', now - AUDIT_RETENTION_MS)
+      .execute();
     if (holds.accounts + holds.addresses > 0)
       this.#log.info({ ...holds, emailSends: sends }, 'expired unverified accounts and addresses removed');
   }

@@ -21,6 +21,15 @@ export function listEmergencyContacts(db: Kysely<Database>, accountId: number, a
     .execute();
 }
 
+/** Emergency contacts by id (the changes of contract §14). */
+export function listEmergencyContactsByIds(
+  db: Kysely<Database>,
+  accountId: number,
+  ids: readonly number[],
+): Promise<EmergencyContactRow[]> {
+  return db.selectFrom('emergency_contacts').select(COLUMNS).where('id', 'in', ids).where('account_id', '=', accountId).execute();
+}
+
 export function findEmergencyContact(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedEmergencyContactRow | undefined> {
   return db
     .selectFrom('emergency_contacts')

@@ -48,6 +48,16 @@ export async function listEmergencyItems(db: Kysely<Database>, accountId: number
   return rows.map(toRow);
 }
 
+/** Emergency items by id (the changes of contract §14). */
+export async function listEmergencyItemsByIds(
+  db: Kysely<Database>,
+  accountId: number,
+  ids: readonly number[],
+): Promise<EmergencyItemRow[]> {
+  const rows = await selectWithMedia(db, accountId).where('emergency_items.id', 'in', ids).execute();
+  return rows.map(toRow);
+}
+
 export async function findEmergencyItem(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedEmergencyItemRow | undefined> {
   const row = await selectWithMedia(db, accountId).where('emergency_items.id', '=', id).executeTakeFirst();
   return row && toRow(row);

@@ -29,6 +29,11 @@ export function listMedia(db: Kysely<Database>, accountId: number, appUserId: nu
     .execute();
 }
 
+/** Media by id (the changes of contract §14). */
+export function listMediaByIds(db: Kysely<Database>, accountId: number, ids: readonly number[]): Promise<MediaRow[]> {
+  return db.selectFrom('media_resources').select(COLUMNS).where('id', 'in', ids).where('account_id', '=', accountId).execute();
+}
+
 export function findMedia(db: Kysely<Database>, accountId: number, id: number): Promise<MediaRecord | undefined> {
   return db
     .selectFrom('media_resources')

@@ -1,9 +1,11 @@
 // `Authorization: Token <token>` on every request (contract §3). Routes say in their config
 // whether a caller must be authenticated ('required', the default), may be ('optional'), or
-// is not looked at ('none').
+// is not looked at ('none'). A route that must not be known to exist by those who may not
+// use it (the operators' routes, contract §16) is 'hidden': a token is read when one is
+// given, and a missing or bad one leaves the caller null, for the route's own 404.
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { unauthenticated } from '../errors.ts';
+import { DomainError, unauthenticated } from '../errors.ts';
 import type { App } from '../http/types.ts';
 import type { Grant } from './grants.ts';
 import { tokenFinder, type TokenFinder } from './token-finder.ts';
@@ -21,7 +23,7 @@ export interface Caller {
   grants(): Promise<readonly Grant[]>;
 }
 
-export type AuthMode = 'required' | 'optional' | 'none';
+export type AuthMode = 'required' | 'optional' | 'none' | 'hidden';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -68,6 +70,13 @@ export function registerTokenAuth(app: App, ctx: AppContext): void {
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
       if (mode === 'required') throw unauthenticated('Authentication credentials were not provided.');
+      return;
+    }
+    if (mode === 'hidden') {
+      request.caller = await authenticate(ctx, findToken, header).catch((error: unknown) => {
+        if (error instanceof DomainError && error.kind === 'unauthenticated') return null;
+        throw error;
+      });
       return;
     }
     request.caller = await authenticate(ctx, findToken, header);

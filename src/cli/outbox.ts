@@ -1,13 +1,11 @@
 // `npm run outbox -- <command>` (or `node dist/cli/outbox.js <command>` from a build): the
 // operator's view of the outbox. Reads the service's configuration (environment and .env)
 // and its database; it never migrates, so pointing it at the wrong DATABASE_URL changes nothing.
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { openDatabase } from '../db/open-database.ts';
-import { pendingMigrations } from '../db/migrate.ts';
 import type { OutboxState } from '../db/schema.ts';
+import { CommandError, openServiceDatabase } from './service-database.ts';
 import {
   OUTBOX_STATES,
   countOutboxByState,
@@ -31,9 +29,6 @@ Configuration as for the service: DATABASE_URL (and a .env file in the working d
 
 /** Bad usage: printed with the usage text, exit status 2. */
 class UsageError extends Error {}
-
-/** A problem worth one clear line (no stack): exit status 1. */
-class CommandError extends Error {}
 
 function parsePositiveInteger(name: string, value: string): number {
   if (!/^[1-9]\d{0,9}$/.test(value)) throw new UsageError(`${name} must be a positive whole number, got "${value}"`);
@@ -120,33 +115,6 @@ function retry(args: string[]): Run {
 type Run = (db: Db) => Promise<number>;
 
 const COMMANDS: Record<string, (args: string[]) => Run> = { list, stats, retry };
-
-/** Opens the service's database, refusing one that does not exist or is not migrated. */
-async function openServiceDatabase(databaseUrl: string): Promise<Db> {
-  if (databaseUrl.startsWith('sqlite:')) {
-    const path = databaseUrl.slice('sqlite:'.length);
-    // Opening would create an empty file: say instead that the service has not run here.
-    if (path === ':memory:' || !existsSync(path)) {
-      throw new CommandError(
-        `No database at "${path}" (DATABASE_URL). Check DATABASE_URL and the working directory, or start the service once to create it.`,
-      );
-    }
-  }
-  const db = openDatabase(databaseUrl, { poolSize: 1 });
-  try {
-    const pending = await pendingMigrations(db);
-    if (pending.length > 0) {
-      throw new CommandError(
-        `The database (DATABASE_URL) is not migrated to this version (pending: ${pending.join(', ')}). Start the service, which migrates at start-up, then run this again.`,
-      );
-    }
-    return db;
-  } catch (error) {
-    await db.close();
-    if (error instanceof CommandError) throw error;
-    throw new CommandError(`Cannot read the database (DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;

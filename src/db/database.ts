@@ -6,6 +6,7 @@
 import type { CompiledQuery, Kysely, SelectQueryBuilder } from 'kysely';
 import type { jsonArrayFrom } from 'kysely/helpers/sqlite';
 import type { ChangeFeed } from './change-feed.ts';
+import type { Listening } from './postgres-listen.ts';
 import type { PostgresPoolOptions } from './postgres-pool.ts';
 import type { Database } from './schema.ts';
 
@@ -34,6 +35,11 @@ export interface Db {
    * instance); absent where other instances write too (PostgreSQL).
    */
   changes?: ChangeFeed;
+  /**
+   * PostgreSQL: listens on `channels` on a connection of its own (NOTIFY arrives after the
+   * commit, on every instance); `onReconnect` runs when it was lost and is back.
+   */
+  listen?(channels: readonly string[], onNotify: (channel: string, payload: string) => void, onReconnect: () => void): Listening;
   /**
    * Runs a compiled query as a prepared statement kept by the connection: on PostgreSQL a
    * named statement (parsed and planned once per connection, not at every call), on SQLite

@@ -20,6 +20,8 @@ import { accessorsMigration } from './migrations/0015-accessors.ts';
 import { emergencyLinksMigration } from './migrations/0016-emergency-links.ts';
 import { idempotencyKeysMigration } from './migrations/0017-idempotency-keys.ts';
 import { passkeysMigration } from './migrations/0018-passkeys.ts';
+import { changesMigration } from './migrations/0019-changes.ts';
+import { operatorsMigration } from './migrations/0021-operators.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -41,6 +43,8 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0016-emergency-links': emergencyLinksMigration(db.dialect),
     '0017-idempotency-keys': idempotencyKeysMigration(),
     '0018-passkeys': passkeysMigration(db.dialect),
+    '0019-changes': changesMigration(db.dialect),
+    '0021-operators': operatorsMigration(db.dialect),
   };
 }
 

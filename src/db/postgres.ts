@@ -2,6 +2,7 @@
 // (database.ts): a pool that survives the database going away (postgres-pool.ts), named
 // prepared statements, row locks and SKIP LOCKED claims, and how it reports constraint
 // violations.
+import { listenTo } from './postgres-listen.ts';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import pg from 'pg';
@@ -25,6 +26,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
     dialect: 'postgres',
     stats,
     writeFunctions: true,
+    listen: (channels, onNotify, onReconnect) => listenTo(url, channels, onNotify, onReconnect, options.log),
     jsonArrayFrom,
     async executePrepared<R>(name: string, query: CompiledQuery<R>): Promise<R[]> {
       stats.queries++;

@@ -10,6 +10,12 @@ export interface AccountsTable {
   last_name: string;
   password_hash: string;
   created_at: number;
+  /** The operator role (contract §16): given and taken back from the command line only. */
+  is_operator: Generated<Flag>;
+  /** When an operator disabled the account; null: not disabled. */
+  disabled_at: number | null;
+  /** When a way in last issued the account a token; null: never since migration 0021. */
+  last_sign_in_at: number | null;
 }
 
 export interface EmailAddressesTable {
@@ -296,6 +302,51 @@ export interface WebauthnChallengesTable {
   expires_at: number;
 }
 
+/** One change to something an app user holds (contract §14), written by triggers (migration 0019). */
+export interface ChangesTable {
+  id: Generated<number>;
+  app_user_id: number;
+  account_id: number;
+  type: ChangeType;
+  object_id: number;
+  op: 'upsert' | 'delete';
+  /** A tombstone's profile (for what sits under one). */
+  profile_id: number | null;
+  /** A tombstone: whether its profile was private then; a profile's upsert: whether it was hidden just before (private, or new). */
+  in_private: Flag | null;
+  created_at: number;
+}
+
+export type ChangeType =
+  | 'app_user'
+  | 'profile'
+  | 'topic'
+  | 'item'
+  | 'list_entry'
+  | 'emergency_item'
+  | 'emergency_contact'
+  | 'media_resource';
+
+/** The highest change id the retention sweep has deleted. */
+export interface ChangesHorizonTable {
+  id: number;
+  swept_through: number;
+}
+
+export type AuditVia = 'api' | 'cli';
+
+/** One operator action (contract §16), kept a year. */
+export interface OperatorAuditTable {
+  id: Generated<number>;
+  at: number;
+  via: AuditVia;
+  /** The operator who acted through the API; null from the command line. */
+  operator_account_id: number | null;
+  action: string;
+  account_id: number | null;
+  reason: string | null;
+}
+
 export interface Database {
   app_users: AppUsersTable;
   media_resources: MediaResourcesTable;
@@ -325,4 +376,7 @@ export interface Database {
   rate_counters: RateCountersTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
+  changes: ChangesTable;
+  changes_horizon: ChangesHorizonTable;
+  operator_audit: OperatorAuditTable;
 }

@@ -62,6 +62,7 @@ const STATUS_OF: Record<ErrorKind, number> = {
   'not-found': 404,
   conflict: 409,
   'precondition-failed': 412,
+  gone: 410,
   unprocessable: 422,
   'rate-limited': 429,
   unavailable: 503,

@@ -29,6 +29,9 @@ export const PAGE_PATHS = [
   '/data',
   '/data/*',
   '/shared',
+  // The operators' console (contract §16): one page, its views chosen by the query
+  // (/admin?account=12, ?view=outbox, ?view=audit), so that no page lies under /admin/, the API's.
+  '/admin',
   // An emergency link, $PUBLIC_URL/emergency/<token> (contract §13): the page reads /public/emergency/<token>/.
   '/emergency/*',
 ] as const;

@@ -100,6 +100,14 @@ export function recoveryCodeUsedMessage(to: string, codesLeft: number): MailMess
   ]);
 }
 
+/** An operator turned the second factor off (contract §16), as asked by someone who lost it. */
+export function secondFactorRemovedMessage(to: string): MailMessage {
+  return compose(to, 'Two-step sign-in was turned off by the service', [
+    'At your request, the people who run Profile Service turned off two-step sign-in for your account: its authenticator app, its recovery codes and its passkeys were removed. Signing in now needs only your password.',
+    'Turn two-step sign-in back on in your settings. If you did not ask for this, reset your password now and contact us.',
+  ]);
+}
+
 /** Someone with the password failed the second step too often: the owner should change the password. */
 export function secondStepLockedMessage(to: string, lockMs: number): MailMessage {
   const minutes = Math.max(1, Math.ceil(lockMs / 60_000));

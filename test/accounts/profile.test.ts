@@ -10,11 +10,11 @@ describe('/account/profile/', () => {
   });
   after(() => server.close());
 
-  test('GET: {id, email, first_name, last_name} of the caller', async () => {
+  test('GET: {id, email, first_name, last_name, is_operator} of the caller', async () => {
     const account = await createAccount(server, { firstName: 'Ada', lastName: 'Lovelace' });
     const response = await server.request('GET', '/account/profile/', { token: account.token });
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body, { id: account.id, email: account.email, first_name: 'Ada', last_name: 'Lovelace' });
+    assert.deepEqual(response.body, { id: account.id, email: account.email, first_name: 'Ada', last_name: 'Lovelace', is_operator: false });
     const noSlash = await server.request('GET', '/account/profile', { token: account.token });
     assert.equal(noSlash.status, 200);
   });
@@ -38,7 +38,7 @@ describe('/account/profile/', () => {
     const last = await server.request('PATCH', '/account/profile/', { token: account.token, body: { last_name: '' } });
     assert.deepEqual(last.body, { id: account.id, email: account.email, first_name: 'Grace', last_name: '' });
     const read = await server.request('GET', '/account/profile/', { token: account.token });
-    assert.deepEqual(read.body, last.body);
+    assert.deepEqual(read.body, { ...last.body, is_operator: false });
     const empty = await server.request('PATCH', '/account/profile/', { token: account.token });
     assert.equal(empty.status, 200);
     assert.deepEqual(empty.body, last.body);

@@ -24,7 +24,9 @@ export type IdKind =
   | 'email'
   | 'session'
   | 'passkey'
-  | 'file';
+  | 'file'
+  | 'account'
+  | 'outboxMessage';
 
 /** The path segment before an `{id}` names the kind of object the id is. */
 export const KIND_OF_SEGMENT: Record<string, IdKind> = {
@@ -44,6 +46,10 @@ export const KIND_OF_SEGMENT: Record<string, IdKind> = {
   sessions: 'session',
   passkeys: 'passkey',
   files: 'file',
+  // The operators' routes (/admin/…): the fuzzer's parties are no operators, so whatever the id
+  // these answer 404 (fuzz-runner.ts checks it).
+  accounts: 'account',
+  outbox: 'outboxMessage',
 };
 
 export interface Party {
@@ -266,6 +272,8 @@ async function newParty(server: TestServer, label: Party['label']): Promise<Part
       session: [],
       passkey: [],
       file: [],
+      account: [account.id],
+      outboxMessage: [1],
     },
   };
 }

@@ -4,3 +4,12 @@
  * machine: every wait returns as soon as the thing has happened.
  */
 export const WAIT_MS = 30_000;
+
+/** Waits until `condition` holds (polled), or fails after WAIT_MS with `what`. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

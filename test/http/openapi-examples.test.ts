@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { grantOperator } from '../../src/admin/admin-service.ts';
 import { hashPassword } from '../../src/auth/passwords.ts';
 import { EXAMPLE_ADDED_EMAIL } from '../../src/accounts/emails/email-schemas.ts';
 import { EXAMPLE_EMAIL, EXAMPLE_PASSWORD } from '../../src/http/openapi-document.ts';
@@ -67,6 +68,39 @@ async function accountWithExamplePassword(email: string): Promise<{ id: number; 
     passwordHash: await hashPassword(EXAMPLE_PASSWORD),
     now: server.clock.now(),
   });
+}
+
+/** An operator holding a passkey (a second factor), made once, as the command line makes one. */
+async function exampleOperator(): Promise<string> {
+  if (!made.operator) {
+    const operator = await accountWithExamplePassword('operator@example.com');
+    await grantOperator(mailed.server.server.ctx, { via: 'cli' }, operator.id);
+    await addPasskeyRow(operator.id);
+    made.operator = operator.token;
+  }
+  return made.operator;
+}
+
+async function addPasskeyRow(accountId: number): Promise<void> {
+  await mailed.server.server.ctx.db.kysely
+    .insertInto('passkeys')
+    .values({
+      account_id: accountId,
+      credential_id: `example-${accountId}`,
+      public_key: 'x',
+      counter: 0,
+      transports: '',
+      backed_up: 0,
+      name: 'Key',
+      created_at: mailed.server.clock.now(),
+    })
+    .execute();
+}
+
+/** The account the operators' examples act on, last deleted. */
+async function operatedOn(): Promise<{ token: string; id: number }> {
+  made.operatedOn ??= (await accountWithExamplePassword('operated-on@example.com')).id;
+  return { token: await exampleOperator(), id: made.operatedOn };
 }
 
 const STORY: Step[] = [
@@ -195,6 +229,57 @@ const STORY: Step[] = [
     },
   },
   { operationId: 'deleteAccount', send: async () => ({ token: (await accountWithExamplePassword('mary@example.com')).token }) },
+  { operationId: 'adminDisableAccount', send: operatedOn },
+  { operationId: 'adminEnableAccount', send: operatedOn },
+  { operationId: 'adminEndSessions', send: operatedOn },
+  {
+    operationId: 'adminTurnOffSecondFactor',
+    send: async () => {
+      const sending = await operatedOn();
+      await addPasskeyRow(sending.id);
+      return sending;
+    },
+  },
+  {
+    operationId: 'adminResendVerification',
+    send: async () => {
+      const sending = await operatedOn();
+      await mailed.server.server.ctx.db.kysely
+        .insertInto('email_addresses')
+        .values({
+          account_id: sending.id,
+          email: 'unverified@example.com',
+          email_lower: 'unverified@example.com',
+          verified: 0,
+          is_primary: 0,
+          verified_action: 1,
+          created_at: mailed.server.clock.now(),
+        })
+        .execute();
+      return sending;
+    },
+  },
+  {
+    operationId: 'adminRetryOutboxMessage',
+    send: async () => {
+      const now = mailed.server.clock.now();
+      const failed = await mailed.server.server.ctx.db.kysely
+        .insertInto('outbox')
+        .values({
+          kind: 'email',
+          payload: '{}',
+          state: 'failed',
+          attempts: 8,
+          next_attempt_at: now,
+          created_at: now,
+          last_error: 'refused',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { token: await exampleOperator(), id: failed.id };
+    },
+  },
+  { operationId: 'adminDeleteAccount', send: operatedOn },
 ];
 
 const stepName = (step: Pick<Step, 'operationId' | 'example'>) => `${step.operationId}${step.example ? ` (${step.example})` : ''}`;

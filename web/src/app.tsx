@@ -29,6 +29,7 @@ const Emergency = lazy(() => import('./pages/data/emergency.tsx').then((m) => m.
 const Share = lazy(() => import('./pages/data/share.tsx').then((m) => m.Share));
 const DevMailPage = lazy(() => import('./pages/dev-mail.tsx').then((m) => m.DevMailPage));
 const Shared = lazy(() => import('./pages/shared.tsx').then((m) => m.Shared));
+const Admin = lazy(() => import('./pages/admin/admin.tsx').then((m) => m.Admin));
 
 export function App() {
   return (
@@ -62,6 +63,7 @@ export function App() {
             <Route path="/data/users/:user/gallery" component={Gallery} />
             <Route path="/data/users/:user/emergency" component={Emergency} />
             <Route path="/shared" component={Shared} />
+            <Route path="/admin" component={Admin} />
             <Route path="/dev/mail" component={DevMailPage} />
             <Route default component={NotFound} />
           </Router>

@@ -7,6 +7,7 @@ export interface AccountRow {
   first_name: string;
   last_name: string;
   password_hash: string;
+  is_operator: number;
 }
 
 /** The account with its primary address (every account has exactly one). */
@@ -16,7 +17,14 @@ export function findAccount(db: Kysely<Database>, accountId: number): Promise<Ac
     .innerJoin('email_addresses', (join) =>
       join.onRef('email_addresses.account_id', '=', 'accounts.id').on('email_addresses.is_primary', '=', 1),
     )
-    .select(['accounts.id', 'email_addresses.email', 'accounts.first_name', 'accounts.last_name', 'accounts.password_hash'])
+    .select([
+      'accounts.id',
+      'email_addresses.email',
+      'accounts.first_name',
+      'accounts.last_name',
+      'accounts.password_hash',
+      'accounts.is_operator',
+    ])
     .where('accounts.id', '=', accountId)
     .executeTakeFirst();
 }

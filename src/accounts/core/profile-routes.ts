@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/types.ts';
 import { callerOf } from '../../auth/token-auth.ts';
-import { AccountSchema, ProfilePatchBody, ProfilePutBody } from './profile-schemas.ts';
+import { AccountSchema, AccountWithRoleSchema, ProfilePatchBody, ProfilePutBody } from './profile-schemas.ts';
 import { getProfile, updateProfile } from './profile-service.ts';
 import { errors } from '../../http/error-schemas.ts';
 
@@ -12,9 +12,9 @@ export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['account'],
-        summary: "The caller's account",
+        summary: "The caller's account, and whether it is an operator's",
         operationId: 'getAccount',
-        response: { 200: AccountSchema, ...errors({ auth: true }) },
+        response: { 200: AccountWithRoleSchema, ...errors({ auth: true }) },
       },
     },
     (request) => getProfile(ctx, callerOf(request).accountId),

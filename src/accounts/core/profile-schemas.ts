@@ -16,6 +16,14 @@ export const AccountSchema = Type.Object({
 
 export type Account = Static<typeof AccountSchema>;
 
+/** GET's answer also says whether the caller holds the operator role (contract §16), for the web client's menu. */
+export const AccountWithRoleSchema = Type.Object({
+  ...AccountSchema.properties,
+  is_operator: Type.Boolean({ description: 'The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md)' }),
+});
+
+export type AccountWithRole = Static<typeof AccountWithRoleSchema>;
+
 export function toAccount(row: Pick<AccountRow, 'id' | 'email' | 'first_name' | 'last_name'>): Account {
   return { id: row.id, email: row.email, first_name: row.first_name, last_name: row.last_name };
 }

@@ -2,12 +2,12 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { queueMemberSync } from '../../mailchimp/queue-member-sync.ts';
 import { findAccount, updateAccountNames } from './account-queries.ts';
-import { toAccount, type Account, type ProfileChanges } from './profile-schemas.ts';
+import { toAccount, type Account, type AccountWithRole, type ProfileChanges } from './profile-schemas.ts';
 
-export async function getProfile(ctx: AppContext, accountId: number): Promise<Account> {
+export async function getProfile(ctx: AppContext, accountId: number): Promise<AccountWithRole> {
   const account = await findAccount(ctx.db.kysely, accountId);
   if (!account) throw notFound();
-  return toAccount(account);
+  return { ...toAccount(account), is_operator: account.is_operator === 1 };
 }
 
 /** Changes the names; a real change is synced to the mailing list. */

@@ -31,26 +31,42 @@ export async function deleteAccount(
   caller: Caller,
   proof: { password: string; code?: string },
 ): Promise<void> {
-  const accountId = caller.accountId;
-  const account = await findAccount(ctx.db.kysely, accountId);
+  const account = await findAccount(ctx.db.kysely, caller.accountId);
   // Deleted by a repeat of this request since its token was checked: done, as asked.
   if (!account) return;
   // Counted until both the password and the MFA code were right.
   const attempt = await passwordChecks.checkPassword(account, proof.password);
+  await removeAccount(ctx, account, { proof: (trx) => requireSecondFactor(ctx, trx, account, proof.code) });
+  await attempt.succeeded();
+}
 
+export interface RemovalSteps {
+  /** What must hold before anything is removed (the MFA code), in a transaction that removes nothing if it throws. */
+  proof?: (trx: Kysely<Database>) => Promise<void>;
+  /** Written in the transaction that removes the account (an operator's audit record). */
+  alongside?: (trx: Kysely<Database>) => Promise<void>;
+}
+
+/**
+ * Removes the account and everything it holds, with its notices (the deletion of contract §9):
+ * the one way an account is deleted, by its owner or by an operator (contract §16). False when
+ * it was gone already, and then nothing is queued and `alongside` does not run.
+ */
+export async function removeAccount(ctx: AppContext, account: { id: number; email: string }, steps: RemovalSteps = {}): Promise<boolean> {
+  const accountId = account.id;
   // A large app user's list entries and items go first, in batches, once the MFA code is
   // known right: no one transaction or statement then holds the writer (and, on SQLite, the
   // event loop) for the whole of them. Should the deletion stop after that, its repeat finishes it.
   const held = await appUserHolding(ctx.db.kysely, accountId);
   const inBatches = held !== undefined && held.item_count + held.entry_count > BULK_THRESHOLD;
   if (inBatches) {
-    await ctx.db.transaction((trx) => requireSecondFactor(ctx, trx, account, proof.code));
+    if (steps.proof) await ctx.db.transaction(steps.proof);
     await removeInBatches(ctx, accountId, held.id);
   }
 
   const deleted = await ctx.db.transaction(async (trx) => {
     await lockInWriteOrder(ctx, trx, accountId);
-    if (!inBatches) await requireSecondFactor(ctx, trx, account, proof.code);
+    if (!inBatches) await steps.proof?.(trx);
     const media = await trx.selectFrom('media_resources').select('storage_key').where('account_id', '=', accountId).execute();
     await trx.deleteFrom('outbox').where('account_id', '=', accountId).execute();
     const removed = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
@@ -64,10 +80,11 @@ export async function deleteAccount(
     );
     await queueEmail(ctx, trx, accountDeletedMessage(account.email), null);
     await queueMemberDeletion(ctx, trx, account.email);
+    await steps.alongside?.(trx);
     return true;
   });
-  await attempt.succeeded();
   if (deleted) ctx.outbox.wake();
+  return deleted;
 }
 
 /**

@@ -32,12 +32,12 @@ export function findAddressByEmail(db: Kysely<Database>, email: string): Promise
   return db.selectFrom('email_addresses').select(ADDRESS_COLUMNS).where('email_lower', '=', email.toLowerCase()).executeTakeFirst();
 }
 
-/** What login needs: the address, whether it is verified, and its account's password hash. */
+/** What login needs: the address, whether it is verified, its account's password hash and whether it is disabled. */
 export function findLoginAddress(db: Kysely<Database>, email: string) {
   return db
     .selectFrom('email_addresses')
     .innerJoin('accounts', 'accounts.id', 'email_addresses.account_id')
-    .select(['email_addresses.account_id', 'email_addresses.verified', 'accounts.password_hash'])
+    .select(['email_addresses.account_id', 'email_addresses.verified', 'accounts.password_hash', 'accounts.disabled_at'])
     .where('email_addresses.email_lower', '=', email.toLowerCase())
     .executeTakeFirst();
 }

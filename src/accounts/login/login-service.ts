@@ -9,7 +9,6 @@
 import type { LoginThrottle } from '../../auth/login-throttle.ts';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from '../../auth/passwords.ts';
 import { hashSecret, newSecret } from '../../auth/token-hash.ts';
-import { issueToken } from '../../auth/token-queries.ts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, nonFieldError } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
@@ -19,6 +18,7 @@ import { findLoginAddress } from '../emails/email-address-queries.ts';
 import { countChallengeAttempt, findChallenge, insertChallenge, spendChallenge } from '../mfa/mfa-queries.ts';
 import { spendSecondFactor, totpEnabled, WRONG_CODE } from '../mfa/mfa-check.ts';
 import { sessionOrigin } from '../sessions/session-origin.ts';
+import { accountDisabled, issueSignInToken } from '../sessions/sign-in-token.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
 export const UNVERIFIED_ADDRESS = 'This e-mail address is not verified yet. Verify it first with the link we sent to it, then log in.';
@@ -54,12 +54,17 @@ export async function logIn(ctx: AppContext, throttle: LoginThrottle, input: Log
     await attempt.succeeded();
     throw nonFieldError(UNVERIFIED_ADDRESS);
   }
+  // Said only to who knows the password, and before a second step that could not end in a token.
+  if (address.disabled_at !== null) {
+    await attempt.succeeded();
+    throw accountDisabled();
+  }
   // With an MFA code to come, the attempt stays counted as a failure until it is given.
   if (await totpEnabled(ctx.db.kysely, address.account_id)) return { mfa_required: true, mfa_token: await openChallenge(ctx, address) };
   // Taking the failure back runs beside issuing the token: it costs a right password no wait.
   const [, token] = await Promise.all([
     attempt.succeeded(),
-    issueToken(ctx.db.kysely, address.account_id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip)),
+    ctx.db.transaction((trx) => issueSignInToken(ctx, trx, address.account_id, sessionOrigin(input.userAgent, input.ip))),
   ]);
   return { token };
 }
@@ -119,7 +124,7 @@ async function judgeSecondStep(
   return ctx.db.transaction(async (trx) => {
     if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
     if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
-    return issueToken(trx, account.id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip));
+    return issueSignInToken(ctx, trx, account.id, sessionOrigin(input.userAgent, input.ip));
   });
 }
 

@@ -6,10 +6,10 @@
 // a counter going back means a cloned authenticator, and it is refused.
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { LoginThrottle } from '../../auth/login-throttle.ts';
-import { issueToken } from '../../auth/token-queries.ts';
 import type { AppContext } from '../../context.ts';
 import { fieldError } from '../../errors.ts';
 import { sessionOrigin } from '../sessions/session-origin.ts';
+import { issueSignInToken } from '../sessions/sign-in-token.ts';
 import { insertChallenge, spendChallenge } from './challenge-queries.ts';
 import { findPasskeyByCredential, recordPasskeyUse } from './passkey-queries.ts';
 import {
@@ -61,7 +61,7 @@ export async function signInWithPasskey(
   const token = await ctx.db.transaction(async (trx) => {
     // Another sign-in with the same counter got there first: one of the two is a clone.
     if (!(await recordPasskeyUse(trx, passkey, { ...use, at: ctx.clock.now() }))) throw fieldError('response', CLONED_PASSKEY);
-    return issueToken(trx, passkey.account_id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip));
+    return issueSignInToken(ctx, trx, passkey.account_id, sessionOrigin(input.userAgent, input.ip));
   });
   await attempt.succeeded();
   return token;

@@ -520,6 +520,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/users/{id}/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes to an app user's data since a cursor, in commit order (owner and accessors)
+         * @description Apply them to a full read taken at the cursor to get a full read taken now. A delete removes what the object holds with it. A cursor older than the retention (CHANGES_RETENTION), taken with other access, or not recognised is 410: read everything again.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/users/{id}/events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A live stream of an app user's changes (Server-Sent Events; owner and accessors)
+         * @description One event per change: `id:` its cursor, `data:` {"type", "id", "op"}. Reconnect with `Last-Event-ID` to resume with no gap and no repeat, on any instance; a comment line comes at least every 30 s. The stream ends when the token is revoked or access changes or ends; at most EVENT_STREAMS_PER_ACCOUNT streams per account at once (429).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/files/{storage_key}": {
         parameters: {
             query?: never;
@@ -694,7 +734,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's account */
+        /** The caller's account, and whether it is an operator's */
         get: operations["getAccount"];
         /** Replace first and last name (both required) */
         put: operations["replaceAccount"];
@@ -1018,6 +1058,177 @@ export interface paths {
          * @description Signs the provider's nonce into an RS256 JWT naming the caller's account. 503 when messaging is not configured.
          */
         post: operations["createMessagingToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operators: at most 50 accounts, by id, with an address containing the text (any case) */
+        get: operations["adminFindAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operators: one account's standing and addresses (never its personal data) */
+        get: operations["adminGetAccount"];
+        put?: never;
+        post?: never;
+        /** Operators: delete the account and everything it holds, as its owner would (a last notice goes to its primary address) */
+        delete: operations["adminDeleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/disable/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Operators: disable the account: its tokens answer 401 from the next request, and its sign-ins are refused */
+        post: operations["adminDisableAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/enable/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Operators: enable a disabled account again */
+        post: operations["adminEnableAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/mfa-off/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Operators: remove the second factor (TOTP, recovery codes, passkeys); the person is told by e-mail */
+        post: operations["adminTurnOffSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/resend-verification/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Operators: e-mail a fresh verification key to each unverified address of the account */
+        post: operations["adminResendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/sessions-end/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Operators: end every session of the account */
+        post: operations["adminEndSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/outbox/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operators: the outbox: counts, and the failed and pending messages (no recipient, no body) */
+        get: operations["adminOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/outbox/{id}/retry/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Operators: put a failed message back in the queue, with a fresh attempt budget */
+        post: operations["adminRetryOutboxMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operators: the operators' actions, newest first (kept a year) */
+        get: operations["adminAudit"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8211,6 +8422,205 @@ export interface operations {
             };
         };
     };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description A cursor this endpoint gave; without it, the answer is the current cursor and no changes */
+                since?: string;
+            };
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Where the next request starts (`since`) */
+                        cursor: string;
+                        /** @description In commit order, at most 500; each object once, as it is now */
+                        changes: {
+                            /** @description The resource */
+                            type: "app_user" | "profile" | "topic" | "item" | "list_entry" | "emergency_item" | "emergency_contact" | "media_resource";
+                            id: number;
+                            op: "upsert" | "delete";
+                            /** @description An upsert's object as its GET reads it, without what it embeds (profiles, topics, items, a list's entries: those are changes of their own), plus `parent` {type, id}: what holds it (none for the app user) */
+                            data?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description More changes follow: ask again with `cursor` */
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The cursor is past the retention, was taken with other access, or is not recognised */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event the client has */
+                "last-event-id"?: string;
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Last-Event-ID is past the retention, was taken with other access, or is not recognised */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
     downloadMediaFile: {
         parameters: {
             query?: {
@@ -8996,6 +9406,8 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
+                        is_operator: boolean;
                     };
                 };
             };
@@ -11529,6 +11941,1022 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminFindAccounts: {
+        parameters: {
+            query?: {
+                /** @description Text the addresses contain, in any case; none or empty: the first accounts by id */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The primary address */
+                        email: string;
+                        first_name: string;
+                        last_name: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The last sign-in by any way in (null: none recorded) */
+                        last_sign_in_at: string | null;
+                        disabled: boolean;
+                        /** @description Two-step sign-in (TOTP) is on, or the account has a passkey */
+                        second_factor: boolean;
+                        /** @description How many sessions (tokens) the account has */
+                        sessions: number;
+                        is_operator: boolean;
+                    }[];
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminGetAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An account id (a positive integer)
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The primary address */
+                        email: string;
+                        first_name: string;
+                        last_name: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The last sign-in by any way in (null: none recorded) */
+                        last_sign_in_at: string | null;
+                        disabled: boolean;
+                        /** @description Two-step sign-in (TOTP) is on, or the account has a passkey */
+                        second_factor: boolean;
+                        /** @description How many sessions (tokens) the account has */
+                        sessions: number;
+                        is_operator: boolean;
+                        email_addresses: {
+                            email: string;
+                            verified: boolean;
+                            primary: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminDeleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An account id (a positive integer)
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: {"reason": "…"} */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Asked by the person on 12 March; identity checked by video call"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why, for the audit (optional) */
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminDisableAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An account id (a positive integer)
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: {"reason": "…"} */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Asked by the person on 12 March; identity checked by video call"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why, for the audit (optional) */
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The primary address */
+                        email: string;
+                        first_name: string;
+                        last_name: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The last sign-in by any way in (null: none recorded) */
+                        last_sign_in_at: string | null;
+                        disabled: boolean;
+                        /** @description Two-step sign-in (TOTP) is on, or the account has a passkey */
+                        second_factor: boolean;
+                        /** @description How many sessions (tokens) the account has */
+                        sessions: number;
+                        is_operator: boolean;
+                        email_addresses: {
+                            email: string;
+                            verified: boolean;
+                            primary: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminEnableAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An account id (a positive integer)
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: {"reason": "…"} */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Asked by the person on 12 March; identity checked by video call"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why, for the audit (optional) */
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The primary address */
+                        email: string;
+                        first_name: string;
+                        last_name: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The last sign-in by any way in (null: none recorded) */
+                        last_sign_in_at: string | null;
+                        disabled: boolean;
+                        /** @description Two-step sign-in (TOTP) is on, or the account has a passkey */
+                        second_factor: boolean;
+                        /** @description How many sessions (tokens) the account has */
+                        sessions: number;
+                        is_operator: boolean;
+                        email_addresses: {
+                            email: string;
+                            verified: boolean;
+                            primary: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminTurnOffSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An account id (a positive integer)
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: {"reason": "…"} */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Asked by the person on 12 March; identity checked by video call"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why, for the audit (optional) */
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The primary address */
+                        email: string;
+                        first_name: string;
+                        last_name: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The last sign-in by any way in (null: none recorded) */
+                        last_sign_in_at: string | null;
+                        disabled: boolean;
+                        /** @description Two-step sign-in (TOTP) is on, or the account has a passkey */
+                        second_factor: boolean;
+                        /** @description How many sessions (tokens) the account has */
+                        sessions: number;
+                        is_operator: boolean;
+                        email_addresses: {
+                            email: string;
+                            verified: boolean;
+                            primary: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminResendVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An account id (a positive integer)
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: {"reason": "…"} */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Asked by the person on 12 March; identity checked by video call"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why, for the audit (optional) */
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminEndSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An account id (a positive integer)
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: {"reason": "…"} */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Asked by the person on 12 March; identity checked by video call"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why, for the audit (optional) */
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminOutbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Messages waiting to be delivered, retries included */
+                        pending: number;
+                        /** @description Messages given up on: retry them once the cause is fixed */
+                        failed: number;
+                        /** @description Age of the oldest pending message (null: none) */
+                        oldest_pending_seconds: number | null;
+                        /** @description The failed and pending messages, newest first (at most 100 of each): no recipient, no body */
+                        messages: {
+                            id: number;
+                            /** @description email, mailchimp or media-removal */
+                            kind: string;
+                            /** @description pending or failed */
+                            state: string;
+                            attempts: number;
+                            /** @description The last delivery error, any e-mail address in it masked */
+                            last_error: string | null;
+                            /** @description When a pending message is tried next */
+                            next_attempt_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminRetryOutboxMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description An outbox message id (a positive integer)
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: {"reason": "…"} */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Asked by the person on 12 March; identity checked by video call"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why, for the audit (optional) */
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminAudit: {
+        parameters: {
+            query?: {
+                /** @description How many records, newest first: 1 to 500 (default 100) */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** Format: date-time */
+                        at: string;
+                        via: "api" | "cli";
+                        /** @description Who acted through the API (email null once their account is gone); null from the command line */
+                        operator: {
+                            id: number;
+                            email: string | null;
+                        } | null;
+                        action: string;
+                        account_id: number | null;
+                        reason: string | null;
+                    }[];
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

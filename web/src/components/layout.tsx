@@ -1,7 +1,7 @@
 // The frame of every page: a skip link, the header with the navigation, and <main> (only <main>
 // on an emergency link's public page).
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../api/client.ts';
 import { forgetToken, useToken } from '../session.ts';
@@ -15,8 +15,22 @@ function NavLink({ href, children }: { href: string; children: ComponentChildren
   );
 }
 
+/** Whether the signed-in account is an operator's, for the menu: asked once per token. */
+function useOperator(token: string | null): boolean {
+  const [operator, setOperator] = useState<{ token: string; is: boolean } | null>(null);
+  useEffect(() => {
+    if (!token || operator?.token === token) return;
+    api.GET('/account/profile/').then(
+      ({ data }) => setOperator({ token, is: data?.is_operator === true }),
+      () => undefined,
+    );
+  }, [token]);
+  return token !== null && operator?.token === token && operator.is;
+}
+
 export function Layout({ children }: { children: ComponentChildren }) {
   const token = useToken();
+  const operator = useOperator(token);
   const { route, path } = useLocation();
   // After a move to another page (not on the first load), focus goes to its content, so a
   // screen reader starts there rather than at the link just followed.
@@ -55,6 +69,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
               <NavLink href="/data/emergency">Emergency</NavLink>
               <NavLink href="/shared">Shared with me</NavLink>
               <NavLink href="/settings">Account</NavLink>
+              {operator && <NavLink href="/admin">Operators</NavLink>}
               <button type="button" class="link" onClick={signOut}>
                 Sign out
               </button>

@@ -1,0 +1,35 @@
+// The token a way in (password, the second step, a passkey) gives: never to a disabled account
+// (contract §16). The check and the token are one transaction holding the account's row
+// (lockAccount), as disabling holds it while it deletes the account's tokens: whichever comes
+// second sees the other, so no token outlives the account's disabling.
+import type { Kysely } from 'kysely';
+import { issueToken, type TokenOrigin } from '../../auth/token-queries.ts';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { nonFieldError, type DomainError } from '../../errors.ts';
+import { lockAccount } from '../core/account-lock.ts';
+
+export const ACCOUNT_DISABLED =
+  'This account is disabled, so it cannot sign in. Contact the people who run this service to have it enabled again.';
+
+export function accountDisabled(): DomainError {
+  return nonFieldError(ACCOUNT_DISABLED);
+}
+
+/** A new session token for the account, inside the caller's transaction; 400 when the account is disabled. */
+export async function issueSignInToken(ctx: AppContext, trx: Kysely<Database>, accountId: number, origin: TokenOrigin): Promise<string> {
+  await lockAccount(ctx, trx, accountId);
+  const now = ctx.clock.now();
+  const updated = await trx
+    .updateTable('accounts')
+    .set({ last_sign_in_at: now })
+    .where('id', '=', accountId)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) {
+    // Gone accounts answer as their routes say (gone-account.ts): only a disabled one is refused here.
+    const row = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+    if (row) throw accountDisabled();
+  }
+  return issueToken(trx, accountId, now, origin);
+}

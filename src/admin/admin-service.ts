@@ -1,0 +1,244 @@
+// What operators may do (contract §16), from the API or the command line alike: find accounts
+// and see their standing, and act on them. Every action is recorded in the audit in the
+// transaction of the change it records, so nothing is done unrecorded, nor recorded undone.
+// Nothing here reads or returns personal data (§5, §12, §13): the queries touch only the
+// account's own rows, its addresses, sessions and second factors.
+import type { Kysely } from 'kysely';
+import { revokeAccountTokens } from '../auth/token-queries.ts';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { nonFieldError, notFound } from '../errors.ts';
+import { queueEmail } from '../mail/email-delivery.ts';
+import { secondFactorRemovedMessage } from '../mail/messages.ts';
+import { countOutboxByState, listOutboxEntries, pendingBacklog, retryFailedEntries, statesOf } from '../outbox/outbox-admin.ts';
+import { lockAccount } from '../accounts/core/account-lock.ts';
+import { findAccount } from '../accounts/core/account-queries.ts';
+import { removeAccount } from '../accounts/deletion/account-deletion.ts';
+import { sendVerificationKey } from '../accounts/emails/email-keys.ts';
+import { deleteAccountChallenges } from '../accounts/mfa/mfa-queries.ts';
+import {
+  findAccountSummary,
+  findAccountsByEmail,
+  insertAuditRecord,
+  listAccountAddresses,
+  listAuditRecords,
+  removeSecondFactors,
+  setDisabled,
+  setOperator,
+} from './admin-queries.ts';
+import { toAdminAccount, type AdminAccount, type AdminAccountDetail, type AuditList, type OutboxView } from './admin-schemas.ts';
+
+/** Who acts: an operator through the API, or whoever runs the command line on the server. */
+export type Actor = { via: 'api'; operatorId: number } | { via: 'cli' };
+
+export type AccountAction =
+  | 'grant-operator'
+  | 'revoke-operator'
+  | 'disable'
+  | 'enable'
+  | 'mfa-off'
+  | 'resend-verification'
+  | 'sessions-end'
+  | 'delete'
+  | 'outbox-retry';
+
+export const NOT_ON_YOURSELF = 'Operators cannot disable, delete or turn off the second factor of their own account.';
+export const NO_SECOND_FACTOR = 'This account has no second factor to turn off.';
+export const ALL_VERIFIED = 'Every address of this account is verified already: there is nothing to resend.';
+
+function record(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  actor: Actor,
+  action: AccountAction,
+  accountId: number | null,
+  reason?: string | null,
+) {
+  return insertAuditRecord(trx, {
+    at: ctx.clock.now(),
+    via: actor.via,
+    operatorAccountId: actor.via === 'api' ? actor.operatorId : null,
+    action,
+    accountId,
+    reason: reason === undefined || reason === null || reason.trim() === '' ? null : reason.trim(),
+  });
+}
+
+function refuseOwnAccount(actor: Actor, accountId: number): void {
+  if (actor.via === 'api' && actor.operatorId === accountId) throw nonFieldError(NOT_ON_YOURSELF);
+}
+
+export async function findAccounts(ctx: AppContext, text: string): Promise<AdminAccount[]> {
+  return (await findAccountsByEmail(ctx.db.kysely, text)).map(toAdminAccount);
+}
+
+export async function getAccount(ctx: AppContext, accountId: number, db: Kysely<Database> = ctx.db.kysely): Promise<AdminAccountDetail> {
+  const row = await findAccountSummary(db, accountId);
+  if (!row) throw notFound();
+  const addresses = await listAccountAddresses(db, accountId);
+  return {
+    ...toAdminAccount(row),
+    email_addresses: addresses.map((a) => ({ email: a.email, verified: a.verified === 1, primary: a.is_primary === 1 })),
+  };
+}
+
+/**
+ * Runs `change` on the account under its lock, with the audit record, in one transaction;
+ * 404 when the account is not there.
+ */
+async function actOn<T>(
+  ctx: AppContext,
+  actor: Actor,
+  action: AccountAction,
+  accountId: number,
+  reason: string | null | undefined,
+  change: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  const result = await ctx.db.transaction(async (trx) => {
+    await lockAccount(ctx, trx, accountId);
+    const there = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+    if (!there) throw notFound();
+    const value = await change(trx);
+    await record(ctx, trx, actor, action, accountId, reason);
+    return value;
+  });
+  ctx.outbox.wake();
+  return result;
+}
+
+export function grantOperator(ctx: AppContext, actor: Actor, accountId: number, reason?: string | null): Promise<void> {
+  return actOn(ctx, actor, 'grant-operator', accountId, reason, (trx) => setOperator(trx, accountId, true));
+}
+
+export function revokeOperator(ctx: AppContext, actor: Actor, accountId: number, reason?: string | null): Promise<void> {
+  return actOn(ctx, actor, 'revoke-operator', accountId, reason, (trx) => setOperator(trx, accountId, false));
+}
+
+/**
+ * Every token of the account goes in the transaction that disables it: from the next request
+ * each answers 401, on every instance (PostgreSQL keeps no tokens in memory; SQLite's cache
+ * forgets them as their rows go, change-feed.ts). No way in issues a new one (sign-in-token.ts).
+ */
+export async function disableAccount(
+  ctx: AppContext,
+  actor: Actor,
+  accountId: number,
+  reason?: string | null,
+): Promise<AdminAccountDetail> {
+  refuseOwnAccount(actor, accountId);
+  return actOn(ctx, actor, 'disable', accountId, reason, async (trx) => {
+    await setDisabled(trx, accountId, ctx.clock.now());
+    await revokeAccountTokens(trx, accountId);
+    await deleteAccountChallenges(trx, accountId);
+    return getAccount(ctx, accountId, trx);
+  });
+}
+
+export function enableAccount(ctx: AppContext, actor: Actor, accountId: number, reason?: string | null): Promise<AdminAccountDetail> {
+  return actOn(ctx, actor, 'enable', accountId, reason, async (trx) => {
+    await setDisabled(trx, accountId, null);
+    return getAccount(ctx, accountId, trx);
+  });
+}
+
+/** For someone who lost their second factor: TOTP, recovery codes and passkeys go, and the person is told. */
+export function turnOffSecondFactor(ctx: AppContext, actor: Actor, accountId: number, reason?: string | null): Promise<AdminAccountDetail> {
+  refuseOwnAccount(actor, accountId);
+  return actOn(ctx, actor, 'mfa-off', accountId, reason, async (trx) => {
+    if (!(await removeSecondFactors(trx, accountId))) throw nonFieldError(NO_SECOND_FACTOR);
+    // Logins waiting for their second step would now wait for nothing.
+    await deleteAccountChallenges(trx, accountId);
+    const account = await findAccount(trx, accountId);
+    await queueEmail(ctx, trx, secondFactorRemovedMessage(account!.email), accountId);
+    return getAccount(ctx, accountId, trx);
+  });
+}
+
+/** A fresh verification key to each unverified address of the account (no per-account limit: the audit keeps count). */
+export function resendVerifications(ctx: AppContext, actor: Actor, accountId: number, reason?: string | null): Promise<void> {
+  return actOn(ctx, actor, 'resend-verification', accountId, reason, async (trx) => {
+    const unverified = (await listAccountAddresses(trx, accountId)).filter((a) => a.verified !== 1);
+    if (unverified.length === 0) throw nonFieldError(ALL_VERIFIED);
+    for (const address of unverified) await sendVerificationKey(ctx, trx, { id: address.id, account_id: accountId, email: address.email });
+  });
+}
+
+export function endSessions(ctx: AppContext, actor: Actor, accountId: number, reason?: string | null): Promise<void> {
+  return actOn(ctx, actor, 'sessions-end', accountId, reason, async (trx) => {
+    await revokeAccountTokens(trx, accountId);
+    await deleteAccountChallenges(trx, accountId);
+  });
+}
+
+/** The deletion of contract §9, with its notice, as if the person had asked; recorded in its transaction. */
+export async function deleteAccountFor(ctx: AppContext, actor: Actor, accountId: number, reason?: string | null): Promise<void> {
+  refuseOwnAccount(actor, accountId);
+  const account = await findAccount(ctx.db.kysely, accountId);
+  if (!account) throw notFound();
+  const deleted = await removeAccount(ctx, account, { alongside: (trx) => record(ctx, trx, actor, 'delete', accountId, reason) });
+  // Deleted by someone else meanwhile: not this operator's doing, and now not there.
+  if (!deleted) throw notFound();
+}
+
+/** Messages shown at most, of each of the two states. */
+const OUTBOX_MESSAGES = 100;
+
+/** An e-mail address inside a delivery error (an SMTP server's rejection often names its recipient). */
+const ADDRESS = /[^\s<>()[\]"',;:]+@[^\s<>()[\]"',;:]+/g;
+
+export async function outboxView(ctx: AppContext): Promise<OutboxView> {
+  const [counts, backlog, failed, pending] = await Promise.all([
+    countOutboxByState(ctx.db.kysely),
+    pendingBacklog(ctx.db.kysely),
+    listOutboxEntries(ctx.db.kysely, { state: 'failed', limit: OUTBOX_MESSAGES }),
+    listOutboxEntries(ctx.db.kysely, { state: 'pending', limit: OUTBOX_MESSAGES }),
+  ]);
+  const now = ctx.clock.now();
+  const messages = [...failed, ...pending]
+    .sort((a, b) => b.id - a.id)
+    .map((entry) => ({
+      id: entry.id,
+      kind: entry.kind,
+      state: entry.state,
+      attempts: entry.attempts,
+      last_error: entry.lastError === null ? null : entry.lastError.replace(ADDRESS, '[address]'),
+      next_attempt_at: entry.state === 'pending' ? new Date(entry.nextAttemptAt).toISOString() : null,
+    }));
+  return {
+    pending: counts.pending,
+    failed: counts.failed,
+    oldest_pending_seconds: backlog.oldestCreatedAt === null ? null : Math.max(0, Math.floor((now - backlog.oldestCreatedAt) / 1000)),
+    messages,
+  };
+}
+
+export const NOT_FAILED = 'Only a failed message can be retried: this one is waiting to be delivered, or was delivered.';
+
+/** Puts one failed message back in the queue, with a fresh attempt budget. */
+export async function retryOutboxMessage(ctx: AppContext, actor: Actor, messageId: number, reason?: string | null): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    const retried = await retryFailedEntries(trx, [messageId], ctx.clock.now());
+    if (retried.length === 0) {
+      if ((await statesOf(trx, [messageId])).has(messageId)) throw nonFieldError(NOT_FAILED);
+      throw notFound();
+    }
+    const row = await trx.selectFrom('outbox').select('account_id').where('id', '=', messageId).executeTakeFirst();
+    await record(ctx, trx, actor, 'outbox-retry', row?.account_id ?? null, reason);
+  });
+  ctx.outbox.wake();
+}
+
+export const MAX_AUDIT_RECORDS = 500;
+
+export async function auditList(ctx: AppContext, limit: number): Promise<AuditList> {
+  const rows = await listAuditRecords(ctx.db.kysely, limit);
+  return rows.map((row) => ({
+    id: row.id,
+    at: new Date(Number(row.at)).toISOString(),
+    via: row.via,
+    operator: row.operator_account_id === null ? null : { id: row.operator_account_id, email: row.operator_email },
+    action: row.action,
+    account_id: row.account_id,
+    reason: row.reason,
+  }));
+}

@@ -1,0 +1,42 @@
+// GET /app/users/{id}/changes/ (contract §14).
+import { Type, type Static } from 'typebox';
+
+const CHANGE_TYPES = ['app_user', 'profile', 'topic', 'item', 'list_entry', 'emergency_item', 'emergency_contact', 'media_resource'];
+
+export const ChangesQuery = Type.Object(
+  {
+    since: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: 'A cursor this endpoint gave; without it, the answer is the current cursor and no changes',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ChangesQuery = Static<typeof ChangesQuery>;
+
+export const ChangeSchema = Type.Object({
+  type: Type.Union(
+    CHANGE_TYPES.map((type) => Type.Literal(type)),
+    { description: 'The resource' },
+  ),
+  id: Type.Integer(),
+  op: Type.Union([Type.Literal('upsert'), Type.Literal('delete')]),
+  data: Type.Optional(
+    Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          "An upsert's object as its GET reads it, without what it embeds (profiles, topics, items, a list's entries: those are changes of their own), plus `parent` {type, id}: what holds it (none for the app user)",
+      },
+    ),
+  ),
+});
+
+export const ChangesPageSchema = Type.Object({
+  cursor: Type.String({ description: 'Where the next request starts (`since`)' }),
+  changes: Type.Array(ChangeSchema, { description: 'In commit order, at most 500; each object once, as it is now' }),
+  has_more: Type.Boolean({ description: 'More changes follow: ask again with `cursor`' }),
+});

@@ -1,0 +1,134 @@
+// Changes since a cursor (contract §14): what happened to an app user's data, in commit order,
+// as the caller may see it. The log (migration 0019) names objects; their data is read now, so
+// an object changed several times within a page is sent once, at its last change, as it is now.
+//
+// For an accessor without private access (contract §12), a private profile does not exist: a
+// profile they had seen that goes private, or is deleted, reads as its deletion; one they had
+// not seen is not mentioned; what is under a private profile is not sent. Whether they had seen
+// it is what the profile's first change in the page says of the time before it (the log keeps
+// it). A profile that stops being private logs everything under it again (the migration's
+// trigger), so it arrives whole.
+import type { Access } from '../app-data/access.ts';
+import type { AppContext } from '../context.ts';
+import type { ChangeType } from '../db/schema.ts';
+import { findAppUser } from '../app-data/app-user-queries.ts';
+import { gone, notFound } from '../errors.ts';
+import { keyOf, loadCurrent } from './change-data.ts';
+import { changesAfter, newestChangeId, profilePrivacy, sweptThrough, type ChangeRow } from './change-queries.ts';
+import { formatCursor, parseCursor, viewOf } from './cursor.ts';
+
+export const PAGE_SIZE = 500;
+
+export interface Change {
+  type: ChangeType;
+  id: number;
+  op: 'upsert' | 'delete';
+  data?: Record<string, unknown>;
+}
+
+export interface ChangesPage {
+  cursor: string;
+  changes: Change[];
+  has_more: boolean;
+}
+
+const STALE_CURSOR =
+  'This cursor is older than the changes kept, was taken with other access, or is not one this service gave: read everything again.';
+
+const UNDER_PROFILE = new Set<ChangeType>(['topic', 'item', 'list_entry']);
+
+/** The newest change the caller may start from. */
+export async function currentChangeId(ctx: AppContext, access: Access, appUserId: number): Promise<number> {
+  const newest = await newestChangeId(ctx.db.kysely, access.accountId, appUserId);
+  return newest ?? (await sweptThrough(ctx.db.kysely));
+}
+
+/** The change id `since` names, checked against the caller's view and what is kept (410 otherwise). */
+export async function checkedSince(ctx: AppContext, access: Access, appUserId: number, since: string): Promise<number> {
+  const cursor = parseCursor(since);
+  if (!cursor || cursor.view !== viewOf(access)) throw gone(STALE_CURSOR);
+  const [horizon, current] = await Promise.all([sweptThrough(ctx.db.kysely), currentChangeId(ctx, access, appUserId)]);
+  if (cursor.changeId < horizon || cursor.changeId > current) throw gone(STALE_CURSOR);
+  return cursor.changeId;
+}
+
+/** 404 unless the app user is there for the caller (its owner's, or shared with them). */
+export async function requireAppUser(access: Access, appUserId: number): Promise<void> {
+  if (!(await findAppUser(access.ctx.db.kysely, access.accountId, appUserId))) throw notFound();
+}
+
+/** GET /app/users/{id}/changes/: without `since`, the current cursor and nothing else. */
+export async function changesSince(access: Access, appUserId: number, since: string | undefined): Promise<ChangesPage> {
+  const { ctx } = access;
+  await requireAppUser(access, appUserId);
+  const view = viewOf(access);
+  if (since === undefined) {
+    return { cursor: formatCursor({ changeId: await currentChangeId(ctx, access, appUserId), view }), changes: [], has_more: false };
+  }
+  const after = await checkedSince(ctx, access, appUserId, since);
+  const rows = await changesAfter(ctx.db.kysely, access.accountId, appUserId, after, PAGE_SIZE + 1);
+  const page = rows.slice(0, PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    cursor: formatCursor({ changeId: last ? last.id : after, view }),
+    changes: (await changesOf(access, appUserId, page)).map((placed) => placed.change),
+    has_more: rows.length > PAGE_SIZE,
+  };
+}
+
+/** A change and the log row it was read at (its cursor). */
+export interface Placed {
+  change: Change;
+  at: number;
+}
+
+/** The page's rows as the caller sees them: each object once, at its last change. */
+export async function changesOf(access: Access, appUserId: number, rows: readonly ChangeRow[]): Promise<Placed[]> {
+  const lastOf = new Map<string, number>();
+  const firstOf = new Map<string, ChangeRow>();
+  for (const [index, row] of rows.entries()) {
+    const key = keyOf(row.type, row.object_id);
+    lastOf.set(key, index);
+    if (!firstOf.has(key)) firstOf.set(key, row);
+  }
+  // Whether a viewer without private access had the profile before this page's changes.
+  const seenBefore = (row: ChangeRow) => firstOf.get(keyOf(row.type, row.object_id))?.in_private === 0;
+  const latest = rows.filter((row, index) => lastOf.get(keyOf(row.type, row.object_id)) === index);
+
+  const wanted = new Map<ChangeType, number[]>();
+  for (const row of latest) if (row.op === 'upsert') wanted.set(row.type, [...(wanted.get(row.type) ?? []), row.object_id]);
+  const hidesPrivate = !access.seesPrivate && latest.some((row) => row.type === 'profile' || UNDER_PROFILE.has(row.type));
+  const [current, privacy] = await Promise.all([
+    loadCurrent(access.ctx.db.kysely, access, appUserId, wanted),
+    hidesPrivate ? profilePrivacy(access.ctx.db.kysely, access.accountId, appUserId) : Promise.resolve(undefined),
+  ]);
+
+  const changes: Placed[] = [];
+  const push = (change: Change, row: ChangeRow) => changes.push({ change, at: row.id });
+  for (const row of latest) {
+    const tombstone: Change = { type: row.type, id: row.object_id, op: 'delete' };
+    if (row.op === 'delete') {
+      if (privacy && row.type === 'profile' && !seenBefore(row)) continue;
+      if (privacy && UNDER_PROFILE.has(row.type) && !deleteSeen(row, privacy)) continue;
+      push(tombstone, row);
+      continue;
+    }
+    const now = current.get(keyOf(row.type, row.object_id));
+    // Gone since: its own tombstone follows, or its parent's did.
+    if (!now) continue;
+    if (privacy && now.profileId !== null && privacy.get(now.profileId) === true) {
+      if (row.type === 'profile' && seenBefore(row)) push(tombstone, row);
+      continue;
+    }
+    push({ type: row.type, id: row.object_id, op: 'upsert', data: now.data }, row);
+  }
+  return changes;
+}
+
+/** Whether an accessor without private access is told of a deletion under a profile. */
+function deleteSeen(row: ChangeRow, privacy: ReadonlyMap<number, boolean>): boolean {
+  const privateNow = row.profile_id === null ? undefined : privacy.get(row.profile_id);
+  // The profile is gone too: its own tombstone is sent; this one only if it was not private then.
+  if (privateNow === undefined) return row.in_private === 0;
+  return !privateNow;
+}

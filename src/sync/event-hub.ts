@@ -1,0 +1,208 @@
+// The live streams of this instance (contract §14), by the owner's account of the app user
+// each follows. A committed write to that data wakes its streams (commit-signals.ts); each
+// stream then reads the change log after its own cursor, so what it sends is exactly what
+// GET …/changes/ would: in commit order, nothing missed while it was waking, nothing twice.
+// A change to the tokens or accessors of an account makes its streams check that they may go
+// on; so does every heartbeat, which also reads the log (a wake lost on the way costs at most
+// one heartbeat's delay).
+import type { ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Access } from '../app-data/access.ts';
+import type { AppContext } from '../context.ts';
+import { rateLimited } from '../errors.ts';
+import { changesAfter } from './change-queries.ts';
+import { changesOf, PAGE_SIZE } from './change-service.ts';
+import { listenForCommits } from './commit-signals.ts';
+import { formatCursor } from './cursor.ts';
+import { streamStillAllowed, type StreamHolder } from './stream-queries.ts';
+
+/** A client that reads slower than its events come: past this much unsent, its stream ends (it resumes from its last event). */
+const MAX_UNSENT_BYTES = 1 << 20;
+
+export interface StreamStart {
+  holder: StreamHolder;
+  access: Access;
+  view: string;
+  /** The change id the client has (Last-Event-ID), or the newest when it has none. */
+  after: number;
+  raw: ServerResponse;
+}
+
+class LiveStream {
+  readonly #hub: EventHub;
+  readonly start: StreamStart;
+  #after: number;
+  #running: Promise<void> | undefined;
+  #again = false;
+  closed = false;
+
+  constructor(hub: EventHub, start: StreamStart) {
+    this.#hub = hub;
+    this.start = start;
+    this.#after = start.after;
+  }
+
+  get ownerAccountId(): number {
+    return this.start.access.accountId;
+  }
+
+  /** Sends what the log holds after this stream's cursor; a wake while it runs makes it look again. */
+  pump(): void {
+    if (this.closed) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#send()
+      .catch((error) => {
+        this.#hub.log.warn({ err: error }, 'live stream: reading changes failed; ending it');
+        this.end();
+      })
+      .finally(() => {
+        this.#running = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.pump();
+        }
+      });
+  }
+
+  async #send(): Promise<void> {
+    const { access, view } = this.start;
+    for (;;) {
+      const rows = await changesAfter(access.ctx.db.kysely, access.accountId, this.start.holder.appUserId, this.#after, PAGE_SIZE);
+      if (this.closed || rows.length === 0) return;
+      const placed = await changesOf(access, this.start.holder.appUserId, rows);
+      if (this.closed) return;
+      let text = '';
+      for (const { change, at } of placed) {
+        text += `id: ${formatCursor({ changeId: at, view })}\ndata: ${JSON.stringify({ type: change.type, id: change.id, op: change.op })}\n\n`;
+      }
+      this.#after = rows.at(-1)!.id;
+      if (text) this.write(text);
+      if (rows.length < PAGE_SIZE) return;
+    }
+  }
+
+  /** Checks the stream may go on; ends it when not. */
+  async check(): Promise<void> {
+    if (this.closed) return;
+    const allowed = await streamStillAllowed(this.start.access.ctx.db.kysely, this.start.holder).catch(() => true);
+    if (!allowed) this.end();
+  }
+
+  write(text: string): void {
+    if (this.closed) return;
+    this.start.raw.write(text);
+    if (this.start.raw.writableLength > MAX_UNSENT_BYTES) this.end();
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.#hub.forget(this);
+    this.start.raw.end();
+  }
+}
+
+export class EventHub {
+  readonly log: FastifyBaseLogger;
+  readonly #ctx: AppContext;
+  readonly #byOwner = new Map<number, Set<LiveStream>>();
+  readonly #byCaller = new Map<number, Set<LiveStream>>();
+  readonly #waking = new Set<number>();
+  readonly #listening: { close(): Promise<void> };
+  readonly #heartbeat: NodeJS.Timeout;
+
+  constructor(ctx: AppContext, log: FastifyBaseLogger) {
+    this.#ctx = ctx;
+    this.log = log;
+    this.#listening = listenForCommits(ctx.db, {
+      data: (ownerAccountId) => this.#wake(ownerAccountId),
+      access: (accountId) => {
+        for (const stream of this.#byCaller.get(accountId) ?? []) void stream.check();
+      },
+      all: () => {
+        for (const ownerAccountId of this.#byOwner.keys()) this.#wake(ownerAccountId);
+      },
+    });
+    this.#heartbeat = setInterval(() => this.#beat(), ctx.config.eventHeartbeatMs);
+    this.#heartbeat.unref();
+  }
+
+  get open(): number {
+    let count = 0;
+    for (const streams of this.#byCaller.values()) count += streams.size;
+    return count;
+  }
+
+  /** 429 when the caller has as many streams open as they may. */
+  admit(callerAccountId: number): void {
+    if ((this.#byCaller.get(callerAccountId)?.size ?? 0) >= this.#ctx.config.eventStreamsPerAccount) {
+      throw rateLimited(
+        30,
+        `At most ${this.#ctx.config.eventStreamsPerAccount} live streams may be open at once per account; close one first.`,
+      );
+    }
+  }
+
+  /** Starts a stream whose response is already open: it first sends what came after `after`. */
+  add(start: StreamStart): void {
+    const stream = new LiveStream(this, start);
+    add(this.#byOwner, stream.ownerAccountId, stream);
+    add(this.#byCaller, start.holder.callerAccountId, stream);
+    start.raw.on('close', () => stream.end());
+    stream.pump();
+  }
+
+  forget(stream: LiveStream): void {
+    remove(this.#byOwner, stream.ownerAccountId, stream);
+    remove(this.#byCaller, stream.start.holder.callerAccountId, stream);
+  }
+
+  /** Ends every stream (the server is shutting down: clients reconnect elsewhere, from their last event). */
+  async close(): Promise<void> {
+    clearInterval(this.#heartbeat);
+    for (const streams of [...this.#byOwner.values()]) {
+      for (const stream of [...streams]) {
+        stream.end();
+        // Its client may be gone unnoticed: the socket would hold the shutdown until it times out.
+        stream.start.raw.destroy();
+      }
+    }
+    await this.#listening.close();
+  }
+
+  // SQLite tells of a write while it runs, before its commit: the streams read once the write's
+  // connection is free again, which is after the commit. Several writes in one turn wake once.
+  #wake(ownerAccountId: number): void {
+    if (!this.#byOwner.has(ownerAccountId) || this.#waking.has(ownerAccountId)) return;
+    this.#waking.add(ownerAccountId);
+    setImmediate(() => {
+      this.#waking.delete(ownerAccountId);
+      for (const stream of this.#byOwner.get(ownerAccountId) ?? []) stream.pump();
+    });
+  }
+
+  #beat(): void {
+    for (const streams of this.#byOwner.values()) {
+      for (const stream of streams) {
+        stream.write(': keepalive\n\n');
+        void stream.check();
+        stream.pump();
+      }
+    }
+  }
+}
+
+function add(map: Map<number, Set<LiveStream>>, key: number, stream: LiveStream): void {
+  const set = map.get(key) ?? new Set();
+  set.add(stream);
+  map.set(key, set);
+}
+
+function remove(map: Map<number, Set<LiveStream>>, key: number, stream: LiveStream): void {
+  const set = map.get(key);
+  set?.delete(stream);
+  if (set?.size === 0) map.delete(key);
+}

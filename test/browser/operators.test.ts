@@ -1,0 +1,152 @@
+// The operators' console in a real browser (contract §16): an account made an operator by the
+// command line turns two-step sign-in on, opens /admin from the menu, finds an account and
+// disables it — whose token then answers 401 — and sees it in the audit; every view axe-clean.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { grantOperator } from '../../src/admin/admin-service.ts';
+import { totpCode } from '../accounts/mfa-flows.ts';
+import { runAccountsCli } from '../admin/admin-flows.ts';
+import { createAccount } from '../helpers/accounts.ts';
+import { DESKTOP, PHONE, launchBrowser, newContext } from './browser.ts';
+import { Flow, visible } from './flow.ts';
+import { type BrowserService, startBrowserService } from './harness.ts';
+import { button, field, mainLink, navLink, newPerson, signIn, signUpAndVerify, status } from './person-flow.ts';
+
+describe("the operators' console in the web client", () => {
+  let service: BrowserService;
+  let browser: Browser;
+  before(async () => {
+    [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  test('granted by the CLI, with two-step sign-in on: find an account, disable it, see it in the audit', async () => {
+    const context = await newContext(browser, DESKTOP);
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'operators', phone: false });
+      const person = newPerson('operator');
+      const [password] = person.passwords;
+      const target = await createAccount(service.server, { email: `someone.${Date.now().toString(36)}@example.com` });
+      await signUpAndVerify(flow, service, person);
+      await flow.step('grant the role from the command line', async () => {
+        const granted = await runAccountsCli(service.server.server.ctx.config.databaseUrl, 'grant-operator', person.email);
+        assert.equal(granted.code, 0, granted.stderr);
+      });
+      await signIn(flow, person, password!);
+      await flow.step('without a second factor the console says to turn one on', async () => {
+        await flow.press(navLink(flow, 'Operators'));
+        await flow.arrive('Operators', 'operators, no second factor');
+        await visible(flow.page.getByRole('alert').filter({ hasText: /second factor/ }), 'the sentence about a second factor');
+      });
+      await flow.step('turn two-step sign-in on', async () => {
+        await flow.page.goto(`${service.url}/settings/mfa`);
+        await flow.arrive('Two-step sign-in', 'two-step, off');
+        await field(flow, 'Password').fill(password!);
+        await flow.press(button(flow, 'Set up two-step sign-in'));
+        await visible(field(flow, 'Code from your authenticator app'), 'the code field');
+        const secret = (await flow.page.locator('#totp-secret').textContent())!.trim();
+        await field(flow, 'Code from your authenticator app').fill(totpCode(secret, service.server.clock.now()));
+        await flow.press(button(flow, 'Turn on two-step sign-in'));
+        await visible(flow.page.getByRole('heading', { level: 2, name: 'Your recovery codes' }), 'the recovery codes');
+      });
+      await flow.step('find the account', async () => {
+        await flow.press(navLink(flow, 'Operators'));
+        await flow.arrive('Find accounts', 'operators, find');
+        await field(flow, 'E-mail address contains').fill(target.email.slice(0, 12).toUpperCase());
+        await flow.press(button(flow, 'Find'));
+        await visible(mainLink(flow, target.email), 'the account found');
+        await flow.checkAccessible('operators, found');
+        await flow.press(mainLink(flow, target.email));
+        await flow.arrive(target.email, 'operators, account');
+      });
+      await flow.step('disabling asks for confirmation, then disables', async () => {
+        await field(flow, 'Reason (kept in the audit)').fill('Reported as stolen by its owner');
+        await flow.press(button(flow, 'Disable account'));
+        await visible(
+          flow.page.getByRole('alert').filter({ hasText: 'I have checked this is the right account' }),
+          'the request to confirm',
+        );
+        await field(flow, 'I have checked this is the right account').check();
+        await flow.press(button(flow, 'Disable account'));
+        await visible(status(flow, /The account is disabled/), 'the status saying it is disabled');
+        await visible(button(flow, 'Enable account'), 'the button to enable it again');
+        await flow.checkAccessible('operators, account disabled');
+      });
+      const refused = await service.server.request('GET', '/account/profile/', { token: target.token });
+      assert.equal(refused.status, 401, 'the disabled account’s token is refused');
+      await flow.step('the outbox and the audit', async () => {
+        await flow.press(flow.page.getByRole('navigation', { name: 'Operators' }).getByRole('link', { name: 'Outbox' }));
+        await flow.arrive('Outbox', 'operators, outbox');
+        await flow.press(flow.page.getByRole('navigation', { name: 'Operators' }).getByRole('link', { name: 'Audit' }));
+        await flow.arrive('Audit', 'operators, audit');
+        const row = flow.page.getByRole('row').filter({ hasText: 'Reported as stolen by its owner' });
+        await visible(row, 'the disabling in the audit');
+        assert.match(await row.innerText(), new RegExp(`disable[\\s\\S]*${target.id}`));
+      });
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('on a phone: every view of the console fits the screen and passes axe', async () => {
+    const context = await newContext(browser, PHONE);
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'operators, phone', phone: true });
+      const { server } = service;
+      const operator = await createAccount(server, { email: `operator.phone.${Date.now().toString(36)}@example.com` });
+      await grantOperator(server.server.ctx, { via: 'cli' }, operator.id);
+      // A passkey is a second factor: the password alone signs in, and the console opens.
+      await server.server.ctx.db.kysely
+        .insertInto('passkeys')
+        .values({
+          account_id: operator.id,
+          credential_id: `phone-${operator.id}`,
+          public_key: 'x',
+          counter: 0,
+          transports: '',
+          backed_up: 0,
+          name: 'Phone',
+          created_at: server.clock.now(),
+        })
+        .execute();
+      const target = await createAccount(server, { email: `a.rather.long.address.${Date.now().toString(36)}@example.com` });
+      await flow.step('sign in', async () => {
+        await flow.page.goto(`${service.url}/sign-in`);
+        await flow.arrive('Sign in', 'sign-in');
+        await field(flow, 'E-mail address').fill(operator.email);
+        await field(flow, 'Password').fill(operator.password);
+        await flow.press(button(flow, 'Sign in'));
+        await visible(flow.heading('Your data'), 'the heading "Your data"');
+      });
+      await flow.step('find, open, and end the sessions of an account', async () => {
+        await flow.press(navLink(flow, 'Operators'));
+        await flow.arrive('Find accounts', 'operators, find');
+        await field(flow, 'E-mail address contains').fill(target.email);
+        await flow.press(button(flow, 'Find'));
+        await visible(mainLink(flow, target.email), 'the account found');
+        await flow.checkAccessible('operators, found');
+        await flow.press(mainLink(flow, target.email));
+        await flow.arrive(target.email, 'operators, account');
+        await field(flow, 'I have checked this is the right account').check();
+        await flow.press(button(flow, 'End all sessions'));
+        await visible(status(flow, 'Every session of the account is ended.'), 'the status');
+        await flow.checkAccessible('operators, sessions ended');
+      });
+      await flow.step('the outbox and the audit', async () => {
+        await flow.page.goto(`${service.url}/admin?view=outbox`);
+        await flow.arrive('Outbox', 'operators, outbox');
+        await flow.page.goto(`${service.url}/admin?view=audit`);
+        await flow.arrive('Audit', 'operators, audit');
+      });
+      assert.equal((await server.request('GET', '/account/profile/', { token: target.token })).status, 401);
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+});
