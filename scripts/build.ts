@@ -54,7 +54,7 @@ export async function build(outdir = join(ROOT, 'dist')): Promise<void> {
       { in: 'src/main.ts', out: 'main' },
       // Next to the bundle's chunks: src/auth/hash-pool.ts finds it as ./hash-worker.js.
       { in: 'src/auth/hash-worker.ts', out: 'hash-worker' },
-      ...['migrate', 'outbox', 'accounts', 'seed'].map((name) => ({ in: `src/cli/${name}.ts`, out: `cli/${name}` })),
+      ...['migrate', 'outbox', 'accounts', 'seed', 'backup', 'restore'].map((name) => ({ in: `src/cli/${name}.ts`, out: `cli/${name}` })),
     ],
     outdir,
     bundle: true,

@@ -29,6 +29,8 @@ import { registerHttpConventions } from './http/server-setup.ts';
 import { registerWebClient } from './http/web-client.ts';
 import type { App } from './http/types.ts';
 import { registerMediaFileRoutes } from './media/media-file-routes.ts';
+import { devInboxEnabled } from './mail/dev-inbox.ts';
+import { registerDevInboxRoutes } from './mail/dev-inbox-routes.ts';
 import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
 import { answerFrameworkError, registerRequestIdHeader, requestId } from './observability/request-id.ts';
 import { registerRequestMetrics, type RequestMetrics } from './observability/request-metrics.ts';
@@ -137,8 +139,10 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerAccountRoutes(app, ctx);
   registerMessagingRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  const devInbox = devInboxEnabled(ctx.config);
+  if (devInbox) registerDevInboxRoutes(app, ctx.config);
   // The pages for people: at / and paths no API route uses (contract §10).
-  await registerWebClient(app, ctx.config.webClientDir, ctx.config.publicUrl);
+  await registerWebClient(app, ctx.config.webClientDir, ctx.config.publicUrl, devInbox);
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, () => app.swagger());
   return app;
 }

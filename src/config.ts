@@ -4,9 +4,17 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Cron } from 'croner';
 import type { MediaStorageSpec } from './storage/open-media-storage.ts';
+import type { S3StorageOptions } from './storage/s3-storage.ts';
 
 export class ConfigError extends Error {}
+
+/** How an S3-compatible store is reached (S3_ENDPOINT, S3_FORCE_PATH_STYLE, AWS_*): media and backups alike. */
+export type S3Settings = Omit<S3StorageOptions, 'bucket' | 'prefix'>;
+
+/** Where backups go: a folder, or `s3://<bucket>[/<prefix>]` (reached with the S3 settings). */
+export type BackupLocation = { kind: 'folder'; directory: string } | ({ kind: 's3' } & S3StorageOptions);
 
 export interface RateLimit {
   max: number;
@@ -34,6 +42,11 @@ export interface Config {
   passwordResetUrl: string;
   /** MEDIA_STORAGE (with S3_ENDPOINT, S3_FORCE_PATH_STYLE and the AWS_* variables for s3://). */
   mediaStorage: MediaStorageSpec;
+  /**
+   * Backups the running service makes itself (BACKUP_SCHEDULE, a cron expression, with
+   * BACKUP_LOCATION; BACKUP_KEEP: the newest N kept); undefined: none (SQLite only).
+   */
+  backup: { schedule: string; location: BackupLocation; keep: number | undefined } | undefined;
   mediaMaxBytes: number;
   mediaUrlTtlMs: number;
   mediaUrlSecret: string | undefined;
@@ -225,26 +238,13 @@ function parseKeys(name: string, value: string | undefined): Buffer[] {
   });
 }
 
-/**
- * MEDIA_STORAGE: `fs:<directory>`, or `s3://<bucket>[/<prefix>]` with S3_ENDPOINT (unset: AWS),
- * S3_FORCE_PATH_STYLE, AWS_REGION (or AWS_DEFAULT_REGION; default us-east-1) and
- * AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN; unset: the SDK's own chain).
- */
-function parseMediaStorage(get: (name: string) => string | undefined): MediaStorageSpec {
+/** S3_ENDPOINT (unset: AWS), S3_FORCE_PATH_STYLE, AWS_REGION (or AWS_DEFAULT_REGION; default us-east-1), AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN; unset: the SDK's own chain). */
+function parseS3Settings(get: (name: string) => string | undefined): S3Settings {
   const endpoint = get('S3_ENDPOINT');
   if (endpoint !== undefined) parseUrl('S3_ENDPOINT', endpoint, ['http:', 'https:']);
   const pathStyle = (get('S3_FORCE_PATH_STYLE') ?? 'false').toLowerCase();
   if (pathStyle !== 'true' && pathStyle !== 'false')
     throw new ConfigError(`S3_FORCE_PATH_STYLE must be "true" or "false", got "${pathStyle}"`);
-
-  const value = get('MEDIA_STORAGE') ?? 'fs:data/media';
-  if (/^fs:.+/.test(value)) return { kind: 'fs', directory: value.slice('fs:'.length) };
-  // Bucket names as S3 allows them; a prefix of path segments (no empty, "." or ".." segment).
-  const s3 = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([A-Za-z0-9!_.*'()/-]*))?$/.exec(value);
-  const segments = (s3?.[2] ?? '').split('/').filter((segment) => segment !== '');
-  if (!s3 || segments.some((segment) => segment === '.' || segment === '..')) {
-    throw new ConfigError(`MEDIA_STORAGE must be "fs:<directory>" or "s3://<bucket>[/<prefix>]", got "${value}"`);
-  }
   const region = get('AWS_REGION') ?? get('AWS_DEFAULT_REGION') ?? 'us-east-1';
   if (!/^[a-z0-9-]{1,64}$/.test(region)) throw new ConfigError(`AWS_REGION must be a region name such as "eu-west-1", got "${region}"`);
   const accessKeyId = get('AWS_ACCESS_KEY_ID');
@@ -256,14 +256,73 @@ function parseMediaStorage(get: (name: string) => string | undefined): MediaStor
   }
   const sessionToken = get('AWS_SESSION_TOKEN');
   return {
-    kind: 's3',
-    bucket: s3[1]!,
-    prefix: segments.map((segment) => `${segment}/`).join(''),
     endpoint: endpoint?.replace(/\/+$/, ''),
     forcePathStyle: pathStyle === 'true',
     region,
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) } : undefined,
   };
+}
+
+/** `s3://<bucket>[/<prefix>]` → bucket and prefix ('' or ending in '/'); undefined: not such a URL. */
+function parseS3Url(value: string): { bucket: string; prefix: string } | undefined {
+  // Bucket names as S3 allows them; a prefix of path segments (no empty, "." or ".." segment).
+  const s3 = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([A-Za-z0-9!_.*'()/-]*))?$/.exec(value);
+  const segments = (s3?.[2] ?? '').split('/').filter((segment) => segment !== '');
+  if (!s3 || segments.some((segment) => segment === '.' || segment === '..')) return undefined;
+  return { bucket: s3[1]!, prefix: segments.map((segment) => `${segment}/`).join('') };
+}
+
+/**
+ * MEDIA_STORAGE: `fs:<directory>`, or `s3://<bucket>[/<prefix>]` with S3_ENDPOINT (unset: AWS),
+ * S3_FORCE_PATH_STYLE, AWS_REGION (or AWS_DEFAULT_REGION; default us-east-1) and
+ * AWS_ACCESS_KEY_ID + AWS_SECRET_ACCESS_KEY (+ AWS_SESSION_TOKEN; unset: the SDK's own chain).
+ */
+function parseMediaStorage(get: (name: string) => string | undefined, s3Settings: () => S3Settings): MediaStorageSpec {
+  const value = get('MEDIA_STORAGE') ?? 'fs:data/media';
+  if (/^fs:.+/.test(value)) return { kind: 'fs', directory: value.slice('fs:'.length) };
+  const s3 = parseS3Url(value);
+  if (!s3) throw new ConfigError(`MEDIA_STORAGE must be "fs:<directory>" or "s3://<bucket>[/<prefix>]", got "${value}"`);
+  return { kind: 's3', ...s3, ...s3Settings() };
+}
+
+/**
+ * A backup location (BACKUP_LOCATION, or the backup and restore commands' argument): a folder,
+ * or `s3://<bucket>[/<prefix>]` reached with the S3 settings of `env` (read only then).
+ */
+export function parseBackupLocation(name: string, value: string, env: Env = process.env): BackupLocation {
+  if (value.startsWith('s3:')) {
+    const s3 = parseS3Url(value);
+    if (!s3) throw new ConfigError(`${name} must be a folder or "s3://<bucket>[/<prefix>]", got "${value}"`);
+    return { kind: 's3', ...s3, ...parseS3Settings(envGetter(env)) };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+    throw new ConfigError(`${name} must be a folder or "s3://<bucket>[/<prefix>]", got "${value}"`);
+  return { kind: 'folder', directory: resolve(value) };
+}
+
+/** BACKUP_SCHEDULE (5 or 6 cron fields, checked by croner), BACKUP_LOCATION, BACKUP_KEEP. */
+function parseBackupSchedule(get: (name: string) => string | undefined, databaseUrl: string, env: Env): Config['backup'] {
+  const schedule = get('BACKUP_SCHEDULE');
+  const locationValue = get('BACKUP_LOCATION');
+  const keepValue = get('BACKUP_KEEP');
+  const keep = keepValue === undefined ? undefined : parseInteger('BACKUP_KEEP', keepValue, 1);
+  if (schedule === undefined) {
+    if (locationValue !== undefined || keep !== undefined) throw new ConfigError('BACKUP_LOCATION and BACKUP_KEEP need BACKUP_SCHEDULE');
+    return undefined;
+  }
+  try {
+    new Cron(schedule, { paused: true }).stop();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`BACKUP_SCHEDULE must be a cron expression such as "0 3 * * *" (03:00 every day), got "${schedule}": ${reason}`);
+  }
+  if (locationValue === undefined) throw new ConfigError('BACKUP_SCHEDULE needs BACKUP_LOCATION (a folder or "s3://<bucket>[/<prefix>]")');
+  if (!databaseUrl.startsWith('sqlite:')) {
+    throw new ConfigError(
+      'BACKUP_SCHEDULE works with SQLite only: back PostgreSQL up with pg_dump (docs/production.md, "Backups and restore")',
+    );
+  }
+  return { schedule, location: parseBackupLocation('BACKUP_LOCATION', locationValue, env), keep };
 }
 
 /** CORS_ORIGINS: comma-separated origins (`https://app.example.com`, no path), or `*`. */
@@ -344,11 +403,16 @@ function defaultWebClientDir(): string {
   return fromSources ? resolve(import.meta.dirname, '../web/dist') : join(import.meta.dirname, 'web');
 }
 
-export function loadConfig(env: Env = process.env): Config {
-  const get = (name: string): string | undefined => {
+/** A variable's value, trimmed; unset when empty. */
+function envGetter(env: Env): (name: string) => string | undefined {
+  return (name) => {
     const value = env[name]?.trim();
     return value === '' ? undefined : value;
   };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const get = envGetter(env);
   const duration = (name: string, fallback: string) => parseDuration(name, get(name) ?? fallback);
   const rate = (name: string, fallback: string) => parseRateLimit(name, get(name) ?? fallback);
   const positiveDuration = (name: string, fallback: string) => {
@@ -377,7 +441,9 @@ export function loadConfig(env: Env = process.env): Config {
   const smtpUrl = get('SMTP_URL');
   if (smtpUrl) parseUrl('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
 
-  const mediaStorage = parseMediaStorage(get);
+  // Checked only where an s3:// location needs them.
+  const mediaStorage = parseMediaStorage(get, () => parseS3Settings(get));
+  const backup = parseBackupSchedule(get, databaseUrl, env);
 
   const messagingVars = ['MESSAGING_PROVIDER_ID', 'MESSAGING_KEY_ID', 'MESSAGING_PRIVATE_KEY_FILE'];
   const messagingSet = messagingVars.filter((name) => get(name) !== undefined);
@@ -448,6 +514,7 @@ export function loadConfig(env: Env = process.env): Config {
     emailVerificationUrl: parseTemplate('EMAIL_VERIFICATION_URL', get('EMAIL_VERIFICATION_URL') ?? `${publicUrl}/verify-email?key={key}`),
     passwordResetUrl: parseTemplate('PASSWORD_RESET_URL', get('PASSWORD_RESET_URL') ?? `${publicUrl}/reset-password?key={key}`),
     mediaStorage,
+    backup,
     mediaMaxBytes: parseSize('MEDIA_MAX_BYTES', get('MEDIA_MAX_BYTES') ?? '10MiB'),
     mediaUrlTtlMs: duration('MEDIA_URL_TTL', '1h'),
     mediaUrlSecret: get('MEDIA_URL_SECRET'),

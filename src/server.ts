@@ -7,6 +7,7 @@ import { MemoryCounterStore } from './auth/counter-store.ts';
 import { SecretBox } from './auth/secret-box.ts';
 import { SqlCounterStore } from './auth/sql-counter-store.ts';
 import { buildApp } from './app.ts';
+import { BackupScheduler } from './backup/backup-schedule.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppContext, CacheCounts } from './context.ts';
@@ -31,6 +32,8 @@ export interface RunningServer {
   ctx: AppContext;
   worker: OutboxWorker;
   sweeper: AccountSweeper;
+  /** Scheduled backups (BACKUP_SCHEDULE); undefined: none. */
+  backups: BackupScheduler | undefined;
   /** The address the server listens on, e.g. http://127.0.0.1:8000 */
   address: string;
   /** Where GET /metrics is served (its own listener), e.g. http://127.0.0.1:9464; undefined: METRICS_PORT unset. */
@@ -109,7 +112,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (metrics && config.metrics) metricsServer = await serveMetrics(metrics, config.metrics, log);
     if (config.outbox.workerEnabled) worker.start();
     sweeper.start();
-    return running(app, ctx, worker, sweeper, mail, address, metricsServer);
+    const backups = config.backup ? new BackupScheduler(config, config.backup, media, log) : undefined;
+    if (backups) metrics?.watchBackups(backups);
+    backups?.start();
+    return running(app, ctx, worker, sweeper, backups, mail, address, metricsServer);
   } catch (error) {
     await metricsServer?.close();
     await app?.close();
@@ -124,6 +130,7 @@ function running(
   ctx: AppContext,
   worker: OutboxWorker,
   sweeper: AccountSweeper,
+  backups: BackupScheduler | undefined,
   mail: MailTransport,
   address: string,
   metricsServer: MetricsServer | undefined,
@@ -134,6 +141,7 @@ function running(
     ctx,
     worker,
     sweeper,
+    backups,
     address,
     metricsAddress: metricsServer?.address,
     close() {
@@ -142,6 +150,8 @@ function running(
         await app.close();
         await worker.stop();
         await sweeper.stop();
+        // A backup under way finishes: it reads the database, which closes next.
+        await backups?.stop();
         mail.close();
         await ctx.db.close();
       })();

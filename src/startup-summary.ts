@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import type { Config } from './config.ts';
 import { webClientBuilt } from './http/web-client.ts';
+import { devInboxEnabled } from './mail/dev-inbox.ts';
 
 function withoutPassword(url: string): string {
   const parsed = new URL(url);
@@ -34,7 +35,9 @@ export function startupSummary(config: Config, metricsAddress?: string): Startup
       : `PostgreSQL ${withoutPassword(config.databaseUrl)}`,
     mail: config.smtpUrl
       ? `SMTP ${withoutPassword(config.smtpUrl)}`
-      : `written as .eml files to ${resolve(config.mailDir)} (each one's link and key are logged)`,
+      : `written as .eml files to ${resolve(config.mailDir)} (each one's link and key are logged)${
+          devInboxEnabled(config) ? `; read them at ${config.publicUrl}/dev/mail` : ''
+        }`,
     media:
       media.kind === 'fs'
         ? `files under ${resolve(media.directory)}`

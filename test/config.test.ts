@@ -151,7 +151,50 @@ describe('configuration', () => {
     assert.deepEqual(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, ['*']);
   });
 
+  test('BACKUP_SCHEDULE: a cron expression, with BACKUP_LOCATION (a folder or s3://) and BACKUP_KEEP', () => {
+    assert.equal(loadConfig({}).backup, undefined);
+    assert.deepEqual(loadConfig({ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/var/backups/profile-service' }).backup, {
+      schedule: '0 3 * * *',
+      location: { kind: 'folder', directory: '/var/backups/profile-service' },
+      keep: undefined,
+    });
+    const onS3 = loadConfig({
+      BACKUP_SCHEDULE: '30 2 * * 0',
+      BACKUP_LOCATION: 's3://backups/profile-service',
+      BACKUP_KEEP: '7',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+    }).backup;
+    assert.equal(onS3?.keep, 7);
+    // The S3 settings are checked where an s3:// location uses them, not otherwise.
+    assert.equal(
+      loadConfig({ AWS_ACCESS_KEY_ID: 'k', BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/b' }).backup?.location.kind,
+      'folder',
+    );
+    assert.throws(
+      () => loadConfig({ AWS_ACCESS_KEY_ID: 'k', BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: 's3://backups' }),
+      /AWS_SECRET_ACCESS_KEY/,
+    );
+    assert.deepEqual(onS3?.location, {
+      kind: 's3',
+      bucket: 'backups',
+      prefix: 'profile-service/',
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+      region: 'us-east-1',
+      credentials: undefined,
+    });
+  });
+
   const bad: Array<[Record<string, string>, string]> = [
+    [{ BACKUP_SCHEDULE: 'every night', BACKUP_LOCATION: '/backups' }, 'BACKUP_SCHEDULE'],
+    [{ BACKUP_SCHEDULE: '61 3 * * *', BACKUP_LOCATION: '/backups' }, 'BACKUP_SCHEDULE'],
+    [{ BACKUP_SCHEDULE: '0 3 * * *' }, 'BACKUP_LOCATION'],
+    [{ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: 'gs://bucket/x' }, 'BACKUP_LOCATION'],
+    [{ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: 's3://Bad_Bucket' }, 'BACKUP_LOCATION'],
+    [{ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/backups', BACKUP_KEEP: '0' }, 'BACKUP_KEEP'],
+    [{ BACKUP_KEEP: '3' }, 'BACKUP_SCHEDULE'],
+    [{ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/backups', DATABASE_URL: 'postgres://db/x' }, 'pg_dump'],
     [{ CORS_ORIGINS: 'app.example.com' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'ftp://files.example.com' }, 'CORS_ORIGINS'],

@@ -1,17 +1,20 @@
 // The production build (`npm run build`: an esbuild bundle, with some packages left in
 // node_modules) runs what depends on how it was built: the password-hashing thread, the
 // packages imported on first use, the documentation pages with their static files, and the
-// command-line tools. The other tests run the sources.
+// command-line tools. The other tests run the sources. Then the production install itself,
+// as the Dockerfile and docs/production.md make it: `npm ci --omit=dev` in a clean folder
+// with the built dist/ beside it, and nothing of the project's own node_modules.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { build } from '../scripts/build.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { mailFiles } from './helpers/mail-files.ts';
+import { testMediaStorageEnv } from './helpers/media-storage.ts';
 import { requester, type TestServer } from './helpers/server.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 import { keyInText } from './helpers/smtp-sink.ts';
@@ -104,6 +107,24 @@ describe('production build', () => {
     assert.equal(refused.status, 400, 'the bundled accounts command disabled the account');
   });
 
+  test('the backup and restore commands: a backup of the running service, restored into a fresh folder', async (t) => {
+    if (!database.url.startsWith('sqlite:')) return t.skip('backups of PostgreSQL are pg_dump (docs/production.md)');
+    const backups = mkdtempSync(join(tmpdir(), 'profile-service-build-backups-'));
+    // The service's own media store (disk, or the suite's S3 server with its settings).
+    const mediaEnv = await testMediaStorageEnv(dataDir);
+    const cli = (script: string, env: Record<string, string>, ...args: string[]) =>
+      run(process.execPath, [join(outdir, 'cli', script), ...args], { cwd: dataDir, env: { PATH: process.env.PATH, ...mediaEnv, ...env } });
+    const backup = await cli('backup.js', { DATABASE_URL: database.url }, backups);
+    assert.match(backup.stdout, /^Backup backup-\S+ written to/);
+    const fresh = mkdtempSync(join(tmpdir(), 'profile-service-build-restored-'));
+    const restore = await cli(
+      'restore.js',
+      { DATABASE_URL: `sqlite:${join(fresh, 'db.sqlite')}`, MEDIA_STORAGE: `fs:${join(fresh, 'media')}` },
+      backups,
+    );
+    assert.match(restore.stdout, /^Restored backup-/);
+  });
+
   test('on a Node.js older than 22 the entry point says what it needs and exits 1 (it crashed without a word)', async (t) => {
     // The machine's own Node, when it is an old one (this project pins a newer one for npm).
     const old = await run('/usr/bin/node', ['--version']).then(
@@ -117,5 +138,58 @@ describe('production build', () => {
     );
     assert.equal(outcome.code, 1);
     assert.match(outcome.stderr, /needs Node\.js 22 or newer; this is Node\.js 20\./);
+  });
+});
+
+describe('production install in a clean folder (npm ci --omit=dev and the built dist/)', () => {
+  let folder: string;
+  let database: TestDatabase;
+  let service: ServiceProcess;
+
+  before(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'profile-service-install-'));
+    for (const file of ['package.json', 'package-lock.json', 'web/package.json']) {
+      mkdirSync(dirname(join(folder, file)), { recursive: true });
+      copyFileSync(join(ROOT, file), join(folder, file));
+    }
+    // From npm's cache when it holds the packages, as a machine that installed before would.
+    await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], {
+      cwd: folder,
+      env: { ...process.env, npm_config_loglevel: 'error' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    await build(join(folder, 'dist'));
+    database = await createTestDatabase();
+    service = await startServiceProcess(database.url, join(folder, 'data'), [join(folder, 'dist/main.js')], { LOG_FORMAT: 'json' });
+  });
+  after(async () => {
+    if (service?.child.exitCode === null) {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
+    await database?.drop();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  test('no development package is installed', async () => {
+    const { stdout } = await run('npm', ['ls', '--omit=dev', '--depth=0', '--json'], { cwd: folder, maxBuffer: 16 * 1024 * 1024 });
+    const installed = Object.keys(JSON.parse(stdout).dependencies ?? {});
+    for (const devOnly of ['esbuild', 'typescript', 'tsx', '@biomejs/biome', 'vite']) assert.ok(!installed.includes(devOnly), devOnly);
+    assert.ok(installed.includes('better-sqlite3'));
+  });
+
+  test('serves /health, the web client at / and the documentation at /docs', async () => {
+    const health = await fetch(`${service.url}/health`);
+    assert.equal(health.status, 200);
+    assert.deepEqual(await health.json(), { status: 'ok' });
+    const home = await fetch(`${service.url}/`);
+    assert.equal(home.status, 200);
+    assert.match(home.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(await home.text(), /<script[^>]+src="\/assets\//);
+    const docs = await fetch(`${service.url}/docs/`);
+    assert.equal(docs.status, 200);
+    assert.match(await docs.text(), /swagger/i);
+    const openapi = await fetch(`${service.url}/openapi.json`);
+    assert.equal(openapi.status, 200);
   });
 });

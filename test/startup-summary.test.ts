@@ -15,7 +15,7 @@ describe('start-up summary', () => {
       api: 'http://localhost:8000',
       docs: 'http://localhost:8000/docs',
       database: `SQLite file ${resolve('data/profile-service.db')}`,
-      mail: `written as .eml files to ${resolve('data/mail')} (each one's link and key are logged)`,
+      mail: `written as .eml files to ${resolve('data/mail')} (each one's link and key are logged); read them at http://localhost:8000/dev/mail`,
       media: `files under ${resolve('data/media')}`,
     });
   });

@@ -67,3 +67,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Every migration this version knows, oldest first: a backup made at a later one cannot be restored by it. */
+export function migrationNames(): string[] {
+  // Only the names are read; they are the same for either database.
+  return Object.keys(migrationsFor({ dialect: 'sqlite' } as Db));
+}

@@ -61,7 +61,11 @@ export function webClientBuilt(dir: string): boolean {
   return existsSync(join(dir, 'index.html'));
 }
 
-export async function registerWebClient(app: App, dir: string, publicUrl: string): Promise<void> {
+/** The page's tag that tells the client the development inbox is on (src/mail/dev-inbox.ts), so it need not ask. */
+export const DEV_INBOX_META = '<meta name="dev-inbox" content="/dev/mail">';
+
+/** `devInbox`: the development inbox is on: its page is served, and every page says so. */
+export async function registerWebClient(app: App, dir: string, publicUrl: string, devInbox = false): Promise<void> {
   const csp = pageContentSecurityPolicy(publicUrl);
   const indexFile = join(dir, 'index.html');
   const assets = join(dir, 'assets');
@@ -93,10 +97,11 @@ export async function registerWebClient(app: App, dir: string, publicUrl: string
       if (!served || !ASSET_NAME.test(name) || !existsSync(join(assets, name))) throw notFound();
       return reply.sendFile(name);
     });
-    for (const path of PAGE_PATHS) {
+    for (const path of devInbox ? [...PAGE_PATHS, '/dev/mail'] : PAGE_PATHS) {
       web.get(path, { schema: { hide: true } }, async (_request, reply) => {
         // Read on each visit (a few hundred bytes): a rebuild during development shows at once.
-        const html = await readFile(indexFile, 'utf8').catch(() => undefined);
+        const file = await readFile(indexFile, 'utf8').catch(() => undefined);
+        const html = devInbox ? file?.replace('</head>', `${DEV_INBOX_META}</head>`) : file;
         if (html === undefined) {
           return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_BUILT);
         }

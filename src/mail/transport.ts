@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
+import type { DevMailRecord } from './dev-inbox.ts';
 
 export interface MailMessage {
   to: string;
@@ -61,6 +62,11 @@ function fileTransport(config: Config, log: FastifyBaseLogger): MailTransport {
       // Written whole under another name, then renamed: whoever watches the folder never reads half a file.
       await writeFile(`${path}.tmp`, info.message as Buffer);
       await rename(`${path}.tmp`, path);
+      // What the development inbox shows (dev-inbox.ts), readable without a MIME parser.
+      const record: DevMailRecord = { to: message.to, subject: message.subject, sent_at: new Date().toISOString(), text: message.text };
+      const recordPath = path.replace(/\.eml$/, '.json');
+      await writeFile(`${recordPath}.tmp`, JSON.stringify(record));
+      await rename(`${recordPath}.tmp`, recordPath);
       // The link and its key, readable here (the file's body is quoted-printable): what a person
       // trying the service out copies. Only in this mode, meant for development.
       log.info({ to: message.to, subject: message.subject, path, ...linkIn(message.text) }, 'e-mail written to file');

@@ -2,13 +2,19 @@
 // process runs many servers; prom-client's global registry would mix them). Requests are
 // counted as they are answered (request-metrics.ts); everything else is read when scraped:
 // the outbox backlog from the database (one small query), the password-hashing queue, the
-// caches' counts and the PostgreSQL pool. README.md ("Operating it") lists every metric.
+// caches' counts and the PostgreSQL pool. docs/production.md ("Metrics and alerts") lists every metric.
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import { hashPool } from '../auth/hash-pool.ts';
 import type { AppContext } from '../context.ts';
 import type { PoolStats } from '../db/database.ts';
 import { pendingBacklog } from '../outbox/outbox-admin.ts';
 import { RequestMetrics } from './request-metrics.ts';
+
+/** What the backup schedule (backup/backup-schedule.ts) reports, by shape: observability/ imports no capability. */
+export interface BackupCounts {
+  readonly lastWrittenAt: number | undefined;
+  readonly counts: { readonly written: number; readonly failed: number };
+}
 
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -112,6 +118,28 @@ export class ServiceMetrics {
       poolGauge('db_pool_waiting_requests', 'Queries and transactions waiting for a free connection.', (stats) => stats.waiting);
       poolGauge('db_pool_max_connections', 'Most connections the pool opens (DATABASE_POOL_SIZE).', (stats) => stats.max);
     }
+  }
+
+  /** Scheduled backups (BACKUP_SCHEDULE): when the last one was written, how many failed. */
+  watchBackups(backups: BackupCounts): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'backup_last_success_timestamp_seconds',
+      help: 'When the last scheduled backup was written (Unix time); 0 until one has been.',
+      registers,
+      collect() {
+        this.set((backups.lastWrittenAt ?? 0) / 1000);
+      },
+    });
+    new Counter({
+      name: 'backup_failures_total',
+      help: 'Scheduled backups that failed since the service started (each is logged as "backup failed").',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(backups.counts.failed);
+      },
+    });
   }
 
   /** The Prometheus text exposition of every metric. */

@@ -31,4 +31,6 @@ export interface MediaStorage {
   exists(key: string): Promise<boolean>;
   /** Removes the object; a missing object is not an error. */
   remove(key: string): Promise<void>;
+  /** Every stored key (not uploads still being received), in no particular order: for backups. */
+  list(): AsyncIterable<string>;
 }

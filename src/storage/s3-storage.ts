@@ -83,6 +83,24 @@ function isMissing(error: unknown): boolean {
   return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404;
 }
 
+/** A client for the store (media here, backups in src/backup/): bounded waits, few retries. */
+export function s3Client(options: Omit<S3StorageOptions, 'bucket' | 'prefix'>): S3Client {
+  return new S3Client({
+    region: options.region,
+    ...(options.endpoint !== undefined && { endpoint: options.endpoint }),
+    forcePathStyle: options.forcePathStyle,
+    ...(options.credentials && { credentials: options.credentials }),
+    // Bounded waits: a store that does not answer is a 503 within seconds, not a hung request.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+    maxAttempts: 3,
+    // Checksums only where S3 requires them: many S3-compatible stores refuse (or store) the
+    // aws-chunked trailers that the SDK's default adds to every streamed PUT. TLS and the
+    // store's own checks cover the transfer.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
 export class S3Storage implements MediaStorage {
   readonly client: S3Client;
   readonly bucket: string;
@@ -91,20 +109,7 @@ export class S3Storage implements MediaStorage {
   private constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
     this.prefix = options.prefix;
-    this.client = new S3Client({
-      region: options.region,
-      ...(options.endpoint !== undefined && { endpoint: options.endpoint }),
-      forcePathStyle: options.forcePathStyle,
-      ...(options.credentials && { credentials: options.credentials }),
-      // Bounded waits: a store that does not answer is a 503 within seconds, not a hung request.
-      requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
-      maxAttempts: 3,
-      // Checksums only where S3 requires them: many S3-compatible stores refuse (or store) the
-      // aws-chunked trailers that the SDK's default adds to every streamed PUT. TLS and the
-      // store's own checks cover the transfer.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.client = s3Client(options);
   }
 
   /** Opens the store: the bucket must answer (HeadBucket), then old abandoned uploads are removed. */
@@ -217,6 +222,24 @@ export class S3Storage implements MediaStorage {
       if (isMissing(error)) return;
       throw asServiceError(error);
     }
+  }
+
+  async *list(): AsyncIterable<string> {
+    let token: string | undefined;
+    do {
+      let page;
+      try {
+        page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }));
+      } catch (error) {
+        throw asServiceError(error);
+      }
+      for (const object of page.Contents ?? []) {
+        const key = object.Key?.slice(this.prefix.length);
+        // Only the service's own keys: not .incoming/, nor what else may share the prefix.
+        if (key !== undefined && isStorageKey(key)) yield key;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   private async deleteObject(objectKey: string): Promise<void> {

@@ -1,4 +1,4 @@
-// Screenshots of the web client's main pages for the README, taken along the same flow as the
+// Screenshots of the web client's main pages for docs/web-client.md, taken along the same flow as the
 // browser tests (so a page that fails them is not pictured):
 //   npx node --import tsx test/browser/screenshots.ts [folder, default docs/screenshots]
 import { resolve } from 'node:path';

@@ -233,7 +233,7 @@ describe('outbox CLI', () => {
     await server.server.worker.runOnce();
     const row = await stateOf('failedMail');
     assert.equal(row.state, 'sent');
-    const mail = readdirSync(join(server.dataDir, 'mail'));
+    const mail = readdirSync(join(server.dataDir, 'mail')).filter((name) => name.endsWith('.eml'));
     assert.equal(mail.length, 1, 'written once to MAIL_DIR');
   });
 

@@ -27,6 +27,7 @@ const TopicPage = lazy(() => import('./pages/data/topic-page.tsx').then((m) => m
 const Gallery = lazy(() => import('./pages/data/gallery.tsx').then((m) => m.Gallery));
 const Emergency = lazy(() => import('./pages/data/emergency.tsx').then((m) => m.Emergency));
 const Share = lazy(() => import('./pages/data/share.tsx').then((m) => m.Share));
+const DevMailPage = lazy(() => import('./pages/dev-mail.tsx').then((m) => m.DevMailPage));
 const Shared = lazy(() => import('./pages/shared.tsx').then((m) => m.Shared));
 const Admin = lazy(() => import('./pages/admin/admin.tsx').then((m) => m.Admin));
 
@@ -63,6 +64,7 @@ export function App() {
             <Route path="/data/users/:user/emergency" component={Emergency} />
             <Route path="/shared" component={Shared} />
             <Route path="/admin" component={Admin} />
+            <Route path="/dev/mail" component={DevMailPage} />
             <Route default component={NotFound} />
           </Router>
         </ErrorBoundary>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.ts';
+import { DevInboxHint } from '../components/dev-inbox-hint.tsx';
 import { Field, Form, Submit, text } from '../components/form.tsx';
 import { Page, Status } from '../components/page.tsx';
 import { useAction } from '../hooks/use-action.ts';
@@ -22,6 +23,7 @@ export function SignUp() {
       <Status
         message={sentTo ? `Account created. We sent an e-mail to ${sentTo}: open its link to verify your address, then sign in.` : ''}
       />
+      <DevInboxHint />
       {!sentTo && (
         <Form id="sign-up" action={action} onSubmit={submit}>
           <Field name="email" label="E-mail address" type="email" autocomplete="email" required />

@@ -1,0 +1,90 @@
+// One backup: a snapshot of the SQLite database (sqlite-snapshot.ts), then every media file,
+// then the manifest. The database comes first so that every file it refers to was stored
+// before it (an upload's bytes are stored before its row commits); a file removed between the
+// two is listed in the manifest as missing.
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Config } from '../config.ts';
+import type { MediaStorage } from '../storage/media-storage.ts';
+import { type BackupStore, backupName } from './backup-store.ts';
+import { DATABASE_FILE, hashingStream, type Manifest, type ManifestFile, MANIFEST_FORMAT, MEDIA_FOLDER } from './manifest.ts';
+import { snapshotSqlite } from './sqlite-snapshot.ts';
+
+/** Refused before anything was written: one clear sentence for the person who asked. */
+export class BackupRefused extends Error {}
+
+export const POSTGRES_REFUSAL =
+  'The backup command copies SQLite databases only; back PostgreSQL up with pg_dump and copy the media beside it, as docs/production.md ("Backups and restore") describes.';
+
+export function sqlitePathOf(databaseUrl: string): string {
+  if (!databaseUrl.startsWith('sqlite:')) throw new BackupRefused(POSTGRES_REFUSAL);
+  return databaseUrl.slice('sqlite:'.length);
+}
+
+export function describeMediaStorage(config: Config): string {
+  const spec = config.mediaStorage;
+  return spec.kind === 'fs' ? `fs:${spec.directory}` : `s3://${spec.bucket}/${spec.prefix}`;
+}
+
+export interface BackupResult {
+  name: string;
+  manifest: Manifest;
+}
+
+export async function createBackup(config: Config, media: MediaStorage, store: BackupStore): Promise<BackupResult> {
+  const databasePath = sqlitePathOf(config.databaseUrl);
+  await mkdir(config.spoolDir, { recursive: true });
+  const scratch = await mkdtemp(join(config.spoolDir, 'profile-service-backup-'));
+  try {
+    const snapshotFile = join(scratch, DATABASE_FILE);
+    const snapshot = await snapshotSqlite(databasePath, snapshotFile);
+    const name = backupName(snapshot.takenAt);
+    const writer = await store.create(name);
+    try {
+      const files: ManifestFile[] = [];
+      const write = async (path: string, source: Readable) => {
+        const hashing = hashingStream();
+        source.once('error', (error) => hashing.stream.destroy(error));
+        await writer.write(path, source.pipe(hashing.stream));
+        files.push({ path, ...hashing.digest() });
+      };
+      await write(DATABASE_FILE, createReadStream(snapshotFile));
+      const keys: string[] = [];
+      for await (const key of media.list()) keys.push(key);
+      const copied = new Set<string>();
+      for (const key of keys.sort()) {
+        const source = await media.open(key);
+        if (!source) continue; // removed since it was listed
+        await write(MEDIA_FOLDER + key, source);
+        copied.add(key);
+      }
+      const manifest: Manifest = {
+        format: MANIFEST_FORMAT,
+        created_at: snapshot.takenAt.toISOString(),
+        database: 'sqlite',
+        schema_version: snapshot.schemaVersion,
+        sealing_key_inside: snapshot.sealingKeyInside,
+        media_storage: describeMediaStorage(config),
+        files,
+        media_missing: [...snapshot.mediaKeys].filter((key) => !copied.has(key)).sort(),
+      };
+      await writer.finish(`${JSON.stringify(manifest, null, 2)}\n`);
+      return { name, manifest };
+    } catch (error) {
+      await writer.abandon().catch(() => {});
+      throw error;
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Removes the oldest complete backups beyond the newest `keep`; answers the names removed. */
+export async function pruneBackups(store: BackupStore, keep: number): Promise<string[]> {
+  const names = await store.list();
+  const old = names.slice(0, Math.max(0, names.length - keep));
+  for (const name of old) await store.remove(name);
+  return old;
+}

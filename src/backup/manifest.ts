@@ -1,0 +1,69 @@
+// A backup's manifest.json: when it was made, the schema it holds, and every file with its
+// size and SHA-256, which restore checks before it writes anything into place.
+import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
+
+export const MANIFEST_FORMAT = 'profile-service-backup/1';
+export const DATABASE_FILE = 'database.sqlite';
+export const MEDIA_FOLDER = 'media/';
+
+export interface ManifestFile {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  /** When the database snapshot was taken (ISO 8601): every write acknowledged before it is in the backup. */
+  created_at: string;
+  database: 'sqlite';
+  /** The last migration applied to the database: a restore needs a service that knows it. */
+  schema_version: string;
+  /**
+   * The key that seals second-factor secrets is in the database (MFA_ENCRYPTION_KEY was never
+   * set): whoever holds the backup can open them.
+   */
+  sealing_key_inside: boolean;
+  /** Where the media came from (MEDIA_STORAGE, without credentials). */
+  media_storage: string;
+  files: ManifestFile[];
+  /**
+   * Files the database snapshot refers to that were gone when the media were copied: removed
+   * by a deletion acknowledged after the snapshot (their rows are in the backup, their bytes are not).
+   */
+  media_missing: string[];
+}
+
+/** Passes bytes through, counting them and hashing them. */
+export function hashingStream(): { stream: Transform; digest(): { size: number; sha256: string } } {
+  const hash = createHash('sha256');
+  let size = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      size += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  return { stream, digest: () => ({ size, sha256: hash.digest('hex') }) };
+}
+
+/** Reads a manifest.json, refusing what this version of the service did not write. */
+export function parseManifest(text: string, where: string): Manifest {
+  let manifest: Partial<Manifest>;
+  try {
+    manifest = JSON.parse(text) as Partial<Manifest>;
+  } catch {
+    throw new Error(`${where}: manifest.json is not JSON`);
+  }
+  if (manifest.format !== MANIFEST_FORMAT) {
+    throw new Error(
+      `${where}: manifest.json is not a Profile Service backup of format ${MANIFEST_FORMAT} (format: ${String(manifest.format)})`,
+    );
+  }
+  if (!Array.isArray(manifest.files) || !manifest.files.some((file) => file.path === DATABASE_FILE)) {
+    throw new Error(`${where}: manifest.json lists no ${DATABASE_FILE}`);
+  }
+  return manifest as Manifest;
+}

@@ -1,0 +1,84 @@
+// `npm run backup -- <folder or s3://bucket/prefix>` (or `node dist/cli/backup.js …` from a
+// build): a consistent copy of the SQLite database, taken while the service runs, and the
+// media beside it, with a manifest; --keep N then removes all but the newest N backups there.
+// PostgreSQL is backed up with its own tools (docs/production.md, "Backups and restore").
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, loadDotEnv, parseBackupLocation } from '../config.ts';
+import { openBackupStore } from '../backup/open-backup-store.ts';
+import { BackupRefused, createBackup, pruneBackups, sqlitePathOf } from '../backup/create-backup.ts';
+import { openMediaStorage } from '../storage/open-media-storage.ts';
+
+const USAGE = `Usage:
+  backup <folder | s3://<bucket>[/<prefix>]> [--keep N]
+      Writes a new backup-<time> folder there: the SQLite database (a consistent copy, made
+      while the service runs), every media file, and manifest.json (sizes and SHA-256).
+      --keep N: then removes the oldest backups there beyond the newest N.
+
+Configuration as for the service: DATABASE_URL, MEDIA_STORAGE (and S3_ENDPOINT, AWS_* for
+s3:// locations), from the environment or a .env file in the working directory.
+Restore with: restore <the same location, or one backup-<time> folder in it>.
+PostgreSQL: use pg_dump, as docs/production.md ("Backups and restore") describes.`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { keep: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError('backup needs one location: a folder or s3://<bucket>[/<prefix>]');
+  if (values.keep !== undefined && !/^[1-9]\d{0,5}$/.test(values.keep))
+    throw new UsageError(`--keep must be a positive whole number, got "${values.keep}"`);
+  loadDotEnv();
+  const config = loadConfig();
+  sqlitePathOf(config.databaseUrl); // PostgreSQL: refused before anything is opened
+  const store = await openBackupStore(parseBackupLocation('the location', positionals[0]!));
+  try {
+    const media = await openMediaStorage(config.mediaStorage);
+    const { name, manifest } = await createBackup(config, media, store);
+    const bytes = manifest.files.reduce((sum, file) => sum + file.size, 0);
+    console.log(`Backup ${name} written to ${store.where}: the database and ${manifest.files.length - 1} media files, ${bytes} bytes.`);
+    console.log(`It holds every write acknowledged before ${manifest.created_at} (database schema ${manifest.schema_version}).`);
+    if (manifest.media_missing.length > 0) {
+      console.log(
+        `${manifest.media_missing.length} media files were removed while the backup ran; their rows are in it, their bytes are not (listed in manifest.json).`,
+      );
+    }
+    if (manifest.sealing_key_inside) {
+      console.log(
+        'Note: MFA_ENCRYPTION_KEY is not set, so the key that seals second-factor secrets is inside this backup: keep the backup as safe as the database itself.',
+      );
+    }
+    if (values.keep !== undefined) {
+      const removed = await pruneBackups(store, Number(values.keep));
+      if (removed.length > 0) console.log(`Removed older backups: ${removed.join(', ')}`);
+    }
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (status) => process.exit(status),
+  (error: unknown) => {
+    if (error instanceof UsageError || (error as { code?: string } | null)?.code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`${(error as Error).message}\n\n${USAGE}`);
+      process.exit(2);
+    } else if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(2);
+    } else if (error instanceof BackupRefused) {
+      console.error(error.message);
+      process.exit(1);
+    } else {
+      console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    }
+  },
+);
