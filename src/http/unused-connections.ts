@@ -1,7 +1,9 @@
-// On close, Node's server waits for every connection to end, and closes the idle ones itself:
-// but a connection that has not sent a byte yet (a browser's speculative preconnect, an HTTP
-// client's spare socket) counts as waiting for its request, so the shutdown would wait out its
-// timeout (a minute). Such connections carry nothing: they are ended at once.
+// On close, Node's server waits for every connection to end, and Fastify closes those idle at
+// that moment. Two kinds would still hold the shutdown for their timeout (a minute or more): a
+// connection that has not sent a byte yet (a browser's speculative preconnect, an HTTP client's
+// spare socket), which counts as waiting for its request; and a keep-alive connection whose
+// answer was still going out when the close began. Both carry nothing once their answer is
+// sent, so until the server has stopped, they are ended as soon as they are idle.
 import type { Socket } from 'node:net';
 import type { App } from './types.ts';
 
@@ -13,10 +15,11 @@ export function closeUnusedConnectionsOnClose(app: App): void {
   });
   const endUnused = () => {
     for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+    app.server.closeIdleConnections();
   };
   app.addHook('preClose', (done) => {
     endUnused();
-    // And those that connect until the server has stopped listening, a moment later.
+    // And those that connect, or fall idle, until the server has stopped.
     const again = setInterval(endUnused, 50).unref();
     app.server.once('close', () => clearInterval(again));
     done();
