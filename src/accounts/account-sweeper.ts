@@ -1,6 +1,7 @@
 // A periodic pass over what expires by itself: unverified holds on addresses past
 // UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key and invitation e-mails older
-// than the limits that count them, MFA logins never completed, passkey challenges never answered, the abuse limits' ended windows
+// than the limits that count them, MFA logins never completed, passkey challenges never answered,
+// provider sign-ins never finished (their flows, login codes, used ID tokens past expiry), the abuse limits' ended windows
 // (where they are kept in the database), Idempotency-Keys past their 24 hours, and emergency
 // link views past their 90 days. Every instance may run it: each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
@@ -11,6 +12,7 @@ import { deleteEmailSendsBefore } from './emails/email-send-queries.ts';
 import { deleteEndedCounters } from '../auth/sql-counter-store.ts';
 import { deleteChallengesBefore } from './mfa/mfa-queries.ts';
 import { deleteWebauthnChallengesBefore } from './passkeys/challenge-queries.ts';
+import { deleteOidcLeftoversBefore } from './identities/flow-queries.ts';
 import { deleteExpiredHolds } from './emails/unverified-holds.ts';
 import { deleteKeysBefore, KEY_LIFETIME_MS } from '../app-data/idempotent-create.ts';
 import { deleteViewsBefore } from '../emergency/emergency-link-queries.ts';
@@ -65,6 +67,7 @@ export class AccountSweeper {
     );
     await deleteChallengesBefore(this.#db.kysely, now);
     await deleteWebauthnChallengesBefore(this.#db.kysely, now);
+    await deleteOidcLeftoversBefore(this.#db.kysely, now);
     await deleteEndedCounters(this.#db.kysely, now);
     await deleteKeysBefore(this.#db.kysely, now - KEY_LIFETIME_MS);
     await deleteViewsBefore(this.#db.kysely, now - VIEW_RETENTION_MS);

@@ -20,6 +20,7 @@ import { accessorsMigration } from './migrations/0015-accessors.ts';
 import { emergencyLinksMigration } from './migrations/0016-emergency-links.ts';
 import { idempotencyKeysMigration } from './migrations/0017-idempotency-keys.ts';
 import { passkeysMigration } from './migrations/0018-passkeys.ts';
+import { identitiesMigration } from './migrations/0020-identities.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -41,6 +42,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0016-emergency-links': emergencyLinksMigration(db.dialect),
     '0017-idempotency-keys': idempotencyKeysMigration(),
     '0018-passkeys': passkeysMigration(db.dialect),
+    '0020-identities': identitiesMigration(db.dialect),
   };
 }
 

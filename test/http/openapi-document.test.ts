@@ -172,8 +172,14 @@ describe('the OpenAPI document', () => {
     for (const [operation, written] of operations) {
       for (const parameter of (written.parameters ?? []) as Json[]) {
         if (parameter.in !== 'path') continue;
-        if (parameter.name === 'storage_key' || parameter.name === 'token') {
+        if (parameter.name === 'storage_key' || parameter.name === 'token' || parameter.name === 'name') {
           assert.equal(parameter.schema.type, 'string', operation.key);
+          continue;
+        }
+        // Linking a provider names it where the identity's id goes: a name, with its pattern.
+        if (operation.key === 'POST /account/identities/{id}/') {
+          assert.equal(parameter.schema.type, 'string', operation.key);
+          assert.ok(parameter.schema.pattern, operation.key);
           continue;
         }
         assert.equal(parameter.name, 'id', operation.key);

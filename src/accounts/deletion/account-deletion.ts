@@ -7,8 +7,8 @@
 // that it never accepted refer to no account: they stay with their senders, and the address
 // may register again. In that same transaction go the messages that outlive it: the
 // removal of its media files (durable: a crash after the commit still removes them), the last
-// notice to its primary address, and the list member's permanent deletion when Mailchimp sync
-// is on. A repeat that finds the account already gone answers as the first did (204) and
+// notice to its primary address, the list member's permanent deletion when Mailchimp sync
+// is on, and the revocation of its identities' refresh tokens at Apple. A repeat that finds the account already gone answers as the first did (204) and
 // queues nothing.
 import type { Kysely } from 'kysely';
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
@@ -22,6 +22,7 @@ import { queueMediaRemoval } from '../../media/media-removal.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { findAccount } from '../core/account-queries.ts';
 import { requireSecondFactor } from '../mfa/mfa-check.ts';
+import { queueRefreshTokenRevocations } from '../identities/refresh-token-revocation.ts';
 import { appUserHolding, BULK_THRESHOLD, removeInBatches } from '../../app-data/bulk-removal.ts';
 
 /** `code`: the MFA code, needed when MFA is on. */
@@ -52,6 +53,8 @@ export async function deleteAccount(
     await lockInWriteOrder(ctx, trx, accountId);
     if (!inBatches) await requireSecondFactor(ctx, trx, account, proof.code);
     const media = await trx.selectFrom('media_resources').select('storage_key').where('account_id', '=', accountId).execute();
+    // Before the identities go with the account: Apple's refresh tokens are revoked there afterwards.
+    await queueRefreshTokenRevocations(ctx, trx, accountId);
     await trx.deleteFrom('outbox').where('account_id', '=', accountId).execute();
     const removed = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
     // A repeat of the request (a double click, a client retrying) that ran after another one

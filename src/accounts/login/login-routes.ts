@@ -7,6 +7,8 @@ import { LoginBody, LoginResponse, TokenResponse } from './login-schemas.ts';
 import { completeMfaLogin, INVALID_CREDENTIALS, logIn } from './login-service.ts';
 import { MfaLoginBody } from '../mfa/mfa-schemas.ts';
 import { errors } from '../../http/error-schemas.ts';
+import { LoginCodeBody } from '../identities/identity-schemas.ts';
+import { signInWithLoginCode } from '../identities/identity-sign-in.ts';
 
 export function registerLoginRoutes(app: App, ctx: AppContext): void {
   const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
@@ -52,5 +54,22 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
       const origin = { ip: request.ip, userAgent: request.headers['user-agent'] };
       return { token: await completeMfaLogin(ctx, throttle, { ...origin, mfaToken: mfa_token, code }) };
     },
+  );
+
+  app.post(
+    '/auth/login/code/',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Finish signing in with another provider in a browser: the one-time code the web flow handed the web client (60 s, once); the answers of POST /auth/login/',
+        security: [],
+        body: LoginCodeBody,
+        operationId: 'loginWithCode',
+        response: { 200: LoginResponse, ...errors({ body: true }) },
+      },
+    },
+    (request) => signInWithLoginCode(ctx, request.body.code, { ip: request.ip, userAgent: request.headers['user-agent'] }),
   );
 }

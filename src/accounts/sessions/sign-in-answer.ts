@@ -1,0 +1,65 @@
+// What a sign-in that proved who the person is earns (contracts §3, §9, §15): a session token,
+// or, with TOTP on, the two-step answer — a short-lived, single-use mfa_token for
+// /auth/login/mfa/. The password login, the one-time login code and an app's ID token all end
+// here, so they answer alike.
+import { hashSecret, newSecret } from '../../auth/token-hash.ts';
+import { issueToken } from '../../auth/token-queries.ts';
+import type { AppContext } from '../../context.ts';
+import { nonFieldError } from '../../errors.ts';
+import { totpEnabled } from '../mfa/mfa-check.ts';
+import { insertChallenge } from '../mfa/mfa-queries.ts';
+import { sessionOrigin } from './session-origin.ts';
+
+export type LoginResult = { token: string } | { mfa_required: true; mfa_token: string };
+
+/** How long an mfa_token lives, and how many wrong codes it survives. */
+export const MFA_TOKEN_TTL_MS = 5 * 60_000;
+export const MFA_TOKEN_MAX_FAILURES = 5;
+
+export const SIGN_IN_RACED = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
+
+export interface Origin {
+  ip: string;
+  /** The User-Agent header, remembered with the session. */
+  userAgent: string | undefined;
+}
+
+/** True when the account signs in in two steps. */
+export function needsSecondStep(ctx: AppContext, accountId: number): Promise<boolean> {
+  return totpEnabled(ctx.db.kysely, accountId);
+}
+
+/** A new session for the account. */
+export function openSession(ctx: AppContext, accountId: number, origin: Origin): Promise<string> {
+  return issueToken(ctx.db.kysely, accountId, ctx.clock.now(), sessionOrigin(origin.userAgent, origin.ip));
+}
+
+/**
+ * The second step's mfa_token, bound to the password hash the sign-in saw: a password changed
+ * meanwhile voids it (`racedMessage` is then the answer).
+ */
+export async function openSecondStep(
+  ctx: AppContext,
+  account: { account_id: number; password_hash: string },
+  racedMessage = SIGN_IN_RACED,
+): Promise<string> {
+  const mfaToken = newSecret();
+  const opened = await insertChallenge(ctx.db.kysely, {
+    accountId: account.account_id,
+    passwordHash: account.password_hash,
+    tokenHash: hashSecret(mfaToken),
+    expiresAt: ctx.clock.now() + MFA_TOKEN_TTL_MS,
+  });
+  if (!opened) throw nonFieldError(racedMessage);
+  return mfaToken;
+}
+
+/** A token, or with TOTP on the two-step answer. */
+export async function signInAnswer(
+  ctx: AppContext,
+  account: { account_id: number; password_hash: string },
+  origin: Origin,
+): Promise<LoginResult> {
+  if (await needsSecondStep(ctx, account.account_id)) return { mfa_required: true, mfa_token: await openSecondStep(ctx, account) };
+  return { token: await openSession(ctx, account.account_id, origin) };
+}
