@@ -19,7 +19,7 @@ import {
   NO_VERIFIED_EMAIL,
   REPLAYED_ID_TOKEN,
 } from '../../src/accounts/identities/identity-sign-in.ts';
-import { BAD_ID_TOKEN, EXPIRED_ID_TOKEN, WRONG_NONCE } from '../../src/auth/oidc-relying-party.ts';
+import { BAD_ID_TOKEN, EXPIRED_ID_TOKEN, PROVIDER_REFUSED, WRONG_NONCE } from '../../src/auth/oidc-relying-party.ts';
 import { PUBLIC_URL } from '../helpers/server.ts';
 import { signInAtProvider, startTestProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
@@ -241,6 +241,53 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.equal(signedIn.status, 200, signedIn.text);
     const raw = await nativeSignIn(apple, { id_token: await idToken(apple, { nonce }), nonce });
     assert.deepEqual([raw.status, raw.body], [400, { nonce: [WRONG_NONCE] }]);
+  });
+
+  test("native flow with Apple's authorization code: redeemed as the app for the refresh token, kept sealed", async () => {
+    const subject = login('app-code');
+    const nonce = randomBytes(16).toString('hex');
+    const hashed = createHash('sha256').update(nonce).digest('hex');
+    // The app's sign-in sheet: an authorization for the bundle id, answered with a code.
+    const authorize = new URL(`${apple.issuer}/auth`);
+    for (const [name, value] of Object.entries({
+      client_id: apple.clientIds[1]!,
+      redirect_uri: `${PUBLIC_URL}/auth/oidc/apple/callback/`,
+      response_type: 'code',
+      response_mode: 'form_post',
+      scope: 'openid email',
+      state: 'app-state',
+      nonce: hashed,
+    })) {
+      authorize.searchParams.set(name, value);
+    }
+    const answer = await signInAtProvider(authorize.href, subject, PUBLIC_URL);
+    assert.equal(answer.method, 'POST');
+    const code = answer.method === 'POST' ? answer.fields.get('code') : null;
+    assert.ok(code);
+    const signedIn = await nativeSignIn(apple, { id_token: await idToken(apple, { sub: subject, nonce: hashed }), nonce, code });
+    assert.equal(signedIn.status, 200, signedIn.text);
+    const row = await db().selectFrom('identities').selectAll().where('subject', '=', subject).executeTakeFirstOrThrow();
+    assert.ok(row.refresh_token?.startsWith('v1.'), 'the refresh token, sealed');
+    assert.equal(row.client_id, apple.clientIds[1]);
+    const reused = await nativeSignIn(apple, {
+      id_token: await idToken(apple, { sub: subject, nonce: hashed, jti: 'another' }),
+      nonce,
+      code,
+    });
+    assert.deepEqual([reused.status, reused.body], [400, { code: [PROVIDER_REFUSED] }], 'a code works once');
+  });
+
+  test('the provider refusing (the person cancelled) sends the browser back with the reason', async () => {
+    const started = await navigate('GET', '/auth/oidc/google/start/?redirect=/data');
+    const state = new URL(started.headers.get('location')!).searchParams.get('state')!;
+    const cancelled = await navigate(
+      'GET',
+      `/auth/oidc/google/callback/?state=${encodeURIComponent(state)}&error=access_denied&iss=${encodeURIComponent(google.issuer)}`,
+    );
+    assert.equal(cancelled.status, 302);
+    const params = fragment(cancelled.headers.get('location')!);
+    assert.equal(params.get('error'), PROVIDER_REFUSED);
+    assert.equal(params.get('next'), '/data');
   });
 
   test('an address an account already holds is never linked silently; signed in, the person links it', async () => {

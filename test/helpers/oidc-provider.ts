@@ -83,8 +83,9 @@ export async function startTestProvider(kind: 'google' | 'apple', serviceUrl: st
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'], name: [] },
     // Claims in the ID token itself, as Google and Apple put them there.
     conformIdTokenClaims: false,
-    // Apple: PKCE required of every client; Google's web client may use it.
-    pkce: { required: () => kind === 'apple' },
+    // Apple: PKCE required of the web flow; an app's own sign-in sheet has none (its code is
+    // redeemed by the service without a verifier). Google's web client may use it.
+    pkce: { required: (_ctx: unknown, c: { clientId: string }) => kind === 'apple' && c.clientId === webClientId },
     features: {
       devInteractions: { enabled: true },
       // Records each refresh token the service revokes (found: it was one the provider issued).
