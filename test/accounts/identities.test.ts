@@ -11,6 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { LAST_WAY_IN, SIGN_IN_AGAIN } from '../../src/accounts/passkeys/passkey-service.ts';
 import { LAST_IDENTITY } from '../../src/accounts/identities/identity-service.ts';
+import { SIGN_IN_AGAIN as DELETION_SIGN_IN_AGAIN } from '../../src/accounts/deletion/account-deletion.ts';
 import {
   DEAD_FLOW,
   DEAD_LOGIN_CODE,
@@ -88,10 +89,12 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     return request('POST', '/auth/login/code/', { body: { code } });
   }
 
+  /** Issued now by the service's clock (the tests move it), valid 10 minutes. */
+  const serverNow = () => Math.floor(mailed.server.clock.now() / 1000);
   const idToken = (provider: TestOidcProvider, claims: Record<string, unknown> = {}, options = {}) =>
     provider.sign(
       { sub: login('native'), email: `${login('native')}@example.com`, email_verified: true, nonce: 'n-1', ...claims },
-      options,
+      { issuedAt: serverNow(), ...options },
     );
   const nativeSignIn = (provider: TestOidcProvider, body: Record<string, unknown>) =>
     request('POST', `/auth/oidc/${provider.kind}/token/`, { body });
@@ -360,6 +363,21 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.deepEqual([lastPasskey.status, lastPasskey.body], [409, { detail: LAST_WAY_IN }]);
   });
 
+  test('an account without a password is deleted after a fresh sign-in instead of the password', async () => {
+    const subject = login('deleting');
+    const signedIn = await nativeSignIn(google, { id_token: await idToken(google, { sub: subject }), nonce: 'n-1' });
+    const token = signedIn.body.token;
+    mailed.server.clock.advance(5 * 60_000 + 1000);
+    const stale = await request('DELETE', '/account/', { token, body: {} });
+    assert.deepEqual([stale.status, stale.body], [400, { non_field_errors: [DELETION_SIGN_IN_AGAIN] }]);
+    const again = await nativeSignIn(google, { id_token: await idToken(google, { sub: subject, jti: 'again' }), nonce: 'n-1' });
+    assert.equal(again.status, 200, again.text);
+    const deleted = await request('DELETE', '/account/', { token: again.body.token, body: {} });
+    assert.equal(deleted.status, 204, deleted.text);
+    assert.equal((await request('GET', '/account/profile/', { token: again.body.token })).status, 401);
+    assert.deepEqual(await db().selectFrom('identities').select('id').where('subject', '=', subject).execute(), []);
+  });
+
   test('with TOTP on, a provider sign-in answers with the two-step answer', async () => {
     const account = await registerVerified(mailed);
     const subject = login('totp');
@@ -427,7 +445,10 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const notify = async (type: string) =>
       request('POST', '/auth/oidc/apple/notifications/', {
         body: {
-          payload: await apple.sign({ aud: apple.clientIds[0], events: JSON.stringify({ type, sub: subject, event_time: Date.now() }) }),
+          payload: await apple.sign(
+            { aud: apple.clientIds[0], events: JSON.stringify({ type, sub: subject, event_time: Date.now() }) },
+            { issuedAt: serverNow() },
+          ),
         },
       });
     const mailDisabled = async () =>
@@ -455,11 +476,10 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
 
     const forged = await request('POST', '/auth/oidc/apple/notifications/', {
       body: {
-        payload: await google.sign({
-          iss: apple.issuer,
-          aud: apple.clientIds[0],
-          events: JSON.stringify({ type: 'consent-revoked', sub: subject }),
-        }),
+        payload: await google.sign(
+          { iss: apple.issuer, aud: apple.clientIds[0], events: JSON.stringify({ type: 'consent-revoked', sub: subject }) },
+          { issuedAt: serverNow() },
+        ),
       },
     });
     assert.equal(forged.status, 400);
@@ -477,7 +497,10 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
       nonce: 'n',
     });
     assert.equal(again.status, 200);
-    const event = await apple.sign({ aud: apple.clientIds[0], events: JSON.stringify({ type: 'account-delete', sub: other }) });
+    const event = await apple.sign(
+      { aud: apple.clientIds[0], events: JSON.stringify({ type: 'account-delete', sub: other }) },
+      { issuedAt: serverNow() },
+    );
     assert.equal((await request('POST', '/auth/oidc/apple/notifications/', { body: { payload: event } })).status, 200);
     assert.equal((await db().selectFrom('identities').select('id').where('subject', '=', other).execute()).length, 0);
     assert.equal((await request('POST', '/auth/oidc/apple/notifications/', { body: { payload: 'nonsense' } })).status, 400);

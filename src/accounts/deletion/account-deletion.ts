@@ -1,6 +1,6 @@
-// Deleting the account (contract §9): the person's password (and an MFA code, when MFA is
-// on), then one transaction that removes the account and everything it holds,
-// through the foreign keys (addresses, keys, sessions, e-mail records, MFA's
+// Deleting the account (contract §9): the person's password — or, for an account without one
+// (contract §15), a sign-in within the last 5 minutes — and an MFA code when MFA is on; then
+// one transaction that removes the account and everything it holds, through the foreign keys (addresses, keys, sessions, e-mail records, MFA's
 // secret, codes and challenges, the app user and all below it, media rows, and the accessors
 // in both directions: those of its app user, those it sent, and those it accepted) and the
 // outbox messages that carry its data. Invitations others sent to one of its addresses and
@@ -22,22 +22,44 @@ import { queueMediaRemoval } from '../../media/media-removal.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { findAccount } from '../core/account-queries.ts';
 import { requireSecondFactor } from '../mfa/mfa-check.ts';
+import { hasPassword } from '../core/ways-in.ts';
+import { sessionOpenedAt } from '../../auth/token-queries.ts';
+import { fieldError, nonFieldError } from '../../errors.ts';
 import { queueRefreshTokenRevocations } from '../identities/refresh-token-revocation.ts';
 import { appUserHolding, BULK_THRESHOLD, removeInBatches } from '../../app-data/bulk-removal.ts';
 
-/** `code`: the MFA code, needed when MFA is on. */
+export const PASSWORD_NEEDED = 'Enter your password to delete your account.';
+export const SIGN_IN_AGAIN =
+  'Your account has no password, so deleting it needs a fresh sign-in: sign out, sign in again, and delete it within 5 minutes.';
+/** How recent a sign-in stands in for the password of an account without one. */
+const FRESH_SIGN_IN_MS = 5 * 60_000;
+
+function passwordOf(proof: { password?: string }): string {
+  if (proof.password === undefined) throw fieldError('password', PASSWORD_NEEDED);
+  return proof.password;
+}
+
+/** The caller's session was opened within the last 5 minutes; nothing to count then. */
+async function freshSignIn(ctx: AppContext, caller: Caller): Promise<{ succeeded(): Promise<void> }> {
+  const openedAt = await sessionOpenedAt(ctx.db.kysely, caller.accountId, caller.tokenId);
+  if (openedAt === undefined || ctx.clock.now() - openedAt > FRESH_SIGN_IN_MS) throw nonFieldError(SIGN_IN_AGAIN);
+  return { succeeded: async () => {} };
+}
+
+/** `code`: the MFA code, needed when MFA is on. `password`: absent for an account without one. */
 export async function deleteAccount(
   ctx: AppContext,
   passwordChecks: PasswordCheckThrottle,
   caller: Caller,
-  proof: { password: string; code?: string },
+  proof: { password?: string; code?: string },
 ): Promise<void> {
   const accountId = caller.accountId;
   const account = await findAccount(ctx.db.kysely, accountId);
   // Deleted by a repeat of this request since its token was checked: done, as asked.
   if (!account) return;
-  // Counted until both the password and the MFA code were right.
-  const attempt = await passwordChecks.checkPassword(account, proof.password);
+  // Counted until both the password and the MFA code were right. An account without a password
+  // (made by another provider, contract §15) proves it is its owner by a fresh sign-in instead.
+  const attempt = hasPassword(account) ? await passwordChecks.checkPassword(account, passwordOf(proof)) : await freshSignIn(ctx, caller);
 
   // A large app user's list entries and items go first, in batches, once the MFA code is
   // known right: no one transaction or statement then holds the writer (and, on SQLite, the

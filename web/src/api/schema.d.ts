@@ -10297,10 +10297,10 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description The account's password
+                     * @description The account's password. An account without one (made by another provider) sends none: its session must have been opened within the last 5 minutes
                      * @example correct-horse-battery-staple-42
                      */
-                    password: string;
+                    password?: string;
                     /** @description Needed when MFA is on: a code from the authenticator app, or a recovery code */
                     code?: string;
                 };
