@@ -2,7 +2,7 @@
 // provider (like Google) and its own login and consent pages, in Chromium — lands on their data,
 // sees the provider under the account's sign-in providers, signs out, and signs in with it
 // again; unlinking the only way in is refused with the service's sentence. On a desktop and a
-// phone.
+// phone. And like Apple: its page answers with a form POST to the service, which Chromium sends.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -19,12 +19,14 @@ describe('sign in with another provider in the web client', () => {
   let service: BrowserService;
   let browser: Browser;
   let google: TestOidcProvider;
+  let apple: TestOidcProvider;
   before(async () => {
-    // The provider registers the service's redirect URI before the service starts: its port comes first.
+    // The providers register the service's redirect URI before the service starts: its port comes first.
     const port = await freePort();
     google = await startTestProvider('google', `http://127.0.0.1:${port}`);
+    apple = await startTestProvider('apple', `http://127.0.0.1:${port}`);
     [service, browser] = await Promise.all([
-      startBrowserService({ OIDC_PROVIDERS: 'google', ...google.env }, '127.0.0.1', port),
+      startBrowserService({ OIDC_PROVIDERS: 'google,apple', ...google.env, ...apple.env }, '127.0.0.1', port),
       launchBrowser(),
     ]);
   });
@@ -32,6 +34,34 @@ describe('sign in with another provider in the web client', () => {
     await browser?.close();
     await service?.close();
     await google?.close();
+    await apple?.close();
+  });
+
+  test("like Apple: the provider's form POST back to the service signs the person in", async () => {
+    const context = await newContext(browser, DESKTOP);
+    try {
+      const page = await context.newPage();
+      const flow = new Flow(page, { label: 'providers-apple' });
+      await flow.step('continue with Apple from the sign-in page, through its pages, back by form POST', async () => {
+        await page.goto(`${service.url}/sign-in`);
+        await flow.arrive('Sign in', 'sign-in');
+        await flow.press(page.getByRole('link', { name: 'Continue with Apple', exact: true }));
+        await page.waitForURL((url) => url.origin === apple.issuer);
+        await page.getByPlaceholder('Enter any login').fill(`browser-apple-${randomBytes(4).toString('hex')}`);
+        await page.getByPlaceholder('and password').fill('any password');
+        await flow.press(page.getByRole('button', { name: 'Sign-in' }));
+        await flow.press(page.getByRole('button', { name: 'Continue' }));
+        await atPath(page, '/data');
+        await flow.arrive('Your data', 'data');
+      });
+      assert.deepEqual(
+        flow.pageErrors.filter((error) => !/fonts\.googleapis|net::ERR/.test(error)),
+        [],
+        'no uncaught exception or console error in the page',
+      );
+    } finally {
+      await context.close();
+    }
   });
 
   for (const [label, options] of [
