@@ -91,6 +91,8 @@ export interface Config {
     exportsPerAccount: RateLimit;
     /** Passkey sign-in options (challenges) asked for per client IP. */
     passkeyOptionsPerIp: RateLimit;
+    /** Sign-ins with another provider per client IP: web flows started, ID tokens and login codes sent (together). */
+    providerSignInPerIp: RateLimit;
     /** Requests to the public emergency link routes per client IP (GET and POST together). */
     emergencyLinkPerIp: RateLimit;
     /** Wrong PINs per emergency link: past it, the link answers 429 for the window's length. */
@@ -552,6 +554,7 @@ export function loadConfig(env: Env = process.env): Config {
       invitationEmailsPerAccount: rate('RATE_LIMIT_INVITATION_EMAILS_PER_ACCOUNT', '50/1d'),
       exportsPerAccount: rate('RATE_LIMIT_EXPORTS_PER_ACCOUNT', '5/1h'),
       passkeyOptionsPerIp: rate('RATE_LIMIT_PASSKEY_OPTIONS_IP', '30/1m'),
+      providerSignInPerIp: rate('RATE_LIMIT_PROVIDER_SIGN_IN_IP', '30/1m'),
       emergencyLinkPerIp: rate('RATE_LIMIT_EMERGENCY_LINK_IP', '30/1m'),
       emergencyPinFailures: rate('RATE_LIMIT_EMERGENCY_PIN', '5/15m'),
       memoryKeys: parseInteger('RATE_COUNTER_MEMORY_KEYS', get('RATE_COUNTER_MEMORY_KEYS') ?? '100000', 1),

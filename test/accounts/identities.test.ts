@@ -506,3 +506,32 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.equal((await request('POST', '/auth/oidc/apple/notifications/', { body: { payload: 'nonsense' } })).status, 400);
   });
 });
+
+describe('sign-ins with another provider under the per-IP limit (RATE_LIMIT_PROVIDER_SIGN_IN_IP)', () => {
+  let google: TestOidcProvider;
+  let mailed: MailedServer;
+  before(async () => {
+    google = await startTestProvider('google', PUBLIC_URL);
+    mailed = await startMailedServer({
+      OIDC_PROVIDERS: 'google',
+      ...google.env,
+      RATE_LIMITS: 'on',
+      RATE_LIMIT_PROVIDER_SIGN_IN_IP: '3/1m',
+    });
+  });
+  after(async () => {
+    await mailed?.close();
+    await google?.close();
+  });
+
+  test('starts, ID tokens and login codes count together per IP; past the limit, 429 with Retry-After', async () => {
+    const start = () => fetch(`${mailed.server.url}/auth/oidc/google/start/`, { redirect: 'manual' });
+    assert.equal((await start()).status, 302);
+    assert.equal((await mailed.server.request('POST', '/auth/login/code/', { body: { code: 'not-a-code' } })).status, 400);
+    assert.equal((await mailed.server.request('POST', '/auth/oidc/google/token/', { body: { id_token: 'not.a.token' } })).status, 400);
+    const limited = await start();
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    assert.equal((await mailed.server.request('POST', '/auth/login/code/', { body: { code: 'not-a-code' } })).status, 429);
+  });
+});

@@ -38,6 +38,9 @@ const RATE_LIMITED = [
   'POST /account/mfa/recovery-codes/',
   'GET /public/emergency/{token}/',
   'POST /public/emergency/{token}/',
+  'GET /auth/oidc/{name}/start/',
+  'POST /auth/oidc/{name}/token/',
+  'POST /auth/login/code/',
 ];
 
 describe('the OpenAPI document', () => {

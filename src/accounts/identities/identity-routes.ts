@@ -3,6 +3,7 @@
 // and a signed-in person's identities (/account/identities/…). POST /auth/login/code/, which
 // finishes the web flow, is the login room's.
 import { Type } from 'typebox';
+import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import { callerOf } from '../../auth/token-auth.ts';
 import type { AppContext } from '../../context.ts';
 import { errors } from '../../http/error-schemas.ts';
@@ -33,6 +34,8 @@ const tags = ['identities'];
 const Redirect = Type.Null({ description: 'Location: where the browser goes next' });
 
 export function registerIdentityRoutes(app: App, ctx: AppContext): void {
+  // Each one writes a row (a flow, a used token) or spends a code: counted per IP, together.
+  const limited = perIpRateLimit(ctx, ctx.config.rateLimits.providerSignInPerIp, 'provider-sign-in');
   app.get(
     '/auth/providers/',
     {
@@ -51,7 +54,7 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/auth/oidc/:name/start/',
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', rateLimit: limited },
       schema: {
         tags,
         summary: "Start signing in with the provider in a browser: 302 to the provider's page (state, nonce, PKCE S256)",
@@ -59,7 +62,7 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
         params: ProviderParams,
         querystring: StartQuery,
         operationId: 'startProviderSignIn',
-        response: { 302: Redirect, ...errors({ invalid: true, notFound: true }) },
+        response: { 302: Redirect, ...errors({ invalid: true, notFound: true, rateLimited: true }) },
       },
     },
     async (request, reply) => reply.redirect(await startWebFlow(ctx, request.params.name, request.query.redirect, null), 302),
@@ -123,7 +126,7 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/auth/oidc/:name/token/',
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', rateLimit: limited },
       schema: {
         tags,
         summary:
@@ -132,7 +135,7 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
         params: ProviderParams,
         body: IdTokenBody,
         operationId: 'signInWithIdToken',
-        response: { 200: LoginResponse, ...errors({ body: true, notFound: true }) },
+        response: { 200: LoginResponse, ...errors({ body: true, notFound: true, rateLimited: true }) },
       },
     },
     (request) => signInWithIdToken(ctx, request.params.name, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] }),

@@ -1,4 +1,5 @@
 // /auth/login/ and its second step /auth/login/mfa/ (contracts §3 and §9).
+import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import { LoginThrottle } from '../../auth/login-throttle.ts';
 import type { AppContext } from '../../context.ts';
 import { nonFieldError } from '../../errors.ts';
@@ -59,7 +60,8 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/auth/login/code/',
     {
-      config: { auth: 'none' },
+      // Counted with the provider sign-ins it finishes.
+      config: { auth: 'none', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.providerSignInPerIp, 'provider-sign-in') },
       schema: {
         tags: ['auth'],
         summary:
@@ -67,7 +69,7 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
         security: [],
         body: LoginCodeBody,
         operationId: 'loginWithCode',
-        response: { 200: LoginResponse, ...errors({ body: true }) },
+        response: { 200: LoginResponse, ...errors({ body: true, rateLimited: true }) },
       },
     },
     (request) => signInWithLoginCode(ctx, request.body.code, { ip: request.ip, userAgent: request.headers['user-agent'] }),
