@@ -98,7 +98,9 @@ export const IdentityIdParams = Type.Object({ id: Type.String({ description: 'Th
  * parameter keeps one name (`id`) for every method.
  */
 export const LinkParams = Type.Object({
-  id: Type.String({ pattern: '^[a-z][a-z0-9]{0,29}$', description: 'The provider’s name (GET /auth/providers/), e.g. "google"' }),
+  // Any one path segment passes (an unknown name is 404, as the contract wants what is not there);
+  // the pattern tells the document this is a name, not an id.
+  id: Type.String({ pattern: '^[^/]+$', description: 'The provider’s name (GET /auth/providers/), e.g. "google"' }),
 });
 
 export const AppleNotificationBody = Type.Object(
