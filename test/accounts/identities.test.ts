@@ -62,7 +62,11 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
   const login = (prefix = 'person') => `${prefix}-${randomBytes(5).toString('hex')}`;
 
   /** The web flow from start to the service's last redirect; `tamper` changes the provider URL first. */
-  async function webFlow(provider: TestOidcProvider, subject: string, options: { tamper?: (url: URL) => void; start?: string } = {}) {
+  async function webFlow(
+    provider: TestOidcProvider,
+    subject: string,
+    options: { tamper?: (url: URL) => void; start?: string; extraFields?: Record<string, string> } = {},
+  ) {
     let startUrl = options.start;
     if (!startUrl) {
       const started = await navigate('GET', `/auth/oidc/${provider.kind}/start/?redirect=${encodeURIComponent('/profiles?tab=1')}`);
@@ -72,6 +76,7 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const url = new URL(startUrl);
     options.tamper?.(url);
     const answer = await signInAtProvider(url.href, subject, PUBLIC_URL);
+    if (answer.method === 'POST') for (const [name, value] of Object.entries(options.extraFields ?? {})) answer.fields.set(name, value);
     const callback =
       answer.method === 'GET'
         ? await navigate('GET', answer.url.slice(PUBLIC_URL.length))
@@ -162,7 +167,9 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
   test('web flow like Apple: form_post, PKCE, the ES256 client secret; the refresh token is kept sealed', async () => {
     const accepted = apple.appleSecretsAccepted;
     const subject = login('apple');
-    const { answer, callback } = await webFlow(apple, subject);
+    // Apple sends the name once, as JSON in the form's `user` field, beside the code.
+    const user = JSON.stringify({ name: { firstName: 'Katherine', lastName: 'Johnson' }, email: `${subject}@example.com` });
+    const { answer, callback } = await webFlow(apple, subject, { extraFields: { user } });
     assert.equal(answer.method, 'POST');
     assert.equal(callback.status, 302, callback.text);
     const signedIn = await request('POST', '/auth/login/code/', {
@@ -173,6 +180,22 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const row = await db().selectFrom('identities').selectAll().where('subject', '=', subject).executeTakeFirstOrThrow();
     assert.ok(row.refresh_token?.startsWith('v1.'), 'sealed');
     assert.equal(row.client_id, apple.clientIds[0]);
+    const profile = await request('GET', '/account/profile/', { token: signedIn.body.token });
+    assert.deepEqual([profile.body.first_name, profile.body.last_name], ['Katherine', 'Johnson']);
+
+    // Unlinking it (a passkey keeps a way in) revokes its refresh token at the provider.
+    const authenticator = new SoftwareAuthenticator({ origin: PUBLIC_URL, rpId: new URL(PUBLIC_URL).hostname });
+    const options = await request('POST', '/account/passkeys/options/', { token: signedIn.body.token, body: {} });
+    const passkey = await request('POST', '/account/passkeys/', {
+      token: signedIn.body.token,
+      body: { name: 'Phone', response: authenticator.create(options.body) },
+    });
+    assert.equal(passkey.status, 201, passkey.text);
+    const revokedBefore = apple.revoked.length;
+    assert.equal((await request('DELETE', `/account/identities/${row.id}/`, { token: signedIn.body.token })).status, 204);
+    const deadline = Date.now() + WAIT_MS;
+    while (apple.revoked.length === revokedBefore && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(apple.revoked.length, revokedBefore + 1, 'the refresh token was revoked at the provider');
   });
 
   test('the callback refuses an unknown or used state (400), and a nonce that does not match', async () => {
