@@ -11,7 +11,7 @@ import { hash, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import * as client from 'openid-client';
 import type { OidcProviderConfig } from '../config.ts';
-import { fieldError, notFound, unavailable } from '../errors.ts';
+import { fieldError, nonFieldError, notFound, unavailable } from '../errors.ts';
 import { appleClientSecret, loadAppleKey } from './apple-client-secret.ts';
 
 /** The claims of a checked ID token that the service uses. */
@@ -149,12 +149,12 @@ export class OidcProvider {
       });
     } catch (error) {
       if (isUnreachable(error)) throw unreachable(this.settings.name);
-      throw fieldError('non_field_errors', callbackProblem(error));
+      throw nonFieldError(callbackProblem(error));
     }
     const payload = tokens.claims();
-    if (!payload) throw fieldError('non_field_errors', BAD_ID_TOKEN);
+    if (!payload) throw nonFieldError(BAD_ID_TOKEN);
     const claims = claimsOf(payload as JWTPayload, this.settings.clientIds);
-    if (claims.expiresAt <= now) throw fieldError('non_field_errors', EXPIRED_ID_TOKEN);
+    if (claims.expiresAt <= now) throw nonFieldError(EXPIRED_ID_TOKEN);
     return { claims, refreshToken: tokens.refresh_token };
   }
 

@@ -27,7 +27,8 @@ import {
   toIdentity,
 } from './identity-schemas.ts';
 import { identitiesOf, identityOf, unlinkIdentity } from './identity-service.ts';
-import { completeWebFlow, linkWithIdToken, signInWithIdToken, startWebFlow } from './identity-sign-in.ts';
+import { completeWebFlow, linkWithIdToken, NOT_SIGNED_IN, signInWithIdToken, startWebFlow } from './identity-sign-in.ts';
+import { nonFieldError } from '../../errors.ts';
 import { LoginResponse } from '../login/login-schemas.ts';
 
 const tags = ['identities'];
@@ -126,7 +127,8 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/auth/oidc/:name/token/',
     {
-      config: { auth: 'none', rateLimit: limited },
+      // The account was deleted between finding the identity and opening the session.
+      config: { auth: 'none', rateLimit: limited, accountGone: () => nonFieldError(NOT_SIGNED_IN) },
       schema: {
         tags,
         summary:

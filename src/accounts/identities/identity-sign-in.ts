@@ -128,6 +128,8 @@ export async function completeWebFlow(ctx: AppContext, name: string, answer: URL
     return `${base}${WEB_SIGN_IN_PATH}#${new URLSearchParams({ code, next: flow.redirect })}`;
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'invalid') return fail(firstMessage(error));
+    // The account (signing in or linking) was deleted while this ran: its code or identity has no account.
+    if (ctx.db.isForeignKeyViolation(error)) return fail(NOT_SIGNED_IN);
     throw error;
   }
 }

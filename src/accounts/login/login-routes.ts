@@ -2,14 +2,14 @@
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import { LoginThrottle } from '../../auth/login-throttle.ts';
 import type { AppContext } from '../../context.ts';
-import { nonFieldError } from '../../errors.ts';
+import { fieldError, nonFieldError } from '../../errors.ts';
 import type { App } from '../../http/types.ts';
 import { LoginBody, LoginResponse, TokenResponse } from './login-schemas.ts';
 import { completeMfaLogin, INVALID_CREDENTIALS, logIn } from './login-service.ts';
 import { MfaLoginBody } from '../mfa/mfa-schemas.ts';
 import { errors } from '../../http/error-schemas.ts';
 import { LoginCodeBody } from '../identities/identity-schemas.ts';
-import { signInWithLoginCode } from '../identities/identity-sign-in.ts';
+import { DEAD_LOGIN_CODE, signInWithLoginCode } from '../identities/identity-sign-in.ts';
 
 export function registerLoginRoutes(app: App, ctx: AppContext): void {
   const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
@@ -60,8 +60,12 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/auth/login/code/',
     {
-      // Counted with the provider sign-ins it finishes.
-      config: { auth: 'none', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.providerSignInPerIp, 'provider-sign-in') },
+      // Counted with the provider sign-ins it finishes; the account deleted meanwhile: as if the code were dead.
+      config: {
+        auth: 'none',
+        rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.providerSignInPerIp, 'provider-sign-in'),
+        accountGone: () => fieldError('code', DEAD_LOGIN_CODE),
+      },
       schema: {
         tags: ['auth'],
         summary:
