@@ -113,6 +113,8 @@ export interface MfaChallengesTable {
   token_hash: string;
   failed_attempts: Generated<number>;
   expires_at: number;
+  /** The identity a sign-in through another provider came by (contract §15); null for a password login. */
+  identity_id: Generated<number | null>;
 }
 
 export interface RateCountersTable {

@@ -417,6 +417,14 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
       body: { mfa_token: first.body.mfa_token, code: freshCode(mailed.server, secret) },
     });
     assert.equal(completed.status, 200, completed.text);
+    // The session the second step opened is the identity's: Apple's consent-revoked would end it.
+    const sessionsOfIdentity = await db()
+      .selectFrom('identity_sessions')
+      .innerJoin('identities', 'identities.id', 'identity_sessions.identity_id')
+      .select('identity_sessions.token_id')
+      .where('identities.subject', '=', subject)
+      .execute();
+    assert.equal(sessionsOfIdentity.length, 1);
     const native = await nativeSignIn(google, { id_token: await idToken(google, { sub: subject }), nonce: 'n-1' });
     assert.equal(native.body.mfa_required, true);
   });

@@ -16,6 +16,7 @@ import { queueEmail } from '../../mail/email-delivery.ts';
 import { secondStepLockedMessage } from '../../mail/messages.ts';
 import { findAccount } from '../core/account-queries.ts';
 import { findLoginAddress } from '../emails/email-address-queries.ts';
+import { recordIdentitySession } from '../identities/identity-queries.ts';
 import { countChallengeAttempt, findChallenge, spendChallenge } from '../mfa/mfa-queries.ts';
 import { spendSecondFactor, totpEnabled, WRONG_CODE } from '../mfa/mfa-check.ts';
 import { sessionOrigin } from '../sessions/session-origin.ts';
@@ -82,7 +83,7 @@ export async function completeMfaLogin(
 
 async function judgeSecondStep(
   ctx: AppContext,
-  challenge: { id: number; account_id: number },
+  challenge: { id: number; account_id: number; identity_id: number | null },
   input: Origin & { mfaToken: string; code: string },
 ): Promise<string> {
   if (!(await countChallengeAttempt(ctx.db.kysely, challenge.id, MFA_TOKEN_MAX_FAILURES, ctx.clock.now()))) {
@@ -96,7 +97,10 @@ async function judgeSecondStep(
   return ctx.db.transaction(async (trx) => {
     if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
     if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
-    return issueToken(trx, account.id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip));
+    const token = await issueToken(trx, account.id, ctx.clock.now(), sessionOrigin(input.userAgent, input.ip));
+    // A sign-in through another provider: the session is the identity's (contract §15).
+    if (challenge.identity_id !== null) await recordIdentitySession(trx, challenge.identity_id, hashSecret(token));
+    return token;
   });
 }
 

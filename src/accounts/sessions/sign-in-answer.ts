@@ -7,7 +7,7 @@ import { issueToken } from '../../auth/token-queries.ts';
 import type { AppContext } from '../../context.ts';
 import { nonFieldError } from '../../errors.ts';
 import { totpEnabled } from '../mfa/mfa-check.ts';
-import { insertChallenge } from '../mfa/mfa-queries.ts';
+import { insertChallenge, recordChallengeIdentity } from '../mfa/mfa-queries.ts';
 import { sessionOrigin } from './session-origin.ts';
 
 export type LoginResult = { token: string } | { mfa_required: true; mfa_token: string };
@@ -42,24 +42,30 @@ export async function openSecondStep(
   ctx: AppContext,
   account: { account_id: number; password_hash: string },
   racedMessage = SIGN_IN_RACED,
+  identityId?: number,
 ): Promise<string> {
   const mfaToken = newSecret();
+  const tokenHash = hashSecret(mfaToken);
   const opened = await insertChallenge(ctx.db.kysely, {
     accountId: account.account_id,
     passwordHash: account.password_hash,
-    tokenHash: hashSecret(mfaToken),
+    tokenHash,
     expiresAt: ctx.clock.now() + MFA_TOKEN_TTL_MS,
   });
   if (!opened) throw nonFieldError(racedMessage);
+  if (identityId !== undefined) await recordChallengeIdentity(ctx.db.kysely, tokenHash, identityId);
   return mfaToken;
 }
 
-/** A token, or with TOTP on the two-step answer. */
+/** A token, or with TOTP on the two-step answer; `identityId`: the identity it came by, remembered for the second step. */
 export async function signInAnswer(
   ctx: AppContext,
   account: { account_id: number; password_hash: string },
   origin: Origin,
+  identityId?: number,
 ): Promise<LoginResult> {
-  if (await needsSecondStep(ctx, account.account_id)) return { mfa_required: true, mfa_token: await openSecondStep(ctx, account) };
+  if (await needsSecondStep(ctx, account.account_id)) {
+    return { mfa_required: true, mfa_token: await openSecondStep(ctx, account, SIGN_IN_RACED, identityId) };
+  }
   return { token: await openSession(ctx, account.account_id, origin) };
 }

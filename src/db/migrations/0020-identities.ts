@@ -17,6 +17,8 @@ import { withId } from './helpers.ts';
 //   POST /auth/login/code/, 60 s.
 // - oidc_used_tokens: the ID tokens apps have signed in with (their hash), until they expire,
 //   so that none is used twice.
+// - mfa_challenges.identity_id: a sign-in through an identity that waits for its second step,
+//   so that the session it ends in is the identity's too.
 export function identitiesMigration(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
@@ -68,6 +70,11 @@ export function identitiesMigration(dialect: Dialect): Migration {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('oidc_used_tokens_expires').on('oidc_used_tokens').column('expires_at').execute();
+
+      await db.schema
+        .alterTable('mfa_challenges')
+        .addColumn('identity_id', 'integer', (c) => c.references('identities.id').onDelete('cascade'))
+        .execute();
     },
   };
 }
