@@ -56,6 +56,8 @@ export interface Config {
   mfaIssuer: string;
   /** Passkeys (contract §15): the relying party's id and name, and the origins a passkey may be used from. */
   webauthn: { rpId: string; rpName: string; origins: string[] };
+  /** Sign in with another provider (contract §15, OIDC_PROVIDERS): in the order the operator listed them. */
+  oidcProviders: OidcProviderConfig[];
   renderCacheBytes: number;
   /** Data exports running at once on this instance; beyond, 503. */
   exportsAtOnce: number;
@@ -108,6 +110,8 @@ export interface Config {
     exportsPerAccount: RateLimit;
     /** Passkey sign-in options (challenges) asked for per client IP. */
     passkeyOptionsPerIp: RateLimit;
+    /** Sign-ins with another provider per client IP: web flows started, ID tokens and login codes sent (together). */
+    providerSignInPerIp: RateLimit;
     /** Requests to the public emergency link routes per client IP (GET and POST together). */
     emergencyLinkPerIp: RateLimit;
     /** Wrong PINs per emergency link: past it, the link answers 429 for the window's length. */
@@ -151,6 +155,22 @@ export interface Config {
   metrics: { port: number; host: string } | undefined;
   /** The web client's built files (index.html, assets/), served at / (WEB_CLIENT_DIR). */
   webClientDir: string;
+}
+
+/** One OpenID provider of OIDC_PROVIDERS. */
+export interface OidcProviderConfig {
+  /** Lower-case, as in the URLs (/auth/oidc/<name>/…); its variables are OIDC_<NAME>_…. */
+  name: string;
+  /** What the buttons say: "Continue with <label>". */
+  label: string;
+  /** The issuer: discovery reads <issuer>/.well-known/openid-configuration. */
+  issuer: string;
+  /** The web client id first, then the apps' (iOS bundle id, Android client id): an ID token for any of them is accepted. */
+  clientIds: string[];
+  /** undefined: Apple (its secret is made from `apple`), or a public client (PKCE only). */
+  clientSecret: string | undefined;
+  /** Sign in with Apple: the secret is an ES256 JWT signed with this key; the nonce in its ID tokens is the SHA-256 of the app's. */
+  apple: { teamId: string; keyId: string; privateKeyFile: string } | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -386,6 +406,71 @@ function parseWebAuthn(
   return { rpId, rpName, origins };
 }
 
+const KNOWN_LABELS: Record<string, string> = { apple: 'Apple', google: 'Google', microsoft: 'Microsoft', gitlab: 'GitLab' };
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * OIDC_PROVIDERS=<name>,… and for each OIDC_<NAME>_ISSUER, OIDC_<NAME>_CLIENT_ID (comma list),
+ * OIDC_<NAME>_CLIENT_SECRET (optional: a public client), OIDC_<NAME>_LABEL (optional); the
+ * provider named `apple` takes OIDC_APPLE_TEAM_ID, OIDC_APPLE_KEY_ID and
+ * OIDC_APPLE_PRIVATE_KEY_FILE instead of a secret. Issuers are https://, or http:// on a
+ * loopback address (development and tests).
+ */
+export function parseOidcProviders(get: (name: string) => string | undefined): OidcProviderConfig[] {
+  const list = get('OIDC_PROVIDERS');
+  if (list === undefined) return [];
+  const names = list.split(',').map((name) => name.trim().toLowerCase());
+  const seen = new Set<string>();
+  return names.map((name) => {
+    if (!/^[a-z][a-z0-9]{0,29}$/.test(name)) {
+      throw new ConfigError(`OIDC_PROVIDERS must be names of letters and digits (starting with a letter), comma-separated; got "${list}"`);
+    }
+    if (seen.has(name)) throw new ConfigError(`OIDC_PROVIDERS names "${name}" twice`);
+    seen.add(name);
+    const prefix = `OIDC_${name.toUpperCase()}_`;
+    const issuerValue = get(`${prefix}ISSUER`);
+    if (issuerValue === undefined) throw new ConfigError(`OIDC_PROVIDERS names "${name}": set ${prefix}ISSUER (the provider's issuer URL)`);
+    const issuer = parseUrl(`${prefix}ISSUER`, issuerValue, ['https:', 'http:']).replace(/\/+$/, '');
+    const issuerUrl = new URL(issuer);
+    if (issuerUrl.protocol === 'http:' && !isLoopback(issuerUrl.hostname)) {
+      throw new ConfigError(
+        `${prefix}ISSUER must be https:// (http:// only on a loopback address such as 127.0.0.1), got "${issuerValue}"`,
+      );
+    }
+    if (issuerUrl.search !== '' || issuerUrl.hash !== '')
+      throw new ConfigError(`${prefix}ISSUER must have no query or fragment, got "${issuerValue}"`);
+    const clientIds = (get(`${prefix}CLIENT_ID`) ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== '');
+    if (clientIds.length === 0) {
+      throw new ConfigError(
+        `OIDC_PROVIDERS names "${name}": set ${prefix}CLIENT_ID (the web client id, then any app ids, comma-separated)`,
+      );
+    }
+    const clientSecret = get(`${prefix}CLIENT_SECRET`);
+    let apple: OidcProviderConfig['apple'];
+    if (name === 'apple') {
+      const appleVars = ['OIDC_APPLE_TEAM_ID', 'OIDC_APPLE_KEY_ID', 'OIDC_APPLE_PRIVATE_KEY_FILE'];
+      const missing = appleVars.filter((variable) => get(variable) === undefined);
+      if (missing.length > 0) throw new ConfigError(`Sign in with Apple needs ${appleVars.join(', ')}; missing ${missing.join(', ')}`);
+      if (clientSecret !== undefined) {
+        throw new ConfigError(
+          "OIDC_APPLE_CLIENT_SECRET is not used: Apple's client secret is made from OIDC_APPLE_PRIVATE_KEY_FILE; unset it",
+        );
+      }
+      const privateKeyFile = get('OIDC_APPLE_PRIVATE_KEY_FILE')!;
+      if (!existsSync(privateKeyFile)) throw new ConfigError(`OIDC_APPLE_PRIVATE_KEY_FILE: no file at "${privateKeyFile}"`);
+      apple = { teamId: get('OIDC_APPLE_TEAM_ID')!, keyId: get('OIDC_APPLE_KEY_ID')!, privateKeyFile };
+    }
+    const label = get(`${prefix}LABEL`) ?? KNOWN_LABELS[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
+    return { name, label, issuer, clientIds, clientSecret, apple };
+  });
+}
+
 /** The data-centre suffix of a Mailchimp key ("…-us6") names its API host. */
 function mailchimpApiUrl(apiKey: string): string {
   const dc = /-([a-z]+\d+)$/.exec(apiKey)?.[1];
@@ -521,6 +606,7 @@ export function loadConfig(env: Env = process.env): Config {
     mfaEncryptionKeys: parseKeys('MFA_ENCRYPTION_KEY', get('MFA_ENCRYPTION_KEY')),
     mfaIssuer: get('MFA_ISSUER') ?? 'Profile Service',
     webauthn: parseWebAuthn(get('WEBAUTHN_RP_ID'), get('WEBAUTHN_ORIGINS'), publicUrl, get('WEBAUTHN_RP_NAME') ?? 'Profile Service'),
+    oidcProviders: parseOidcProviders(get),
     renderCacheBytes: parseSize('RENDER_CACHE_BYTES', get('RENDER_CACHE_BYTES') ?? '32MiB'),
     exportsAtOnce: parseInteger('EXPORTS_AT_ONCE', get('EXPORTS_AT_ONCE') ?? '2', 1),
     spoolDir: get('SPOOL_DIR') ?? tmpdir(),
@@ -550,6 +636,7 @@ export function loadConfig(env: Env = process.env): Config {
       invitationEmailsPerAccount: rate('RATE_LIMIT_INVITATION_EMAILS_PER_ACCOUNT', '50/1d'),
       exportsPerAccount: rate('RATE_LIMIT_EXPORTS_PER_ACCOUNT', '5/1h'),
       passkeyOptionsPerIp: rate('RATE_LIMIT_PASSKEY_OPTIONS_IP', '30/1m'),
+      providerSignInPerIp: rate('RATE_LIMIT_PROVIDER_SIGN_IN_IP', '30/1m'),
       emergencyLinkPerIp: rate('RATE_LIMIT_EMERGENCY_LINK_IP', '30/1m'),
       emergencyPinFailures: rate('RATE_LIMIT_EMERGENCY_PIN', '5/15m'),
       memoryKeys: parseInteger('RATE_COUNTER_MEMORY_KEYS', get('RATE_COUNTER_MEMORY_KEYS') ?? '100000', 1),

@@ -3,6 +3,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CounterStore } from './auth/counter-store.ts';
+import type { OidcProviders } from './auth/oidc-relying-party.ts';
 import type { SecretBox } from './auth/secret-box.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -42,6 +43,8 @@ export interface AppContext {
    * the create's transaction claims the key, so the key and the object commit together.
    */
   idempotencyKey?: { accountId: number; key: string; fingerprint: string };
+  /** The OpenID providers people may sign in with (OIDC_PROVIDERS; contract §15). */
+  oidc: OidcProviders;
   /** Where uploaded media files are stored (MEDIA_STORAGE). */
   media: MediaStorage;
   secrets: {
@@ -49,7 +52,7 @@ export interface AppContext {
     mediaUrl: Buffer;
     /** Signs messaging identity tokens (MESSAGING_PRIVATE_KEY_FILE); undefined when messaging is off. */
     messagingKey: KeyObject | undefined;
-    /** Seals TOTP secrets (MFA_ENCRYPTION_KEY, or a key made once and kept in the database). */
+    /** Seals TOTP secrets and Apple's refresh tokens (MFA_ENCRYPTION_KEY, or a key made once and kept in the database). */
     mfa: SecretBox;
     /** Keys the HMACs recovery codes are stored as (made once and kept in the database). */
     recoveryCodes: Buffer;

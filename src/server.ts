@@ -4,6 +4,7 @@ import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { AccountSweeper } from './accounts/account-sweeper.ts';
 import { MemoryCounterStore } from './auth/counter-store.ts';
+import { OidcProviders } from './auth/oidc-relying-party.ts';
 import { SecretBox } from './auth/secret-box.ts';
 import { SqlCounterStore } from './auth/sql-counter-store.ts';
 import { buildApp } from './app.ts';
@@ -19,6 +20,7 @@ import type { App } from './http/types.ts';
 import { emailDelivery } from './mail/email-delivery.ts';
 import { createMailTransport, type MailTransport } from './mail/transport.ts';
 import { mediaRemovalDelivery } from './media/media-removal.ts';
+import { oidcRevocationDelivery } from './accounts/identities/refresh-token-revocation.ts';
 import { openMediaStorage } from './storage/open-media-storage.ts';
 import { mailchimpDelivery } from './mailchimp/mailchimp-delivery.ts';
 import { loadMessagingKey } from './messaging/messaging-key.ts';
@@ -74,6 +76,7 @@ async function mfaSecretBox(config: Config, db: Db): Promise<SecretBox> {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config);
   const messagingKey = config.messaging ? loadMessagingKey(config.messaging.privateKeyFile) : undefined;
+  const oidc = new OidcProviders(config.oidcProviders, config.publicUrl);
   const db = openDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, ...config.database, log });
   // Whatever fails from here on (a migration, the media store, the port taken) leaves nothing
   // open behind it: the database above all, whose connections would outlive the error.
@@ -96,11 +99,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // A process that sees every write (db.changes: one SQLite instance) sees every request too.
     const counters = db.changes ? new MemoryCounterStore(config.rateLimits.memoryKeys) : new SqlCounterStore(db.kysely);
     const cacheCounts = new Map<string, CacheCounts>();
-    const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, counters, cacheCounts, media, secrets };
+    const ctx: AppContext = { config, db, clock: options.clock ?? systemClock, outbox, log, counters, cacheCounts, media, secrets, oidc };
     mail = createMailTransport(config, log);
     const handlers: Record<string, DeliveryHandler> = {
       email: emailDelivery(mail, config.publicUrl),
       'media-removal': mediaRemovalDelivery(media),
+      'oidc-revocation': oidcRevocationDelivery(oidc, secrets.mfa),
       ...(config.mailchimp ? { mailchimp: mailchimpDelivery(config.mailchimp) } : {}),
     };
     const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig, parseDuration, parseSize } from '../src/config.ts';
 
@@ -50,6 +54,69 @@ describe('configuration', () => {
       assert.throws(
         () => loadConfig({ PUBLIC_URL: 'https://app.example.com', ...env }),
         (error: unknown) => error instanceof ConfigError && error.message.includes(variable),
+        JSON.stringify(env),
+      );
+    }
+  });
+
+  test('sign-in providers: OIDC_PROVIDERS with each one’s issuer, client ids and secret; Apple’s key; clear errors', () => {
+    assert.deepEqual(loadConfig({}).oidcProviders, []);
+    const keyFile = join(mkdtempSync(join(tmpdir(), 'apple-key-')), 'AuthKey.p8');
+    writeFileSync(keyFile, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const good = {
+      OIDC_PROVIDERS: 'Google, apple,corp',
+      OIDC_GOOGLE_ISSUER: 'https://accounts.google.com/',
+      OIDC_GOOGLE_CLIENT_ID: 'web.apps.googleusercontent.com, android.apps.googleusercontent.com',
+      OIDC_GOOGLE_CLIENT_SECRET: 'secret',
+      OIDC_APPLE_ISSUER: 'https://appleid.apple.com',
+      OIDC_APPLE_CLIENT_ID: 'com.example.web,com.example.app',
+      OIDC_APPLE_TEAM_ID: 'TEAM',
+      OIDC_APPLE_KEY_ID: 'KEY',
+      OIDC_APPLE_PRIVATE_KEY_FILE: keyFile,
+      OIDC_CORP_ISSUER: 'http://127.0.0.1:9000/realms/corp',
+      OIDC_CORP_CLIENT_ID: 'profiles',
+      OIDC_CORP_LABEL: 'Corp SSO',
+    };
+    assert.deepEqual(loadConfig(good).oidcProviders, [
+      {
+        name: 'google',
+        label: 'Google',
+        issuer: 'https://accounts.google.com',
+        clientIds: ['web.apps.googleusercontent.com', 'android.apps.googleusercontent.com'],
+        clientSecret: 'secret',
+        apple: undefined,
+      },
+      {
+        name: 'apple',
+        label: 'Apple',
+        issuer: 'https://appleid.apple.com',
+        clientIds: ['com.example.web', 'com.example.app'],
+        clientSecret: undefined,
+        apple: { teamId: 'TEAM', keyId: 'KEY', privateKeyFile: keyFile },
+      },
+      {
+        name: 'corp',
+        label: 'Corp SSO',
+        issuer: 'http://127.0.0.1:9000/realms/corp',
+        clientIds: ['profiles'],
+        clientSecret: undefined,
+        apple: undefined,
+      },
+    ]);
+    for (const [env, says] of [
+      [{ OIDC_PROVIDERS: 'go-ogle' }, 'OIDC_PROVIDERS'],
+      [{ OIDC_PROVIDERS: 'google,google' }, 'twice'],
+      [{ OIDC_GOOGLE_ISSUER: undefined }, 'OIDC_GOOGLE_ISSUER'],
+      [{ OIDC_GOOGLE_ISSUER: 'http://accounts.google.com' }, 'loopback'],
+      [{ OIDC_GOOGLE_ISSUER: 'ftp://accounts.google.com' }, 'OIDC_GOOGLE_ISSUER'],
+      [{ OIDC_GOOGLE_CLIENT_ID: ' , ' }, 'OIDC_GOOGLE_CLIENT_ID'],
+      [{ OIDC_APPLE_KEY_ID: undefined }, 'OIDC_APPLE_KEY_ID'],
+      [{ OIDC_APPLE_PRIVATE_KEY_FILE: '/nowhere/AuthKey.p8' }, 'OIDC_APPLE_PRIVATE_KEY_FILE'],
+      [{ OIDC_APPLE_CLIENT_SECRET: 'x' }, 'OIDC_APPLE_CLIENT_SECRET'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ ...good, ...env }),
+        (error: unknown) => error instanceof ConfigError && error.message.includes(says),
         JSON.stringify(env),
       );
     }

@@ -6,6 +6,7 @@ import { registerAccountProfileRoutes } from './core/profile-routes.ts';
 import { registerAccountDeletionRoutes } from './deletion/account-deletion-routes.ts';
 import { registerEmailRoutes } from './emails/email-routes.ts';
 import { registerExportRoutes } from './export/export-routes.ts';
+import { registerIdentityRoutes } from './identities/identity-routes.ts';
 import { registerLoginRoutes } from './login/login-routes.ts';
 import { registerMfaRoutes } from './mfa/mfa-routes.ts';
 import { registerPasskeyRoutes } from './passkeys/passkey-routes.ts';
@@ -28,4 +29,5 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
   registerMfaRoutes(app, ctx, passwordChecks);
   registerPasskeyRoutes(app, ctx, passwordChecks);
   registerPasskeySignInRoutes(app, ctx);
+  registerIdentityRoutes(app, ctx);
 }

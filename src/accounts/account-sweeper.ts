@@ -1,10 +1,11 @@
 // A periodic pass over what expires by itself: unverified holds on addresses past
 // UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key and invitation e-mails older
-// than the limits that count them, MFA logins never completed, passkey challenges never answered, the abuse limits' ended windows
-// (where they are kept in the database), Idempotency-Keys past their 24 hours, emergency
-// link views past their 90 days, changes past CHANGES_RETENTION, and the operators' audit
-// records past their year (admin/, contract §16). Every instance may run it: each step is an
-// idempotent delete.
+// than the limits that count them, MFA logins never completed, passkey challenges never answered,
+// provider sign-ins never finished (their flows, login codes, used ID tokens past expiry), the
+// abuse limits' ended windows (where they are kept in the database), Idempotency-Keys past their
+// 24 hours, emergency link views past their 90 days, changes past CHANGES_RETENTION, and the
+// operators' audit records past their year (admin/, contract §16). Every instance may run it:
+// each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
@@ -13,6 +14,7 @@ import { deleteEmailSendsBefore } from './emails/email-send-queries.ts';
 import { deleteEndedCounters } from '../auth/sql-counter-store.ts';
 import { deleteChallengesBefore } from './mfa/mfa-queries.ts';
 import { deleteWebauthnChallengesBefore } from './passkeys/challenge-queries.ts';
+import { deleteOidcLeftoversBefore } from './identities/flow-queries.ts';
 import { deleteExpiredHolds } from './emails/unverified-holds.ts';
 import { deleteKeysBefore, KEY_LIFETIME_MS } from '../app-data/idempotent-create.ts';
 import { deleteViewsBefore } from '../emergency/emergency-link-queries.ts';
@@ -71,6 +73,7 @@ export class AccountSweeper {
     );
     await deleteChallengesBefore(this.#db.kysely, now);
     await deleteWebauthnChallengesBefore(this.#db.kysely, now);
+    await deleteOidcLeftoversBefore(this.#db.kysely, now);
     await deleteEndedCounters(this.#db.kysely, now);
     await deleteKeysBefore(this.#db.kysely, now - KEY_LIFETIME_MS);
     await deleteViewsBefore(this.#db.kysely, now - VIEW_RETENTION_MS);

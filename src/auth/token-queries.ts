@@ -49,6 +49,17 @@ export async function revokeAccountToken(db: Kysely<Database>, accountId: number
   return Number(result.numDeletedRows) > 0;
 }
 
+/** When the account's session with this token id was opened (ms); undefined: no such session. */
+export async function sessionOpenedAt(db: Kysely<Database>, accountId: number, tokenId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('auth_tokens')
+    .select('created_at')
+    .where('id', '=', tokenId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row ? Number(row.created_at) : undefined;
+}
+
 export async function touchToken(db: Kysely<Database>, tokenId: number, now: number): Promise<void> {
   await db.updateTable('auth_tokens').set({ last_used_at: now }).where('id', '=', tokenId).execute();
 }

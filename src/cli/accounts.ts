@@ -3,6 +3,7 @@
 // browser and for giving the operator role, which nothing else gives. Reads the service's
 // configuration (environment and .env) and its database; never migrates. Every change is
 // recorded in the operators' audit with via "cli" and no operator.
+import { OidcProviders } from '../auth/oidc-relying-party.ts';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
@@ -91,6 +92,8 @@ function commandContext(config: Config, db: Db): AppContext {
     cacheCounts: new Map(),
     media: noMedia,
     secrets: { mediaUrl: randomBytes(32), messagingKey: undefined, mfa: new SecretBox([randomBytes(32)]), recoveryCodes: randomBytes(32) },
+    // Discovers nothing until asked: a deletion only queues its refresh-token revocations.
+    oidc: new OidcProviders(config.oidcProviders, config.publicUrl),
   };
 }
 

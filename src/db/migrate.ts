@@ -21,6 +21,7 @@ import { emergencyLinksMigration } from './migrations/0016-emergency-links.ts';
 import { idempotencyKeysMigration } from './migrations/0017-idempotency-keys.ts';
 import { passkeysMigration } from './migrations/0018-passkeys.ts';
 import { changesMigration } from './migrations/0019-changes.ts';
+import { identitiesMigration } from './migrations/0020-identities.ts';
 import { operatorsMigration } from './migrations/0021-operators.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -44,6 +45,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0017-idempotency-keys': idempotencyKeysMigration(),
     '0018-passkeys': passkeysMigration(db.dialect),
     '0019-changes': changesMigration(db.dialect),
+    '0020-identities': identitiesMigration(db.dialect),
     '0021-operators': operatorsMigration(db.dialect),
   };
 }

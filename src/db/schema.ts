@@ -119,6 +119,8 @@ export interface MfaChallengesTable {
   token_hash: string;
   failed_attempts: Generated<number>;
   expires_at: number;
+  /** The identity a sign-in through another provider came by (contract §15); null for a password login. */
+  identity_id: Generated<number | null>;
 }
 
 export interface RateCountersTable {
@@ -347,6 +349,59 @@ export interface OperatorAuditTable {
   reason: string | null;
 }
 
+/** An account's identity at another provider (contract §15): one per (issuer, subject). */
+export interface IdentitiesTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The configured provider's name (OIDC_PROVIDERS). */
+  provider: string;
+  issuer: string;
+  subject: string;
+  email: string | null;
+  /** Apple's refresh token, sealed; revoked at the account's deletion. */
+  refresh_token: string | null;
+  /** The client id the refresh token was issued to (the web's Services ID or an app's bundle id). */
+  client_id: string | null;
+  /** Apple said mail to this relay address is off. */
+  mail_disabled: number;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** The sessions an identity opened. */
+export interface IdentitySessionsTable {
+  token_id: number;
+  identity_id: number;
+}
+
+/** A web sign-in (or link, with the account) waiting for the provider's answer. */
+export interface OidcFlowsTable {
+  id: Generated<number>;
+  state: string;
+  provider: string;
+  nonce: string;
+  code_verifier: string;
+  redirect: string;
+  account_id: number | null;
+  expires_at: number;
+}
+
+/** A one-time login code handed to the web client (its hash). */
+export interface LoginCodesTable {
+  id: Generated<number>;
+  code_hash: string;
+  account_id: number;
+  identity_id: number | null;
+  expires_at: number;
+}
+
+/** An ID token an app signed in with (its hash), kept until it expires. */
+export interface OidcUsedTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  expires_at: number;
+}
+
 export interface Database {
   app_users: AppUsersTable;
   media_resources: MediaResourcesTable;
@@ -379,4 +434,9 @@ export interface Database {
   changes: ChangesTable;
   changes_horizon: ChangesHorizonTable;
   operator_audit: OperatorAuditTable;
+  identities: IdentitiesTable;
+  identity_sessions: IdentitySessionsTable;
+  oidc_flows: OidcFlowsTable;
+  login_codes: LoginCodesTable;
+  oidc_used_tokens: OidcUsedTokensTable;
 }

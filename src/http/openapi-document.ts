@@ -70,7 +70,8 @@ export function transformDocument({ openapiObject }: { openapiObject: Partial<Js
     for (const operation of Object.values<JsonObject>(item)) {
       if (typeof operation !== 'object' || !Array.isArray(operation.parameters)) continue;
       operation.parameters = operation.parameters.map((parameter: JsonObject) =>
-        parameter.in === 'path' && isIdParameter(parameter.name)
+        // One with a pattern of its own is not an id (linking names a provider where an identity's id goes).
+        parameter.in === 'path' && isIdParameter(parameter.name) && parameter.schema?.pattern === undefined
           ? {
               ...parameter,
               schema: {

@@ -21,6 +21,8 @@ export const PAGE_PATHS = [
   '/',
   '/sign-up',
   '/sign-in',
+  // Back from another provider (contract §15): the one-time code in the fragment.
+  '/sign-in/provider',
   '/verify-email',
   '/forgot-password',
   '/reset-password',

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
-export type OutboxKind = 'email' | 'mailchimp' | 'media-removal';
+export type OutboxKind = 'email' | 'mailchimp' | 'media-removal' | 'oidc-revocation';
 
 export interface EnqueueOptions {
   /** Messages with the same key are delivered one at a time, in the order they were written. */

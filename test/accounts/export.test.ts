@@ -149,9 +149,11 @@ describe('data export (GET /account/export/)', () => {
       'email_addresses',
       'sessions',
       'passkeys',
+      'identities',
       'shared_with_me',
       'app_users',
     ]);
+    assert.deepEqual(document.identities, []);
     assert.deepEqual(document.shared_with_me, []);
     assert.equal(document.format, 'profile-service-export');
     assert.equal(document.version, 1);

@@ -36,16 +36,22 @@ function addressInUse(error: unknown): boolean {
 }
 
 /**
+ * `fixedPort`: listen there (and make it PUBLIC_URL's), for a caller that had to know it first.
  * `host` names the address the browser opens: `localhost` for passkeys, since WebAuthn refuses
  * an IP address as its RP id (the service still listens on 127.0.0.1, which localhost reaches).
  */
-export async function startBrowserService(env: Record<string, string> = {}, host = '127.0.0.1'): Promise<BrowserService> {
+export async function startBrowserService(
+  env: Record<string, string> = {},
+  host = '127.0.0.1',
+  fixedPort?: number,
+): Promise<BrowserService> {
   const webDir = await builtWebClient();
   const sink = new SmtpSink();
   await sink.listen();
   // The port must be known before start (PUBLIC_URL); another process may take it in between.
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    // A port chosen by the caller (an OpenID provider registered its redirect URI first): no retry.
+    const port = fixedPort ?? (await freePort());
     const url = `http://${host}:${port}`;
     try {
       const server = await startTestServer({ PORT: String(port), PUBLIC_URL: url, SMTP_URL: sink.url, WEB_CLIENT_DIR: webDir, ...env });
@@ -59,7 +65,7 @@ export async function startBrowserService(env: Record<string, string> = {}, host
         },
       };
     } catch (error) {
-      if (addressInUse(error) && attempt < 5) continue;
+      if (addressInUse(error) && attempt < 5 && fixedPort === undefined) continue;
       await sink.close();
       throw error;
     }

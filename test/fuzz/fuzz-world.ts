@@ -24,6 +24,8 @@ export type IdKind =
   | 'email'
   | 'session'
   | 'passkey'
+  | 'identity'
+  | 'providerName'
   | 'file'
   | 'account'
   | 'outboxMessage';
@@ -45,6 +47,9 @@ export const KIND_OF_SEGMENT: Record<string, IdKind> = {
   emails: 'email',
   sessions: 'session',
   passkeys: 'passkey',
+  identities: 'identity',
+  // /auth/oidc/{name}/…: a provider name (none is configured here, so every one is unknown: 404).
+  oidc: 'providerName',
   files: 'file',
   // The operators' routes (/admin/…): the fuzzer's parties are no operators, so whatever the id
   // these answer 404 (fuzz-runner.ts checks it).
@@ -58,8 +63,12 @@ export interface Party {
   email: string;
   password: string;
   token: string;
-  /** Ids of each kind; for 'file', signed file paths (storage key and query); for 'linkToken', emergency link tokens. */
-  ids: Record<Exclude<IdKind, 'file' | 'linkToken'>, number[]> & { file: string[]; linkToken: string[] };
+  /** Ids of each kind; for 'file', signed file paths (storage key and query); for 'linkToken', emergency link tokens; for 'providerName', provider names. */
+  ids: Record<Exclude<IdKind, 'file' | 'linkToken' | 'providerName'>, number[]> & {
+    file: string[];
+    linkToken: string[];
+    providerName: string[];
+  };
 }
 
 export class FuzzWorld {
@@ -240,6 +249,32 @@ export class FuzzWorld {
                 .executeTakeFirstOrThrow()
             ).id,
           ];
+
+    // An identity at another provider (written straight in), again when one was unlinked.
+    const identities = (await this.call('GET', '/account/identities/', party.token)).body as Array<{ id: number }>;
+    ids.identity =
+      identities.length > 0
+        ? identities.map((identity) => identity.id)
+        : [
+            (
+              await this.server.server.ctx.db.kysely
+                .insertInto('identities')
+                .values({
+                  account_id: party.accountId,
+                  provider: 'fuzz',
+                  issuer: 'https://issuer.fuzz.example',
+                  subject: `fuzz-${party.label}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+                  email: party.email,
+                  refresh_token: null,
+                  client_id: null,
+                  mail_disabled: 0,
+                  created_at: this.server.clock.now(),
+                  last_used_at: null,
+                })
+                .returning('id')
+                .executeTakeFirstOrThrow()
+            ).id,
+          ];
   }
 
   private async call(method: string, path: string, token: string, body?: unknown) {
@@ -271,6 +306,8 @@ async function newParty(server: TestServer, label: Party['label']): Promise<Part
       email: [],
       session: [],
       passkey: [],
+      identity: [],
+      providerName: ['google'],
       file: [],
       account: [account.id],
       outboxMessage: [1],

@@ -38,6 +38,9 @@ const RATE_LIMITED = [
   'POST /account/mfa/recovery-codes/',
   'GET /public/emergency/{token}/',
   'POST /public/emergency/{token}/',
+  'GET /auth/oidc/{name}/start/',
+  'POST /auth/oidc/{name}/token/',
+  'POST /auth/login/code/',
 ];
 
 describe('the OpenAPI document', () => {
@@ -174,8 +177,14 @@ describe('the OpenAPI document', () => {
     for (const [operation, written] of operations) {
       for (const parameter of (written.parameters ?? []) as Json[]) {
         if (parameter.in !== 'path') continue;
-        if (parameter.name === 'storage_key' || parameter.name === 'token') {
+        if (parameter.name === 'storage_key' || parameter.name === 'token' || parameter.name === 'name') {
           assert.equal(parameter.schema.type, 'string', operation.key);
+          continue;
+        }
+        // Linking a provider names it where the identity's id goes: a name, with its pattern.
+        if (operation.key === 'POST /account/identities/{id}/') {
+          assert.equal(parameter.schema.type, 'string', operation.key);
+          assert.ok(parameter.schema.pattern, operation.key);
           continue;
         }
         assert.equal(parameter.name, 'id', operation.key);

@@ -19,6 +19,7 @@ import { freshCode } from '../accounts/mfa-flows.ts';
 import { listOperations, type OpenApiDocument } from '../fuzz/openapi-walker.ts';
 import { mediaOf, verifiedAccount } from '../helpers/factories.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
+import { signInAtProvider, startTestProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
 import { PUBLIC_URL } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -27,14 +28,16 @@ type Json = Record<string, any>;
 
 /**
  * The only body fields a step may fill in: secrets a person copies from an e-mail, a login
- * answer or an app, and a passkey authenticator's one-time answer.
+ * answer or an app, a passkey authenticator's one-time answer, an app's ID token (each works
+ * once) and a provider's signed event.
  */
-const SECRET_FIELDS = ['key', 'mfa_token', 'code', 'response'];
+const SECRET_FIELDS = ['key', 'mfa_token', 'code', 'response', 'id_token', 'payload'];
 
 /** How one example is sent: by whom, to which object, with which one-time secrets. */
 interface Sending {
   token?: string;
-  id?: number;
+  /** The path's `{id}`: an object's id (linking an identity: the provider's name). */
+  id?: number | string;
   /** Other path parameters, such as an emergency link's `{token}`. */
   params?: Record<string, string>;
   secrets?: Record<string, unknown>;
@@ -203,6 +206,34 @@ const STORY: Step[] = [
       return { secrets: { response: authenticator.get(options.body) } };
     },
   },
+  // Sign in with another provider: the test providers sign what a provider or an app would send.
+  { operationId: 'linkIdentity', send: () => ({ token: made.ada, id: 'google' }) },
+  {
+    operationId: 'signInWithIdToken',
+    send: async () => ({
+      params: { name: 'google' },
+      secrets: {
+        id_token: await providers.google.sign({
+          sub: 'example-app',
+          email: 'app-person@example.com',
+          email_verified: true,
+          nonce: 'n-0S6_WzA2Mj',
+        }),
+      },
+    }),
+  },
+  { operationId: 'loginWithCode', send: async () => ({ secrets: { code: await webLoginCode('example-web') } }) },
+  {
+    operationId: 'receiveAppleNotification',
+    send: async () => ({
+      secrets: {
+        payload: await providers.apple.sign({
+          aud: providers.apple.clientIds[0],
+          events: JSON.stringify({ type: 'email-disabled', sub: 'example-app', event_time: Date.now() }),
+        }),
+      },
+    }),
+  },
   { operationId: 'startTotpEnrolment', send: () => ({ token: made.ada }), keep: (body) => (made.totpSecret = body.secret) },
   { operationId: 'confirmTotp', send: () => ({ token: made.ada, secrets: { code: mfaCode() } }) },
   { operationId: 'regenerateRecoveryCodes', send: () => ({ token: made.ada, secrets: { code: mfaCode() } }) },
@@ -314,6 +345,18 @@ function examplesOf(media: Json): Map<string, unknown> {
   return examples;
 }
 
+let providers: { google: TestOidcProvider; apple: TestOidcProvider };
+
+/** The web flow through the test provider's own pages, up to the one-time code the service hands the web client. */
+async function webLoginCode(subject: string): Promise<string> {
+  const started = await fetch(`${mailed.server.url}/auth/oidc/google/start/`, { redirect: 'manual' });
+  assert.equal(started.status, 302);
+  const answer = await signInAtProvider(started.headers.get('location')!, subject, PUBLIC_URL);
+  const callback = await fetch(mailed.server.url + answer.url.slice(PUBLIC_URL.length), { redirect: 'manual' });
+  assert.equal(callback.status, 302);
+  return new URLSearchParams(new URL(callback.headers.get('location')!).hash.slice(1)).get('code')!;
+}
+
 function messagingEnv(): Record<string, string> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const file = join(mkdtempSync(join(tmpdir(), 'openapi-examples-')), 'messaging.pem');
@@ -331,21 +374,34 @@ describe('the request examples of the OpenAPI document, sent as they are', () =>
   let operations: Documented[];
 
   before(async () => {
-    mailed = await startMailedServer(messagingEnv());
+    providers = { google: await startTestProvider('google', PUBLIC_URL), apple: await startTestProvider('apple', PUBLIC_URL) };
+    mailed = await startMailedServer({
+      ...messagingEnv(),
+      OIDC_PROVIDERS: 'google,apple',
+      ...providers.google.env,
+      ...providers.apple.env,
+    });
     server = mailed.server;
     const response = await server.request('GET', '/openapi.json');
     assert.equal(response.status, 200);
     doc = response.body;
     operations = documented(response.body);
   });
-  after(() => mailed.close());
+  after(async () => {
+    await mailed.close();
+    await providers.google.close();
+    await providers.apple.close();
+  });
 
   test('every operation with a JSON request body has an example, and every path id one', () => {
     const missing = operations.filter((operation) => operation.media && examplesOf(operation.media).size === 0).map((o) => o.key);
     assert.deepEqual(missing, [], 'operations whose JSON request body has no example');
     for (const operation of operations) {
       for (const parameter of doc.paths[operation.path][operation.method.toLowerCase()].parameters ?? []) {
-        if (parameter.in === 'path' && parameter.name === 'id') assert.equal(parameter.example, 1, operation.key);
+        // (Linking an identity names the provider there: a name, not an id.)
+        if (parameter.in === 'path' && parameter.name === 'id' && parameter.schema.type === 'integer') {
+          assert.equal(parameter.example, 1, operation.key);
+        }
       }
     }
   });

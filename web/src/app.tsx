@@ -10,6 +10,7 @@ import { Home } from './pages/home.tsx';
 import { NotFound } from './pages/not-found.tsx';
 import { PublicEmergency } from './pages/emergency/public-emergency.tsx';
 import { ResetPassword } from './pages/reset-password.tsx';
+import { ProviderSignIn } from './pages/provider-sign-in.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
 import { VerifyEmail } from './pages/verify-email.tsx';
@@ -18,6 +19,7 @@ const Account = lazy(() => import('./pages/settings/account.tsx').then((m) => m.
 const ChangePassword = lazy(() => import('./pages/settings/change-password.tsx').then((m) => m.ChangePassword));
 const Sessions = lazy(() => import('./pages/settings/sessions.tsx').then((m) => m.Sessions));
 const MfaSettings = lazy(() => import('./pages/settings/mfa.tsx').then((m) => m.MfaSettings));
+const IdentitySettings = lazy(() => import('./pages/settings/identities.tsx').then((m) => m.IdentitySettings));
 const PasskeySettings = lazy(() => import('./pages/settings/passkeys.tsx').then((m) => m.PasskeySettings));
 const ExportAndDelete = lazy(() => import('./pages/settings/export-and-delete.tsx').then((m) => m.ExportAndDelete));
 const EmergencyLinks = lazy(() => import('./pages/data/emergency-links.tsx').then((m) => m.EmergencyLinks));
@@ -41,6 +43,7 @@ export function App() {
             <Route path="/sign-up" component={SignUp} />
             <Route path="/verify-email" component={VerifyEmail} />
             <Route path="/sign-in" component={SignIn} />
+            <Route path="/sign-in/provider" component={ProviderSignIn} />
             <Route path="/forgot-password" component={ForgotPassword} />
             <Route path="/reset-password" component={ResetPassword} />
             <Route path="/emergency/:token" component={PublicEmergency} />
@@ -49,6 +52,7 @@ export function App() {
             <Route path="/settings/sessions" component={Sessions} />
             <Route path="/settings/mfa" component={MfaSettings} />
             <Route path="/settings/passkeys" component={PasskeySettings} />
+            <Route path="/settings/identities" component={IdentitySettings} />
             <Route path="/settings/export-and-delete" component={ExportAndDelete} />
             <Route path="/data" component={DataHome} />
             <Route path="/data/profiles/:id" component={ProfilePage} />

@@ -52,3 +52,17 @@ export function useToken(): string | null {
   }, []);
   return token;
 }
+
+const REMEMBER_KEY = 'profile-service-provider-remember';
+
+/** Before leaving for a provider: whether the sign-in it brings back is to be kept on this computer. */
+export function rememberProviderSignIn(remember: boolean): void {
+  sessionStorage.setItem(REMEMBER_KEY, remember ? 'yes' : 'no');
+}
+
+/** Back from the provider: the choice made before leaving (once). */
+export function providerSignInRemembered(): boolean {
+  const remember = sessionStorage.getItem(REMEMBER_KEY) === 'yes';
+  sessionStorage.removeItem(REMEMBER_KEY);
+  return remember;
+}

@@ -12,7 +12,14 @@ import { EXAMPLE_PASSWORD } from '../../http/openapi-document.ts';
 
 const DeleteAccountBody = Type.Object(
   {
-    password: Type.String({ minLength: 1, description: "The account's password", examples: [EXAMPLE_PASSWORD] }),
+    password: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "The account's password. An account without one (made by another provider) sends none: its session must have been opened within the last 5 minutes",
+        examples: [EXAMPLE_PASSWORD],
+      }),
+    ),
     code: OptionalCodeField,
   },
   { examples: [{ password: EXAMPLE_PASSWORD }] },

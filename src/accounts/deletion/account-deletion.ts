@@ -1,14 +1,14 @@
-// Deleting the account (contract §9): the person's password (and an MFA code, when MFA is
-// on), then one transaction that removes the account and everything it holds,
-// through the foreign keys (addresses, keys, sessions, e-mail records, MFA's
+// Deleting the account (contract §9): the person's password — or, for an account without one
+// (contract §15), a sign-in within the last 5 minutes — and an MFA code when MFA is on; then
+// one transaction that removes the account and everything it holds, through the foreign keys (addresses, keys, sessions, e-mail records, MFA's
 // secret, codes and challenges, the app user and all below it, media rows, and the accessors
 // in both directions: those of its app user, those it sent, and those it accepted) and the
 // outbox messages that carry its data. Invitations others sent to one of its addresses and
 // that it never accepted refer to no account: they stay with their senders, and the address
 // may register again. In that same transaction go the messages that outlive it: the
 // removal of its media files (durable: a crash after the commit still removes them), the last
-// notice to its primary address, and the list member's permanent deletion when Mailchimp sync
-// is on. A repeat that finds the account already gone answers as the first did (204) and
+// notice to its primary address, the list member's permanent deletion when Mailchimp sync
+// is on, and the revocation of its identities' refresh tokens at Apple. A repeat that finds the account already gone answers as the first did (204) and
 // queues nothing.
 import type { Kysely } from 'kysely';
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
@@ -22,20 +22,43 @@ import { queueMediaRemoval } from '../../media/media-removal.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { findAccount } from '../core/account-queries.ts';
 import { requireSecondFactor } from '../mfa/mfa-check.ts';
+import { hasPassword } from '../core/ways-in.ts';
+import { sessionOpenedAt } from '../../auth/token-queries.ts';
+import { fieldError, nonFieldError } from '../../errors.ts';
+import { queueRefreshTokenRevocations } from '../identities/refresh-token-revocation.ts';
 import { appUserHolding, BULK_THRESHOLD, removeInBatches } from '../../app-data/bulk-removal.ts';
 
-/** `code`: the MFA code, needed when MFA is on. */
+export const PASSWORD_NEEDED = 'Enter your password to delete your account.';
+export const SIGN_IN_AGAIN =
+  'Your account has no password, so deleting it needs a fresh sign-in: sign out, sign in again, and delete it within 5 minutes.';
+/** How recent a sign-in stands in for the password of an account without one. */
+const FRESH_SIGN_IN_MS = 5 * 60_000;
+
+function passwordOf(proof: { password?: string }): string {
+  if (proof.password === undefined) throw fieldError('password', PASSWORD_NEEDED);
+  return proof.password;
+}
+
+/** The caller's session was opened within the last 5 minutes; nothing to count then. */
+async function freshSignIn(ctx: AppContext, caller: Caller): Promise<{ succeeded(): Promise<void> }> {
+  const openedAt = await sessionOpenedAt(ctx.db.kysely, caller.accountId, caller.tokenId);
+  if (openedAt === undefined || ctx.clock.now() - openedAt > FRESH_SIGN_IN_MS) throw nonFieldError(SIGN_IN_AGAIN);
+  return { succeeded: async () => {} };
+}
+
+/** `code`: the MFA code, needed when MFA is on. `password`: absent for an account without one. */
 export async function deleteAccount(
   ctx: AppContext,
   passwordChecks: PasswordCheckThrottle,
   caller: Caller,
-  proof: { password: string; code?: string },
+  proof: { password?: string; code?: string },
 ): Promise<void> {
   const account = await findAccount(ctx.db.kysely, caller.accountId);
   // Deleted by a repeat of this request since its token was checked: done, as asked.
   if (!account) return;
-  // Counted until both the password and the MFA code were right.
-  const attempt = await passwordChecks.checkPassword(account, proof.password);
+  // Counted until both the password and the MFA code were right. An account without a password
+  // (made by another provider, contract §15) proves it is its owner by a fresh sign-in instead.
+  const attempt = hasPassword(account) ? await passwordChecks.checkPassword(account, passwordOf(proof)) : await freshSignIn(ctx, caller);
   await removeAccount(ctx, account, { proof: (trx) => requireSecondFactor(ctx, trx, account, proof.code) });
   await attempt.succeeded();
 }
@@ -68,6 +91,8 @@ export async function removeAccount(ctx: AppContext, account: { id: number; emai
     await lockInWriteOrder(ctx, trx, accountId);
     if (!inBatches) await steps.proof?.(trx);
     const media = await trx.selectFrom('media_resources').select('storage_key').where('account_id', '=', accountId).execute();
+    // Before the identities go with the account: Apple's refresh tokens are revoked there afterwards.
+    await queueRefreshTokenRevocations(ctx, trx, accountId);
     await trx.deleteFrom('outbox').where('account_id', '=', accountId).execute();
     const removed = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
     // A repeat of the request (a double click, a client retrying) that ran after another one

@@ -37,6 +37,8 @@ import { toAccount } from '../core/profile-schemas.ts';
 import { toSession } from '../sessions/session-schemas.ts';
 import { listPasskeys } from '../passkeys/passkey-queries.ts';
 import { toPasskey } from '../passkeys/passkey-schemas.ts';
+import { listIdentities } from '../identities/identity-queries.ts';
+import { toIdentity } from '../identities/identity-schemas.ts';
 
 /** A media file to put in the archive at `path`, and its entry in the document (whose `path` is nulled if the file is gone). */
 export interface ExportFile {
@@ -83,6 +85,11 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
       json.value(
         (await listPasskeys(db, accountId)).map((row) => withoutLinks(toPasskey(ctx, row))),
         'passkeys',
+      );
+      // The providers it signs in with, and when each was last used; never their tokens.
+      json.value(
+        (await listIdentities(db, accountId)).map((row) => withoutLinks(toIdentity(ctx, row))),
+        'identities',
       );
       json.value(
         (await listAccessorsSharedWith(db, accountId)).map((row) => withoutLinks(toAccessor(ctx, row))),

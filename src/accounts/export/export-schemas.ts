@@ -14,6 +14,7 @@ import type { EmailAddressSchema } from '../emails/email-schemas.ts';
 import type { Account } from '../core/profile-schemas.ts';
 import type { Session } from '../sessions/session-schemas.ts';
 import type { Passkey } from '../passkeys/passkey-schemas.ts';
+import type { Identity } from '../identities/identity-schemas.ts';
 
 export const EXPORT_FORMAT = 'profile-service-export';
 export const EXPORT_VERSION = 1;
@@ -67,6 +68,8 @@ export interface ExportDocument {
   sessions: Session[];
   /** The account's passkeys: names, dates and whether backed up, never key material. */
   passkeys: WithoutLinks<Passkey>[];
+  /** The providers it signs in with (contract §15) and when each was last used; never their tokens. */
+  identities: WithoutLinks<Identity>[];
   /** What others share with the account: the accessors it accepted (accessor objects only, none of their data). */
   shared_with_me: WithoutLinks<Accessor>[];
   app_users: ExportedAppUser[];

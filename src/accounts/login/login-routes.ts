@@ -1,12 +1,15 @@
 // /auth/login/ and its second step /auth/login/mfa/ (contracts §3 and §9).
+import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import { LoginThrottle } from '../../auth/login-throttle.ts';
 import type { AppContext } from '../../context.ts';
-import { nonFieldError } from '../../errors.ts';
+import { fieldError, nonFieldError } from '../../errors.ts';
 import type { App } from '../../http/types.ts';
 import { LoginBody, LoginResponse, TokenResponse } from './login-schemas.ts';
 import { completeMfaLogin, INVALID_CREDENTIALS, logIn } from './login-service.ts';
 import { MfaLoginBody } from '../mfa/mfa-schemas.ts';
 import { errors } from '../../http/error-schemas.ts';
+import { LoginCodeBody } from '../identities/identity-schemas.ts';
+import { DEAD_LOGIN_CODE, signInWithLoginCode } from '../identities/identity-sign-in.ts';
 
 export function registerLoginRoutes(app: App, ctx: AppContext): void {
   const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
@@ -52,5 +55,27 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
       const origin = { ip: request.ip, userAgent: request.headers['user-agent'] };
       return { token: await completeMfaLogin(ctx, throttle, { ...origin, mfaToken: mfa_token, code }) };
     },
+  );
+
+  app.post(
+    '/auth/login/code/',
+    {
+      // Counted with the provider sign-ins it finishes; the account deleted meanwhile: as if the code were dead.
+      config: {
+        auth: 'none',
+        rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.providerSignInPerIp, 'provider-sign-in'),
+        accountGone: () => fieldError('code', DEAD_LOGIN_CODE),
+      },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Finish signing in with another provider in a browser: the one-time code the web flow handed the web client (60 s, once); the answers of POST /auth/login/',
+        security: [],
+        body: LoginCodeBody,
+        operationId: 'loginWithCode',
+        response: { 200: LoginResponse, ...errors({ body: true, rateLimited: true }) },
+      },
+    },
+    (request) => signInWithLoginCode(ctx, request.body.code, { ip: request.ip, userAgent: request.headers['user-agent'] }),
   );
 }

@@ -8,39 +8,29 @@
 // too many in a row for one account, whatever the mfa_token, lock the second step for a while.
 import type { LoginThrottle } from '../../auth/login-throttle.ts';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from '../../auth/passwords.ts';
-import { hashSecret, newSecret } from '../../auth/token-hash.ts';
+import { hashSecret } from '../../auth/token-hash.ts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, nonFieldError } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
 import { secondStepLockedMessage } from '../../mail/messages.ts';
 import { findAccount } from '../core/account-queries.ts';
 import { findLoginAddress } from '../emails/email-address-queries.ts';
-import { countChallengeAttempt, findChallenge, insertChallenge, spendChallenge } from '../mfa/mfa-queries.ts';
+import { recordIdentitySession } from '../identities/identity-queries.ts';
+import { countChallengeAttempt, findChallenge, spendChallenge } from '../mfa/mfa-queries.ts';
 import { spendSecondFactor, totpEnabled, WRONG_CODE } from '../mfa/mfa-check.ts';
 import { sessionOrigin } from '../sessions/session-origin.ts';
 import { accountDisabled, issueSignInToken } from '../sessions/sign-in-token.ts';
+import { type LoginResult, MFA_TOKEN_MAX_FAILURES, type Origin, openSecondStep } from '../sessions/sign-in-answer.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
 export const UNVERIFIED_ADDRESS = 'This e-mail address is not verified yet. Verify it first with the link we sent to it, then log in.';
 export const DEAD_MFA_TOKEN = 'This sign-in has expired or was already completed. Log in again with your password.';
 export const EXHAUSTED_MFA_TOKEN = 'Too many wrong codes for this sign-in. Log in again with your password.';
 
-/** How long an mfa_token lives, and how many wrong codes it survives. */
-export const MFA_TOKEN_TTL_MS = 5 * 60_000;
-export const MFA_TOKEN_MAX_FAILURES = 5;
-
-export interface Origin {
-  ip: string;
-  /** The User-Agent header, remembered with the session. */
-  userAgent: string | undefined;
-}
-
 export interface LoginInput extends Origin {
   email: string;
   password: string;
 }
-
-export type LoginResult = { token: string } | { mfa_required: true; mfa_token: string };
 
 export async function logIn(ctx: AppContext, throttle: LoginThrottle, input: LoginInput): Promise<LoginResult> {
   const address = await findLoginAddress(ctx.db.kysely, input.email);
@@ -60,26 +50,14 @@ export async function logIn(ctx: AppContext, throttle: LoginThrottle, input: Log
     throw accountDisabled();
   }
   // With an MFA code to come, the attempt stays counted as a failure until it is given.
-  if (await totpEnabled(ctx.db.kysely, address.account_id)) return { mfa_required: true, mfa_token: await openChallenge(ctx, address) };
+  if (await totpEnabled(ctx.db.kysely, address.account_id))
+    return { mfa_required: true, mfa_token: await openSecondStep(ctx, address, INVALID_CREDENTIALS) };
   // Taking the failure back runs beside issuing the token: it costs a right password no wait.
   const [, token] = await Promise.all([
     attempt.succeeded(),
     ctx.db.transaction((trx) => issueSignInToken(ctx, trx, address.account_id, sessionOrigin(input.userAgent, input.ip))),
   ]);
   return { token };
-}
-
-async function openChallenge(ctx: AppContext, address: { account_id: number; password_hash: string }): Promise<string> {
-  const mfaToken = newSecret();
-  const opened = await insertChallenge(ctx.db.kysely, {
-    accountId: address.account_id,
-    passwordHash: address.password_hash,
-    tokenHash: hashSecret(mfaToken),
-    expiresAt: ctx.clock.now() + MFA_TOKEN_TTL_MS,
-  });
-  // The password was changed while this one was being checked.
-  if (!opened) throw nonFieldError(INVALID_CREDENTIALS);
-  return mfaToken;
 }
 
 /**
@@ -110,7 +88,7 @@ export async function completeMfaLogin(
 
 async function judgeSecondStep(
   ctx: AppContext,
-  challenge: { id: number; account_id: number },
+  challenge: { id: number; account_id: number; identity_id: number | null },
   input: Origin & { mfaToken: string; code: string },
 ): Promise<string> {
   if (!(await countChallengeAttempt(ctx.db.kysely, challenge.id, MFA_TOKEN_MAX_FAILURES, ctx.clock.now()))) {
@@ -124,7 +102,10 @@ async function judgeSecondStep(
   return ctx.db.transaction(async (trx) => {
     if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
     if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
-    return issueSignInToken(ctx, trx, account.id, sessionOrigin(input.userAgent, input.ip));
+    const token = await issueSignInToken(ctx, trx, account.id, sessionOrigin(input.userAgent, input.ip));
+    // A sign-in through another provider: the session is the identity's (contract §15).
+    if (challenge.identity_id !== null) await recordIdentitySession(trx, challenge.identity_id, hashSecret(token));
+    return token;
   });
 }
 

@@ -107,10 +107,15 @@ export async function insertChallenge(
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/** The sign-in waiting for its second step came through an identity (contract §15). */
+export async function recordChallengeIdentity(db: Kysely<Database>, tokenHash: string, identityId: number): Promise<void> {
+  await db.updateTable('mfa_challenges').set({ identity_id: identityId }).where('token_hash', '=', tokenHash).execute();
+}
+
 export function findChallenge(db: Kysely<Database>, tokenHash: string) {
   return db
     .selectFrom('mfa_challenges')
-    .select(['id', 'account_id', 'failed_attempts', 'expires_at'])
+    .select(['id', 'account_id', 'failed_attempts', 'expires_at', 'identity_id'])
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

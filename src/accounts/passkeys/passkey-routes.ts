@@ -34,13 +34,13 @@ export function registerPasskeyRoutes(app: App, ctx: AppContext, passwordChecks:
       schema: {
         tags,
         summary:
-          'Start adding a passkey: the password again, then creation options for the authenticator (the challenge works once, 5 minutes)',
+          'Start adding a passkey: the password again (an account without one: a session opened within 5 minutes), then creation options for the authenticator (the challenge works once, 5 minutes)',
         body: PasskeyOptionsBody,
         operationId: 'startPasskeyRegistration',
         response: { 200: CreationOptionsSchema, ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },
       },
     },
-    (request) => startPasskeyRegistration(ctx, passwordChecks, callerOf(request).accountId, request.body.password),
+    (request) => startPasskeyRegistration(ctx, passwordChecks, callerOf(request), request.body.password),
   );
 
   app.post(
@@ -109,12 +109,16 @@ export function registerPasskeyRoutes(app: App, ctx: AppContext, passwordChecks:
     {
       schema: {
         tags,
-        summary: 'Remove a passkey (409 when it is the last way in: no password, no other passkey)',
+        summary: 'Remove a passkey (409 when it is the last way in: no password, no other passkey, no identity)',
         params: PasskeyIdParams,
         operationId: 'deletePasskey',
         response: {
           204: Type.Null(),
-          ...errors({ auth: true, notFound: true, conflict: 'It is the last way into the account: no password and no other passkey' }),
+          ...errors({
+            auth: true,
+            notFound: true,
+            conflict: 'It is the last way into the account: no password, no other passkey, no identity',
+          }),
         },
       },
     },

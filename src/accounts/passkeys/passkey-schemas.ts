@@ -66,7 +66,14 @@ export const AuthenticationResponseSchema = Type.Object(
 );
 
 export const PasskeyOptionsBody = Type.Object(
-  { password: Type.String({ description: 'The account’s password, asked again before a passkey is added' }) },
+  {
+    password: Type.Optional(
+      Type.String({
+        description:
+          'The account’s password, asked again before a passkey is added. An account without a password sends none: its session must have been opened (signed in) within the last 5 minutes',
+      }),
+    ),
+  },
   { examples: [{ password: EXAMPLE_PASSWORD }] },
 );
 

@@ -1,10 +1,11 @@
 // A signed-in person's passkeys (contract §15): adding one (the password first, then the
 // authenticator's answer to the challenge the options carried), listing, renaming, removing.
-// Removing the last way into the account — no password and no other passkey — is refused.
+// Removing the last way into the account — no password, no other passkey, no identity — is refused.
 // Every passkey added e-mails the primary address, through the outbox with the insert.
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
 import type { AppContext } from '../../context.ts';
-import { conflict, fieldError, notFound } from '../../errors.ts';
+import { conflict, fieldError, nonFieldError, notFound } from '../../errors.ts';
+import { sessionOpenedAt } from '../../auth/token-queries.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
 import { passkeyAddedMessage } from '../../mail/messages.ts';
 import { lockAccount } from '../core/account-lock.ts';
@@ -19,14 +20,20 @@ import {
   type PasskeyRow,
   renamePasskey,
 } from './passkey-queries.ts';
-import { hasPassword } from './ways-in.ts';
+import { hasPassword, isLastWayIn, waysIn } from '../core/ways-in.ts';
 import type { PasskeyCreationBody } from './passkey-schemas.ts';
 import { CEREMONY_TIMEOUT_MS, challengeIn, creationOptions, verifyCreation } from './webauthn-ceremonies.ts';
+
+export const PASSWORD_NEEDED = 'Enter your password to add a passkey.';
+export const SIGN_IN_AGAIN =
+  'Your account has no password, so adding a passkey needs a fresh sign-in: sign out, sign in again, and add it within 5 minutes.';
+/** How recent a sign-in stands in for the password of an account without one. */
+export const FRESH_SIGN_IN_MS = 5 * 60_000;
 
 export const DEAD_REGISTRATION = 'This passkey set-up has expired or was already used. Start again: enter your password to get a new one.';
 export const ALREADY_REGISTERED = 'This passkey is already registered.';
 export const LAST_WAY_IN =
-  'This passkey is the only way into your account: it has no password and no other passkey. Add another passkey or set a password first.';
+  'This passkey is the only way into your account: it has no password, no other passkey and no linked sign-in provider. Add another way in first.';
 
 const PASSKEY_INDEX = { name: 'passkeys_credential_id_key', columns: 'passkeys.credential_id' };
 
@@ -36,15 +43,26 @@ async function accountOf(ctx: AppContext, accountId: number): Promise<AccountRow
   return account;
 }
 
-/** The options for the authenticator, after the password; their challenge waits for the answer. */
+/**
+ * The options for the authenticator, after the password — or, for an account without one
+ * (made by another provider), after a fresh sign-in: the session asking was opened within
+ * the last 5 minutes. Their challenge waits for the answer.
+ */
 export async function startPasskeyRegistration(
   ctx: AppContext,
   passwordChecks: PasswordCheckThrottle,
-  accountId: number,
-  password: string,
+  caller: { accountId: number; tokenId: number },
+  password: string | undefined,
 ): Promise<unknown> {
+  const { accountId } = caller;
   const account = await accountOf(ctx, accountId);
-  await (await passwordChecks.checkPassword(account, password)).succeeded();
+  if (hasPassword(account)) {
+    if (password === undefined) throw fieldError('password', PASSWORD_NEEDED);
+    await (await passwordChecks.checkPassword(account, password)).succeeded();
+  } else {
+    const openedAt = await sessionOpenedAt(ctx.db.kysely, accountId, caller.tokenId);
+    if (openedAt === undefined || ctx.clock.now() - openedAt > FRESH_SIGN_IN_MS) throw nonFieldError(SIGN_IN_AGAIN);
+  }
   const options = await creationOptions(ctx.config.webauthn, account, await listPasskeys(ctx.db.kysely, accountId));
   await insertChallenge(ctx.db.kysely, {
     challenge: options.challenge,
@@ -105,15 +123,15 @@ export async function renameAccountPasskey(ctx: AppContext, accountId: number, i
   return passkeyOf(ctx, accountId, id);
 }
 
-/** 409 when it is the last way in: no password, no other passkey. */
+/** 409 when it is the last way in: no password, no other passkey, no identity (core/ways-in.ts). */
 export async function removePasskey(ctx: AppContext, accountId: number, id: number): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const passkeys = await listPasskeys(trx, accountId);
     if (!passkeys.some((passkey) => passkey.id === id)) throw notFound();
-    const account = await findAccount(trx, accountId);
-    if (!account) throw notFound();
-    if (!hasPassword(account) && passkeys.length === 1) throw conflict(LAST_WAY_IN);
+    const ways = await waysIn(trx, accountId);
+    if (!ways) throw notFound();
+    if (isLastWayIn(ways, 'passkey')) throw conflict(LAST_WAY_IN);
     await deletePasskey(trx, accountId, id);
   });
 }

@@ -12,6 +12,8 @@ export type Ok<P extends keyof paths, M extends Method> = Json<
 export type EmailAddress = Ok<'/account/emails/', 'get'>[number];
 export type Session = Ok<'/auth/sessions/', 'get'>[number];
 export type Passkey = Ok<'/account/passkeys/', 'get'>[number];
+export type Identity = Ok<'/account/identities/', 'get'>[number];
+export type SignInProvider = Ok<'/auth/providers/', 'get'>[number];
 /** An app user as a list shows it (the detail adds its profiles and links). */
 export type AppUser = Ok<'/app/users/', 'get'>[number];
 export type Profile = Ok<'/app/users/{id}/profiles/', 'get'>[number];

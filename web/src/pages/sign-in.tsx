@@ -1,6 +1,6 @@
 // Sign in with the address and password; when MFA is on, login answers `mfa_required` and a
 // second step asks for a code (contract §9). Or with a passkey: no address, password or code
-// (contract §15).
+// (contract §15); or with another provider (its buttons; the way back is provider-sign-in.tsx).
 import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
@@ -9,11 +9,13 @@ import type { PasskeySignIn } from '../api/types.ts';
 import { authenticatorProblem, refusalAsGeneral } from '../authenticator-problem.ts';
 import { Check, Field, Form, Submit, text } from '../components/form.tsx';
 import { Page } from '../components/page.tsx';
+import { ProviderButtons } from '../components/provider-buttons.tsx';
+import { SecondStep } from '../components/second-step.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { keepToken } from '../session.ts';
 
 /** Where to go once signed in: the page that sent the visitor here (a path of this site), else /data. */
-function destination(next: string | undefined): string {
+export function destination(next: string | undefined): string {
   return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/data';
 }
 
@@ -49,33 +51,16 @@ export function SignIn() {
     const done = await action.run(async () => refusalAsGeneral(await api.POST('/auth/passkey/', { body })));
     if (done) signedIn(done.data.token, remember);
   }
-  async function verify(data: FormData) {
-    if (!pending) return;
-    const body = { mfa_token: pending.mfaToken, code: text(data, 'code').replace(/\s+/g, '') };
-    const done = await action.run(() => api.POST('/auth/login/mfa/', { body }));
-    if (done) signedIn(done.data.token, pending.remember);
-  }
-
   if (pending) {
     return (
-      <Page title="Two-step sign-in">
-        <Form id="sign-in-code" action={action} onSubmit={verify}>
-          <Field name="code" label="Code from your authenticator app or a recovery code" autocomplete="one-time-code" required />
-          <p class="actions">
-            <Submit action={action}>Verify code</Submit>
-            <button
-              type="button"
-              class="secondary"
-              onClick={() => {
-                action.clear();
-                setPending(null);
-              }}
-            >
-              Start again
-            </button>
-          </p>
-        </Form>
-      </Page>
+      <SecondStep
+        mfaToken={pending.mfaToken}
+        onSignedIn={(token) => signedIn(token, pending.remember)}
+        onRestart={() => {
+          action.clear();
+          setPending(null);
+        }}
+      />
     );
   }
   return (
@@ -91,6 +76,10 @@ export function SignIn() {
           </Submit>
         </p>
       </Form>
+      <ProviderButtons
+        next={destination(query.next)}
+        remember={() => (document.querySelector('input[name="remember"]') as HTMLInputElement | null)?.checked ?? false}
+      />
       <p>
         <a href="/forgot-password">Forgotten your password?</a> · <a href="/sign-up">Create an account</a>
       </p>

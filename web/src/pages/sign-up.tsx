@@ -3,6 +3,7 @@ import { api } from '../api/client.ts';
 import { DevInboxHint } from '../components/dev-inbox-hint.tsx';
 import { Field, Form, Submit, text } from '../components/form.tsx';
 import { Page, Status } from '../components/page.tsx';
+import { ProviderButtons } from '../components/provider-buttons.tsx';
 import { useAction } from '../hooks/use-action.ts';
 
 export function SignUp() {
@@ -40,6 +41,7 @@ export function SignUp() {
           <Submit action={action}>Create account</Submit>
         </Form>
       )}
+      {!sentTo && <ProviderButtons next="/data" />}
       <p>
         Already have an account? <a href="/sign-in">Sign in</a>.
       </p>

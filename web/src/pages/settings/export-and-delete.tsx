@@ -43,7 +43,9 @@ export const ExportAndDelete = signedIn(function ExportAndDelete() {
       return;
     }
     const code = text(data, 'code').replace(/\s+/g, '');
-    const body = { password: text(data, 'password'), ...(code ? { code } : {}) };
+    // An account without a password (made by another provider) sends none: a fresh sign-in stands in for it.
+    const password = text(data, 'password');
+    const body = { ...(password ? { password } : {}), ...(code ? { code } : {}) };
     if (await deleteAction.run(() => api.DELETE('/account/', { body }))) {
       forgetToken();
       route('/');
@@ -64,7 +66,13 @@ export const ExportAndDelete = signedIn(function ExportAndDelete() {
         <h2 id="delete-heading">Delete the account</h2>
         <p>This removes the account and everything in it, at once and for good.</p>
         <Form id="delete-account" action={deleteAction} onSubmit={remove}>
-          <Field name="password" label="Password" type="password" autocomplete="current-password" required />
+          <Field
+            name="password"
+            label="Password"
+            type="password"
+            autocomplete="current-password"
+            hint="No password (you signed up with another provider)? Leave it empty, within 5 minutes of signing in."
+          />
           <Field name="code" label="Two-step code (if turned on)" autocomplete="one-time-code" />
           <Check name="understood" label="I understand this cannot be undone" required />
           <Submit action={deleteAction} variant="danger">

@@ -21,7 +21,9 @@ function AddPasskey({ onAdded }: { onAdded(passkey: Passkey): void }) {
   const action = useAction();
   async function add(data: FormData, form: HTMLFormElement) {
     const name = text(data, 'name');
-    const options = await action.run(() => api.POST('/account/passkeys/options/', { body: { password: text(data, 'password') } }));
+    // An account without a password (made by another provider) sends none: a fresh sign-in stands in for it.
+    const password = text(data, 'password');
+    const options = await action.run(() => api.POST('/account/passkeys/options/', { body: password ? { password } : {} }));
     if (!options) return;
     let response: RegistrationResponseJSON;
     try {
@@ -43,7 +45,13 @@ function AddPasskey({ onAdded }: { onAdded(passkey: Passkey): void }) {
       <p>Your device or password manager makes the passkey and asks for your PIN, fingerprint or face.</p>
       <Form id="add-passkey" action={action} onSubmit={add}>
         <Field name="name" label="Name of the passkey" hint='What you call it: "Phone", "Laptop".' required />
-        <Field name="password" label="Password" type="password" autocomplete="current-password" required />
+        <Field
+          name="password"
+          label="Password"
+          type="password"
+          autocomplete="current-password"
+          hint="No password (you signed up with another provider)? Leave it empty, within 5 minutes of signing in."
+        />
         <Submit action={action}>Add a passkey</Submit>
       </Form>
     </section>

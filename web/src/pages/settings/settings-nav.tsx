@@ -7,6 +7,7 @@ const PAGES = [
   ['/settings/sessions', 'Sessions'],
   ['/settings/mfa', 'Two-step sign-in'],
   ['/settings/passkeys', 'Passkeys'],
+  ['/settings/identities', 'Sign-in providers'],
   ['/settings/export-and-delete', 'Export or delete'],
 ] as const;
 

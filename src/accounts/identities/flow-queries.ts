@@ -1,0 +1,29 @@
+// The web flows under way (contract §15), in the database so that any instance can take the
+// provider's answer to a flow another began (contract §11). Each is spent by deleting it.
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, OidcFlowsTable } from '../../db/schema.ts';
+
+export type FlowRow = Selectable<OidcFlowsTable>;
+
+export async function insertFlow(db: Kysely<Database>, values: Omit<FlowRow, 'id'>): Promise<void> {
+  await db.insertInto('oidc_flows').values(values).execute();
+}
+
+/** Deletes and returns the provider's flow with this state, when it has not expired at `now`. */
+export async function spendFlow(db: Kysely<Database>, provider: string, state: string, now: number): Promise<FlowRow | undefined> {
+  const row = await db
+    .deleteFrom('oidc_flows')
+    .where('state', '=', state)
+    .where('provider', '=', provider)
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+  return row && { ...row, expires_at: Number(row.expires_at) };
+}
+
+export async function deleteOidcLeftoversBefore(db: Kysely<Database>, time: number): Promise<number> {
+  const flows = await db.deleteFrom('oidc_flows').where('expires_at', '<', time).executeTakeFirst();
+  const codes = await db.deleteFrom('login_codes').where('expires_at', '<', time).executeTakeFirst();
+  const used = await db.deleteFrom('oidc_used_tokens').where('expires_at', '<', time).executeTakeFirst();
+  return Number(flows.numDeletedRows) + Number(codes.numDeletedRows) + Number(used.numDeletedRows);
+}

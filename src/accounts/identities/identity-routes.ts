@@ -1,0 +1,243 @@
+// Sign in with another provider (contract §15): the providers, the web flow (start, callback
+// by GET or Apple's form POST), the native flow (an app's ID token), Apple's notifications,
+// and a signed-in person's identities (/account/identities/…). POST /auth/login/code/, which
+// finishes the web flow, is the login room's.
+import { Type } from 'typebox';
+import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
+import { callerOf } from '../../auth/token-auth.ts';
+import type { AppContext } from '../../context.ts';
+import { errors } from '../../http/error-schemas.ts';
+import { parseId } from '../../http/ids.ts';
+import type { App } from '../../http/types.ts';
+import { receiveAppleNotification } from './apple-notifications.ts';
+import {
+  AppleNotificationBody,
+  AuthorizationUrlResponse,
+  CallbackFields,
+  IdentityIdParams,
+  IdentityListSchema,
+  IdentitySchema,
+  IdTokenBody,
+  identityUrl,
+  LinkBody,
+  LinkParams,
+  ProviderListSchema,
+  ProviderParams,
+  StartQuery,
+  toIdentity,
+} from './identity-schemas.ts';
+import { identitiesOf, identityOf, unlinkIdentity } from './identity-service.ts';
+import { completeWebFlow, linkWithIdToken, NOT_SIGNED_IN, signInWithIdToken, startWebFlow } from './identity-sign-in.ts';
+import { nonFieldError } from '../../errors.ts';
+import { LoginResponse } from '../login/login-schemas.ts';
+
+const tags = ['identities'];
+const Redirect = Type.Null({ description: 'Location: where the browser goes next' });
+
+export function registerIdentityRoutes(app: App, ctx: AppContext): void {
+  // Each one writes a row (a flow, a used token) or spends a code: counted per IP, together.
+  const limited = perIpRateLimit(ctx, ctx.config.rateLimits.providerSignInPerIp, 'provider-sign-in');
+  app.get(
+    '/auth/providers/',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags,
+        summary: 'The providers people may sign in with here (OIDC_PROVIDERS), in the operator’s order',
+        security: [],
+        operationId: 'listSignInProviders',
+        response: { 200: ProviderListSchema, ...errors() },
+      },
+    },
+    () => ctx.oidc.list().map((provider) => ({ name: provider.settings.name, label: provider.settings.label })),
+  );
+
+  app.get(
+    '/auth/oidc/:name/start/',
+    {
+      config: { auth: 'none', rateLimit: limited },
+      schema: {
+        tags,
+        summary: "Start signing in with the provider in a browser: 302 to the provider's page (state, nonce, PKCE S256)",
+        security: [],
+        params: ProviderParams,
+        querystring: StartQuery,
+        operationId: 'startProviderSignIn',
+        response: { 302: Redirect, ...errors({ invalid: true, notFound: true, rateLimited: true }) },
+      },
+    },
+    async (request, reply) => reply.redirect(await startWebFlow(ctx, request.params.name, request.query.redirect, null), 302),
+  );
+
+  const callback = {
+    config: { auth: 'none' as const },
+    schema: {
+      tags,
+      security: [],
+      params: ProviderParams,
+      response: { 302: Redirect, ...errors({ invalid: true, notFound: true }) },
+    },
+  };
+  app.get(
+    '/auth/oidc/:name/callback/',
+    {
+      ...callback,
+      schema: {
+        ...callback.schema,
+        summary:
+          "The provider's answer: checked (state, nonce, issuer, audience, expiry), then 302 to the web client with a one-time login code (or the reason it failed); 400 when it names no flow under way",
+        querystring: CallbackFields,
+        operationId: 'completeProviderSignIn',
+      },
+    },
+    async (request, reply) =>
+      reply.redirect(await completeWebFlow(ctx, request.params.name, new URLSearchParams(request.query as Record<string, string>)), 302),
+  );
+
+  // Apple's form_post: the same answer as form fields. Its parser is this route's alone.
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, text, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(text as string))),
+    );
+    scope.post(
+      '/auth/oidc/:name/callback/',
+      {
+        ...callback,
+        schema: {
+          ...callback.schema,
+          summary: 'The same as GET, for providers that answer with a form POST (Apple’s response_mode=form_post)',
+          body: CallbackFields,
+          consumes: ['application/x-www-form-urlencoded'],
+          response: { 302: Redirect, ...errors({ body: true, notFound: true }) },
+          operationId: 'completeProviderSignInByForm',
+        },
+      },
+      async (request, reply) =>
+        reply.redirect(
+          await completeWebFlow(
+            ctx,
+            (request.params as { name: string }).name,
+            new URLSearchParams(request.body as Record<string, string>),
+          ),
+          302,
+        ),
+    );
+  });
+
+  app.post(
+    '/auth/oidc/:name/token/',
+    {
+      // The account was deleted between finding the identity and opening the session.
+      config: { auth: 'none', rateLimit: limited, accountGone: () => nonFieldError(NOT_SIGNED_IN) },
+      schema: {
+        tags,
+        summary:
+          "Sign in from an app with the ID token of the platform's own sign-in (checked against the provider's keys, issuer, client ids, expiry, nonce; each works once): the answers of POST /auth/login/",
+        security: [],
+        params: ProviderParams,
+        body: IdTokenBody,
+        operationId: 'signInWithIdToken',
+        response: { 200: LoginResponse, ...errors({ body: true, notFound: true, rateLimited: true }) },
+      },
+    },
+    (request) => signInWithIdToken(ctx, request.params.name, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] }),
+  );
+
+  app.post(
+    '/auth/oidc/apple/notifications/',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags,
+        summary:
+          "Apple's signed server-to-server events: consent-revoked, account-delete, email-disabled, email-enabled (idempotent; 404 when Apple is not configured)",
+        security: [],
+        body: AppleNotificationBody,
+        operationId: 'receiveAppleNotification',
+        response: { 200: Type.Object({}), ...errors({ body: true, notFound: true }) },
+      },
+    },
+    async (request) => {
+      await receiveAppleNotification(ctx, request.body.payload);
+      return {};
+    },
+  );
+
+  app.get(
+    '/account/identities/',
+    {
+      schema: {
+        tags,
+        summary: 'The providers linked to the caller’s account',
+        operationId: 'listIdentities',
+        response: { 200: IdentityListSchema, ...errors({ auth: true }) },
+      },
+    },
+    async (request) => (await identitiesOf(ctx, callerOf(request).accountId)).map((row) => toIdentity(ctx, row)),
+  );
+
+  app.post(
+    '/account/identities/:id/',
+    {
+      schema: {
+        tags,
+        summary:
+          'Link a provider: {redirect} → the URL to send the browser to (the web flow, ending in a link), or an app’s {id_token, nonce?, code?} → 201 the identity',
+        params: LinkParams,
+        body: LinkBody,
+        operationId: 'linkIdentity',
+        response: {
+          200: AuthorizationUrlResponse,
+          201: IdentitySchema,
+          ...errors({ auth: true, body: true, notFound: true }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = callerOf(request);
+      const body = request.body;
+      const provider = request.params.id;
+      if ('redirect' in body) return { authorization_url: await startWebFlow(ctx, provider, body.redirect, accountId) };
+      const row = await linkWithIdToken(ctx, accountId, provider, body);
+      return reply.code(201).header('Location', identityUrl(ctx, row.id)).send(toIdentity(ctx, row));
+    },
+  );
+
+  app.get(
+    '/account/identities/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'One of the providers linked to the caller’s account',
+        params: IdentityIdParams,
+        operationId: 'getIdentity',
+        response: { 200: IdentitySchema, ...errors({ auth: true, notFound: true }) },
+      },
+    },
+    async (request) => toIdentity(ctx, await identityOf(ctx, callerOf(request).accountId, parseId(request.params.id))),
+  );
+
+  app.delete(
+    '/account/identities/:id/',
+    {
+      schema: {
+        tags,
+        summary: 'Unlink a provider (409 when it is the last way in: no password, no other identity, no passkey)',
+        params: IdentityIdParams,
+        operationId: 'deleteIdentity',
+        response: {
+          204: Type.Null(),
+          ...errors({
+            auth: true,
+            notFound: true,
+            conflict: 'It is the last way into the account: no password, no other identity, no passkey',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      await unlinkIdentity(ctx, callerOf(request).accountId, parseId(request.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,302 @@
+// Signing in with another provider (contract §15). One account per (issuer, subject). A new
+// subject whose address the provider marks verified, and that no account holds, makes an
+// account: that address, verified; no password (one can be set through the reset flow). A new
+// subject whose address an account here holds is never linked to it silently: 400, sign in
+// and link it from the settings. A signed-in person links by the same flows.
+//
+// The web flow: start (state, nonce and PKCE verifier kept in oidc_flows, 10 minutes) → the
+// provider → the callback, which checks the answer and sends the browser to the web client
+// with a one-time login code (60 s, single use), or with the reason it failed. The native
+// flow: an app sends the ID token of the platform's own sign-in (and Apple's authorization
+// code); each ID token works once.
+//
+// Either way, signing in answers as the password login does: a token, or with TOTP on the
+// two-step answer (sessions/sign-in-answer.ts).
+import type { OidcProvider, ProviderClaims } from '../../auth/oidc-relying-party.ts';
+import { hashSecret, newSecret } from '../../auth/token-hash.ts';
+import type { AppContext } from '../../context.ts';
+import { DomainError, fieldError, nonFieldError } from '../../errors.ts';
+import { queueMemberSync } from '../../mailchimp/queue-member-sync.ts';
+import { lockAccount } from '../core/account-lock.ts';
+import { findAccount, insertAccount } from '../core/account-queries.ts';
+import { isDuplicateEmailError } from '../emails/duplicate-email.ts';
+import { emailTaken, insertAddress, markAddressVerified } from '../emails/email-address-queries.ts';
+import { NOOP_ACTION } from '../emails/email-schemas.ts';
+import { releaseExpiredHold } from '../emails/unverified-holds.ts';
+import { type LoginResult, type Origin, signInAnswer } from '../sessions/sign-in-answer.ts';
+import { insertFlow, spendFlow } from './flow-queries.ts';
+import {
+  findIdentityBySubject,
+  IDENTITY_INDEX,
+  type IdentityRow,
+  insertIdentity,
+  recordIdentitySession,
+  recordIdentityUse,
+} from './identity-queries.ts';
+import { insertLoginCode, LOGIN_CODE_TTL_MS, spendLoginCode } from './login-code-queries.ts';
+import { refreshTokenContext } from './refresh-token-revocation.ts';
+import { recordUsedToken } from './used-token-queries.ts';
+
+export const LINK_FROM_SETTINGS =
+  'An account here already uses this e-mail address. Sign in to that account another way, then link this provider from the account settings.';
+export const NO_VERIFIED_EMAIL =
+  'The provider did not give a verified e-mail address, which a new account needs. Register with an e-mail address instead.';
+export const LINKED_ELSEWHERE = 'This sign-in is already linked to another account here.';
+export const DEAD_FLOW = 'This sign-in has expired or was already used. Start again.';
+export const REPLAYED_ID_TOKEN = 'This ID token was already used. Sign in with the provider again.';
+export const DEAD_LOGIN_CODE = 'This login code has expired or was already used. Sign in again.';
+export const BAD_REDIRECT = 'Must be a path of this site, starting with "/".';
+export const NOT_SIGNED_IN = 'The account this sign-in was for is gone.';
+
+/** How long a web flow waits for the provider's answer. */
+export const FLOW_TTL_MS = 10 * 60_000;
+
+/** Where the web client takes the one-time code (or the reason the sign-in failed). */
+export const WEB_SIGN_IN_PATH = '/sign-in/provider';
+
+/** What a sign-in with the provider proved, and what came with it. */
+interface ProvenSignIn {
+  claims: ProviderClaims;
+  refreshToken: string | undefined;
+  /** Names the provider sent beside the token (Apple, once, in its form post). */
+  names?: { firstName: string; lastName: string };
+}
+
+/** A path of this site (not `//host`, no backslashes): where the web client lands afterwards. */
+function checkedRedirect(redirect: string | undefined): string {
+  const path = redirect ?? '/';
+  if (!/^\/(?![/\\])[^\s\\]*$/.test(path) || path.length > 2000) throw fieldError('redirect', BAD_REDIRECT);
+  return path;
+}
+
+/** The provider's authorization URL for a new web flow: a sign-in, or (with `accountId`) a link. */
+export async function startWebFlow(ctx: AppContext, name: string, redirect: string | undefined, accountId: number | null): Promise<string> {
+  const provider = ctx.oidc.named(name);
+  const path = checkedRedirect(redirect);
+  const checks = provider.newChecks();
+  const url = await provider.authorizationUrl(checks);
+  await insertFlow(ctx.db.kysely, {
+    state: checks.state,
+    provider: provider.settings.name,
+    nonce: checks.nonce,
+    code_verifier: checks.codeVerifier,
+    redirect: path,
+    account_id: accountId,
+    expires_at: ctx.clock.now() + FLOW_TTL_MS,
+  });
+  return url;
+}
+
+/**
+ * The provider's answer (query or form fields) → where the browser goes: the web client with
+ * a one-time code, or, for a link, back where it started; with `error` when it failed. An
+ * answer naming no flow of ours is 400: there is nowhere of ours to send it.
+ */
+export async function completeWebFlow(ctx: AppContext, name: string, answer: URLSearchParams): Promise<string> {
+  const provider = ctx.oidc.named(name);
+  const state = answer.get('state');
+  const flow = state ? await spendFlow(ctx.db.kysely, provider.settings.name, state, ctx.clock.now()) : undefined;
+  if (!flow) throw nonFieldError(DEAD_FLOW);
+  const base = ctx.config.publicUrl;
+  const linking = flow.account_id !== null;
+  const fail = (message: string) =>
+    linking
+      ? `${base}${flow.redirect}#${new URLSearchParams({ error: message })}`
+      : `${base}${WEB_SIGN_IN_PATH}#${new URLSearchParams({ error: message, next: flow.redirect })}`;
+  try {
+    const names = appleNames(answer);
+    const fields = new URLSearchParams(answer);
+    fields.delete('user');
+    const signIn = await provider.completeCallback(
+      fields,
+      { state: flow.state, nonce: flow.nonce, codeVerifier: flow.code_verifier },
+      ctx.clock.now(),
+    );
+    const proven: ProvenSignIn = { ...signIn, names };
+    if (flow.account_id !== null) {
+      await linkIdentity(ctx, flow.account_id, provider, proven);
+      return `${base}${flow.redirect}#${new URLSearchParams({ linked: provider.settings.name })}`;
+    }
+    const { account, identity } = await identityFor(ctx, provider, proven);
+    const code = newSecret();
+    await insertLoginCode(ctx.db.kysely, {
+      codeHash: hashSecret(code),
+      accountId: account.id,
+      identityId: identity.id,
+      expiresAt: ctx.clock.now() + LOGIN_CODE_TTL_MS,
+    });
+    return `${base}${WEB_SIGN_IN_PATH}#${new URLSearchParams({ code, next: flow.redirect })}`;
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'invalid') return fail(firstMessage(error));
+    // The account (signing in or linking) was deleted while this ran: its code or identity has no account.
+    if (ctx.db.isForeignKeyViolation(error)) return fail(NOT_SIGNED_IN);
+    throw error;
+  }
+}
+
+/** POST /auth/login/code/: the web client's one-time code → the login's answers. */
+export async function signInWithLoginCode(ctx: AppContext, code: string, origin: Origin): Promise<LoginResult> {
+  const spent = await spendLoginCode(ctx.db.kysely, hashSecret(code), ctx.clock.now());
+  if (!spent) throw fieldError('code', DEAD_LOGIN_CODE);
+  const account = await findAccount(ctx.db.kysely, spent.account_id);
+  if (!account) throw fieldError('code', DEAD_LOGIN_CODE);
+  return answer(ctx, { id: account.id, password_hash: account.password_hash }, spent.identity_id, origin);
+}
+
+/** The native flow: an app's ID token (and Apple's authorization code) → the login's answers. */
+export async function signInWithIdToken(
+  ctx: AppContext,
+  name: string,
+  body: { id_token: string; nonce?: string; code?: string },
+  origin: Origin,
+): Promise<LoginResult> {
+  const provider = ctx.oidc.named(name);
+  const proven = await provenByIdToken(ctx, provider, body);
+  const { account, identity } = await identityFor(ctx, provider, proven);
+  return answer(ctx, account, identity.id, origin);
+}
+
+/** Signed in: links the identity an app's ID token proves. */
+export async function linkWithIdToken(
+  ctx: AppContext,
+  accountId: number,
+  name: string,
+  body: { id_token: string; nonce?: string; code?: string },
+): Promise<IdentityRow> {
+  const provider = ctx.oidc.named(name);
+  return linkIdentity(ctx, accountId, provider, await provenByIdToken(ctx, provider, body));
+}
+
+async function provenByIdToken(
+  ctx: AppContext,
+  provider: OidcProvider,
+  body: { id_token: string; nonce?: string; code?: string },
+): Promise<ProvenSignIn> {
+  const claims = await provider.verifyIdToken(body.id_token, body.nonce, ctx.clock.now());
+  if (!(await recordUsedToken(ctx.db.kysely, hashSecret(body.id_token), claims.expiresAt))) {
+    throw fieldError('id_token', REPLAYED_ID_TOKEN);
+  }
+  const refreshToken = body.code && provider.isApple ? await provider.redeemAppCode(body.code, claims.audience) : undefined;
+  return { claims, refreshToken };
+}
+
+async function answer(
+  ctx: AppContext,
+  account: { id: number; password_hash: string },
+  identityId: number | null,
+  origin: Origin,
+): Promise<LoginResult> {
+  const result = await signInAnswer(ctx, { account_id: account.id, password_hash: account.password_hash }, origin, identityId ?? undefined);
+  if ('token' in result && identityId !== null) await recordIdentitySession(ctx.db.kysely, identityId, hashSecret(result.token));
+  return result;
+}
+
+/** Apple keeps only its refresh token, sealed; other providers' are not needed. */
+function keptRefreshToken(ctx: AppContext, provider: OidcProvider, proven: ProvenSignIn) {
+  if (!provider.isApple || proven.refreshToken === undefined) return undefined;
+  return { sealed: ctx.secrets.mfa.seal(proven.refreshToken, refreshTokenContext(proven.claims)), clientId: proven.claims.audience };
+}
+
+/** The identity's account, or a new account for a new subject (never an existing account's address). */
+async function identityFor(
+  ctx: AppContext,
+  provider: OidcProvider,
+  proven: ProvenSignIn,
+): Promise<{ account: { id: number; password_hash: string }; identity: IdentityRow }> {
+  const { claims } = proven;
+  const existing = await findIdentityBySubject(ctx.db.kysely, claims.issuer, claims.subject);
+  if (existing) {
+    await recordIdentityUse(ctx.db.kysely, existing.account_id, existing.id, {
+      at: ctx.clock.now(),
+      email: claims.email,
+      refreshToken: keptRefreshToken(ctx, provider, proven),
+    });
+    const account = await findAccount(ctx.db.kysely, existing.account_id);
+    if (!account) throw nonFieldError(NOT_SIGNED_IN);
+    return { account, identity: existing };
+  }
+  if (!claims.email || !claims.emailVerified) throw nonFieldError(NO_VERIFIED_EMAIL);
+  const email = claims.email;
+  await releaseExpiredHold(ctx.db.kysely, email, ctx.clock.now() - ctx.config.unverifiedAccountTtlMs);
+  if (await emailTaken(ctx.db.kysely, email)) throw nonFieldError(LINK_FROM_SETTINGS);
+  const firstName = proven.names?.firstName || claims.firstName;
+  const lastName = proven.names?.lastName || claims.lastName;
+  const kept = keptRefreshToken(ctx, provider, proven);
+  try {
+    const made = await ctx.db.transaction(async (trx) => {
+      const now = ctx.clock.now();
+      const accountId = await insertAccount(trx, { firstName, lastName, passwordHash: '', now });
+      const address = await insertAddress(trx, { accountId, email, primary: true, verifiedAction: NOOP_ACTION, now });
+      await markAddressVerified(trx, address.id);
+      const identity = await insertIdentity(trx, {
+        account_id: accountId,
+        provider: provider.settings.name,
+        issuer: claims.issuer,
+        subject: claims.subject,
+        email,
+        refresh_token: kept?.sealed ?? null,
+        client_id: kept?.clientId ?? null,
+        created_at: now,
+      });
+      await queueMemberSync(ctx, trx, accountId, { previousEmail: email, email, firstName, lastName });
+      return { account: { id: accountId, password_hash: '' }, identity };
+    });
+    ctx.outbox.wake();
+    return made;
+  } catch (error) {
+    // Another registration of the address committed between the check and the insert.
+    if (isDuplicateEmailError(ctx.db, error)) throw nonFieldError(LINK_FROM_SETTINGS);
+    // The same subject's first sign-in twice at once: the other one made the account.
+    if (ctx.db.isUniqueViolation(error, IDENTITY_INDEX)) return identityFor(ctx, provider, proven);
+    throw error;
+  }
+}
+
+/** Links the proven identity to the account; again for the same account changes nothing. */
+async function linkIdentity(ctx: AppContext, accountId: number, provider: OidcProvider, proven: ProvenSignIn): Promise<IdentityRow> {
+  const { claims } = proven;
+  const kept = keptRefreshToken(ctx, provider, proven);
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      await lockAccount(ctx, trx, accountId);
+      if (!(await findAccount(trx, accountId))) throw nonFieldError(NOT_SIGNED_IN);
+      const existing = await findIdentityBySubject(trx, claims.issuer, claims.subject);
+      if (existing && existing.account_id !== accountId) throw nonFieldError(LINKED_ELSEWHERE);
+      if (existing) {
+        await recordIdentityUse(trx, accountId, existing.id, { at: ctx.clock.now(), email: claims.email, refreshToken: kept });
+        return existing;
+      }
+      return insertIdentity(trx, {
+        account_id: accountId,
+        provider: provider.settings.name,
+        issuer: claims.issuer,
+        subject: claims.subject,
+        email: claims.email ?? null,
+        refresh_token: kept?.sealed ?? null,
+        client_id: kept?.clientId ?? null,
+        created_at: ctx.clock.now(),
+      });
+    });
+  } catch (error) {
+    if (ctx.db.isUniqueViolation(error, IDENTITY_INDEX)) throw nonFieldError(LINKED_ELSEWHERE);
+    throw error;
+  }
+}
+
+/** Apple's first form post carries the person's name as JSON in `user`; nothing else does. */
+function appleNames(answer: URLSearchParams): { firstName: string; lastName: string } | undefined {
+  const user = answer.get('user');
+  if (!user) return undefined;
+  try {
+    const parsed = JSON.parse(user) as { name?: { firstName?: unknown; lastName?: unknown } };
+    const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 150) : '');
+    return { firstName: text(parsed.name?.firstName), lastName: text(parsed.name?.lastName) };
+  } catch {
+    return undefined;
+  }
+}
+
+function firstMessage(error: DomainError): string {
+  const first = Object.values(error.body)[0];
+  return Array.isArray(first) && typeof first[0] === 'string' ? first[0] : DEAD_FLOW;
+}

@@ -1,0 +1,74 @@
+// What a sign-in that proved who the person is earns (contracts §3, §9, §15): a session token,
+// or, with TOTP on, the two-step answer — a short-lived, single-use mfa_token for
+// /auth/login/mfa/. The password login, the one-time login code and an app's ID token all end
+// here, so they answer alike.
+import { hashSecret, newSecret } from '../../auth/token-hash.ts';
+import type { AppContext } from '../../context.ts';
+import { nonFieldError } from '../../errors.ts';
+import { totpEnabled } from '../mfa/mfa-check.ts';
+import { insertChallenge, recordChallengeIdentity } from '../mfa/mfa-queries.ts';
+import { sessionOrigin } from './session-origin.ts';
+import { accountDisabled, issueSignInToken } from './sign-in-token.ts';
+
+export type LoginResult = { token: string } | { mfa_required: true; mfa_token: string };
+
+/** How long an mfa_token lives, and how many wrong codes it survives. */
+export const MFA_TOKEN_TTL_MS = 5 * 60_000;
+export const MFA_TOKEN_MAX_FAILURES = 5;
+
+export const SIGN_IN_RACED = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
+
+export interface Origin {
+  ip: string;
+  /** The User-Agent header, remembered with the session. */
+  userAgent: string | undefined;
+}
+
+/** True when the account signs in in two steps. */
+export function needsSecondStep(ctx: AppContext, accountId: number): Promise<boolean> {
+  return totpEnabled(ctx.db.kysely, accountId);
+}
+
+/** A new session for the account; 400 when it is disabled (sign-in-token.ts). */
+export function openSession(ctx: AppContext, accountId: number, origin: Origin): Promise<string> {
+  return ctx.db.transaction((trx) => issueSignInToken(ctx, trx, accountId, sessionOrigin(origin.userAgent, origin.ip)));
+}
+
+/**
+ * The second step's mfa_token, bound to the password hash the sign-in saw: a password changed
+ * meanwhile voids it (`racedMessage` is then the answer).
+ */
+export async function openSecondStep(
+  ctx: AppContext,
+  account: { account_id: number; password_hash: string },
+  racedMessage = SIGN_IN_RACED,
+  identityId?: number,
+): Promise<string> {
+  const mfaToken = newSecret();
+  const tokenHash = hashSecret(mfaToken);
+  const opened = await insertChallenge(ctx.db.kysely, {
+    accountId: account.account_id,
+    passwordHash: account.password_hash,
+    tokenHash,
+    expiresAt: ctx.clock.now() + MFA_TOKEN_TTL_MS,
+  });
+  if (!opened) throw nonFieldError(racedMessage);
+  if (identityId !== undefined) await recordChallengeIdentity(ctx.db.kysely, tokenHash, identityId);
+  return mfaToken;
+}
+
+/** A token, or with TOTP on the two-step answer; `identityId`: the identity it came by, remembered for the second step. */
+export async function signInAnswer(
+  ctx: AppContext,
+  account: { account_id: number; password_hash: string },
+  origin: Origin,
+  identityId?: number,
+): Promise<LoginResult> {
+  // Said before a second step that could not end in a token (contract §16).
+  const state = await ctx.db.kysely.selectFrom('accounts').select('disabled_at').where('id', '=', account.account_id).executeTakeFirst();
+  if (state && state.disabled_at !== null) throw accountDisabled();
+  if (await needsSecondStep(ctx, account.account_id)) {
+    return { mfa_required: true, mfa_token: await openSecondStep(ctx, account, SIGN_IN_RACED, identityId) };
+  }
+  return { token: await openSession(ctx, account.account_id, origin) };
+}

@@ -1,0 +1,568 @@
+// Contract §15, sign in with another provider: the providers list, the web flow through a real
+// OpenID provider's own pages (like Google: answer in the query; like Apple: form POST, PKCE
+// required, an ES256 client secret), the one-time login code, the native flow with ID tokens
+// signed by the provider's key, identities (a new account, never a silent link, linking and
+// unlinking, the last way in), the two-step answer with TOTP on, Apple's refresh token revoked
+// at the account's deletion through the outbox, and Apple's signed notifications. Every
+// refusal: wrong state, nonce, audience, issuer, signature; expired and replayed ID tokens;
+// login codes used twice or too late.
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { LAST_WAY_IN, SIGN_IN_AGAIN } from '../../src/accounts/passkeys/passkey-service.ts';
+import { LAST_IDENTITY } from '../../src/accounts/identities/identity-service.ts';
+import { SIGN_IN_AGAIN as DELETION_SIGN_IN_AGAIN } from '../../src/accounts/deletion/account-deletion.ts';
+import {
+  DEAD_FLOW,
+  DEAD_LOGIN_CODE,
+  LINK_FROM_SETTINGS,
+  LINKED_ELSEWHERE,
+  NO_VERIFIED_EMAIL,
+  REPLAYED_ID_TOKEN,
+} from '../../src/accounts/identities/identity-sign-in.ts';
+import { BAD_ID_TOKEN, EXPIRED_ID_TOKEN, PROVIDER_REFUSED, WRONG_NONCE } from '../../src/auth/oidc-relying-party.ts';
+import { PUBLIC_URL } from '../helpers/server.ts';
+import { signInAtProvider, startTestProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
+import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
+import { exportDocument } from '../helpers/zip.ts';
+import { WAIT_MS } from '../helpers/wait.ts';
+import { mailsTo, PASSWORD, registerVerified, startMailedServer, waitForMail, type MailedServer } from './account-flows.ts';
+
+const PASSKEY_ADDED = 'A passkey was added to your account';
+import { freshCode, turnOnTotp } from './mfa-flows.ts';
+
+describe('sign in with another provider (/auth/oidc/, /account/identities/)', () => {
+  let google: TestOidcProvider;
+  let apple: TestOidcProvider;
+  let mailed: MailedServer;
+  before(async () => {
+    google = await startTestProvider('google', PUBLIC_URL);
+    apple = await startTestProvider('apple', PUBLIC_URL);
+    mailed = await startMailedServer({ OIDC_PROVIDERS: 'google,apple', ...google.env, ...apple.env });
+  });
+  after(async () => {
+    await mailed?.close();
+    await google?.close();
+    await apple?.close();
+  });
+
+  const request = (...args: Parameters<MailedServer['server']['request']>) => mailed.server.request(...args);
+  /** A request whose redirect is the answer (the service's 302s lead to the provider or the web client). */
+  const navigate = async (method: 'GET' | 'POST', path: string, form?: URLSearchParams) => {
+    const response = await fetch(mailed.server.url + path, {
+      method,
+      redirect: 'manual',
+      ...(form && { body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: text.startsWith('{') ? JSON.parse(text) : undefined };
+  };
+  const db = () => mailed.server.server.ctx.db.kysely;
+  const fragment = (location: string) => new URLSearchParams(new URL(location).hash.slice(1));
+  const login = (prefix = 'person') => `${prefix}-${randomBytes(5).toString('hex')}`;
+
+  /** The web flow from start to the service's last redirect; `tamper` changes the provider URL first. */
+  async function webFlow(
+    provider: TestOidcProvider,
+    subject: string,
+    options: { tamper?: (url: URL) => void; start?: string; extraFields?: Record<string, string> } = {},
+  ) {
+    let startUrl = options.start;
+    if (!startUrl) {
+      const started = await navigate('GET', `/auth/oidc/${provider.kind}/start/?redirect=${encodeURIComponent('/profiles?tab=1')}`);
+      assert.equal(started.status, 302, started.text);
+      startUrl = started.headers.get('location')!;
+    }
+    const url = new URL(startUrl);
+    options.tamper?.(url);
+    const answer = await signInAtProvider(url.href, subject, PUBLIC_URL);
+    if (answer.method === 'POST') for (const [name, value] of Object.entries(options.extraFields ?? {})) answer.fields.set(name, value);
+    const callback =
+      answer.method === 'GET'
+        ? await navigate('GET', answer.url.slice(PUBLIC_URL.length))
+        : await navigate('POST', answer.url.slice(PUBLIC_URL.length), answer.fields);
+    return { answer, callback };
+  }
+
+  /** Signs in on the web and exchanges the code: the login's answer. */
+  async function webSignIn(provider: TestOidcProvider, subject: string) {
+    const { callback } = await webFlow(provider, subject);
+    assert.equal(callback.status, 302, callback.text);
+    const location = callback.headers.get('location')!;
+    const code = fragment(location).get('code');
+    assert.ok(code, `a code in ${location}`);
+    return request('POST', '/auth/login/code/', { body: { code } });
+  }
+
+  /** Issued now by the service's clock (the tests move it), valid 10 minutes. */
+  const serverNow = () => Math.floor(mailed.server.clock.now() / 1000);
+  const idToken = (provider: TestOidcProvider, claims: Record<string, unknown> = {}, options = {}) =>
+    provider.sign(
+      { sub: login('native'), email: `${login('native')}@example.com`, email_verified: true, nonce: 'n-1', ...claims },
+      { issuedAt: serverNow(), ...options },
+    );
+  const nativeSignIn = (provider: TestOidcProvider, body: Record<string, unknown>) =>
+    request('POST', `/auth/oidc/${provider.kind}/token/`, { body });
+
+  test('GET /auth/providers/ lists the configured providers with their labels', async () => {
+    const response = await request('GET', '/auth/providers/');
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body, [
+      { name: 'google', label: 'Google' },
+      { name: 'apple', label: 'Apple' },
+    ]);
+    assert.equal((await navigate('GET', '/auth/oidc/nobody/start/')).status, 404);
+  });
+
+  test('start: a 302 to the provider with state, nonce and PKCE (S256); a redirect that is not a path here is refused', async () => {
+    const started = await navigate('GET', '/auth/oidc/google/start/?redirect=/');
+    assert.equal(started.status, 302);
+    const url = new URL(started.headers.get('location')!);
+    assert.equal(url.origin, google.issuer);
+    for (const name of ['state', 'nonce', 'code_challenge']) assert.ok(url.searchParams.get(name), name);
+    assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+    assert.equal(url.searchParams.get('redirect_uri'), `${PUBLIC_URL}/auth/oidc/google/callback/`);
+    assert.equal(url.searchParams.get('response_mode'), null);
+    const appleUrl = new URL((await navigate('GET', '/auth/oidc/apple/start/')).headers.get('location')!);
+    assert.equal(appleUrl.searchParams.get('response_mode'), 'form_post');
+    for (const redirect of ['https://evil.example/', '//evil.example/', '/\\evil.example']) {
+      const refused = await navigate('GET', `/auth/oidc/google/start/?redirect=${encodeURIComponent(redirect)}`);
+      assert.equal(refused.status, 400, redirect);
+    }
+  });
+
+  test('web flow like Google: a new verified address makes an account; the code signs in once; the same subject signs in again', async () => {
+    const subject = login('google');
+    const { callback } = await webFlow(google, subject);
+    assert.equal(callback.status, 302, callback.text);
+    const location = callback.headers.get('location')!;
+    assert.ok(location.startsWith(`${PUBLIC_URL}/sign-in/provider#`), location);
+    const params = fragment(location);
+    assert.equal(params.get('next'), '/profiles?tab=1');
+    const code = params.get('code')!;
+    const first = await request('POST', '/auth/login/code/', { body: { code } });
+    assert.equal(first.status, 200, first.text);
+    assert.ok(first.body.token);
+    const again = await request('POST', '/auth/login/code/', { body: { code } });
+    assert.equal(again.status, 400);
+    assert.deepEqual(again.body, { code: [DEAD_LOGIN_CODE] });
+
+    const emails = await request('GET', '/account/emails/', { token: first.body.token });
+    assert.equal(emails.status, 200, emails.text);
+    assert.equal(emails.body[0].email, `${subject}@example.com`);
+    assert.equal(emails.body[0].verified, true);
+    const identities = await request('GET', '/account/identities/', { token: first.body.token });
+    assert.equal(identities.body.length, 1);
+    assert.equal(identities.body[0].provider, 'google');
+    assert.equal(identities.body[0].email, `${subject}@example.com`);
+    assert.deepEqual(Object.keys(identities.body[0]).sort(), ['created_at', 'email', 'id', 'last_used_at', 'provider', 'url']);
+
+    const second = await webSignIn(google, subject);
+    assert.equal(second.status, 200, second.text);
+    const me = await request('GET', '/account/profile/', { token: second.body.token });
+    const meBefore = await request('GET', '/account/profile/', { token: first.body.token });
+    assert.equal(me.body.id, meBefore.body.id);
+  });
+
+  test('web flow like Apple: form_post, PKCE, the ES256 client secret; the refresh token is kept sealed', async () => {
+    const accepted = apple.appleSecretsAccepted;
+    const subject = login('apple');
+    // Apple sends the name once, as JSON in the form's `user` field, beside the code.
+    const user = JSON.stringify({ name: { firstName: 'Katherine', lastName: 'Johnson' }, email: `${subject}@example.com` });
+    const { answer, callback } = await webFlow(apple, subject, { extraFields: { user } });
+    assert.equal(answer.method, 'POST');
+    assert.equal(callback.status, 302, callback.text);
+    const signedIn = await request('POST', '/auth/login/code/', {
+      body: { code: fragment(callback.headers.get('location')!).get('code') },
+    });
+    assert.equal(signedIn.status, 200, signedIn.text);
+    assert.ok(apple.appleSecretsAccepted > accepted, 'the provider accepted the JWT client secret');
+    const row = await db().selectFrom('identities').selectAll().where('subject', '=', subject).executeTakeFirstOrThrow();
+    assert.ok(row.refresh_token?.startsWith('v1.'), 'sealed');
+    assert.equal(row.client_id, apple.clientIds[0]);
+    const profile = await request('GET', '/account/profile/', { token: signedIn.body.token });
+    assert.deepEqual([profile.body.first_name, profile.body.last_name], ['Katherine', 'Johnson']);
+
+    // Unlinking it (a passkey keeps a way in) revokes its refresh token at the provider.
+    const authenticator = new SoftwareAuthenticator({ origin: PUBLIC_URL, rpId: new URL(PUBLIC_URL).hostname });
+    const options = await request('POST', '/account/passkeys/options/', { token: signedIn.body.token, body: {} });
+    const passkey = await request('POST', '/account/passkeys/', {
+      token: signedIn.body.token,
+      body: { name: 'Phone', response: authenticator.create(options.body) },
+    });
+    assert.equal(passkey.status, 201, passkey.text);
+    const revokedBefore = apple.revoked.length;
+    assert.equal((await request('DELETE', `/account/identities/${row.id}/`, { token: signedIn.body.token })).status, 204);
+    const deadline = Date.now() + WAIT_MS;
+    while (apple.revoked.length === revokedBefore && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(apple.revoked.length, revokedBefore + 1, 'the refresh token was revoked at the provider');
+  });
+
+  test('the callback refuses an unknown or used state (400), and a nonce that does not match', async () => {
+    const unknown = await navigate('GET', '/auth/oidc/google/callback/?state=not-ours&code=x');
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(unknown.body, { non_field_errors: [DEAD_FLOW] });
+    const none = await navigate('GET', '/auth/oidc/google/callback/?code=x');
+    assert.equal(none.status, 400);
+
+    const { answer, callback } = await webFlow(google, login('twice'));
+    assert.equal(callback.status, 302);
+    assert.equal(answer.method, 'GET');
+    const replayed = await navigate('GET', answer.url.slice(PUBLIC_URL.length));
+    assert.equal(replayed.status, 400);
+    assert.deepEqual(replayed.body, { non_field_errors: [DEAD_FLOW] });
+
+    const tampered = await webFlow(google, login('nonce'), { tamper: (url) => url.searchParams.set('nonce', 'someone-elses-nonce') });
+    assert.equal(tampered.callback.status, 302);
+    const failed = fragment(tampered.callback.headers.get('location')!);
+    assert.equal(failed.get('error'), WRONG_NONCE);
+    assert.equal(failed.get('code'), null);
+  });
+
+  test('an expired login code is refused', async () => {
+    const { callback } = await webFlow(google, login('late'));
+    const code = fragment(callback.headers.get('location')!).get('code');
+    mailed.server.clock.advance(61_000);
+    const late = await request('POST', '/auth/login/code/', { body: { code } });
+    assert.equal(late.status, 400);
+    assert.deepEqual(late.body, { code: [DEAD_LOGIN_CODE] });
+    assert.equal((await request('POST', '/auth/login/code/', { body: {} })).status, 400);
+  });
+
+  test('native flow: an ID token signed by the provider signs in once; every other token is refused', async () => {
+    const token = await idToken(google);
+    const signedIn = await nativeSignIn(google, { id_token: token, nonce: 'n-1' });
+    assert.equal(signedIn.status, 200, signedIn.text);
+    assert.ok(signedIn.body.token);
+
+    const replayed = await nativeSignIn(google, { id_token: token, nonce: 'n-1' });
+    assert.equal(replayed.status, 400);
+    assert.deepEqual(replayed.body, { id_token: [REPLAYED_ID_TOKEN] });
+
+    const wrongNonce = await nativeSignIn(google, { id_token: await idToken(google), nonce: 'n-2' });
+    assert.deepEqual([wrongNonce.status, wrongNonce.body], [400, { nonce: [WRONG_NONCE] }]);
+    const missingNonce = await nativeSignIn(google, { id_token: await idToken(google) });
+    assert.deepEqual([missingNonce.status, missingNonce.body], [400, { nonce: [WRONG_NONCE] }]);
+    const audience = await nativeSignIn(google, { id_token: await idToken(google, { aud: 'someone-else' }), nonce: 'n-1' });
+    assert.deepEqual([audience.status, audience.body], [400, { id_token: [BAD_ID_TOKEN] }]);
+    const issuer = await nativeSignIn(google, { id_token: await idToken(google, { iss: 'https://accounts.example.org' }), nonce: 'n-1' });
+    assert.deepEqual([issuer.status, issuer.body], [400, { id_token: [BAD_ID_TOKEN] }]);
+    const otherKey = await nativeSignIn(google, { id_token: await idToken(apple, { iss: google.issuer }), nonce: 'n-1' });
+    assert.deepEqual([otherKey.status, otherKey.body], [400, { id_token: [BAD_ID_TOKEN] }]);
+    const expired = await nativeSignIn(google, {
+      id_token: await idToken(google, {}, { issuedAt: Math.floor(mailed.server.clock.now() / 1000) - 3600, expiresIn: 600 }),
+      nonce: 'n-1',
+    });
+    assert.deepEqual([expired.status, expired.body], [400, { id_token: [EXPIRED_ID_TOKEN] }]);
+    const garbage = await nativeSignIn(google, { id_token: 'not.a.jwt', nonce: 'n-1' });
+    assert.equal(garbage.status, 400);
+    const unverified = await nativeSignIn(google, { id_token: await idToken(google, { email_verified: false }), nonce: 'n-1' });
+    assert.deepEqual([unverified.status, unverified.body], [400, { non_field_errors: [NO_VERIFIED_EMAIL] }]);
+  });
+
+  test('native flow with Apple: the ID token carries the SHA-256 of the nonce the app sent', async () => {
+    const nonce = randomBytes(16).toString('hex');
+    const hashed = createHash('sha256').update(nonce).digest('hex');
+    const signedIn = await nativeSignIn(apple, { id_token: await idToken(apple, { nonce: hashed, email_verified: 'true' }), nonce });
+    assert.equal(signedIn.status, 200, signedIn.text);
+    const raw = await nativeSignIn(apple, { id_token: await idToken(apple, { nonce }), nonce });
+    assert.deepEqual([raw.status, raw.body], [400, { nonce: [WRONG_NONCE] }]);
+  });
+
+  test("native flow with Apple's authorization code: redeemed as the app for the refresh token, kept sealed", async () => {
+    const subject = login('app-code');
+    const nonce = randomBytes(16).toString('hex');
+    const hashed = createHash('sha256').update(nonce).digest('hex');
+    // The app's sign-in sheet: an authorization for the bundle id, answered with a code.
+    const authorize = new URL(`${apple.issuer}/auth`);
+    for (const [name, value] of Object.entries({
+      client_id: apple.clientIds[1]!,
+      redirect_uri: `${PUBLIC_URL}/auth/oidc/apple/callback/`,
+      response_type: 'code',
+      response_mode: 'form_post',
+      scope: 'openid email',
+      state: 'app-state',
+      nonce: hashed,
+    })) {
+      authorize.searchParams.set(name, value);
+    }
+    const answer = await signInAtProvider(authorize.href, subject, PUBLIC_URL);
+    assert.equal(answer.method, 'POST');
+    const code = answer.method === 'POST' ? answer.fields.get('code') : null;
+    assert.ok(code);
+    const signedIn = await nativeSignIn(apple, { id_token: await idToken(apple, { sub: subject, nonce: hashed }), nonce, code });
+    assert.equal(signedIn.status, 200, signedIn.text);
+    const row = await db().selectFrom('identities').selectAll().where('subject', '=', subject).executeTakeFirstOrThrow();
+    assert.ok(row.refresh_token?.startsWith('v1.'), 'the refresh token, sealed');
+    assert.equal(row.client_id, apple.clientIds[1]);
+    const reused = await nativeSignIn(apple, {
+      id_token: await idToken(apple, { sub: subject, nonce: hashed, jti: 'another' }),
+      nonce,
+      code,
+    });
+    assert.deepEqual([reused.status, reused.body], [400, { code: [PROVIDER_REFUSED] }], 'a code works once');
+  });
+
+  test('the provider refusing (the person cancelled) sends the browser back with the reason', async () => {
+    const started = await navigate('GET', '/auth/oidc/google/start/?redirect=/data');
+    const state = new URL(started.headers.get('location')!).searchParams.get('state')!;
+    const cancelled = await navigate(
+      'GET',
+      `/auth/oidc/google/callback/?state=${encodeURIComponent(state)}&error=access_denied&iss=${encodeURIComponent(google.issuer)}`,
+    );
+    assert.equal(cancelled.status, 302);
+    const params = fragment(cancelled.headers.get('location')!);
+    assert.equal(params.get('error'), PROVIDER_REFUSED);
+    assert.equal(params.get('next'), '/data');
+  });
+
+  test('an address an account already holds is never linked silently; signed in, the person links it', async () => {
+    const account = await registerVerified(mailed);
+    const subject = login('holder');
+    const token = await idToken(google, { sub: subject, email: account.email });
+    const refused = await nativeSignIn(google, { id_token: token, nonce: 'n-1' });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body, { non_field_errors: [LINK_FROM_SETTINGS] });
+    google.people.set(subject, { email: account.email });
+    const { callback } = await webFlow(google, subject);
+    assert.equal(fragment(callback.headers.get('location')!).get('error'), LINK_FROM_SETTINGS);
+    assert.equal((await request('GET', '/account/identities/', { token: account.token })).body.length, 0);
+
+    // Linking through the web flow from the settings.
+    const link = await request('POST', '/account/identities/google/', { token: account.token, body: { redirect: '/settings/identities' } });
+    assert.equal(link.status, 200, link.text);
+    const linked = await webFlow(google, subject, { start: link.body.authorization_url });
+    assert.equal(linked.callback.status, 302);
+    assert.equal(linked.callback.headers.get('location'), `${PUBLIC_URL}/settings/identities#linked=google`);
+    const identities = await request('GET', '/account/identities/', { token: account.token });
+    assert.equal(identities.body.length, 1);
+
+    // Now the subject signs in to that account, and cannot be linked to another one.
+    const signedIn = await webSignIn(google, subject);
+    assert.equal(signedIn.status, 200, signedIn.text);
+    const profile = await request('GET', '/account/profile/', { token: signedIn.body.token });
+    assert.equal(profile.body.id, account.id);
+    const other = await registerVerified(mailed);
+    const stolen = await request('POST', '/account/identities/google/', {
+      token: other.token,
+      body: { id_token: await idToken(google, { sub: subject }), nonce: 'n-1' },
+    });
+    assert.deepEqual([stolen.status, stolen.body], [400, { non_field_errors: [LINKED_ELSEWHERE] }]);
+
+    // An app links with its ID token: 201 and the identity.
+    const native = await request('POST', '/account/identities/google/', {
+      token: other.token,
+      body: { id_token: await idToken(google), nonce: 'n-1' },
+    });
+    assert.equal(native.status, 201, native.text);
+    assert.equal(native.headers.get('location'), native.body.url);
+    assert.equal((await request('POST', '/account/identities/google/', { body: { redirect: '/' } })).status, 401);
+  });
+
+  test('the last way in cannot be removed: identities and passkeys count together; a fresh sign-in stands in for the password', async () => {
+    const signedIn = await nativeSignIn(google, { id_token: await idToken(google), nonce: 'n-1' });
+    const token = signedIn.body.token;
+    const [identity] = (await request('GET', '/account/identities/', { token })).body;
+    const last = await request('DELETE', `/account/identities/${identity.id}/`, { token });
+    assert.deepEqual([last.status, last.body], [409, { detail: LAST_IDENTITY }]);
+
+    // No password: a session opened within 5 minutes adds a passkey without one.
+    const authenticator = new SoftwareAuthenticator({ origin: PUBLIC_URL, rpId: new URL(PUBLIC_URL).hostname });
+    const options = await request('POST', '/account/passkeys/options/', { token, body: {} });
+    assert.equal(options.status, 200, options.text);
+    const passkey = await request('POST', '/account/passkeys/', {
+      token,
+      body: { name: 'Phone', response: authenticator.create(options.body) },
+    });
+    assert.equal(passkey.status, 201, passkey.text);
+    mailed.server.clock.advance(5 * 60_000 + 1000);
+    const stale = await request('POST', '/account/passkeys/options/', { token, body: {} });
+    assert.deepEqual([stale.status, stale.body], [400, { non_field_errors: [SIGN_IN_AGAIN] }]);
+
+    // With the passkey, the identity may go; then the passkey is the last way in.
+    assert.equal((await request('DELETE', `/account/identities/${identity.id}/`, { token })).status, 204);
+    assert.equal((await request('DELETE', `/account/identities/${identity.id}/`, { token })).status, 404);
+    const lastPasskey = await request('DELETE', `/account/passkeys/${passkey.body.id}/`, { token });
+    assert.deepEqual([lastPasskey.status, lastPasskey.body], [409, { detail: LAST_WAY_IN }]);
+  });
+
+  test('an account without a password is deleted after a fresh sign-in instead of the password', async () => {
+    const subject = login('deleting');
+    const signedIn = await nativeSignIn(google, { id_token: await idToken(google, { sub: subject }), nonce: 'n-1' });
+    const token = signedIn.body.token;
+    mailed.server.clock.advance(5 * 60_000 + 1000);
+    const stale = await request('DELETE', '/account/', { token, body: {} });
+    assert.deepEqual([stale.status, stale.body], [400, { non_field_errors: [DELETION_SIGN_IN_AGAIN] }]);
+    const again = await nativeSignIn(google, { id_token: await idToken(google, { sub: subject, jti: 'again' }), nonce: 'n-1' });
+    assert.equal(again.status, 200, again.text);
+    const deleted = await request('DELETE', '/account/', { token: again.body.token, body: {} });
+    assert.equal(deleted.status, 204, deleted.text);
+    assert.equal((await request('GET', '/account/profile/', { token: again.body.token })).status, 401);
+    assert.deepEqual(await db().selectFrom('identities').select('id').where('subject', '=', subject).execute(), []);
+  });
+
+  test('with TOTP on, a provider sign-in answers with the two-step answer', async () => {
+    const account = await registerVerified(mailed);
+    const subject = login('totp');
+    const linked = await request('POST', '/account/identities/google/', {
+      token: account.token,
+      body: { id_token: await idToken(google, { sub: subject }), nonce: 'n-1' },
+    });
+    assert.equal(linked.status, 201, linked.text);
+    const { secret } = await turnOnTotp(mailed.server, account);
+    const first = await webSignIn(google, subject);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.body.mfa_required, true);
+    const completed = await request('POST', '/auth/login/mfa/', {
+      body: { mfa_token: first.body.mfa_token, code: freshCode(mailed.server, secret) },
+    });
+    assert.equal(completed.status, 200, completed.text);
+    // The session the second step opened is the identity's: Apple's consent-revoked would end it.
+    const sessionsOfIdentity = await db()
+      .selectFrom('identity_sessions')
+      .innerJoin('identities', 'identities.id', 'identity_sessions.identity_id')
+      .select('identity_sessions.token_id')
+      .where('identities.subject', '=', subject)
+      .execute();
+    assert.equal(sessionsOfIdentity.length, 1);
+    const native = await nativeSignIn(google, { id_token: await idToken(google, { sub: subject }), nonce: 'n-1' });
+    assert.equal(native.body.mfa_required, true);
+  });
+
+  test('the export lists identities; deleting the account removes them and revokes Apple’s refresh token there', async () => {
+    const account = await registerVerified(mailed);
+    const link = await request('POST', '/account/identities/apple/', { token: account.token, body: { redirect: '/settings/identities' } });
+    const subject = login('leaving');
+    const linked = await webFlow(apple, subject, { start: link.body.authorization_url });
+    assert.equal(linked.callback.headers.get('location'), `${PUBLIC_URL}/settings/identities#linked=apple`);
+
+    const exported = await fetch(`${mailed.server.url}/account/export/`, { headers: { authorization: `Token ${account.token}` } });
+    assert.equal(exported.status, 200);
+    const document = await exportDocument(Buffer.from(await exported.arrayBuffer()));
+    assert.equal(document.identities.length, 1);
+    assert.deepEqual(Object.keys(document.identities[0]).sort(), ['created_at', 'email', 'id', 'last_used_at', 'provider']);
+    assert.equal(document.identities[0].provider, 'apple');
+
+    const revokedBefore = apple.revoked.length;
+    const deleted = await request('DELETE', '/account/', { token: account.token, body: { password: PASSWORD } });
+    assert.equal(deleted.status, 204, deleted.text);
+    const deadline = Date.now() + WAIT_MS;
+    while (apple.revoked.length === revokedBefore && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(apple.revoked.length, revokedBefore + 1, 'the refresh token was revoked at the provider');
+    const left = await db().selectFrom('identities').select('id').where('subject', '=', subject).execute();
+    assert.deepEqual(left, []);
+    // Once sent, the message keeps nothing of the (sealed) token.
+    const sentRows = () =>
+      db().selectFrom('outbox').select(['state', 'payload']).where('kind', '=', 'oidc-revocation').where('state', '=', 'sent').execute();
+    while ((await sentRows()).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok((await sentRows()).every((row) => !row.payload.includes('v1.')));
+    assert.ok((await sentRows()).length > 0);
+  });
+
+  test('Apple’s notifications: consent-revoked ends the identity and its sessions; mail stops and resumes; each is idempotent', async () => {
+    const subject = login('notified');
+    const relay = `${subject}@privaterelay.appleid.com`;
+    const signedIn = await nativeSignIn(apple, {
+      id_token: await idToken(apple, {
+        sub: subject,
+        email: relay,
+        is_private_email: 'true',
+        nonce: createHash('sha256').update('n').digest('hex'),
+      }),
+      nonce: 'n',
+    });
+    assert.equal(signedIn.status, 200, signedIn.text);
+    const token = signedIn.body.token;
+    const notify = async (type: string) =>
+      request('POST', '/auth/oidc/apple/notifications/', {
+        body: {
+          payload: await apple.sign(
+            { aud: apple.clientIds[0], events: JSON.stringify({ type, sub: subject, event_time: Date.now() }) },
+            { issuedAt: serverNow() },
+          ),
+        },
+      });
+    const mailDisabled = async () =>
+      (await db().selectFrom('identities').select('mail_disabled').where('subject', '=', subject).executeTakeFirst())?.mail_disabled;
+
+    // Mail to the relay address stops while Apple says it is disabled: a passkey's notice is not sent.
+    const authenticator = new SoftwareAuthenticator({ origin: PUBLIC_URL, rpId: new URL(PUBLIC_URL).hostname });
+    const addPasskey = async (name: string) => {
+      const options = await request('POST', '/account/passkeys/options/', { token, body: {} });
+      const added = await request('POST', '/account/passkeys/', { token, body: { name, response: authenticator.create(options.body) } });
+      assert.equal(added.status, 201, added.text);
+    };
+    assert.equal((await notify('email-disabled')).status, 200);
+    assert.equal(Number(await mailDisabled()), 1);
+    assert.equal((await notify('email-disabled')).status, 200);
+    await addPasskey('While disabled');
+    assert.equal((await notify('email-enabled')).status, 200);
+    assert.equal(Number(await mailDisabled()), 0);
+    await addPasskey('Once enabled');
+    await waitForMail(mailed.sink, relay, PASSKEY_ADDED);
+    assert.deepEqual(
+      mailsTo(mailed.sink, relay, PASSKEY_ADDED).map((mail) => mail.decoded.includes('Once enabled')),
+      [true],
+    );
+
+    const forged = await request('POST', '/auth/oidc/apple/notifications/', {
+      body: {
+        payload: await google.sign(
+          { iss: apple.issuer, aud: apple.clientIds[0], events: JSON.stringify({ type: 'consent-revoked', sub: subject }) },
+          { issuedAt: serverNow() },
+        ),
+      },
+    });
+    assert.equal(forged.status, 400);
+    assert.equal((await request('GET', '/account/identities/', { token })).status, 200);
+
+    assert.equal((await notify('consent-revoked')).status, 200);
+    assert.equal((await request('GET', '/account/identities/', { token })).status, 401);
+    assert.equal(await mailDisabled(), undefined);
+    assert.equal((await notify('consent-revoked')).status, 200);
+    assert.equal((await notify('account-delete')).status, 200);
+
+    const other = login('gone');
+    const again = await nativeSignIn(apple, {
+      id_token: await idToken(apple, { sub: other, nonce: createHash('sha256').update('n').digest('hex') }),
+      nonce: 'n',
+    });
+    assert.equal(again.status, 200);
+    const event = await apple.sign(
+      { aud: apple.clientIds[0], events: JSON.stringify({ type: 'account-delete', sub: other }) },
+      { issuedAt: serverNow() },
+    );
+    assert.equal((await request('POST', '/auth/oidc/apple/notifications/', { body: { payload: event } })).status, 200);
+    assert.equal((await db().selectFrom('identities').select('id').where('subject', '=', other).execute()).length, 0);
+    assert.equal((await request('POST', '/auth/oidc/apple/notifications/', { body: { payload: 'nonsense' } })).status, 400);
+  });
+});
+
+describe('sign-ins with another provider under the per-IP limit (RATE_LIMIT_PROVIDER_SIGN_IN_IP)', () => {
+  let google: TestOidcProvider;
+  let mailed: MailedServer;
+  before(async () => {
+    google = await startTestProvider('google', PUBLIC_URL);
+    mailed = await startMailedServer({
+      OIDC_PROVIDERS: 'google',
+      ...google.env,
+      RATE_LIMITS: 'on',
+      RATE_LIMIT_PROVIDER_SIGN_IN_IP: '3/1m',
+    });
+  });
+  after(async () => {
+    await mailed?.close();
+    await google?.close();
+  });
+
+  test('starts, ID tokens and login codes count together per IP; past the limit, 429 with Retry-After', async () => {
+    const start = () => fetch(`${mailed.server.url}/auth/oidc/google/start/`, { redirect: 'manual' });
+    assert.equal((await start()).status, 302);
+    assert.equal((await mailed.server.request('POST', '/auth/login/code/', { body: { code: 'not-a-code' } })).status, 400);
+    assert.equal((await mailed.server.request('POST', '/auth/oidc/google/token/', { body: { id_token: 'not.a.token' } })).status, 400);
+    const limited = await start();
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    assert.equal((await mailed.server.request('POST', '/auth/login/code/', { body: { code: 'not-a-code' } })).status, 429);
+  });
+});

@@ -1,0 +1,101 @@
+// /settings/identities: the providers the account signs in with (contract §15): linking one
+// (the provider's own pages, then back here with #linked or #error), and unlinking — refused
+// with the service's sentence (409) when it is the last way in.
+import { useState } from 'preact/hooks';
+import { api } from '../../api/client.ts';
+import type { Identity, SignInProvider } from '../../api/types.ts';
+import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
+import { signedIn } from '../../components/signed-in.tsx';
+import { useAction } from '../../hooks/use-action.ts';
+import { useLoad } from '../../hooks/use-load.ts';
+import { SettingsNav } from './settings-nav.tsx';
+
+const HERE = '/settings/identities';
+
+function when(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : 'Never';
+}
+
+/** What the way back from a link said (#linked=<name> or #error=<sentence>); read once. */
+function takeOutcome(): { linked: string | null; error: string | null } {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  if (window.location.hash) history.replaceState(null, '', window.location.pathname);
+  return { linked: fragment.get('linked'), error: fragment.get('error') };
+}
+
+export const IdentitySettings = signedIn(function IdentitySettings() {
+  const identities = useLoad(() => api.GET('/account/identities/'));
+  const providers = useLoad(() => api.GET('/auth/providers/'));
+  const action = useAction();
+  const [outcome] = useState(takeOutcome);
+  const [status, setStatus] = useState('');
+  const labelOf = (name: string) => providers.data?.find((provider: SignInProvider) => provider.name === name)?.label ?? name;
+  const linkedMessage = outcome.linked ? `${labelOf(outcome.linked)} is linked: you can sign in with it.` : '';
+
+  async function link(provider: SignInProvider) {
+    const done = await action.run(() =>
+      api.POST('/account/identities/{id}/', { params: { path: { id: provider.name } }, body: { redirect: HERE } }),
+    );
+    if (done && 'authorization_url' in done.data) window.location.assign(done.data.authorization_url);
+  }
+  async function unlink(identity: Identity) {
+    const name = `${labelOf(identity.provider)}${identity.email ? ` (${identity.email})` : ''}`;
+    if (await action.run(() => api.DELETE('/account/identities/{id}/', { params: { path: { id: identity.id } } }))) {
+      setStatus(`${name} is unlinked.`);
+      identities.reload();
+    }
+  }
+
+  const general = [...(outcome.error ? [outcome.error] : []), ...action.problems.general];
+  return (
+    <Page title="Sign-in providers">
+      <SettingsNav />
+      <Status message={status || linkedMessage} />
+      <p>Sign in with an account you already have elsewhere, instead of your password.</p>
+      <div role="alert" class="alert">
+        {general.map((message) => (
+          <p key={message}>{message}</p>
+        ))}
+      </div>
+      <section aria-labelledby="identities-heading">
+        <h2 id="identities-heading">Linked providers</h2>
+        {!identities.data ? (
+          <Loading />
+        ) : identities.data.length === 0 ? (
+          <p>No provider is linked yet.</p>
+        ) : (
+          <ul class="cards">
+            {identities.data.map((identity) => (
+              <li class="card" key={identity.id}>
+                <h3>{labelOf(identity.provider)}</h3>
+                <dl class="facts">
+                  <dt>E-mail address</dt>
+                  <dd>{identity.email ?? '—'}</dd>
+                  <dt>Linked</dt>
+                  <dd>{when(identity.created_at)}</dd>
+                  <dt>Last used</dt>
+                  <dd>{when(identity.last_used_at)}</dd>
+                </dl>
+                <button type="button" class="danger small" disabled={action.busy} onClick={() => unlink(identity)}>
+                  Unlink<Hidden> {labelOf(identity.provider)}</Hidden>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {providers.data && providers.data.length > 0 && (
+        <section aria-labelledby="link-heading">
+          <h2 id="link-heading">Link a provider</h2>
+          <p class="actions">
+            {providers.data.map((provider) => (
+              <button type="button" class="secondary" key={provider.name} disabled={action.busy} onClick={() => link(provider)}>
+                Link {provider.label}
+              </button>
+            ))}
+          </p>
+        </section>
+      )}
+    </Page>
+  );
+});
