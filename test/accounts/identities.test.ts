@@ -6,6 +6,7 @@
 // at the account's deletion through the outbox, and Apple's signed notifications. Every
 // refusal: wrong state, nonce, audience, issuer, signature; expired and replayed ID tokens;
 // login codes used twice or too late.
+import { ACCOUNT_DISABLED } from '../../src/accounts/sessions/sign-in-token.ts';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -258,6 +259,25 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.equal(garbage.status, 400);
     const unverified = await nativeSignIn(google, { id_token: await idToken(google, { email_verified: false }), nonce: 'n-1' });
     assert.deepEqual([unverified.status, unverified.body], [400, { non_field_errors: [NO_VERIFIED_EMAIL] }]);
+  });
+
+  test('a disabled account (contract §16) cannot sign in with a provider either', async () => {
+    const subject = login('disabled');
+    const claims = { sub: subject, email: `${subject}@example.com` };
+    const first = await nativeSignIn(google, { id_token: await idToken(google, claims), nonce: 'n-1' });
+    assert.equal(first.status, 200, first.text);
+    const account = await mailed.server.server.ctx.db.kysely
+      .selectFrom('email_addresses')
+      .select('account_id')
+      .where('email', '=', `${subject}@example.com`)
+      .executeTakeFirstOrThrow();
+    await mailed.server.server.ctx.db.kysely
+      .updateTable('accounts')
+      .set({ disabled_at: mailed.server.clock.now() })
+      .where('id', '=', account.account_id)
+      .execute();
+    const again = await nativeSignIn(google, { id_token: await idToken(google, { ...claims, jti: 'again' }), nonce: 'n-1' });
+    assert.deepEqual([again.status, again.body], [400, { non_field_errors: [ACCOUNT_DISABLED] }]);
   });
 
   test('native flow with Apple: the ID token carries the SHA-256 of the nonce the app sent', async () => {
