@@ -46,7 +46,7 @@ export const ExportAndDelete = signedIn(function ExportAndDelete() {
     const body = { password: text(data, 'password'), ...(code ? { code } : {}) };
     if (await deleteAction.run(() => api.DELETE('/account/', { body }))) {
       forgetToken();
-      route('/');
+      route('/account-deleted');
     }
   }
   return (
