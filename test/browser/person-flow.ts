@@ -248,6 +248,9 @@ export async function keepEmergencyInformation(flow: Flow): Promise<void> {
   });
   await flow.step('delete the emergency item', async () => {
     await flow.press(button(flow, 'Delete Allergy'));
+    await visible(flow.page.getByRole('group', { name: 'Delete Allergy?' }), 'the question before deleting');
+    await flow.checkAccessible('emergency information, asking before deleting');
+    await flow.press(button(flow, 'Yes, delete it'));
     await visible(status(flow, 'Allergy is deleted.'), 'the status saying the item is deleted');
     await visible(flow.page.getByText('No emergency items yet.', { exact: true }), 'the empty list of items');
     await visible(cardOf(flow, 'Grace Hopper'), 'the contact, still there');
