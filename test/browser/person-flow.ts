@@ -153,6 +153,13 @@ export async function buildProfile(flow: Flow, person: Person): Promise<Built> {
     await flow.press(button(flow, 'Add entry to Saturday'));
     await visible(card.getByText('Eggs', { exact: true }), 'the added entry "Eggs"');
     await visible(button(flow, 'Delete entry Eggs'), 'the button to delete "Eggs"');
+    // Deleting asks first; cancelled, nothing is deleted.
+    await flow.press(button(flow, 'Delete entry Eggs'));
+    const question = flow.page.getByRole('group', { name: 'Delete the entry Eggs?' });
+    await visible(question, 'the question before deleting "Eggs"');
+    await flow.press(question.getByRole('button', { name: 'Cancel' }));
+    await visible(button(flow, 'Delete entry Eggs'), 'the button again, "Eggs" kept');
+    await visible(card.getByText('Eggs', { exact: true }), 'the entry "Eggs", not deleted');
     await flow.press(card.getByText('Edit entry Milk'));
     await field(flow, 'Text of entry Milk').fill('Oat milk');
     await flow.press(button(flow, 'Save entry Milk'));
