@@ -22,7 +22,7 @@ import { rateLimitedFor } from './errors.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorSchemas } from './http/error-schemas.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
-import { buildLocalReference, checkOperationId, transformDocument } from './http/openapi-document.ts';
+import { API_DESCRIPTION, API_TAGS, buildLocalReference, checkOperationId, transformDocument } from './http/openapi-document.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { buildResponseSerializers } from './http/response-serializers.ts';
 import { registerHttpConventions } from './http/server-setup.ts';
@@ -71,28 +71,13 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
     transformObject: transformDocument as never,
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Profile Service', version: '0.1.0', description: 'Accounts and organised personal information.' },
+      info: { title: 'Profile Service', version: '0.1.0', description: API_DESCRIPTION },
       servers: [{ url: ctx.config.publicUrl }],
       components: {
         securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <token>' } },
       },
       security: [{ token: [] }],
-      tags: [
-        {
-          name: 'mfa',
-          description:
-            'Multi-factor sign-in: a TOTP code (RFC 6238) from an authenticator app, or a recovery code. 1. POST /account/mfa/totp/ {password}: a secret and an otpauth:// URL for an authenticator app (pending). ' +
-            '2. POST /account/mfa/totp/confirm/ {code}: on, with ten recovery codes shown once. 3. POST /auth/login/ then answers {mfa_required, mfa_token} instead of a token; POST /auth/login/mfa/ {mfa_token, code} answers the token (within 5 minutes, once). ' +
-            'A reset by key and deleting the account also need a code while it is on.',
-        },
-        {
-          name: 'passkeys',
-          description:
-            'Passkeys (WebAuthn). Adding one, signed in: 1. POST /account/passkeys/options/ {password}: creation options. 2. Hand them to the authenticator ' +
-            '(@simplewebauthn/browser startRegistration({optionsJSON}), or the platform API). 3. POST /account/passkeys/ {name, response}. Signing in: ' +
-            'POST /auth/passkey/options/, then startAuthentication({optionsJSON}), then POST /auth/passkey/ {response}: a token, with no two-step code.',
-        },
-      ],
+      tags: API_TAGS,
     },
   });
   // The documentation pages are public, and so is a browser's preflight (OPTIONS, no token).
@@ -115,7 +100,9 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
       staticCSP: true,
       // Over plain HTTP (a local run), "upgrade-insecure-requests" would send the page's own files to https.
       transformStaticCSP: (csp) => (ctx.config.publicUrl.startsWith('https:') ? csp : csp.replace(/\s*upgrade-insecure-requests;?/, '')),
-      uiConfig: { validatorUrl: null } as never,
+      // BaseLayout: no top bar, so no framework logo and no box to explore another document.
+      uiConfig: { validatorUrl: null, layout: 'BaseLayout' } as never,
+      theme: { title: 'Profile Service API' },
       logLevel: 'warn',
     });
   });

@@ -1,6 +1,7 @@
 // Configuration: every environment variable of contract §1 (and the few knobs we add),
-// validated once at start-up into one typed object. A bad value throws ConfigError naming
-// the variable; main.ts prints it and exits.
+// validated once at start-up into one typed object. Every bad value is collected and one
+// ConfigError names them all (so an operator fixes .env once, not once per variable);
+// main.ts prints them and exits.
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,7 +9,15 @@ import { Cron } from 'croner';
 import type { MediaStorageSpec } from './storage/open-media-storage.ts';
 import type { S3StorageOptions } from './storage/s3-storage.ts';
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  /** Each bad variable's message; one, unless loadConfig found several. */
+  readonly problems: string[];
+  constructor(messageOrProblems: string | string[]) {
+    const problems = typeof messageOrProblems === 'string' ? [messageOrProblems] : messageOrProblems;
+    super(problems.join('\n'));
+    this.problems = problems;
+  }
+}
 
 /** How an S3-compatible store is reached (S3_ENDPOINT, S3_FORCE_PATH_STYLE, AWS_*): media and backups alike. */
 export type S3Settings = Omit<S3StorageOptions, 'bucket' | 'prefix'>;
@@ -498,43 +507,61 @@ function envGetter(env: Env): (name: string) => string | undefined {
 
 export function loadConfig(env: Env = process.env): Config {
   const get = envGetter(env);
-  const duration = (name: string, fallback: string) => parseDuration(name, get(name) ?? fallback);
-  const rate = (name: string, fallback: string) => parseRateLimit(name, get(name) ?? fallback);
+  // Every bad value is noted and parsing goes on with a placeholder; the placeholders never
+  // leave this function, since any problem throws below.
+  const problems: string[] = [];
+  const check = <T>(parse: () => T, placeholder?: T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
+      return placeholder as T;
+    }
+  };
+  const duration = (name: string, fallback: string) => check(() => parseDuration(name, get(name) ?? fallback), 1);
+  const rate = (name: string, fallback: string) => check(() => parseRateLimit(name, get(name) ?? fallback), { max: 1, windowMs: 1 });
   const positiveDuration = (name: string, fallback: string) => {
     const ms = duration(name, fallback);
-    if (ms < 1) throw new ConfigError(`${name} must be more than zero`);
+    if (ms < 1) problems.push(`${name} must be more than zero`);
     return ms;
   };
   const onOff = (name: string, fallback: 'on' | 'off') => {
     const value = (get(name) ?? fallback).toLowerCase();
-    if (value !== 'on' && value !== 'off') throw new ConfigError(`${name} must be "on" or "off", got "${value}"`);
+    if (value !== 'on' && value !== 'off') problems.push(`${name} must be "on" or "off", got "${value}"`);
     return value === 'on';
   };
-  const quota = (name: string, fallback: number) => parseInteger(name, get(name) ?? String(fallback), 1);
+  const integer = (name: string, fallback: string, min: number, max?: number) =>
+    check(() => parseInteger(name, get(name) ?? fallback, min, max), min);
+  const quota = (name: string, fallback: number) => integer(name, String(fallback), 1);
+  const size = (name: string, fallback: string) => check(() => parseSize(name, get(name) ?? fallback), 1);
 
-  const port = parseInteger('PORT', get('PORT') ?? '8000', 0, 65535);
-  const publicUrl = parseUrl('PUBLIC_URL', get('PUBLIC_URL') ?? `http://localhost:${port}`, ['http:', 'https:']).replace(/\/+$/, '');
+  const port = integer('PORT', '8000', 0, 65535);
+  const publicUrl = check(
+    () => parseUrl('PUBLIC_URL', get('PUBLIC_URL') ?? `http://localhost:${port}`, ['http:', 'https:']),
+    `http://localhost:${port}`,
+  ).replace(/\/+$/, '');
 
   const databaseUrl = get('DATABASE_URL') ?? 'sqlite:data/profile-service.db';
   if (!/^sqlite:.+/.test(databaseUrl) && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must be "sqlite:<path>" or "postgres://…", got "${databaseUrl}"`);
+    problems.push(`DATABASE_URL must be "sqlite:<path>" or "postgres://…", got "${databaseUrl}"`);
   }
   const sqliteSynchronous = (get('SQLITE_SYNCHRONOUS') ?? 'FULL').toUpperCase();
   if (sqliteSynchronous !== 'FULL' && sqliteSynchronous !== 'NORMAL')
-    throw new ConfigError(`SQLITE_SYNCHRONOUS must be FULL or NORMAL, got "${sqliteSynchronous}"`);
+    problems.push(`SQLITE_SYNCHRONOUS must be FULL or NORMAL, got "${sqliteSynchronous}"`);
 
   const smtpUrl = get('SMTP_URL');
-  if (smtpUrl) parseUrl('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']);
+  if (smtpUrl) check(() => parseUrl('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']));
 
   // Checked only where an s3:// location needs them.
-  const mediaStorage = parseMediaStorage(get, () => parseS3Settings(get));
-  const backup = parseBackupSchedule(get, databaseUrl, env);
+  const mediaStorage = check(() => parseMediaStorage(get, () => parseS3Settings(get)));
+  const backup = check(() => parseBackupSchedule(get, databaseUrl, env));
 
   const messagingVars = ['MESSAGING_PROVIDER_ID', 'MESSAGING_KEY_ID', 'MESSAGING_PRIVATE_KEY_FILE'];
   const messagingSet = messagingVars.filter((name) => get(name) !== undefined);
   if (messagingSet.length > 0 && messagingSet.length < messagingVars.length) {
     const missing = messagingVars.filter((name) => !messagingSet.includes(name));
-    throw new ConfigError(`messaging tokens need ${messagingVars.join(', ')} together; missing ${missing.join(', ')}`);
+    problems.push(`messaging tokens need ${messagingVars.join(', ')} together; missing ${missing.join(', ')}`);
   }
   const messaging =
     messagingSet.length === 0
@@ -543,14 +570,14 @@ export function loadConfig(env: Env = process.env): Config {
           providerId: get('MESSAGING_PROVIDER_ID')!,
           keyId: get('MESSAGING_KEY_ID')!,
           privateKeyFile: get('MESSAGING_PRIVATE_KEY_FILE')!,
-          tokenTtlSeconds: parseDuration('MESSAGING_TOKEN_TTL', get('MESSAGING_TOKEN_TTL') ?? '300') / 1000,
+          tokenTtlSeconds: duration('MESSAGING_TOKEN_TTL', '300') / 1000,
         };
-  if (messaging && messaging.tokenTtlSeconds < 1) throw new ConfigError('MESSAGING_TOKEN_TTL must be at least one second');
+  if (messaging && messaging.tokenTtlSeconds < 1) problems.push('MESSAGING_TOKEN_TTL must be at least one second');
 
   const mailchimpKey = get('MAILCHIMP_API_KEY');
   const mailchimpList = get('MAILCHIMP_LIST_ID');
   if (Boolean(mailchimpKey) !== Boolean(mailchimpList)) {
-    throw new ConfigError(
+    problems.push(
       `mailing-list sync needs MAILCHIMP_API_KEY and MAILCHIMP_LIST_ID together; missing ${mailchimpKey ? 'MAILCHIMP_LIST_ID' : 'MAILCHIMP_API_KEY'}`,
     );
   }
@@ -560,35 +587,35 @@ export function loadConfig(env: Env = process.env): Config {
       ? {
           apiKey: mailchimpKey,
           listId: mailchimpList,
-          apiUrl: (mailchimpUrl ? parseUrl('MAILCHIMP_API_URL', mailchimpUrl, ['http:', 'https:']) : mailchimpApiUrl(mailchimpKey)).replace(
-            /\/+$/,
+          apiUrl: check(
+            () => (mailchimpUrl ? parseUrl('MAILCHIMP_API_URL', mailchimpUrl, ['http:', 'https:']) : mailchimpApiUrl(mailchimpKey)),
             '',
-          ),
+          ).replace(/\/+$/, ''),
         }
       : undefined;
 
   const logLevel = get('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}"`);
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}"`);
   }
   const logFormat = (get('LOG_FORMAT') ?? (process.stdout.isTTY ? 'pretty' : 'json')).toLowerCase();
-  if (logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError(`LOG_FORMAT must be "json" or "pretty", got "${logFormat}"`);
+  if (logFormat !== 'json' && logFormat !== 'pretty') problems.push(`LOG_FORMAT must be "json" or "pretty", got "${logFormat}"`);
 
   const metricsPort = get('METRICS_PORT');
   const metrics =
     metricsPort === undefined
       ? undefined
-      : { port: parseInteger('METRICS_PORT', metricsPort, 0, 65535), host: get('METRICS_HOST') ?? '127.0.0.1' };
-  if (metrics && metrics.port !== 0 && metrics.port === port) throw new ConfigError(`METRICS_PORT must differ from PORT (${port})`);
+      : { port: integer('METRICS_PORT', metricsPort, 0, 65535), host: get('METRICS_HOST') ?? '127.0.0.1' };
+  if (metrics && metrics.port !== 0 && metrics.port === port) problems.push(`METRICS_PORT must differ from PORT (${port})`);
 
-  return {
+  const config: Config = {
     port,
     host: get('HOST') ?? '127.0.0.1',
     publicUrl,
     databaseUrl,
-    sqliteSynchronous,
+    sqliteSynchronous: sqliteSynchronous as Config['sqliteSynchronous'],
     database: {
-      poolSize: parseInteger('DATABASE_POOL_SIZE', get('DATABASE_POOL_SIZE') ?? '10', 1, 1000),
+      poolSize: integer('DATABASE_POOL_SIZE', '10', 1, 1000),
       connectTimeoutMs: positiveDuration('DATABASE_CONNECT_TIMEOUT', '5s'),
       queryTimeoutMs: positiveDuration('DATABASE_QUERY_TIMEOUT', '10s'),
     },
@@ -596,19 +623,25 @@ export function loadConfig(env: Env = process.env): Config {
     smtpTimeoutMs: positiveDuration('SMTP_TIMEOUT', '10s'),
     mailFrom: get('MAIL_FROM') ?? 'Profile Service <no-reply@localhost>',
     mailDir: get('MAIL_DIR') ?? 'data/mail',
-    emailVerificationUrl: parseTemplate('EMAIL_VERIFICATION_URL', get('EMAIL_VERIFICATION_URL') ?? `${publicUrl}/verify-email?key={key}`),
-    passwordResetUrl: parseTemplate('PASSWORD_RESET_URL', get('PASSWORD_RESET_URL') ?? `${publicUrl}/reset-password?key={key}`),
+    emailVerificationUrl: check(() =>
+      parseTemplate('EMAIL_VERIFICATION_URL', get('EMAIL_VERIFICATION_URL') ?? `${publicUrl}/verify-email?key={key}`),
+    ),
+    passwordResetUrl: check(() =>
+      parseTemplate('PASSWORD_RESET_URL', get('PASSWORD_RESET_URL') ?? `${publicUrl}/reset-password?key={key}`),
+    ),
     mediaStorage,
     backup,
-    mediaMaxBytes: parseSize('MEDIA_MAX_BYTES', get('MEDIA_MAX_BYTES') ?? '10MiB'),
+    mediaMaxBytes: size('MEDIA_MAX_BYTES', '10MiB'),
     mediaUrlTtlMs: duration('MEDIA_URL_TTL', '1h'),
     mediaUrlSecret: get('MEDIA_URL_SECRET'),
-    mfaEncryptionKeys: parseKeys('MFA_ENCRYPTION_KEY', get('MFA_ENCRYPTION_KEY')),
+    mfaEncryptionKeys: check(() => parseKeys('MFA_ENCRYPTION_KEY', get('MFA_ENCRYPTION_KEY')), []),
     mfaIssuer: get('MFA_ISSUER') ?? 'Profile Service',
-    webauthn: parseWebAuthn(get('WEBAUTHN_RP_ID'), get('WEBAUTHN_ORIGINS'), publicUrl, get('WEBAUTHN_RP_NAME') ?? 'Profile Service'),
-    oidcProviders: parseOidcProviders(get),
-    renderCacheBytes: parseSize('RENDER_CACHE_BYTES', get('RENDER_CACHE_BYTES') ?? '32MiB'),
-    exportsAtOnce: parseInteger('EXPORTS_AT_ONCE', get('EXPORTS_AT_ONCE') ?? '2', 1),
+    webauthn: check(() =>
+      parseWebAuthn(get('WEBAUTHN_RP_ID'), get('WEBAUTHN_ORIGINS'), publicUrl, get('WEBAUTHN_RP_NAME') ?? 'Profile Service'),
+    ),
+    oidcProviders: check(() => parseOidcProviders(get), []),
+    renderCacheBytes: size('RENDER_CACHE_BYTES', '32MiB'),
+    exportsAtOnce: integer('EXPORTS_AT_ONCE', '2', 1),
     spoolDir: get('SPOOL_DIR') ?? tmpdir(),
     messaging,
     mailchimp,
@@ -617,8 +650,8 @@ export function loadConfig(env: Env = process.env): Config {
     passwordResetTtlMs: duration('PASSWORD_RESET_TTL', '1h'),
     unverifiedAccountTtlMs: positiveDuration('UNVERIFIED_ACCOUNT_TTL', '7d'),
     changesRetentionMs: positiveDuration('CHANGES_RETENTION', '30d'),
-    eventStreamsPerAccount: parseInteger('EVENT_STREAMS_PER_ACCOUNT', get('EVENT_STREAMS_PER_ACCOUNT') ?? '10', 1),
-    eventHeartbeatMs: heartbeat(positiveDuration('EVENT_HEARTBEAT', '25s')),
+    eventStreamsPerAccount: integer('EVENT_STREAMS_PER_ACCOUNT', '10', 1),
+    eventHeartbeatMs: check(() => heartbeat(positiveDuration('EVENT_HEARTBEAT', '25s')), 1),
     rateLimits: {
       enabled: onOff('RATE_LIMITS', 'on'),
       loginFailuresPerAccountIp: rate('RATE_LIMIT_LOGIN_ACCOUNT_IP', '5/5m'),
@@ -639,7 +672,7 @@ export function loadConfig(env: Env = process.env): Config {
       providerSignInPerIp: rate('RATE_LIMIT_PROVIDER_SIGN_IN_IP', '30/1m'),
       emergencyLinkPerIp: rate('RATE_LIMIT_EMERGENCY_LINK_IP', '30/1m'),
       emergencyPinFailures: rate('RATE_LIMIT_EMERGENCY_PIN', '5/15m'),
-      memoryKeys: parseInteger('RATE_COUNTER_MEMORY_KEYS', get('RATE_COUNTER_MEMORY_KEYS') ?? '100000', 1),
+      memoryKeys: integer('RATE_COUNTER_MEMORY_KEYS', '100000', 1),
     },
     quotas: {
       profilesPerUser: quota('QUOTA_PROFILES_PER_USER', 100),
@@ -654,22 +687,24 @@ export function loadConfig(env: Env = process.env): Config {
       accessorsPerUser: quota('ACCESSOR_QUOTA', 50),
       itemsPerAccount: quota('QUOTA_ITEMS_PER_ACCOUNT', 10_000),
       entriesPerAccount: quota('QUOTA_ENTRIES_PER_ACCOUNT', 100_000),
-      mediaBytesPerAccount: parseSize('QUOTA_MEDIA_BYTES_PER_ACCOUNT', get('QUOTA_MEDIA_BYTES_PER_ACCOUNT') ?? '1GiB'),
+      mediaBytesPerAccount: size('QUOTA_MEDIA_BYTES_PER_ACCOUNT', '1GiB'),
     },
     outbox: {
       workerEnabled: onOff('OUTBOX_WORKER', 'on'),
       pollIntervalMs: duration('OUTBOX_POLL_INTERVAL', '1000ms'),
       retryBaseMs: duration('OUTBOX_RETRY_BASE', '5s'),
-      maxAttempts: parseInteger('OUTBOX_MAX_ATTEMPTS', get('OUTBOX_MAX_ATTEMPTS') ?? '12', 1, 100),
+      maxAttempts: integer('OUTBOX_MAX_ATTEMPTS', '12', 1, 100),
     },
     trustProxy: parseTrustProxy(get('TRUST_PROXY')),
-    corsOrigins: parseOrigins('CORS_ORIGINS', get('CORS_ORIGINS')),
+    corsOrigins: check(() => parseOrigins('CORS_ORIGINS', get('CORS_ORIGINS')), []),
     overloadEventLoopDelayMs: duration('OVERLOAD_EVENT_LOOP_DELAY', '1s'),
     logLevel,
-    logFormat,
+    logFormat: logFormat as Config['logFormat'],
     metrics,
     webClientDir: resolve(get('WEB_CLIENT_DIR') ?? defaultWebClientDir()),
   };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
 }
 
 /** Reads `.env` into process.env (variables already set win), when the file exists. */
@@ -684,7 +719,7 @@ export function loadConfigOrExit(): Config {
     return loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(`Configuration error: ${error.message}`);
+    for (const problem of error.problems) console.error(`Configuration error: ${problem}`);
     process.exit(2);
   }
 }

@@ -316,6 +316,33 @@ describe('configuration', () => {
     });
   }
 
+  test('every bad value is reported at once, not only the first', () => {
+    const env = {
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://db',
+      LOG_LEVEL: 'loud',
+      QUOTA_PROFILES_PER_USER: '0',
+      RATE_LIMIT_REGISTER: 'many',
+      CORS_ORIGINS: 'not an origin',
+      EVENT_HEARTBEAT: '31s',
+    };
+    let caught: unknown;
+    try {
+      loadConfig(env);
+    } catch (error) {
+      caught = error;
+    }
+    assert.ok(caught instanceof ConfigError, 'a ConfigError');
+    assert.equal(caught.problems.length, Object.keys(env).length, caught.message);
+    for (const variable of Object.keys(env)) {
+      assert.ok(
+        caught.problems.some((problem) => problem.includes(variable)),
+        `${variable} named in: ${caught.message}`,
+      );
+      assert.ok(caught.message.includes(variable), `${variable} in the message`);
+    }
+  });
+
   test('the service refuses to start on a bad value, naming the variable, exit status 2', async () => {
     // Asynchronous, so the test runner's own output keeps flowing while the child runs.
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
@@ -323,7 +350,7 @@ describe('configuration', () => {
         process.execPath,
         ['--import', 'tsx', 'src/main.ts'],
         {
-          env: { ...process.env, PORT: 'eighty' },
+          env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'loud' },
           encoding: 'utf8',
           timeout: 20_000,
         },
@@ -332,6 +359,7 @@ describe('configuration', () => {
     });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /PORT/);
+    assert.match(result.stderr, /LOG_LEVEL/, 'every bad variable, not only the first');
     assert.doesNotMatch(result.stderr, /at .*\.ts:\d+/, 'no stack trace');
   });
 });

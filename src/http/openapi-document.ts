@@ -132,3 +132,58 @@ const IDEMPOTENCY_KEY = {
 function withHeader(operation: JsonObject, parameter: JsonObject): JsonObject {
   return { ...operation, parameters: [...(operation.parameters ?? []), parameter] };
 }
+
+/** The document's info.description: what the API is and how to call it, shown at the top of /docs. */
+export const API_DESCRIPTION = [
+  'Profile Service keeps accounts and the personal information their people organise in them: app users,',
+  'their profiles, topics, items and list entries, media, emergency information, and who they share it with.',
+  'The web client at `/` uses this same API.',
+  '',
+  '**Authentication.** Register (`POST /auth/register/`), verify the address from the e-mail, then sign in',
+  'with `POST /auth/login/`: the answer holds a token. Send it on every other request as',
+  '`Authorization: Token <token>` (in "Authorize" above, enter `Token <token>`). Each sign-in issues a token of',
+  'its own (one per device); `POST /auth/logout/` ends it. A token unused for a while expires.',
+  '',
+  '**Errors.** Every error answers JSON. 400: the fields at fault, `{"<field>": ["message", …], "non_field_errors": [...]}`.',
+  'Any other status: `{"detail": "…"}` — 401 with no, or an expired, token; 404 for what does not exist',
+  "and for what is someone else's (the two are never told apart); 409 for a conflict; 412 when `If-Match` no",
+  'longer holds; 429 with `Retry-After` when a limit is reached. Messages are sentences a client may show to a person.',
+].join('\n');
+
+/**
+ * The operations' groups in the order /docs shows them: signing in first, then the account,
+ * then the data. Every tag a route uses is listed here (test/browser/docs.test.ts checks it).
+ */
+export const API_TAGS: { name: string; description?: string }[] = [
+  { name: 'auth', description: 'Register, verify an address, sign in (a token), sign out, reset a forgotten password.' },
+  { name: 'sessions', description: 'The tokens an account holds (its signed-in devices), and ending them.' },
+  { name: 'account', description: 'The signed-in account: its password, its data export, deleting it.' },
+  { name: 'e-mail addresses', description: "The account's addresses: add, verify, make primary, remove." },
+  {
+    name: 'mfa',
+    description:
+      'Multi-factor sign-in: a TOTP code (RFC 6238) from an authenticator app, or a recovery code. 1. POST /account/mfa/totp/ {password}: a secret and an otpauth:// URL for an authenticator app (pending). ' +
+      '2. POST /account/mfa/totp/confirm/ {code}: on, with ten recovery codes shown once. 3. POST /auth/login/ then answers {mfa_required, mfa_token} instead of a token; POST /auth/login/mfa/ {mfa_token, code} answers the token (within 5 minutes, once). ' +
+      'A reset by key and deleting the account also need a code while it is on.',
+  },
+  {
+    name: 'passkeys',
+    description:
+      'Passkeys (WebAuthn). Adding one, signed in: 1. POST /account/passkeys/options/ {password}: creation options. 2. Hand them to the authenticator ' +
+      '(@simplewebauthn/browser startRegistration({optionsJSON}), or the platform API). 3. POST /account/passkeys/ {name, response}. Signing in: ' +
+      'POST /auth/passkey/options/, then startAuthentication({optionsJSON}), then POST /auth/passkey/ {response}: a token, with no two-step code.',
+  },
+  { name: 'app users', description: 'The people an account keeps information for, and what each holds.' },
+  { name: 'profiles' },
+  { name: 'topics' },
+  { name: 'items' },
+  { name: 'list entries' },
+  { name: 'media', description: 'Pictures and files, uploaded once and used by items.' },
+  { name: 'emergency items' },
+  { name: 'emergency contacts' },
+  { name: 'emergency links', description: 'Links (with a PIN) that show chosen emergency information to whoever holds them.' },
+  { name: 'sharing', description: "Inviting other accounts to an app user's information, and what they may do." },
+  { name: 'sync', description: 'Changes since a cursor, and a live stream of them, for clients that work offline.' },
+  { name: 'service', description: 'Health.' },
+  { name: 'operators', description: 'For operators only (everyone else gets 404): find and act on accounts, never read their data.' },
+];

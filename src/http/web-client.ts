@@ -26,6 +26,7 @@ export const PAGE_PATHS = [
   '/verify-email',
   '/forgot-password',
   '/reset-password',
+  '/account-deleted',
   '/settings',
   '/settings/*',
   '/data',

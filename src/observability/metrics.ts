@@ -19,6 +19,9 @@ export interface BackupCounts {
 export class ServiceMetrics {
   readonly registry = new Registry();
   readonly requests = new RequestMetrics();
+  /** The PostgreSQL pool as it was when the scrape began (see text()); undefined on SQLite. */
+  private readonly readPool: (() => PoolStats) | undefined;
+  private poolAtScrape: PoolStats | undefined;
 
   constructor(ctx: AppContext) {
     const registers = [this.registry];
@@ -102,15 +105,16 @@ export class ServiceMetrics {
     );
     cacheCounter('cache_misses_total', 'Reads an in-memory cache could not answer (loaded from the database), by cache.', 'misses');
 
-    const { poolStats } = ctx.db;
-    if (poolStats) {
+    this.readPool = ctx.db.poolStats;
+    if (this.readPool) {
+      const scrapeStartPool = () => this.poolAtScrape ?? this.readPool!();
       const poolGauge = (name: string, help: string, read: (stats: PoolStats) => number) =>
         new Gauge({
           name,
           help,
           registers,
           collect() {
-            this.set(read(poolStats()));
+            this.set(read(scrapeStartPool()));
           },
         });
       poolGauge('db_pool_connections', 'PostgreSQL connections open (in use or idle).', (stats) => stats.total);
@@ -143,7 +147,15 @@ export class ServiceMetrics {
   }
 
   /** The Prometheus text exposition of every metric. */
-  text(): Promise<string> {
-    return this.registry.metrics();
+  async text(): Promise<string> {
+    // The registry collects every metric at once, and the outbox gauges' query asks the pool
+    // for a connection before the pool gauges are read: read then, the pool would count the
+    // scrape's own query (as waiting, or as a connection in use). So it is read first.
+    this.poolAtScrape = this.readPool?.();
+    try {
+      return await this.registry.metrics();
+    } finally {
+      this.poolAtScrape = undefined;
+    }
   }
 }

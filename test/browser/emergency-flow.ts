@@ -287,6 +287,7 @@ export async function changeLink(flow: Flow, label: string, newLabel: string): P
 export async function revokeLink(flow: Flow, label: string): Promise<void> {
   await flow.step(`revoke "${label}"`, async () => {
     await flow.press(button(flow, `Revoke ${label}`));
+    await flow.press(button(flow, 'Yes, revoke it'));
     await visible(status(flow, `${label} is revoked: its link no longer opens anything.`), 'the status saying the link is revoked');
     await entryOf(flow, label).waitFor({ state: 'detached' });
   });

@@ -103,6 +103,7 @@ describe('passkeys in the web client', () => {
       });
       await flow.step('delete it', async () => {
         await button(flow, 'Delete Work laptop').click();
+        await button(flow, 'Yes, delete it').click();
         await visible(status(flow, 'Work laptop is deleted.'), 'the status saying it is deleted');
         await visible(page.getByText('You have no passkeys yet.'), 'the note that there are none');
       });

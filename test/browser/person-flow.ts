@@ -153,6 +153,13 @@ export async function buildProfile(flow: Flow, person: Person): Promise<Built> {
     await flow.press(button(flow, 'Add entry to Saturday'));
     await visible(card.getByText('Eggs', { exact: true }), 'the added entry "Eggs"');
     await visible(button(flow, 'Delete entry Eggs'), 'the button to delete "Eggs"');
+    // Deleting asks first; cancelled, nothing is deleted.
+    await flow.press(button(flow, 'Delete entry Eggs'));
+    const question = flow.page.getByRole('group', { name: 'Delete the entry Eggs?' });
+    await visible(question, 'the question before deleting "Eggs"');
+    await flow.press(question.getByRole('button', { name: 'Cancel' }));
+    await visible(button(flow, 'Delete entry Eggs'), 'the button again, "Eggs" kept');
+    await visible(card.getByText('Eggs', { exact: true }), 'the entry "Eggs", not deleted');
     await flow.press(card.getByText('Edit entry Milk'));
     await field(flow, 'Text of entry Milk').fill('Oat milk');
     await flow.press(button(flow, 'Save entry Milk'));
@@ -248,6 +255,9 @@ export async function keepEmergencyInformation(flow: Flow): Promise<void> {
   });
   await flow.step('delete the emergency item', async () => {
     await flow.press(button(flow, 'Delete Allergy'));
+    await visible(flow.page.getByRole('group', { name: 'Delete Allergy?' }), 'the question before deleting');
+    await flow.checkAccessible('emergency information, asking before deleting');
+    await flow.press(button(flow, 'Yes, delete it'));
     await visible(status(flow, 'Allergy is deleted.'), 'the status saying the item is deleted');
     await visible(flow.page.getByText('No emergency items yet.', { exact: true }), 'the empty list of items');
     await visible(cardOf(flow, 'Grace Hopper'), 'the contact, still there');

@@ -210,6 +210,7 @@ async function ownerRevokesAndInvitesAgain(owner: Flow, service: BrowserService,
     await owner.page.goto(new URL('/data/share', owner.page.url()).href);
     await owner.arrive('Share your data', 'share, before revoking');
     await owner.press(button(owner, `Revoke ${reader.email}`));
+    await owner.press(button(owner, 'Yes, revoke'));
     await visible(status(owner, `${reader.email} no longer sees your data.`), 'the status saying the access is revoked');
     await visible(owner.page.getByText('No one yet.', { exact: true }), 'the empty list of people');
   });
@@ -236,6 +237,7 @@ async function readerRevokedAcceptsAgainAndLeaves(reader: Flow, paths: SharedPat
     await visible(cardOf(reader, ownerName).getByText(/You can view and change it\./), 'the share, to edit');
     await reader.checkAccessible('shared with me, accepted again');
     await reader.press(button(reader, `Leave ${ownerName}`));
+    await reader.press(button(reader, 'Yes, leave'));
     await visible(status(reader, `You left ${ownerName}: it is no longer shared with you.`), 'the status saying they left');
     await visible(reader.page.getByText('Nothing is shared with you yet.', { exact: true }), 'nothing shared');
     await reader.page.goto(new URL(paths.start, reader.page.url()).href);

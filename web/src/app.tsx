@@ -5,6 +5,7 @@
 // for any the caller may see (their own or one shared with them); the same pages serve both.
 import { ErrorBoundary, LocationProvider, lazy, Route, Router } from 'preact-iso';
 import { Layout } from './components/layout.tsx';
+import { AccountDeleted } from './pages/account-deleted.tsx';
 import { ForgotPassword } from './pages/forgot-password.tsx';
 import { Home } from './pages/home.tsx';
 import { NotFound } from './pages/not-found.tsx';
@@ -46,6 +47,7 @@ export function App() {
             <Route path="/sign-in/provider" component={ProviderSignIn} />
             <Route path="/forgot-password" component={ForgotPassword} />
             <Route path="/reset-password" component={ResetPassword} />
+            <Route path="/account-deleted" component={AccountDeleted} />
             <Route path="/emergency/:token" component={PublicEmergency} />
             <Route path="/settings" component={Account} />
             <Route path="/settings/password" component={ChangePassword} />

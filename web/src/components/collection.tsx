@@ -8,6 +8,7 @@ import { useAction } from '../hooks/use-action.ts';
 import type { Loaded } from '../hooks/use-load.ts';
 import { Form, Submit } from './form.tsx';
 import { Hidden, Loading } from './page.tsx';
+import { ConfirmButton } from './confirm-button.tsx';
 
 interface Named {
   id: number;
@@ -68,9 +69,16 @@ export function Collection<T extends Named>(props: CollectionProps<T>) {
               <h3>{entry.name}</h3>
               {props.card(entry)}
               {props.canWrite && (
-                <button type="button" class="danger small" disabled={removeAction.busy} onClick={() => remove(entry)}>
+                <ConfirmButton
+                  small
+                  question={`Delete ${entry.name}?`}
+                  confirm="Yes, delete it"
+                  disabled={removeAction.busy}
+                  onAsk={() => setStatus('')}
+                  onConfirm={() => remove(entry)}
+                >
                   Delete<Hidden> {entry.name}</Hidden>
-                </button>
+                </ConfirmButton>
               )}
             </li>
           ))}

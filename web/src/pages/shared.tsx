@@ -7,6 +7,7 @@ import { type ApiResult, api } from '../api/client.ts';
 import type { Accessor } from '../api/types.ts';
 import { useAction } from '../hooks/use-action.ts';
 import { useLoad } from '../hooks/use-load.ts';
+import { ConfirmButton } from '../components/confirm-button.tsx';
 import { Hidden, Loading, Page, Status } from '../components/page.tsx';
 import { signedIn } from '../components/signed-in.tsx';
 
@@ -81,9 +82,15 @@ function SharedAppUser({ accessor, onLeft, setStatus }: { accessor: Accessor; on
         <a class="button" href={`/data/users/${id}`}>
           Open<Hidden> {name}</Hidden>
         </a>
-        <button type="button" class="secondary" disabled={action.busy} onClick={leave}>
+        <ConfirmButton
+          question={`Leave ${name}? You will no longer see it unless invited again.`}
+          confirm="Yes, leave"
+          disabled={action.busy}
+          onAsk={() => setStatus('')}
+          onConfirm={leave}
+        >
           Leave<Hidden> {name}</Hidden>
-        </button>
+        </ConfirmButton>
       </p>
     </li>
   );

@@ -2,6 +2,7 @@
 // disclosure to change it, its views, and Revoke. Buttons name the link for a screen reader.
 import { api } from '../../api/client.ts';
 import type { EmergencyLink } from '../../api/types.ts';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Check, Field } from '../../components/form.tsx';
 import { Hidden } from '../../components/page.tsx';
@@ -84,9 +85,15 @@ export function EmergencyLinkEntry({ link, revoking, onChanged }: EntryProps) {
       </dl>
       <ChangeLink link={link} onSaved={(saved) => onChanged(`${linkName(saved)} is saved.`)} />
       <LinkViews link={link} />
-      <button type="button" class="danger small" disabled={revoking.busy} onClick={revoke}>
+      <ConfirmButton
+        small
+        question={`Revoke ${name}? Its link will no longer open anything.`}
+        confirm="Yes, revoke it"
+        disabled={revoking.busy}
+        onConfirm={revoke}
+      >
         Revoke<Hidden> {name}</Hidden>
-      </button>
+      </ConfirmButton>
     </li>
   );
 }

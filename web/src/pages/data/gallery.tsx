@@ -15,6 +15,7 @@ import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useLiveVersion } from '../../live-updates.ts';
 import { NotFound } from '../not-found.tsx';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 
 function RenameMedia({ media, onSaved }: { media: MediaResource; onSaved(name: string): void }) {
   return (
@@ -81,9 +82,16 @@ function MediaList({ userId, canWrite, setStatus, version }: MediaListProps) {
                     gallery.reload();
                   }}
                 />
-                <button type="button" class="danger small" disabled={action.busy} onClick={() => remove(media.id, media.name)}>
+                <ConfirmButton
+                  small
+                  question={`Delete ${media.name}? Items that show it will show no image.`}
+                  confirm="Yes, delete it"
+                  disabled={action.busy}
+                  onAsk={() => setStatus('')}
+                  onConfirm={() => remove(media.id, media.name)}
+                >
                   Delete<Hidden> {media.name}</Hidden>
-                </button>
+                </ConfirmButton>
               </>
             )}
           </li>

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { Check, Field, Form, Select, Submit, text } from '../../components/form.tsx';
 import { Loading, Page, Status } from '../../components/page.tsx';
 import { BackLink, SharedNote } from '../../components/shared-note.tsx';
@@ -95,9 +96,15 @@ export const ProfilePage = signedIn(function ProfilePage() {
             {mine && <Check name="is_private" label="Private profile" defaultChecked={profile.data.is_private} />}
             <p class="actions">
               <Submit action={saveAction}>Save profile</Submit>
-              <button type="button" class="danger" disabled={saveAction.busy} onClick={remove}>
+              <ConfirmButton
+                question={`Delete the profile ${profile.data.name} and everything in it?`}
+                confirm="Yes, delete it"
+                disabled={saveAction.busy}
+                onAsk={() => setStatus('')}
+                onConfirm={remove}
+              >
                 Delete profile
-              </button>
+              </ConfirmButton>
             </p>
           </Form>
         </section>

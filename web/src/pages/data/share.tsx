@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiResult, api } from '../../api/client.ts';
 import type { Accessor } from '../../api/types.ts';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { Check, Field, Form, Submit, text } from '../../components/form.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
@@ -61,11 +62,11 @@ function AccessorRow({ accessor, onChange, setStatus }: { accessor: Accessor; on
           <Submit action={action}>
             Save<Hidden> what {email} may do</Hidden>
           </Submit>
-          <button
-            type="button"
-            class="danger"
+          <ConfirmButton
+            question={accessor.accepted ? `Stop sharing your data with ${email}?` : `Withdraw the invitation to ${email}?`}
+            confirm="Yes, revoke"
             disabled={action.busy}
-            onClick={() =>
+            onConfirm={() =>
               act(
                 () => api.DELETE('/app/accessors/{id}/', { params: path }),
                 accessor.accepted ? `${email} no longer sees your data.` : `The invitation to ${email} is withdrawn.`,
@@ -73,7 +74,7 @@ function AccessorRow({ accessor, onChange, setStatus }: { accessor: Accessor; on
             }
           >
             Revoke<Hidden> {email}</Hidden>
-          </button>
+          </ConfirmButton>
         </p>
       </Form>
     </li>

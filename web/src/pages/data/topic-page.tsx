@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import type { Item, ListEntry, MediaResource } from '../../api/types.ts';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Field, Form, Select, Submit, TextArea, text } from '../../components/form.tsx';
 import { MediaPreview, mediaId, mediaOptions } from '../../components/media.tsx';
@@ -128,9 +129,15 @@ function ItemCard({ item, gallery, canWrite, onChange }: ItemCardProps) {
                   {canWrite && (
                     <>
                       <EditEntry entry={entry} onSaved={onChange} />
-                      <button type="button" class="small secondary" disabled={action.busy} onClick={() => removeEntry(entry.id)}>
+                      <ConfirmButton
+                        small
+                        question={`Delete the entry ${entry.text}?`}
+                        confirm="Yes, delete it"
+                        disabled={action.busy}
+                        onConfirm={() => removeEntry(entry.id)}
+                      >
                         Delete<Hidden> entry {entry.text}</Hidden>
-                      </button>
+                      </ConfirmButton>
                     </>
                   )}
                 </li>
@@ -159,9 +166,14 @@ function ItemCard({ item, gallery, canWrite, onChange }: ItemCardProps) {
         <>
           <EditItem item={item} gallery={gallery} onChange={onChange} />
           <p>
-            <button type="button" class="danger" disabled={action.busy} onClick={remove}>
+            <ConfirmButton
+              question={`Delete the item ${item.name} and its entries?`}
+              confirm="Yes, delete it"
+              disabled={action.busy}
+              onConfirm={remove}
+            >
               Delete item<Hidden> {item.name}</Hidden>
-            </button>
+            </ConfirmButton>
           </p>
         </>
       )}
@@ -310,9 +322,15 @@ export const TopicPage = signedIn(function TopicPage() {
             <Field name="name" label="Topic name" defaultValue={topic.data.name} required />
             <p class="actions">
               <Submit action={saveAction}>Save topic</Submit>
-              <button type="button" class="danger" disabled={saveAction.busy} onClick={remove}>
+              <ConfirmButton
+                question={`Delete the topic ${topic.data.name} and everything in it?`}
+                confirm="Yes, delete it"
+                disabled={saveAction.busy}
+                onAsk={() => setStatus('')}
+                onConfirm={remove}
+              >
                 Delete topic
-              </button>
+              </ConfirmButton>
             </p>
           </Form>
         </section>

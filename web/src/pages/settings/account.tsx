@@ -8,6 +8,7 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { SettingsNav } from './settings-nav.tsx';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 
 function AddressRow({ address, onChange, setStatus }: { address: EmailAddress; onChange(): void; setStatus(message: string): void }) {
   const action = useAction();
@@ -60,14 +61,15 @@ function AddressRow({ address, onChange, setStatus }: { address: EmailAddress; o
           </button>
         )}
         {!address.primary && (
-          <button
-            type="button"
-            class="danger"
+          <ConfirmButton
+            question={`Delete ${address.email} from your account?`}
+            confirm="Yes, delete it"
             disabled={action.busy}
-            onClick={() => act(() => api.DELETE('/account/emails/{id}/', { params: path }), `${address.email} is removed.`)}
+            onAsk={() => setStatus('')}
+            onConfirm={() => act(() => api.DELETE('/account/emails/{id}/', { params: path }), `${address.email} is removed.`)}
           >
             Delete<Hidden> {address.email}</Hidden>
-          </button>
+          </ConfirmButton>
         )}
       </p>
     </li>

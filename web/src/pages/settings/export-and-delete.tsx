@@ -48,7 +48,7 @@ export const ExportAndDelete = signedIn(function ExportAndDelete() {
     const body = { ...(password ? { password } : {}), ...(code ? { code } : {}) };
     if (await deleteAction.run(() => api.DELETE('/account/', { body }))) {
       forgetToken();
-      route('/');
+      route('/account-deleted');
     }
   }
   return (

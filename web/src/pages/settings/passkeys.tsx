@@ -12,6 +12,7 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { type Action, useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { SettingsNav } from './settings-nav.tsx';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 
 function when(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : 'Never';
@@ -58,7 +59,17 @@ function AddPasskey({ onAdded }: { onAdded(passkey: Passkey): void }) {
   );
 }
 
-function PasskeyEntry({ passkey, removing, onChanged }: { passkey: Passkey; removing: Action; onChanged(message: string): void }) {
+function PasskeyEntry({
+  passkey,
+  removing,
+  onChanged,
+  onAsk,
+}: {
+  passkey: Passkey;
+  removing: Action;
+  onChanged(message: string): void;
+  onAsk(): void;
+}) {
   async function remove() {
     if (await removing.run(() => api.DELETE('/account/passkeys/{id}/', { params: { path: { id: passkey.id } } }))) {
       onChanged(`${passkey.name} is deleted.`);
@@ -92,9 +103,16 @@ function PasskeyEntry({ passkey, removing, onChanged }: { passkey: Passkey; remo
       >
         <Field name="name" label={`Name of ${passkey.name}`} defaultValue={passkey.name} required />
       </EditDisclosure>
-      <button type="button" class="danger small" disabled={removing.busy} onClick={remove}>
+      <ConfirmButton
+        small
+        question={`Delete the passkey ${passkey.name}? It will no longer sign you in.`}
+        confirm="Yes, delete it"
+        disabled={removing.busy}
+        onAsk={onAsk}
+        onConfirm={remove}
+      >
         Delete<Hidden> {passkey.name}</Hidden>
-      </button>
+      </ConfirmButton>
     </li>
   );
 }
@@ -127,7 +145,7 @@ export const PasskeySettings = signedIn(function PasskeySettings() {
         ) : (
           <ul class="cards">
             {passkeys.data.map((passkey) => (
-              <PasskeyEntry key={passkey.id} passkey={passkey} removing={removing} onChanged={changed} />
+              <PasskeyEntry key={passkey.id} passkey={passkey} removing={removing} onChanged={changed} onAsk={() => setStatus('')} />
             ))}
           </ul>
         )}

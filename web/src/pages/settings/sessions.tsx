@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import { NO_PROBLEMS, type Problems, problemsOf, UNREACHABLE } from '../../api/problems.ts';
+import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
@@ -38,6 +39,11 @@ export const Sessions = signedIn(function Sessions() {
       sessions.reload();
     }
   }
+  /** A new question makes the last answer's status stale. */
+  function ask() {
+    setStatus('');
+    setProblems(NO_PROBLEMS);
+  }
   const others = sessions.data?.filter((session) => !session.current) ?? [];
   return (
     <Page title="Sessions">
@@ -50,7 +56,7 @@ export const Sessions = signedIn(function Sessions() {
       </div>
       {sessions.data ? (
         <div class="table-wrap">
-          <table>
+          <table class="sessions">
             <caption>Where your account is signed in</caption>
             <thead>
               <tr>
@@ -66,17 +72,27 @@ export const Sessions = signedIn(function Sessions() {
             <tbody>
               {sessions.data.map((session) => (
                 <tr key={session.id}>
-                  <td>{when(session.created_at)}</td>
-                  <td>{when(session.last_used_at)}</td>
-                  <td>{session.user_agent || 'unknown'}</td>
-                  <td>{session.ip_address || 'unknown'}</td>
+                  <td data-label="Signed in">{when(session.created_at)}</td>
+                  <td data-label="Last used">{when(session.last_used_at)}</td>
+                  <td class="agent" data-label="Device" title={session.user_agent ?? undefined}>
+                    {session.user_agent || 'unknown'}
+                  </td>
+                  <td class="address" data-label="IP address">
+                    {session.ip_address || 'unknown'}
+                  </td>
                   <td>
                     {session.current ? (
                       <strong>This device</strong>
                     ) : (
-                      <button type="button" class="danger" disabled={busy} onClick={() => end([session.id], 'The session is ended.')}>
+                      <ConfirmButton
+                        question={`End the session started ${when(session.created_at)}?`}
+                        confirm="Yes, end it"
+                        disabled={busy}
+                        onAsk={ask}
+                        onConfirm={() => end([session.id], 'The session is ended.')}
+                      >
                         End session<Hidden> started {when(session.created_at)}</Hidden>
-                      </button>
+                      </ConfirmButton>
                     )}
                   </td>
                 </tr>
@@ -89,11 +105,12 @@ export const Sessions = signedIn(function Sessions() {
       )}
       {others.length > 0 && (
         <p>
-          <button
-            type="button"
-            class="danger"
+          <ConfirmButton
+            question={`End all ${others.length} other sessions? Those devices will have to sign in again.`}
+            confirm="Yes, end them"
             disabled={busy}
-            onClick={() =>
+            onAsk={ask}
+            onConfirm={() =>
               end(
                 others.map((session) => session.id),
                 'Your other sessions are ended.',
@@ -101,7 +118,7 @@ export const Sessions = signedIn(function Sessions() {
             }
           >
             End all other sessions
-          </button>
+          </ConfirmButton>
         </p>
       )}
     </Page>
