@@ -134,6 +134,22 @@ describe('changes since a cursor', () => {
     assert.equal(afterRemove.changes.find((c) => c.type === 'item')?.data?.image_content.image_resource, null);
   });
 
+  test("an app user's changes go with it; a new app user of the same account starts afresh", async () => {
+    const owner = await createOwner(server);
+    await createProfile(server, owner);
+    const logged = () =>
+      server.server.ctx.db.kysely.selectFrom('changes').select('id').where('app_user_id', '=', owner.appUserId).execute();
+    assert.ok((await logged()).length >= 2);
+    const old = await currentCursor(server, owner.token, owner.appUserId);
+    assert.equal((await server.request('DELETE', `/app/users/${owner.appUserId}/`, { token: owner.token })).status, 204);
+    assert.deepEqual(await logged(), []);
+    const again = await server.request('POST', '/app/users/', { token: owner.token, body: {} });
+    assert.equal(again.status, 201, again.text);
+    const stale = await server.request('GET', `/app/users/${again.body.id}/changes/?since=${old}`, { token: owner.token });
+    assert.equal(stale.status, 200, 'a position in the log, from before this app user: nothing of the old one');
+    assert.deepEqual(stale.body.changes.map((c: { type: string }) => c.type), ['app_user']);
+  });
+
   test('pages of at most 500, following has_more, in order', async () => {
     const owner = await createOwner(server);
     const profile = await createProfile(server, owner);
