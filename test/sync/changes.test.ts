@@ -147,7 +147,10 @@ describe('changes since a cursor', () => {
     assert.equal(again.status, 201, again.text);
     const stale = await server.request('GET', `/app/users/${again.body.id}/changes/?since=${old}`, { token: owner.token });
     assert.equal(stale.status, 200, 'a position in the log, from before this app user: nothing of the old one');
-    assert.deepEqual(stale.body.changes.map((c: { type: string }) => c.type), ['app_user']);
+    assert.deepEqual(
+      stale.body.changes.map((c: { type: string }) => c.type),
+      ['app_user'],
+    );
   });
 
   test('pages of at most 500, following has_more, in order', async () => {
