@@ -173,6 +173,10 @@ export const API_TAGS: { name: string; description?: string }[] = [
       '(@simplewebauthn/browser startRegistration({optionsJSON}), or the platform API). 3. POST /account/passkeys/ {name, response}. Signing in: ' +
       'POST /auth/passkey/options/, then startAuthentication({optionsJSON}), then POST /auth/passkey/ {response}: a token, with no two-step code.',
   },
+  {
+    name: 'identities',
+    description: 'Signing in with another provider (OpenID Connect: Apple, Google, …), and the providers linked to the account.',
+  },
   { name: 'app users', description: 'The people an account keeps information for, and what each holds.' },
   { name: 'profiles' },
   { name: 'topics' },

@@ -7,12 +7,11 @@ export const ChangesQuery = Type.Object(
   {
     since: Type.Optional(
       Type.String({
-        maxLength: 40,
         description: 'A cursor this endpoint gave; without it, the answer is the current cursor and no changes',
       }),
     ),
   },
-  { additionalProperties: false },
+  // Other parameters are ignored, as on every route: a junk id is then 404 before anything else.
 );
 export type ChangesQuery = Static<typeof ChangesQuery>;
 

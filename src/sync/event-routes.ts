@@ -40,7 +40,7 @@ export function registerEventRoutes(app: App, ctx: AppContext): EventHub {
         operationId: 'streamEvents',
         params: IdParams,
         headers: Type.Object({
-          'last-event-id': Type.Optional(Type.String({ maxLength: 40, description: 'The id of the last event the client has' })),
+          'last-event-id': Type.Optional(Type.String({ description: 'The id of the last event the client has' })),
         }),
         response: {
           200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } },
