@@ -47,7 +47,9 @@ export async function currentChangeId(ctx: AppContext, access: Access, appUserId
 export async function checkedSince(ctx: AppContext, access: Access, appUserId: number, since: string): Promise<number> {
   const cursor = parseCursor(since);
   if (!cursor || cursor.view !== viewOf(access)) throw gone(STALE_CURSOR);
-  const [horizon, current] = await Promise.all([sweptThrough(ctx.db.kysely), currentChangeId(ctx, access, appUserId)]);
+  const [horizon, newest] = await Promise.all([sweptThrough(ctx.db.kysely), newestChangeId(ctx.db.kysely, access.accountId, appUserId)]);
+  // What currentChangeId answers, from the horizon already read.
+  const current = newest ?? horizon;
   if (cursor.changeId < horizon || cursor.changeId > current) throw gone(STALE_CURSOR);
   return cursor.changeId;
 }
@@ -96,7 +98,12 @@ export async function changesOf(access: Access, appUserId: number, rows: readonl
   const latest = rows.filter((row, index) => lastOf.get(keyOf(row.type, row.object_id)) === index);
 
   const wanted = new Map<ChangeType, number[]>();
-  for (const row of latest) if (row.op === 'upsert') wanted.set(row.type, [...(wanted.get(row.type) ?? []), row.object_id]);
+  for (const row of latest) {
+    if (row.op !== 'upsert') continue;
+    const ids = wanted.get(row.type) ?? [];
+    ids.push(row.object_id);
+    wanted.set(row.type, ids);
+  }
   const hidesPrivate = !access.seesPrivate && latest.some((row) => row.type === 'profile' || UNDER_PROFILE.has(row.type));
   const [current, privacy] = await Promise.all([
     loadCurrent(access.ctx.db.kysely, access, appUserId, wanted),

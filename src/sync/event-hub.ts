@@ -154,12 +154,6 @@ export class EventHub {
     this.#heartbeat.unref();
   }
 
-  get open(): number {
-    let count = 0;
-    for (const streams of this.#byCaller.values()) count += streams.size;
-    return count;
-  }
-
   /** 429 when the caller has as many streams open as they may. */
   admit(callerAccountId: number): void {
     if ((this.#byCaller.get(callerAccountId)?.size ?? 0) >= this.#ctx.config.eventStreamsPerAccount) {
