@@ -63,9 +63,6 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
         params: ProviderParams,
         querystring: StartQuery,
         operationId: 'startProviderSignIn',
-        // A browser's redirects, not for API clients: described in docs/sign-in-providers.md. (Past
-        // about 72 operations, /docs stops rendering after its first group: test/browser/docs.test.ts.)
-        hide: true,
         response: { 302: Redirect, ...errors({ invalid: true, notFound: true, rateLimited: true }) },
       },
     },
@@ -91,9 +88,6 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
           "The provider's answer: checked (state, nonce, issuer, audience, expiry), then 302 to the web client with a one-time login code (or the reason it failed); 400 when it names no flow under way",
         querystring: CallbackFields,
         operationId: 'completeProviderSignIn',
-        // A browser's redirects, not for API clients: described in docs/sign-in-providers.md. (Past
-        // about 72 operations, /docs stops rendering after its first group: test/browser/docs.test.ts.)
-        hide: true,
       },
     },
     async (request, reply) =>
@@ -116,9 +110,6 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
           consumes: ['application/x-www-form-urlencoded'],
           response: { 302: Redirect, ...errors({ body: true, notFound: true }) },
           operationId: 'completeProviderSignInByForm',
-          // A browser's redirects, not for API clients: described in docs/sign-in-providers.md. (Past
-          // about 72 operations, /docs stops rendering after its first group: test/browser/docs.test.ts.)
-          hide: true,
         },
       },
       async (request, reply) =>
