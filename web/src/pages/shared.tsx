@@ -52,14 +52,14 @@ function Invitation({ accessor, onAnswered }: { accessor: Accessor; onAnswered()
         >
           Accept<Hidden> the invitation from {name}</Hidden>
         </button>
-        <button
-          type="button"
-          class="secondary"
+        <ConfirmButton
+          question={`Decline the invitation from ${name}? It will be gone: you will not see ${name} unless its owner invites you again.`}
+          confirm="Yes, decline"
           disabled={action.busy}
-          onClick={() => answer(() => api.DELETE('/app/accessors/{id}/', { params: path }), `You declined the invitation from ${name}.`)}
+          onConfirm={() => answer(() => api.DELETE('/app/accessors/{id}/', { params: path }), `You declined the invitation from ${name}.`)}
         >
           Decline<Hidden> the invitation from {name}</Hidden>
-        </button>
+        </ConfirmButton>
       </p>
     </li>
   );
