@@ -3,7 +3,7 @@
 // signs in on the way, accepts, and browses the owner's data with nothing offered that would fail; the
 // owner makes a profile private and it is gone for the reader; the owner lets the reader edit
 // and the reader adds a topic; the owner revokes and invites again, the reader accepts and
-// leaves, and declines the invitation after that.
+// leaves, and declines the invitation after that (asked first: cancelled, it stays).
 // Labels, headings and buttons are web/README.md's.
 import assert from 'node:assert/strict';
 import type { BrowserService } from './harness.ts';
@@ -260,13 +260,28 @@ async function ownerInvitesOnceMore(owner: Flow, service: BrowserService, reader
 }
 
 async function readerDeclines(reader: Flow, ownerName: string): Promise<void> {
-  await reader.step('the new invitation waits on "Shared with me"; decline it', async () => {
+  const decline = button(reader, `Decline the invitation from ${ownerName}`);
+  const question = reader.page.getByRole('group', {
+    name: `Decline the invitation from ${ownerName}? It will be gone: you will not see ${ownerName} unless its owner invites you again.`,
+  });
+  await reader.step('the new invitation waits on "Shared with me"; declining asks first, and Cancel keeps it', async () => {
     await reader.press(navLink(reader, 'Shared with me'));
     await atPath(reader.page, '/shared');
     await visible(cardOf(reader, ownerName).getByText(/You could view and change it\./), 'the invitation, to edit');
     await visible(reader.page.getByText('Nothing is shared with you yet.', { exact: true }), 'nothing shared');
     await reader.checkAccessible('shared with me, invited again');
-    await reader.press(button(reader, `Decline the invitation from ${ownerName}`));
+    await reader.press(decline);
+    await visible(question, 'the question before declining');
+    await reader.checkAccessible('shared with me, asking to decline');
+    await reader.press(question.getByRole('button', { name: 'Cancel', exact: true }));
+    await visible(decline, 'the button again');
+    await reader.page.reload();
+    await visible(decline, 'the invitation, still there after a reload');
+    await visible(button(reader, `Accept the invitation from ${ownerName}`), 'the invitation, still to accept');
+  });
+  await reader.step('decline it', async () => {
+    await reader.press(decline);
+    await reader.press(question.getByRole('button', { name: 'Yes, decline', exact: true }));
     await visible(status(reader, `You declined the invitation from ${ownerName}.`), 'the status saying it is declined');
     await visible(reader.page.getByText('No invitation is waiting for you.', { exact: false }), 'no invitation left');
   });

@@ -15,6 +15,7 @@ import { ProviderSignIn } from './pages/provider-sign-in.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { SignUp } from './pages/sign-up.tsx';
 import { VerifyEmail } from './pages/verify-email.tsx';
+import { StatusLineProvider } from './status-line.tsx';
 
 const Account = lazy(() => import('./pages/settings/account.tsx').then((m) => m.Account));
 const ChangePassword = lazy(() => import('./pages/settings/change-password.tsx').then((m) => m.ChangePassword));
@@ -37,44 +38,46 @@ const Admin = lazy(() => import('./pages/admin/admin.tsx').then((m) => m.Admin))
 export function App() {
   return (
     <LocationProvider>
-      <Layout>
-        <ErrorBoundary>
-          <Router>
-            <Route path="/" component={Home} />
-            <Route path="/sign-up" component={SignUp} />
-            <Route path="/verify-email" component={VerifyEmail} />
-            <Route path="/sign-in" component={SignIn} />
-            <Route path="/sign-in/provider" component={ProviderSignIn} />
-            <Route path="/forgot-password" component={ForgotPassword} />
-            <Route path="/reset-password" component={ResetPassword} />
-            <Route path="/account-deleted" component={AccountDeleted} />
-            <Route path="/emergency/:token" component={PublicEmergency} />
-            <Route path="/settings" component={Account} />
-            <Route path="/settings/password" component={ChangePassword} />
-            <Route path="/settings/sessions" component={Sessions} />
-            <Route path="/settings/mfa" component={MfaSettings} />
-            <Route path="/settings/passkeys" component={PasskeySettings} />
-            <Route path="/settings/identities" component={IdentitySettings} />
-            <Route path="/settings/export-and-delete" component={ExportAndDelete} />
-            <Route path="/data" component={DataHome} />
-            <Route path="/data/profiles/:id" component={ProfilePage} />
-            <Route path="/data/topics/:id" component={TopicPage} />
-            <Route path="/data/gallery" component={Gallery} />
-            <Route path="/data/emergency/links" component={EmergencyLinks} />
-            <Route path="/data/emergency" component={Emergency} />
-            <Route path="/data/share" component={Share} />
-            <Route path="/data/users/:user" component={DataHome} />
-            <Route path="/data/users/:user/profiles/:id" component={ProfilePage} />
-            <Route path="/data/users/:user/topics/:id" component={TopicPage} />
-            <Route path="/data/users/:user/gallery" component={Gallery} />
-            <Route path="/data/users/:user/emergency" component={Emergency} />
-            <Route path="/shared" component={Shared} />
-            <Route path="/admin" component={Admin} />
-            <Route path="/dev/mail" component={DevMailPage} />
-            <Route default component={NotFound} />
-          </Router>
-        </ErrorBoundary>
-      </Layout>
+      <StatusLineProvider>
+        <Layout>
+          <ErrorBoundary>
+            <Router>
+              <Route path="/" component={Home} />
+              <Route path="/sign-up" component={SignUp} />
+              <Route path="/verify-email" component={VerifyEmail} />
+              <Route path="/sign-in" component={SignIn} />
+              <Route path="/sign-in/provider" component={ProviderSignIn} />
+              <Route path="/forgot-password" component={ForgotPassword} />
+              <Route path="/reset-password" component={ResetPassword} />
+              <Route path="/account-deleted" component={AccountDeleted} />
+              <Route path="/emergency/:token" component={PublicEmergency} />
+              <Route path="/settings" component={Account} />
+              <Route path="/settings/password" component={ChangePassword} />
+              <Route path="/settings/sessions" component={Sessions} />
+              <Route path="/settings/mfa" component={MfaSettings} />
+              <Route path="/settings/passkeys" component={PasskeySettings} />
+              <Route path="/settings/identities" component={IdentitySettings} />
+              <Route path="/settings/export-and-delete" component={ExportAndDelete} />
+              <Route path="/data" component={DataHome} />
+              <Route path="/data/profiles/:id" component={ProfilePage} />
+              <Route path="/data/topics/:id" component={TopicPage} />
+              <Route path="/data/gallery" component={Gallery} />
+              <Route path="/data/emergency/links" component={EmergencyLinks} />
+              <Route path="/data/emergency" component={Emergency} />
+              <Route path="/data/share" component={Share} />
+              <Route path="/data/users/:user" component={DataHome} />
+              <Route path="/data/users/:user/profiles/:id" component={ProfilePage} />
+              <Route path="/data/users/:user/topics/:id" component={TopicPage} />
+              <Route path="/data/users/:user/gallery" component={Gallery} />
+              <Route path="/data/users/:user/emergency" component={Emergency} />
+              <Route path="/shared" component={Shared} />
+              <Route path="/admin" component={Admin} />
+              <Route path="/dev/mail" component={DevMailPage} />
+              <Route default component={NotFound} />
+            </Router>
+          </ErrorBoundary>
+        </Layout>
+      </StatusLineProvider>
     </LocationProvider>
   );
 }

@@ -6,6 +6,7 @@ import type { ComponentChildren } from 'preact';
 import type { ApiResult } from '../api/client.ts';
 import { useAction } from '../hooks/use-action.ts';
 import type { Loaded } from '../hooks/use-load.ts';
+import { useStatusLine } from '../status-line.tsx';
 import { Form, Submit } from './form.tsx';
 import { Hidden, Loading } from './page.tsx';
 import { ConfirmButton } from './confirm-button.tsx';
@@ -24,7 +25,6 @@ export interface CollectionProps<T extends Named> {
   list: Loaded<T[]>;
   /** The caller may add and delete: the form and the Delete buttons show. */
   canWrite: boolean;
-  setStatus(message: string): void;
   create(data: FormData): Promise<ApiResult<T>>;
   remove(id: number): Promise<ApiResult<unknown>>;
   /** The card's content between its heading and its Delete button. */
@@ -35,20 +35,21 @@ export interface CollectionProps<T extends Named> {
 }
 
 export function Collection<T extends Named>(props: CollectionProps<T>) {
-  const { list, setStatus } = props;
+  const { list } = props;
   const addAction = useAction();
   const removeAction = useAction();
+  const status = useStatusLine();
   async function add(data: FormData, form: HTMLFormElement) {
     const done = await addAction.run(() => props.create(data));
     if (done) {
       form.reset();
-      setStatus(`${done.data.name} added.`);
+      status.say(`${done.data.name} added.`);
       list.reload();
     }
   }
   async function remove(entry: T) {
     if (await removeAction.run(() => props.remove(entry.id))) {
-      setStatus(`${entry.name} is deleted.`);
+      status.say(`${entry.name} is deleted.`);
       list.reload();
     }
   }
@@ -74,7 +75,6 @@ export function Collection<T extends Named>(props: CollectionProps<T>) {
                   question={`Delete ${entry.name}?`}
                   confirm="Yes, delete it"
                   disabled={removeAction.busy}
-                  onAsk={() => setStatus('')}
                   onConfirm={() => remove(entry)}
                 >
                   Delete<Hidden> {entry.name}</Hidden>

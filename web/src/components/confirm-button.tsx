@@ -1,8 +1,9 @@
 // A button that deletes or ends something asks first: pressed, it gives way to the question
 // (a fieldset's legend), a button that does it and one that cancels (focus moves to the first, so a keyboard or a
-// screen reader lands on the question).
+// screen reader lands on the question). Asking clears the page's status line, which no longer applies.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useStatusLine } from '../status-line.tsx';
 
 export function ConfirmButton(props: {
   children: ComponentChildren;
@@ -12,12 +13,13 @@ export function ConfirmButton(props: {
   confirm: string;
   disabled?: boolean;
   small?: boolean;
-  /** When the question is asked: clear the page's last status, which no longer applies. */
+  /** When the question is asked, besides clearing the status line. */
   onAsk?: () => void;
   onConfirm: () => void;
 }) {
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
+  const status = useStatusLine();
   useEffect(() => {
     if (asking) confirmRef.current?.focus();
   }, [asking]);
@@ -29,6 +31,7 @@ export function ConfirmButton(props: {
         class={`danger${size}`}
         disabled={props.disabled}
         onClick={() => {
+          status.clear();
           props.onAsk?.();
           setAsking(true);
         }}

@@ -1,7 +1,8 @@
 // A page's frame: its one <h1>, which also names the browser tab, and a status line that
-// screen readers announce (role="status") for messages such as "Saved."
+// screen readers announce (role="status") for messages such as "Saved." (status-line.tsx).
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { useStatusMessage } from '../status-line.tsx';
 
 export function Page({ title, children }: { title: string; children: ComponentChildren }) {
   useEffect(() => {
@@ -15,10 +16,10 @@ export function Page({ title, children }: { title: string; children: ComponentCh
   );
 }
 
-export function Status({ message }: { message: string }) {
+export function Status() {
   return (
     <p role="status" class="status">
-      {message}
+      {useStatusMessage()}
     </p>
   );
 }

@@ -1,8 +1,11 @@
 // Runs one API call for a form or a button: tracks "busy", and keeps the error body's
 // problems for the form to show (field messages beside their fields, the rest in its alert).
+// Starting, or failing with a message of the page's own, clears the page's status line: what
+// it said was about an earlier action.
 import { useState } from 'preact/hooks';
 import type { ApiResult } from '../api/client.ts';
 import { NO_PROBLEMS, type Problems, problemsOf, UNREACHABLE } from '../api/problems.ts';
+import { useStatusLine } from '../status-line.tsx';
 
 export interface Action {
   busy: boolean;
@@ -17,14 +20,19 @@ export interface Action {
 export function useAction(): Action {
   const [busy, setBusy] = useState(false);
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS);
+  const status = useStatusLine();
   return {
     busy,
     problems,
     clear: () => setProblems(NO_PROBLEMS),
-    fail: (message) => setProblems({ fields: {}, general: [message] }),
+    fail(message) {
+      status.clear();
+      setProblems({ fields: {}, general: [message] });
+    },
     async run<T>(call: () => Promise<ApiResult<T>>) {
       setBusy(true);
       setProblems(NO_PROBLEMS);
+      status.clear();
       try {
         const result = await call();
         if (result.response.ok) return { data: result.data as T };

@@ -3,6 +3,7 @@
 // the service does not serve this page, and its list answers 404.
 import { useEffect, useState } from 'preact/hooks';
 import { Page, Status } from '../components/page.tsx';
+import { useStatusLine } from '../status-line.tsx';
 
 interface DevMail {
   id: string;
@@ -21,19 +22,21 @@ function TextWithLinks({ text }: { text: string }) {
 
 export function DevMailPage() {
   const [mails, setMails] = useState<DevMail[] | undefined>(undefined);
-  const [problem, setProblem] = useState('');
   const [version, setVersion] = useState(0);
+  const status = useStatusLine();
   useEffect(() => {
     let current = true;
+    status.clear();
     fetch('/dev/mail/messages/').then(
       async (response) => {
         if (!current) return;
         if (response.ok) {
-          setMails((await response.json()) as DevMail[]);
-          setProblem('');
-        } else setProblem('The development inbox is off: it is only there when SMTP_URL is unset and the service listens on this machine.');
+          const list = (await response.json()) as DevMail[];
+          setMails(list);
+          status.say(`${list.length} e-mail${list.length === 1 ? '' : 's'}.`);
+        } else status.say('The development inbox is off: it is only there when SMTP_URL is unset and the service listens on this machine.');
       },
-      () => current && setProblem('The service cannot be reached.'),
+      () => current && status.say('The service cannot be reached.'),
     );
     return () => {
       current = false;
@@ -48,7 +51,7 @@ export function DevMailPage() {
       <button type="button" onClick={() => setVersion((n) => n + 1)}>
         Refresh
       </button>
-      <Status message={problem || (mails ? `${mails.length} e-mail${mails.length === 1 ? '' : 's'}.` : '')} />
+      <Status />
       {mails && mails.length > 0 && (
         <ol class="cards dev-mail">
           {mails.map((mail) => (

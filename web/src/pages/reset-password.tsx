@@ -6,23 +6,27 @@ import { api } from '../api/client.ts';
 import { Field, Form, Submit, text } from '../components/form.tsx';
 import { Page, Status } from '../components/page.tsx';
 import { useAction } from '../hooks/use-action.ts';
+import { useStatusLine } from '../status-line.tsx';
 
 export function ResetPassword() {
   const { query } = useRoute();
   const action = useAction();
   const [done, setDone] = useState(false);
   const [needsCode, setNeedsCode] = useState(false);
+  const status = useStatusLine();
   useEffect(() => {
     if (action.problems.fields.code) setNeedsCode(true);
   }, [action.problems]);
   async function submit(data: FormData) {
     const code = text(data, 'code');
     const body = { key: query.key ?? text(data, 'key'), new_password: text(data, 'new_password'), ...(code ? { code } : {}) };
-    if (await action.run(() => api.POST('/account/change-password/', { body }))) setDone(true);
+    if (!(await action.run(() => api.POST('/account/change-password/', { body })))) return;
+    setDone(true);
+    status.say('Your password is changed. Sign in with the new one.');
   }
   return (
     <Page title="Choose a new password">
-      <Status message={done ? 'Your password is changed. Sign in with the new one.' : ''} />
+      <Status />
       {done ? (
         <p>
           <a class="button" href="/sign-in">

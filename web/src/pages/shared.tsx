@@ -2,7 +2,6 @@
 // e-mails link to: the invitations waiting for an answer (those to any verified address of the
 // caller), to accept or decline, and the app users shared with them (the accessors the caller
 // accepted), to open or leave.
-import { useState } from 'preact/hooks';
 import { type ApiResult, api } from '../api/client.ts';
 import type { Accessor } from '../api/types.ts';
 import { useAction } from '../hooks/use-action.ts';
@@ -10,6 +9,7 @@ import { useLoad } from '../hooks/use-load.ts';
 import { ConfirmButton } from '../components/confirm-button.tsx';
 import { Hidden, Loading, Page, Status } from '../components/page.tsx';
 import { signedIn } from '../components/signed-in.tsx';
+import { useStatusLine } from '../status-line.tsx';
 
 /** What an accessor lets its person do, as a sentence's end ("view and change it"). */
 function what(canWrite: boolean, seesPrivate: boolean): string {
@@ -26,13 +26,14 @@ function Problems({ action }: { action: ReturnType<typeof useAction> }) {
   );
 }
 
-function Invitation({ accessor, onAnswered, setStatus }: { accessor: Accessor; onAnswered(): void; setStatus(message: string): void }) {
+function Invitation({ accessor, onAnswered }: { accessor: Accessor; onAnswered(): void }) {
   const action = useAction();
+  const status = useStatusLine();
   const { name } = accessor.app_user;
   const path = { path: { id: accessor.id } };
   async function answer(call: () => Promise<ApiResult<unknown>>, message: string) {
     if (await action.run(call)) {
-      setStatus(message);
+      status.say(message);
       onAnswered();
     }
   }
@@ -51,25 +52,26 @@ function Invitation({ accessor, onAnswered, setStatus }: { accessor: Accessor; o
         >
           Accept<Hidden> the invitation from {name}</Hidden>
         </button>
-        <button
-          type="button"
-          class="secondary"
+        <ConfirmButton
+          question={`Decline the invitation from ${name}? It will be gone: you will not see ${name} unless its owner invites you again.`}
+          confirm="Yes, decline"
           disabled={action.busy}
-          onClick={() => answer(() => api.DELETE('/app/accessors/{id}/', { params: path }), `You declined the invitation from ${name}.`)}
+          onConfirm={() => answer(() => api.DELETE('/app/accessors/{id}/', { params: path }), `You declined the invitation from ${name}.`)}
         >
           Decline<Hidden> the invitation from {name}</Hidden>
-        </button>
+        </ConfirmButton>
       </p>
     </li>
   );
 }
 
-function SharedAppUser({ accessor, onLeft, setStatus }: { accessor: Accessor; onLeft(): void; setStatus(message: string): void }) {
+function SharedAppUser({ accessor, onLeft }: { accessor: Accessor; onLeft(): void }) {
   const action = useAction();
+  const status = useStatusLine();
   const { id, name } = accessor.app_user;
   async function leave() {
     if (await action.run(() => api.DELETE('/app/accessors/{id}/', { params: { path: { id: accessor.id } } }))) {
-      setStatus(`You left ${name}: it is no longer shared with you.`);
+      status.say(`You left ${name}: it is no longer shared with you.`);
       onLeft();
     }
   }
@@ -86,7 +88,6 @@ function SharedAppUser({ accessor, onLeft, setStatus }: { accessor: Accessor; on
           question={`Leave ${name}? You will no longer see it unless invited again.`}
           confirm="Yes, leave"
           disabled={action.busy}
-          onAsk={() => setStatus('')}
           onConfirm={leave}
         >
           Leave<Hidden> {name}</Hidden>
@@ -99,7 +100,6 @@ function SharedAppUser({ accessor, onLeft, setStatus }: { accessor: Accessor; on
 export const Shared = signedIn(function Shared() {
   const pending = useLoad(() => api.GET('/app/accessors/pending/'));
   const accepted = useLoad(() => api.GET('/app/accessors/'));
-  const [status, setStatus] = useState('');
   const shared = accepted.data;
   const problems = [...(pending.problems?.general ?? []), ...(accepted.problems?.general ?? [])];
   function reload() {
@@ -108,7 +108,7 @@ export const Shared = signedIn(function Shared() {
   }
   return (
     <Page title="Shared with me">
-      <Status message={status} />
+      <Status />
       {problems.length > 0 && (
         <div role="alert" class="alert">
           {problems.join(' ')}
@@ -126,7 +126,7 @@ export const Shared = signedIn(function Shared() {
         ) : (
           <ul class="cards">
             {pending.data.map((accessor) => (
-              <Invitation key={accessor.id} accessor={accessor} onAnswered={reload} setStatus={setStatus} />
+              <Invitation key={accessor.id} accessor={accessor} onAnswered={reload} />
             ))}
           </ul>
         )}
@@ -140,7 +140,7 @@ export const Shared = signedIn(function Shared() {
         ) : (
           <ul class="cards">
             {shared.map((accessor) => (
-              <SharedAppUser key={accessor.id} accessor={accessor} onLeft={reload} setStatus={setStatus} />
+              <SharedAppUser key={accessor.id} accessor={accessor} onLeft={reload} />
             ))}
           </ul>
         )}

@@ -5,10 +5,12 @@ import { Field, Form, Submit, text } from '../components/form.tsx';
 import { Page, Status } from '../components/page.tsx';
 import { ProviderButtons } from '../components/provider-buttons.tsx';
 import { useAction } from '../hooks/use-action.ts';
+import { useStatusLine } from '../status-line.tsx';
 
 export function SignUp() {
   const action = useAction();
-  const [sentTo, setSentTo] = useState('');
+  const [sent, setSent] = useState(false);
+  const status = useStatusLine();
   async function submit(data: FormData) {
     const body = {
       email: text(data, 'email'),
@@ -17,15 +19,15 @@ export function SignUp() {
       last_name: text(data, 'last_name'),
     };
     const done = await action.run(() => api.POST('/auth/register/', { body }));
-    if (done) setSentTo(done.data.email);
+    if (!done) return;
+    setSent(true);
+    status.say(`Account created. We sent an e-mail to ${done.data.email}: open its link to verify your address, then sign in.`);
   }
   return (
     <Page title="Create an account">
-      <Status
-        message={sentTo ? `Account created. We sent an e-mail to ${sentTo}: open its link to verify your address, then sign in.` : ''}
-      />
+      <Status />
       <DevInboxHint />
-      {!sentTo && (
+      {!sent && (
         <Form id="sign-up" action={action} onSubmit={submit}>
           <Field name="email" label="E-mail address" type="email" autocomplete="email" required />
           <Field
@@ -41,7 +43,7 @@ export function SignUp() {
           <Submit action={action}>Create account</Submit>
         </Form>
       )}
-      {!sentTo && <ProviderButtons next="/data" />}
+      {!sent && <ProviderButtons next="/data" />}
       <p>
         Already have an account? <a href="/sign-in">Sign in</a>.
       </p>

@@ -6,18 +6,22 @@ import { api } from '../api/client.ts';
 import { Field, Form, Submit, text } from '../components/form.tsx';
 import { Page, Status } from '../components/page.tsx';
 import { useAction } from '../hooks/use-action.ts';
+import { useStatusLine } from '../status-line.tsx';
 
 export function VerifyEmail() {
   const { query } = useRoute();
   const action = useAction();
   const [verified, setVerified] = useState(false);
+  const status = useStatusLine();
   async function submit(data: FormData) {
     const body = { key: query.key ?? text(data, 'key'), password: text(data, 'password') };
-    if (await action.run(() => api.POST('/account/verify-email/', { body }))) setVerified(true);
+    if (!(await action.run(() => api.POST('/account/verify-email/', { body })))) return;
+    setVerified(true);
+    status.say('Your e-mail address is verified.');
   }
   return (
     <Page title="Verify your e-mail address">
-      <Status message={verified ? 'Your e-mail address is verified.' : ''} />
+      <Status />
       {verified ? (
         <p>
           <a class="button" href="/sign-in">

@@ -6,6 +6,7 @@ import { Check, Field, Form, Submit, text } from '../../components/form.tsx';
 import { Loading, Page, Status } from '../../components/page.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { AdminNav, when } from './admin-nav.tsx';
 
 type ActionName = 'disable' | 'enable' | 'mfa-off' | 'resend-verification' | 'sessions-end' | 'delete';
@@ -22,12 +23,11 @@ const DONE: Record<ActionName, string> = {
 export function AdminAccount({ id }: { id: number }) {
   const account = useLoad(() => api.GET('/admin/accounts/{id}/', { params: { path: { id } } }), id);
   const action = useAction();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   const [deleted, setDeleted] = useState(false);
 
   async function act(data: FormData, form: HTMLFormElement) {
     const name = text(data, 'action') as ActionName;
-    setStatus('');
     if (data.get('confirmed') !== 'on') {
       action.fail('Tick "I have checked this is the right account" first.');
       return;
@@ -48,7 +48,7 @@ export function AdminAccount({ id }: { id: number }) {
                 ? await action.run(() => api.POST('/admin/accounts/{id}/resend-verification/', params))
                 : await action.run(() => api.POST('/admin/accounts/{id}/sessions-end/', params));
     if (!done) return;
-    setStatus(DONE[name]);
+    status.say(DONE[name]);
     form.reset();
     if (name === 'delete') setDeleted(true);
     else account.reload();
@@ -58,7 +58,7 @@ export function AdminAccount({ id }: { id: number }) {
     return (
       <Page title="Account deleted">
         <AdminNav />
-        <Status message={status} />
+        <Status />
         <p>
           <a href="/admin">Find another account</a>
         </p>
@@ -78,7 +78,7 @@ export function AdminAccount({ id }: { id: number }) {
   return (
     <Page title={shown.email}>
       <AdminNav />
-      <Status message={status} />
+      <Status />
       <dl class="facts">
         <dt>Status</dt>
         <dd>{shown.disabled ? 'Disabled' : 'Active'}</dd>

@@ -1,20 +1,19 @@
 // The console's outbox (messages waiting or given up on, never their recipient or body) and
 // audit (every operator action, newest first).
-import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { AdminNav, when } from './admin-nav.tsx';
 
 export function AdminOutbox() {
   const outbox = useLoad(() => api.GET('/admin/outbox/'));
   const action = useAction();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   async function retry(id: number) {
-    setStatus('');
     if (await action.run(() => api.POST('/admin/outbox/{id}/retry/', { params: { path: { id } }, body: {} }))) {
-      setStatus(`Message ${id} is queued again.`);
+      status.say(`Message ${id} is queued again.`);
       outbox.reload();
     }
   }
@@ -22,7 +21,7 @@ export function AdminOutbox() {
   return (
     <Page title="Outbox">
       <AdminNav />
-      <Status message={status} />
+      <Status />
       <div role="alert" class="alert">
         {action.problems.general.map((message) => (
           <p key={message}>{message}</p>

@@ -13,13 +13,15 @@ import { useAction } from '../../hooks/use-action.ts';
 import { type AppUserState, useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useLiveVersion } from '../../live-updates.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
 
-function Profiles({ state, setStatus }: { state: AppUserState & { user: AppUser }; setStatus(message: string): void }) {
+function Profiles({ state }: { state: AppUserState & { user: AppUser } }) {
   const { user, base, mine, canWrite } = state;
   const live = useLiveVersion(user.id);
   const profiles = useLoad(() => api.GET('/app/users/{id}/profiles/', { params: { path: { id: user.id } } }), `${user.id}-${live}`);
   const action = useAction();
+  const status = useStatusLine();
   async function add(data: FormData, form: HTMLFormElement) {
     const body = {
       name: text(data, 'name'),
@@ -30,7 +32,7 @@ function Profiles({ state, setStatus }: { state: AppUserState & { user: AppUser 
     const done = await action.run(() => api.POST('/app/users/{id}/profiles/', { params: { path: { id: user.id } }, body }));
     if (done) {
       form.reset();
-      setStatus(`Profile ${done.data.name} added.`);
+      status.say(`Profile ${done.data.name} added.`);
       profiles.reload();
     }
   }
@@ -65,12 +67,13 @@ function Profiles({ state, setStatus }: { state: AppUserState & { user: AppUser 
   );
 }
 
-function DeleteAppUser({ userId, onDeleted, setStatus }: { userId: number; onDeleted(): void; setStatus(message: string): void }) {
+function DeleteAppUser({ userId, onDeleted }: { userId: number; onDeleted(): void }) {
   const action = useAction();
+  const status = useStatusLine();
   const [understood, setUnderstood] = useState(false);
   async function remove() {
     if (await action.run(() => api.DELETE('/app/users/{id}/', { params: { path: { id: userId } } }))) {
-      setStatus('All your personal data is deleted. Your account stays.');
+      status.say('All your personal data is deleted. Your account stays.');
       onDeleted();
     }
   }
@@ -100,7 +103,7 @@ export const DataHome = signedIn(function DataHome() {
   const state = useAppUser();
   const { user, problems, reload, base, mine } = state;
   const action = useAction();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   async function save(data: FormData) {
     const name = text(data, 'name');
     const body = { ...(name ? { name } : {}), quote: text(data, 'quote') };
@@ -108,7 +111,7 @@ export const DataHome = signedIn(function DataHome() {
       ? await action.run(() => api.PATCH('/app/users/{id}/', { params: { path: { id: user.id } }, body }))
       : await action.run(() => api.POST('/app/users/', { body }));
     if (done) {
-      setStatus('Saved.');
+      status.say('Saved.');
       reload();
     }
   }
@@ -117,7 +120,7 @@ export const DataHome = signedIn(function DataHome() {
   const shared = user && !mine;
   return (
     <Page title={shared ? user.name : 'Your data'}>
-      <Status message={status} />
+      <Status />
       {problems && (
         <div role="alert" class="alert">
           {problems.general.join(' ')}
@@ -141,8 +144,8 @@ export const DataHome = signedIn(function DataHome() {
           </Form>
         </section>
       )}
-      {user && <Profiles state={{ ...state, user }} setStatus={setStatus} />}
-      {user && mine && <DeleteAppUser userId={user.id} onDeleted={reload} setStatus={setStatus} />}
+      {user && <Profiles state={{ ...state, user }} />}
+      {user && mine && <DeleteAppUser userId={user.id} onDeleted={reload} />}
       {user && (
         <section aria-labelledby="more-heading">
           <h2 id="more-heading">More</h2>

@@ -12,6 +12,7 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { aYearFromToday, createBody, linkName } from './emergency-link-fields.ts';
 import { EmergencyLinkEntry } from './emergency-link-entry.tsx';
 
@@ -85,11 +86,12 @@ function NewLinkCard({ link, name }: { link: NewLink; name: string }) {
   );
 }
 
-function LinkList({ userId, version, setStatus }: { userId: number; version: number; setStatus(message: string): void }) {
+function LinkList({ userId, version }: { userId: number; version: number }) {
   const links = useLoad(() => api.GET('/app/users/{id}/emergency-links/', { params: { path: { id: userId } } }), `${userId}-${version}`);
   const revoking = useAction();
+  const status = useStatusLine();
   function changed(message: string) {
-    setStatus(message);
+    status.say(message);
     links.reload();
   }
   return (
@@ -123,17 +125,17 @@ function LinkList({ userId, version, setStatus }: { userId: number; version: num
 
 export const EmergencyLinks = signedIn(function EmergencyLinks() {
   const { user, problems } = useAppUser();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   const [created, setCreated] = useState<NewLink | undefined>(undefined);
   const [version, setVersion] = useState(0);
   function onCreated(link: NewLink) {
     setCreated(link);
-    setStatus(`${linkName(link.created)} is created.`);
+    status.say(`${linkName(link.created)} is created.`);
     setVersion((n) => n + 1);
   }
   return (
     <Page title="Emergency links">
-      <Status message={status} />
+      <Status />
       {!user ? (
         <AppUserMissing user={user} problems={problems} />
       ) : (
@@ -145,7 +147,7 @@ export const EmergencyLinks = signedIn(function EmergencyLinks() {
           </p>
           {created && <NewLinkCard key={created.created.id} link={created} name={user.name} />}
           <CreateLink userId={user.id} onCreated={onCreated} />
-          <LinkList userId={user.id} version={version} setStatus={setStatus} />
+          <LinkList userId={user.id} version={version} />
         </>
       )}
     </Page>

@@ -1,6 +1,5 @@
 // /data/emergency (one's own) and /data/users/:user/emergency: emergency items and emergency
 // contacts of the app user; adding, changing and deleting only for who may write.
-import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Field, Select, TextArea, text } from '../../components/form.tsx';
@@ -94,10 +93,9 @@ interface SectionProps {
   userId: number;
   /** The caller may add, change and delete. */
   canWrite: boolean;
-  setStatus(message: string): void;
 }
 
-function EmergencyItems({ userId, canWrite, setStatus }: SectionProps) {
+function EmergencyItems({ userId, canWrite }: SectionProps) {
   const params = { path: { id: userId } };
   const live = useLiveVersion(userId);
   const items = useLoad(() => api.GET('/app/users/{id}/emergency-items/', { params }), `${userId}-${live}`);
@@ -109,7 +107,6 @@ function EmergencyItems({ userId, canWrite, setStatus }: SectionProps) {
       empty="No emergency items yet."
       list={items}
       canWrite={canWrite}
-      setStatus={setStatus}
       create={(data) => api.POST('/app/users/{id}/emergency-items/', { params, body: itemBody(data) })}
       remove={(id) => api.DELETE('/app/emergency-items/{id}/', { params: { path: { id } } })}
       card={(item) => (
@@ -131,7 +128,7 @@ function EmergencyItems({ userId, canWrite, setStatus }: SectionProps) {
   );
 }
 
-function EmergencyContacts({ userId, canWrite, setStatus }: SectionProps) {
+function EmergencyContacts({ userId, canWrite }: SectionProps) {
   const params = { path: { id: userId } };
   const live = useLiveVersion(userId);
   const contacts = useLoad(() => api.GET('/app/users/{id}/emergency-contacts/', { params }), `${userId}-${live}`);
@@ -142,7 +139,6 @@ function EmergencyContacts({ userId, canWrite, setStatus }: SectionProps) {
       empty="No emergency contacts yet."
       list={contacts}
       canWrite={canWrite}
-      setStatus={setStatus}
       create={(data) => api.POST('/app/users/{id}/emergency-contacts/', { params, body: contactBody(data) })}
       remove={(id) => api.DELETE('/app/emergency-contacts/{id}/', { params: { path: { id } } })}
       card={(contact) => (
@@ -182,11 +178,10 @@ function EmergencyContacts({ userId, canWrite, setStatus }: SectionProps) {
 
 export const Emergency = signedIn(function Emergency() {
   const { user, problems, base, mine, canWrite } = useAppUser();
-  const [status, setStatus] = useState('');
   if (user === null && base !== '/data') return <NotFound />;
   return (
     <Page title={user && !mine ? `Emergency information of ${user.name}` : 'Emergency information'}>
-      <Status message={status} />
+      <Status />
       {mine && <EmergencyLinksPointer />}
       {!user ? (
         <AppUserMissing user={user} problems={problems} />
@@ -194,8 +189,8 @@ export const Emergency = signedIn(function Emergency() {
         <>
           {!mine && <BackLink user={user} base={base} />}
           <SharedNote user={user} />
-          <EmergencyItems userId={user.id} canWrite={canWrite} setStatus={setStatus} />
-          <EmergencyContacts userId={user.id} canWrite={canWrite} setStatus={setStatus} />
+          <EmergencyItems userId={user.id} canWrite={canWrite} />
+          <EmergencyContacts userId={user.id} canWrite={canWrite} />
         </>
       )}
     </Page>

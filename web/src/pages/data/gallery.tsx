@@ -14,6 +14,7 @@ import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useLiveVersion } from '../../live-updates.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 
@@ -43,17 +44,17 @@ interface MediaListProps {
   userId: number;
   /** The caller may rename and delete. */
   canWrite: boolean;
-  setStatus(message: string): void;
   version: number;
 }
 
-function MediaList({ userId, canWrite, setStatus, version }: MediaListProps) {
+function MediaList({ userId, canWrite, version }: MediaListProps) {
   const live = useLiveVersion(userId);
   const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params: { path: { id: userId } } }), `${userId}-${version}-${live}`);
   const action = useAction();
+  const status = useStatusLine();
   async function remove(id: number, name: string) {
     if (await action.run(() => api.DELETE('/app/media-resources/{id}/', { params: { path: { id } } }))) {
-      setStatus(`${name} is deleted.`);
+      status.say(`${name} is deleted.`);
       gallery.reload();
     }
   }
@@ -78,7 +79,7 @@ function MediaList({ userId, canWrite, setStatus, version }: MediaListProps) {
                 <RenameMedia
                   media={media}
                   onSaved={(name) => {
-                    setStatus(`${media.name} is now called ${name}.`);
+                    status.say(`${media.name} is now called ${name}.`);
                     gallery.reload();
                   }}
                 />
@@ -87,7 +88,6 @@ function MediaList({ userId, canWrite, setStatus, version }: MediaListProps) {
                   question={`Delete ${media.name}? Items that show it will show no image.`}
                   confirm="Yes, delete it"
                   disabled={action.busy}
-                  onAsk={() => setStatus('')}
                   onConfirm={() => remove(media.id, media.name)}
                 >
                   Delete<Hidden> {media.name}</Hidden>
@@ -104,7 +104,7 @@ function MediaList({ userId, canWrite, setStatus, version }: MediaListProps) {
 export const Gallery = signedIn(function Gallery() {
   const { user, problems, base, mine, canWrite } = useAppUser();
   const action = useAction();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   const [version, setVersion] = useState(0);
   const [preview, setPreview] = useState<string | null>(null);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
@@ -130,14 +130,14 @@ export const Gallery = signedIn(function Gallery() {
     if (done) {
       form.reset();
       setPreview(null);
-      setStatus(`${done.data.name} is uploaded.`);
+      status.say(`${done.data.name} is uploaded.`);
       setVersion((n) => n + 1);
     }
   }
   if (user === null && base !== '/data') return <NotFound />;
   return (
     <Page title={user && !mine ? `Gallery of ${user.name}` : 'Gallery'}>
-      <Status message={status} />
+      <Status />
       {!user ? (
         <AppUserMissing user={user} problems={problems} />
       ) : (
@@ -157,7 +157,7 @@ export const Gallery = signedIn(function Gallery() {
           )}
           <section aria-labelledby="files-heading">
             <h2 id="files-heading">{mine ? 'In your gallery' : 'In the gallery'}</h2>
-            <MediaList userId={user.id} canWrite={canWrite} setStatus={setStatus} version={version} />
+            <MediaList userId={user.id} canWrite={canWrite} version={version} />
           </section>
         </>
       )}

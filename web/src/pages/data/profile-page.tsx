@@ -1,6 +1,5 @@
 // /data/profiles/:id (one's own) and /data/users/:user/profiles/:id: one profile, its topics.
 // The forms appear only for who may write; "Private profile" is set by the owner alone.
-import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
@@ -12,6 +11,7 @@ import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useLiveVersion } from '../../live-updates.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
 
 export const ProfilePage = signedIn(function ProfilePage() {
@@ -23,7 +23,7 @@ export const ProfilePage = signedIn(function ProfilePage() {
   const types = useLoad(() => api.GET('/app/topic-types/'));
   const saveAction = useAction();
   const topicAction = useAction();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   const path = { path: { id } };
 
   if (profile.notFound) return <NotFound />;
@@ -39,7 +39,7 @@ export const ProfilePage = signedIn(function ProfilePage() {
       ...(mine ? { is_private: data.get('is_private') === 'on' } : {}),
     };
     if (await saveAction.run(() => api.PATCH('/app/profiles/{id}/', { params: path, body }))) {
-      setStatus('Profile saved.');
+      status.say('Profile saved.');
       profile.reload();
     }
   }
@@ -51,7 +51,7 @@ export const ProfilePage = signedIn(function ProfilePage() {
     const done = await topicAction.run(() => api.POST('/app/profiles/{id}/topics/', { params: path, body }));
     if (done) {
       form.reset();
-      setStatus(`Topic ${done.data.name} added.`);
+      status.say(`Topic ${done.data.name} added.`);
       profile.reload();
     }
   }
@@ -65,7 +65,7 @@ export const ProfilePage = signedIn(function ProfilePage() {
           {mine ? 'Only you and the people you let see private profiles see it.' : 'Its owner lets you see private profiles.'}
         </p>
       )}
-      <Status message={status} />
+      <Status />
       <section aria-labelledby="topics-heading">
         <h2 id="topics-heading">Topics</h2>
         {profile.data.topics.length > 0 ? (
@@ -100,7 +100,6 @@ export const ProfilePage = signedIn(function ProfilePage() {
                 question={`Delete the profile ${profile.data.name} and everything in it?`}
                 confirm="Yes, delete it"
                 disabled={saveAction.busy}
-                onAsk={() => setStatus('')}
                 onConfirm={remove}
               >
                 Delete profile

@@ -1,6 +1,5 @@
 // /data/share: the owner shares their app user (contract §12): invites a person by e-mail
 // address, sees who is invited and who accepted, changes what each may do, and revokes.
-import { useState } from 'preact/hooks';
 import { type ApiResult, api } from '../../api/client.ts';
 import type { Accessor } from '../../api/types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
@@ -12,6 +11,7 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useStatusLine } from '../../status-line.tsx';
 
 /** "Invited", or who accepted ("Accepted by Bob Builder"). */
 function standing(accessor: Accessor): string {
@@ -20,13 +20,14 @@ function standing(accessor: Accessor): string {
   return name ? `Accepted by ${name}` : 'Accepted';
 }
 
-function AccessorRow({ accessor, onChange, setStatus }: { accessor: Accessor; onChange(): void; setStatus(message: string): void }) {
+function AccessorRow({ accessor, onChange }: { accessor: Accessor; onChange(): void }) {
   const action = useAction();
+  const status = useStatusLine();
   const { email } = accessor;
   const path = { path: { id: accessor.id } };
   async function act(call: () => Promise<ApiResult<unknown>>, message: string) {
     if (await action.run(call)) {
-      setStatus(message);
+      status.say(message);
       onChange();
     }
   }
@@ -91,7 +92,7 @@ export const Share = signedIn(function Share() {
     user?.id,
   );
   const action = useAction();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   async function invite(data: FormData, form: HTMLFormElement) {
     if (!user) return;
     const body = {
@@ -102,14 +103,14 @@ export const Share = signedIn(function Share() {
     const done = await action.run(() => api.POST('/app/users/{id}/accessors/', { params: { path: { id: user.id } }, body }));
     if (done) {
       form.reset();
-      setStatus(`We sent an invitation to ${done.data.email}.`);
+      status.say(`We sent an invitation to ${done.data.email}.`);
       accessors.reload();
     }
   }
   return (
     <Page title="Share your data">
       <BackLink user={user} base="/data" />
-      <Status message={status} />
+      <Status />
       {!user ? (
         <AppUserMissing user={user} problems={problems} />
       ) : (
@@ -140,7 +141,7 @@ export const Share = signedIn(function Share() {
             ) : (
               <ul class="cards">
                 {accessors.data.map((accessor) => (
-                  <AccessorRow key={accessor.id} accessor={accessor} onChange={accessors.reload} setStatus={setStatus} />
+                  <AccessorRow key={accessor.id} accessor={accessor} onChange={accessors.reload} />
                 ))}
               </ul>
             )}

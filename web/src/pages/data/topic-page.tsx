@@ -1,6 +1,5 @@
 // /data/topics/:id (one's own) and /data/users/:user/topics/:id: one topic and its items, with
 // list content (entries) or image content. Forms and buttons appear only for who may write.
-import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import type { Item, ListEntry, MediaResource } from '../../api/types.ts';
@@ -15,6 +14,7 @@ import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useLiveVersion } from '../../live-updates.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
 
 function EditItem({ item, gallery, onChange }: { item: Item; gallery: MediaResource[] | undefined; onChange(): void }) {
@@ -265,7 +265,7 @@ export const TopicPage = signedIn(function TopicPage() {
     user?.id,
   );
   const saveAction = useAction();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   const path = { path: { id } };
 
   if (topic.notFound) return <NotFound />;
@@ -274,7 +274,7 @@ export const TopicPage = signedIn(function TopicPage() {
 
   async function save(data: FormData) {
     if (await saveAction.run(() => api.PATCH('/app/topics/{id}/', { params: path, body: { name: text(data, 'name') } }))) {
-      setStatus('Topic saved.');
+      status.say('Topic saved.');
       topic.reload();
     }
   }
@@ -285,7 +285,7 @@ export const TopicPage = signedIn(function TopicPage() {
     <Page title={topic.data.name}>
       <BackLink user={user} base={base} />
       {user && <SharedNote user={user} />}
-      <Status message={status} />
+      <Status />
       <section aria-labelledby="items-heading">
         <h2 id="items-heading">Items</h2>
         {topic.data.items.length > 0 ? (
@@ -310,7 +310,7 @@ export const TopicPage = signedIn(function TopicPage() {
           gallery={gallery.data as MediaResource[] | undefined}
           base={base}
           onAdded={(name) => {
-            setStatus(`Item ${name} added.`);
+            status.say(`Item ${name} added.`);
             topic.reload();
           }}
         />
@@ -326,7 +326,6 @@ export const TopicPage = signedIn(function TopicPage() {
                 question={`Delete the topic ${topic.data.name} and everything in it?`}
                 confirm="Yes, delete it"
                 disabled={saveAction.busy}
-                onAsk={() => setStatus('')}
                 onConfirm={remove}
               >
                 Delete topic

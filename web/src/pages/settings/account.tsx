@@ -1,5 +1,4 @@
 // /settings: the account's name and its e-mail addresses (contract §4).
-import { useState } from 'preact/hooks';
 import { type ApiResult, api } from '../../api/client.ts';
 import type { EmailAddress } from '../../api/types.ts';
 import { Check, Field, Form, Submit, text } from '../../components/form.tsx';
@@ -7,15 +6,17 @@ import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 
-function AddressRow({ address, onChange, setStatus }: { address: EmailAddress; onChange(): void; setStatus(message: string): void }) {
+function AddressRow({ address, onChange }: { address: EmailAddress; onChange(): void }) {
   const action = useAction();
+  const status = useStatusLine();
   const path = { path: { id: address.id } };
   async function act(call: () => Promise<ApiResult<unknown>>, message: string) {
     if (await action.run(call)) {
-      setStatus(message);
+      status.say(message);
       onChange();
     }
   }
@@ -65,7 +66,6 @@ function AddressRow({ address, onChange, setStatus }: { address: EmailAddress; o
             question={`Delete ${address.email} from your account?`}
             confirm="Yes, delete it"
             disabled={action.busy}
-            onAsk={() => setStatus('')}
             onConfirm={() => act(() => api.DELETE('/account/emails/{id}/', { params: path }), `${address.email} is removed.`)}
           >
             Delete<Hidden> {address.email}</Hidden>
@@ -81,12 +81,12 @@ export const Account = signedIn(function Account() {
   const addresses = useLoad(() => api.GET('/account/emails/'));
   const nameAction = useAction();
   const addAction = useAction();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
 
   async function saveName(data: FormData) {
     const body = { first_name: text(data, 'first_name'), last_name: text(data, 'last_name') };
     if (await nameAction.run(() => api.PATCH('/account/profile/', { body }))) {
-      setStatus('Your name is saved.');
+      status.say('Your name is saved.');
       account.reload();
     }
   }
@@ -95,14 +95,14 @@ export const Account = signedIn(function Account() {
     const done = await addAction.run(() => api.POST('/account/emails/', { body }));
     if (done) {
       form.reset();
-      setStatus(`We sent a verification e-mail to ${done.data.email}.`);
+      status.say(`We sent a verification e-mail to ${done.data.email}.`);
       addresses.reload();
     }
   }
   return (
     <Page title="Account">
       <SettingsNav />
-      <Status message={status} />
+      <Status />
       <section aria-labelledby="name-heading">
         <h2 id="name-heading">Your name</h2>
         {account.data ? (
@@ -120,7 +120,7 @@ export const Account = signedIn(function Account() {
         {addresses.data ? (
           <ul class="cards">
             {addresses.data.map((address) => (
-              <AddressRow key={address.id} address={address} onChange={addresses.reload} setStatus={setStatus} />
+              <AddressRow key={address.id} address={address} onChange={addresses.reload} />
             ))}
           </ul>
         ) : (

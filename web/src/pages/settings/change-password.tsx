@@ -1,26 +1,25 @@
-import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import { Field, Form, Submit, text } from '../../components/form.tsx';
 import { Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 
 export const ChangePassword = signedIn(function ChangePassword() {
   const action = useAction();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   async function submit(data: FormData, form: HTMLFormElement) {
-    setStatus('');
     const body = { old_password: text(data, 'old_password'), new_password: text(data, 'new_password') };
     if (await action.run(() => api.POST('/account/change-password/', { body }))) {
       form.reset();
-      setStatus('Your password is changed. Your other sessions are signed out.');
+      status.say('Your password is changed. Your other sessions are signed out.');
     }
   }
   return (
     <Page title="Change password">
       <SettingsNav />
-      <Status message={status} />
+      <Status />
       <Form id="change-password" action={action} onSubmit={submit}>
         <Field name="old_password" label="Current password" type="password" autocomplete="current-password" required />
         <Field

@@ -1,5 +1,4 @@
 // /settings/export-and-delete: the export download and deleting the account (contract §9).
-import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import { Check, Field, Form, Submit, text } from '../../components/form.tsx';
@@ -7,6 +6,7 @@ import { Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { forgetToken } from '../../session.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 
 function fileName(response: Response): string {
@@ -18,7 +18,7 @@ export const ExportAndDelete = signedIn(function ExportAndDelete() {
   const exportAction = useAction();
   const deleteAction = useAction();
   const { route } = useLocation();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
 
   async function download() {
     let name = '';
@@ -35,11 +35,11 @@ export const ExportAndDelete = signedIn(function ExportAndDelete() {
     link.download = name;
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    setStatus(`Your data is downloaded as ${name}.`);
+    status.say(`Your data is downloaded as ${name}.`);
   }
   async function remove(data: FormData) {
     if (data.get('understood') !== 'on') {
-      setStatus('Tick "I understand this cannot be undone" first.');
+      deleteAction.fail('Tick "I understand this cannot be undone" first.');
       return;
     }
     const code = text(data, 'code').replace(/\s+/g, '');
@@ -54,7 +54,7 @@ export const ExportAndDelete = signedIn(function ExportAndDelete() {
   return (
     <Page title="Export or delete your account">
       <SettingsNav />
-      <Status message={status} />
+      <Status />
       <section aria-labelledby="export-heading">
         <h2 id="export-heading">Export</h2>
         <p>A ZIP file with everything the account holds (account.json and your uploaded files).</p>

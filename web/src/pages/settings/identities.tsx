@@ -1,13 +1,14 @@
 // /settings/identities: the providers the account signs in with (contract §15): linking one
 // (the provider's own pages, then back here with #linked or #error), and unlinking — refused
 // with the service's sentence (409) when it is the last way in.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import type { Identity, SignInProvider } from '../../api/types.ts';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 
 const HERE = '/settings/identities';
@@ -27,10 +28,17 @@ export const IdentitySettings = signedIn(function IdentitySettings() {
   const identities = useLoad(() => api.GET('/account/identities/'));
   const providers = useLoad(() => api.GET('/auth/providers/'));
   const action = useAction();
-  const [outcome] = useState(takeOutcome);
-  const [status, setStatus] = useState('');
+  const [outcome, setOutcome] = useState(takeOutcome);
+  const status = useStatusLine();
   const labelOf = (name: string) => providers.data?.find((provider: SignInProvider) => provider.name === name)?.label ?? name;
-  const linkedMessage = outcome.linked ? `${labelOf(outcome.linked)} is linked: you can sign in with it.` : '';
+  // What the way back said, once, like any action's outcome: the next action clears it.
+  const providersKnown = providers.data !== undefined || providers.problems !== undefined;
+  useEffect(() => {
+    if (outcome.error) action.fail(outcome.error);
+    else if (outcome.linked && providersKnown) status.say(`${labelOf(outcome.linked)} is linked: you can sign in with it.`);
+    else return;
+    setOutcome({ linked: null, error: null });
+  }, [outcome, providersKnown]);
 
   async function link(provider: SignInProvider) {
     const done = await action.run(() =>
@@ -41,19 +49,18 @@ export const IdentitySettings = signedIn(function IdentitySettings() {
   async function unlink(identity: Identity) {
     const name = `${labelOf(identity.provider)}${identity.email ? ` (${identity.email})` : ''}`;
     if (await action.run(() => api.DELETE('/account/identities/{id}/', { params: { path: { id: identity.id } } }))) {
-      setStatus(`${name} is unlinked.`);
+      status.say(`${name} is unlinked.`);
       identities.reload();
     }
   }
 
-  const general = [...(outcome.error ? [outcome.error] : []), ...action.problems.general];
   return (
     <Page title="Sign-in providers">
       <SettingsNav />
-      <Status message={status || linkedMessage} />
+      <Status />
       <p>Sign in with an account you already have elsewhere, instead of your password.</p>
       <div role="alert" class="alert">
-        {general.map((message) => (
+        {action.problems.general.map((message) => (
           <p key={message}>{message}</p>
         ))}
       </div>

@@ -8,6 +8,7 @@ import { Loading, Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 
 /** The otpauth link as a QR code, for the authenticator app's camera. */
@@ -39,7 +40,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
   const action = useAction();
   const [enrolment, setEnrolment] = useState<{ secret: string; otpauth_url: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
 
   async function start(data: FormData) {
     const done = await action.run(() => api.POST('/account/mfa/totp/', { body: { password: text(data, 'password') } }));
@@ -50,7 +51,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
     if (done) {
       setEnrolment(null);
       setCodes(done.data.recovery_codes);
-      setStatus('Two-step sign-in is on.');
+      status.say('Two-step sign-in is on.');
       mfa.reload();
     }
   }
@@ -59,7 +60,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
     if (data.get('do') === 'off') {
       if (await action.run(() => api.DELETE('/account/mfa/totp/', { body }))) {
         setCodes(null);
-        setStatus('Two-step sign-in is off.');
+        status.say('Two-step sign-in is off.');
         mfa.reload();
       }
     } else {
@@ -67,7 +68,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
       if (done) {
         form.reset();
         setCodes(done.data.recovery_codes);
-        setStatus('New recovery codes are made; the old ones no longer work.');
+        status.say('New recovery codes are made; the old ones no longer work.');
         mfa.reload();
       }
     }
@@ -133,7 +134,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
   return (
     <Page title="Two-step sign-in">
       <SettingsNav />
-      <Status message={status} />
+      <Status />
       {codes && <RecoveryCodes codes={codes} />}
       {body}
     </Page>

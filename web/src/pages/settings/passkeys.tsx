@@ -1,7 +1,6 @@
 // /settings/passkeys: adding a passkey (the password again, then the authenticator), and the
 // account's passkeys, renamed or removed (contract §15, docs/passkeys.md).
 import { type PublicKeyCredentialCreationOptionsJSON, type RegistrationResponseJSON, startRegistration } from '@simplewebauthn/browser';
-import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import type { Passkey, PasskeyCreation } from '../../api/types.ts';
 import { authenticatorProblem, refusalAsGeneral } from '../../authenticator-problem.ts';
@@ -11,6 +10,7 @@ import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { type Action, useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 
@@ -59,17 +59,7 @@ function AddPasskey({ onAdded }: { onAdded(passkey: Passkey): void }) {
   );
 }
 
-function PasskeyEntry({
-  passkey,
-  removing,
-  onChanged,
-  onAsk,
-}: {
-  passkey: Passkey;
-  removing: Action;
-  onChanged(message: string): void;
-  onAsk(): void;
-}) {
+function PasskeyEntry({ passkey, removing, onChanged }: { passkey: Passkey; removing: Action; onChanged(message: string): void }) {
   async function remove() {
     if (await removing.run(() => api.DELETE('/account/passkeys/{id}/', { params: { path: { id: passkey.id } } }))) {
       onChanged(`${passkey.name} is deleted.`);
@@ -108,7 +98,6 @@ function PasskeyEntry({
         question={`Delete the passkey ${passkey.name}? It will no longer sign you in.`}
         confirm="Yes, delete it"
         disabled={removing.busy}
-        onAsk={onAsk}
         onConfirm={remove}
       >
         Delete<Hidden> {passkey.name}</Hidden>
@@ -120,15 +109,15 @@ function PasskeyEntry({
 export const PasskeySettings = signedIn(function PasskeySettings() {
   const passkeys = useLoad(() => api.GET('/account/passkeys/'));
   const removing = useAction();
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   function changed(message: string) {
-    setStatus(message);
+    status.say(message);
     passkeys.reload();
   }
   return (
     <Page title="Passkeys">
       <SettingsNav />
-      <Status message={status} />
+      <Status />
       <p>A passkey signs you in without your address or password, and needs no two-step code.</p>
       <AddPasskey onAdded={(passkey) => changed(`${passkey.name} is added.`)} />
       <section aria-labelledby="passkeys-heading">
@@ -145,7 +134,7 @@ export const PasskeySettings = signedIn(function PasskeySettings() {
         ) : (
           <ul class="cards">
             {passkeys.data.map((passkey) => (
-              <PasskeyEntry key={passkey.id} passkey={passkey} removing={removing} onChanged={changed} onAsk={() => setStatus('')} />
+              <PasskeyEntry key={passkey.id} passkey={passkey} removing={removing} onChanged={changed} />
             ))}
           </ul>
         )}

@@ -6,6 +6,7 @@ import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 
 function when(iso: string | null | undefined): string {
@@ -14,14 +15,14 @@ function when(iso: string | null | undefined): string {
 
 export const Sessions = signedIn(function Sessions() {
   const sessions = useLoad(() => api.GET('/auth/sessions/'));
-  const [status, setStatus] = useState('');
+  const status = useStatusLine();
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS);
   const [busy, setBusy] = useState(false);
 
   async function end(ids: number[], message: string) {
     setBusy(true);
     setProblems(NO_PROBLEMS);
-    setStatus('');
+    status.clear();
     try {
       for (const id of ids) {
         const { response, error } = await api.DELETE('/auth/sessions/{id}/', { params: { path: { id } } });
@@ -31,7 +32,7 @@ export const Sessions = signedIn(function Sessions() {
           return;
         }
       }
-      setStatus(message);
+      status.say(message);
     } catch {
       setProblems(UNREACHABLE);
     } finally {
@@ -39,16 +40,15 @@ export const Sessions = signedIn(function Sessions() {
       sessions.reload();
     }
   }
-  /** A new question makes the last answer's status stale. */
+  /** A new question makes the last answer's alert stale (asking clears the status line itself). */
   function ask() {
-    setStatus('');
     setProblems(NO_PROBLEMS);
   }
   const others = sessions.data?.filter((session) => !session.current) ?? [];
   return (
     <Page title="Sessions">
       <SettingsNav />
-      <Status message={status} />
+      <Status />
       <div role="alert" class="alert">
         {problems.general.map((message) => (
           <p key={message}>{message}</p>

@@ -1,0 +1,138 @@
+// A page's status line says what was just done, and only that: a later action (asking before
+// one, starting one, or failing) clears what an earlier one said, and so does going to another
+// address, even one the same page component shows (/data/users/:user → /data); what the way
+// back from a sign-in provider says shows once. The data is made through the API; the browser
+// does what is checked.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { createAccount, type TestAccount } from '../helpers/accounts.ts';
+import { DESKTOP, launchBrowser, newContext } from './browser.ts';
+import { atPath, Flow, visible } from './flow.ts';
+import { type BrowserService, startBrowserService } from './harness.ts';
+import { alert, button, cardOf, field, navLink, status } from './person-flow.ts';
+
+async function call<T>(service: BrowserService, account: TestAccount, method: string, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${service.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Token ${account.token}` },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  assert.ok(response.ok, `${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** An app user with a profile, a topic and a list item "Saturday" (Bread, Milk). */
+async function someData(service: BrowserService, account: TestAccount): Promise<{ userId: number; topicId: number }> {
+  const user = await call<{ id: number }>(service, account, 'POST', '/app/users/', { name: 'Ada Lovelace', quote: '' });
+  const profile = await call<{ id: number }>(service, account, 'POST', `/app/users/${user.id}/profiles/`, { name: 'Home' });
+  const topic = await call<{ id: number }>(service, account, 'POST', `/app/profiles/${profile.id}/topics/`, {
+    name: 'Groceries',
+    topic_type: 3,
+  });
+  await call(service, account, 'POST', `/app/topics/${topic.id}/items/`, {
+    name: 'Saturday',
+    list_content: { entries: [{ text: 'Bread' }, { text: 'Milk' }] },
+  });
+  return { userId: user.id, topicId: topic.id };
+}
+
+/** What the status line says now ('' for nothing). */
+async function statusText(flow: Flow): Promise<string> {
+  return ((await flow.page.locator('p.status').textContent()) ?? '').trim();
+}
+
+describe("a page's status line", () => {
+  let service: BrowserService;
+  let browser: Browser;
+  before(async () => {
+    [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  test('an earlier message is cleared by a later question, action or failure, and by going elsewhere', async () => {
+    const account = await createAccount(service.server);
+    const { userId, topicId } = await someData(service, account);
+    const context = await newContext(browser, DESKTOP);
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'status-line' });
+      await flow.step('sign in', async () => {
+        await flow.page.goto(`${service.url}/sign-in`);
+        await field(flow, 'E-mail address').fill(account.email);
+        await field(flow, 'Password').fill(account.password);
+        await flow.press(button(flow, 'Sign in'));
+        await visible(flow.heading('Your data'), 'the heading "Your data"');
+      });
+      await flow.step('a topic: an item added, then asking to delete an entry clears "added"', async () => {
+        await flow.page.goto(`${service.url}/data/topics/${topicId}`);
+        await flow.arrive('Groceries', 'topic');
+        await field(flow, 'List item name').fill('Sunday');
+        await flow.press(button(flow, 'Add list item'));
+        await visible(status(flow, 'Item Sunday added.'), 'the status saying the item is added');
+        await flow.press(button(flow, 'Delete entry Bread'));
+        await visible(flow.page.getByRole('group', { name: 'Delete the entry Bread?' }), 'the question');
+        assert.equal(await statusText(flow), '', 'no "added" left beside the question');
+        await flow.press(button(flow, 'Cancel'));
+      });
+      await flow.step('a topic: an item added, then saving another item clears "added"', async () => {
+        await field(flow, 'List item name').fill('Monday');
+        await flow.press(button(flow, 'Add list item'));
+        await visible(status(flow, 'Item Monday added.'), 'the status saying the item is added');
+        await flow.press(flow.page.getByText('Edit item Saturday'));
+        await field(flow, 'Name of Saturday').fill('Saturday morning');
+        await flow.press(button(flow, 'Save item Saturday'));
+        await visible(cardOf(flow, 'Saturday morning'), 'the renamed item');
+        assert.equal(await statusText(flow), '', 'no "Item Monday added." after another action');
+        await flow.checkAccessible('topic, after saving an item');
+      });
+      await flow.step('one\'s own data by its path: "Saved.", then "Your data" (the same page component) shows none', async () => {
+        await flow.page.goto(`${service.url}/data/users/${userId}`);
+        await flow.arrive('Your data', 'your data, by its path');
+        await field(flow, 'Quote').fill('That brain of mine is something more than merely mortal.');
+        await flow.press(button(flow, 'Save'));
+        await visible(status(flow, 'Saved.'), 'the status "Saved."');
+        await flow.press(navLink(flow, 'Your data'));
+        await atPath(flow.page, '/data');
+        await visible(field(flow, 'Quote'), 'the form, on /data');
+        assert.equal(await statusText(flow), '', 'no "Saved." from the other address');
+      });
+      await flow.step('export or delete: the unticked checkbox is an error in the alert, not the status', async () => {
+        await flow.page.goto(`${service.url}/settings/export-and-delete`);
+        await flow.arrive('Export or delete your account', 'export-and-delete');
+        await flow.press(button(flow, 'Delete my account'));
+        await visible(alert(flow, 'Tick "I understand this cannot be undone" first.'), 'the alert asking for the tick');
+        assert.equal(await statusText(flow), '', 'nothing in the status');
+        await flow.checkAccessible('export-and-delete, unticked');
+      });
+      await flow.step("sign-in providers: the way back's outcome shows once, a refusal in the alert", async () => {
+        await flow.page.goto(`${service.url}/settings/identities#linked=google`);
+        await flow.arrive('Sign-in providers', 'sign-in providers, linked');
+        await visible(status(flow, 'google is linked: you can sign in with it.'), 'the status saying it is linked');
+        // From another page: a change of the fragment alone would not load the page again.
+        await flow.page.goto(`${service.url}/settings`);
+        await flow.page.goto(`${service.url}/settings/identities#error=${encodeURIComponent('The provider said no.')}`);
+        await visible(alert(flow, 'The provider said no.'), 'the refusal in the alert');
+        assert.equal(await statusText(flow), '', 'nothing in the status');
+      });
+      await flow.step('a forgotten password: the address refused clears the last "on its way"', async () => {
+        await flow.page.goto(`${service.url}/forgot-password`);
+        await flow.arrive('Forgotten password', 'forgotten password');
+        await field(flow, 'E-mail address').fill(account.email);
+        await flow.press(button(flow, 'Send reset link'));
+        await visible(status(flow, `If ${account.email} is a verified address of an account`), 'the status saying the link is on its way');
+        await field(flow, 'E-mail address').fill('not an address');
+        await flow.press(button(flow, 'Send reset link'));
+        await visible(flow.page.locator('.field-error'), "the field's error");
+        assert.equal(await statusText(flow), '', 'no "on its way" beside the error');
+        await flow.checkAccessible('forgotten password, refused');
+      });
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+});
