@@ -23,6 +23,7 @@ import { passkeysMigration } from './migrations/0018-passkeys.ts';
 import { changesMigration } from './migrations/0019-changes.ts';
 import { identitiesMigration } from './migrations/0020-identities.ts';
 import { operatorsMigration } from './migrations/0021-operators.ts';
+import { changesWithoutForeignKeyMigration } from './migrations/0022-changes-without-foreign-key.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -47,6 +48,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0019-changes': changesMigration(db.dialect),
     '0020-identities': identitiesMigration(db.dialect),
     '0021-operators': operatorsMigration(db.dialect),
+    '0022-changes-without-foreign-key': changesWithoutForeignKeyMigration(db.dialect),
   };
 }
 
