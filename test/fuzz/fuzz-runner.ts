@@ -151,7 +151,9 @@ export class FuzzRunner {
     });
     // A live stream (GET …/events/) does not end: its head is what is checked, then it is closed.
     const streaming = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
-    const text = streaming ? (await response.body?.cancel(), '') : await response.text();
+    let text = '';
+    if (streaming) await response.body?.cancel();
+    else text = await response.text();
     this.figures.statuses.set(response.status, (this.figures.statuses.get(response.status) ?? 0) + 1);
     return { status: response.status, headers: response.headers, text };
   }
