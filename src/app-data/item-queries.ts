@@ -1,16 +1,19 @@
 // Queries on items and their image/list content. Every one takes the caller's account id.
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Which items to read: those of a profile (all its topics), of a topic, one, or a page of them (the export). */
-export type ItemScope = { profileId: number } | { topicId: number } | { itemId: number } | { itemIds: readonly number[] };
+export type ItemScope = { profileId: Id } | { topicId: number } | { itemId: number } | { itemIds: readonly number[] };
+
+/** A value, or a column of an outer query (a read of several profiles at once: profile-tree-query.ts). */
+export type Id = number | Expression<number>;
 
 /**
  * The scope as a condition on items joined to their topics: the scope's column, and the owner
  * column of the same table (so the planner starts there).
  */
-function inScope(scope: ItemScope, accountId: number) {
+function inScope(scope: ItemScope, accountId: Id) {
   return (eb: ExpressionBuilder<Database, 'items' | 'topics'>) => {
     if ('itemIds' in scope) return eb.and([eb('items.id', 'in', scope.itemIds), eb('items.account_id', '=', accountId)]);
     if ('profileId' in scope) return eb.and([eb('topics.profile_id', '=', scope.profileId), eb('topics.account_id', '=', accountId)]);
@@ -28,7 +31,7 @@ export function selectItemRows(db: Kysely<Database>, accountId: number, scope: I
   return itemRowsQuery(db, accountId, scope).execute();
 }
 
-export function itemRowsQuery(db: Kysely<Database>, accountId: number, scope: ItemScope) {
+export function itemRowsQuery(db: Kysely<Database>, accountId: Id, scope: ItemScope) {
   return db
     .selectFrom('items')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
@@ -67,6 +70,10 @@ export type ItemRow = Awaited<ReturnType<typeof selectItemRows>>[number];
 
 /** The list entries of every list item in scope, in one query. */
 export function selectEntryRows(db: Kysely<Database>, accountId: number, scope: ItemScope) {
+  return entryRowsQuery(db, accountId, scope).execute();
+}
+
+export function entryRowsQuery(db: Kysely<Database>, accountId: Id, scope: ItemScope) {
   return db
     .selectFrom('list_entries')
     .innerJoin('list_contents', 'list_contents.id', 'list_entries.list_content_id')
@@ -75,8 +82,7 @@ export function selectEntryRows(db: Kysely<Database>, accountId: number, scope: 
     .select(['list_entries.id', 'list_entries.list_content_id', 'list_entries.text'])
     .where(inScope(scope, accountId))
     .where('list_entries.account_id', '=', accountId)
-    .orderBy('list_entries.id')
-    .execute();
+    .orderBy('list_entries.id');
 }
 
 export interface OwnedItemRow {

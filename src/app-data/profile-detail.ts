@@ -13,10 +13,10 @@ import { toItem, type Item } from './item-schemas.ts';
 import { writeTopics } from './paged-tree.ts';
 import { toProfileDetail, type ProfileDetail } from './profile-schemas.ts';
 import { selectTopics, type TopicScope } from './topic-queries.ts';
-import { profileTree, selectProfileTree } from './profile-tree-query.ts';
+import { profileTree, readProfileTree } from './profile-tree-query.ts';
 import { toTopic, type Topic } from './topic-schemas.ts';
 import { findProfileWithHeld } from './tree-queries.ts';
-import { fitsInline, INLINE_ENTRIES, INLINE_ITEMS, spoolView } from './tree-views.ts';
+import { fitsInline, spoolView } from './tree-views.ts';
 
 /** 1 query: the profile with its topics, their items (with contents and media) and the list entries. */
 export async function loadProfileDetail(
@@ -24,7 +24,7 @@ export async function loadProfileDetail(
   accountId: number,
   profileId: number,
 ): Promise<ProfileDetail | Readable | undefined> {
-  const [row] = await selectProfileTree(ctx.db, { accountId, id: profileId, inlineItems: INLINE_ITEMS, inlineEntries: INLINE_ENTRIES });
+  const row = await readProfileTree(ctx.db, accountId, profileId);
   if (!row) return undefined;
   const { profile, topics, items } = profileTree(row);
   if (!fitsInline(profile)) {

@@ -1,18 +1,24 @@
 // A profile's detail in one statement: the profile with what its app user holds, and, when
-// that fits inline (tree-views.ts), its topics and its items as two JSON arrays of the rows
-// the per-level queries read, each list item's entries nested in its row (an index probe per
-// list, where a query of their own joined back through items and topics). Every write makes the next read of a profile a
-// rendering-cache miss, so this is the read that runs most after a hit: one round trip, and a
-// named statement, planned once per connection (Db.executePrepared).
+// that fits inline (tree-views.ts), its topics, its items and their list entries as three JSON
+// arrays of the rows the per-level queries read, each row an array of its columns
+// (db/json-tuples.ts). Every write makes the next read of a profile a rendering-cache miss, so
+// this is the read that runs most after a hit: one round trip, and a named statement, planned
+// once per connection (Db.executePrepared). The entries come as one array for the whole
+// profile, not one per list item: a subquery per list item cost the database a fifth of the
+// read.
+import DataLoader from 'dataloader';
 import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { jsonTuplesFrom, tuplesOf, type JsonTuples } from '../db/json-tuples.ts';
 import { namedStatement } from '../db/prepared-query.ts';
-import { itemRowsQuery, type ItemRow } from './item-queries.ts';
+import { entryRowsQuery, type Id, itemRowsQuery, type ItemRow } from './item-queries.ts';
 import type { ListEntryRow } from './list-entry-schemas.ts';
 import type { ProfileRow } from './profile-schemas.ts';
 import { topicsQuery } from './topic-queries.ts';
 import type { TopicRow } from './topic-schemas.ts';
 import type { HeldCounts } from './tree-queries.ts';
-import { profileWithHeldQuery } from './tree-queries.ts';
+import { PROFILE_WITH_HELD, profileWithHeldQuery } from './tree-queries.ts';
+import { INLINE_ENTRIES, INLINE_ITEMS } from './tree-views.ts';
 
 interface Params {
   accountId: number;
@@ -21,34 +27,102 @@ interface Params {
   inlineEntries: number;
 }
 
-/** A JSON array value as the database gave it: parsed (PostgreSQL's json) or its text (SQLite). */
-type JsonArray<T> = T[] | string;
+/** The columns of each array, in order; each starts with the row's id. */
+const TOPIC_COLUMNS = ['id', 'name', 'topic_type'] as const satisfies readonly (keyof TopicRow)[];
+const ITEM_COLUMNS = [
+  'id',
+  'topic_id',
+  'name',
+  'image_content_id',
+  'description',
+  'list_content_id',
+  'image_media_id',
+  'image_media_name',
+  'image_media_storage_key',
+  'image_media_content_type',
+  'image_media_size',
+  'content_media_id',
+  'content_media_name',
+  'content_media_storage_key',
+  'content_media_content_type',
+  'content_media_size',
+] as const satisfies readonly (keyof ItemRow)[];
+const ENTRY_COLUMNS = ['id', 'list_content_id', 'text'] as const;
 
-export const selectProfileTree = namedStatement('profile_tree', (db, p: Params) => {
+/** The arrays of one profile: `profileId` and `accountId` its row's columns in a read of several. */
+function treeArrays(db: Db, accountId: Id, profileId: Id, inline: { items: number; entries: number }) {
   // The arrays are only built for an app user whose views fit inline; a one-time filter.
-  const fits = sql<boolean>`"app_users"."item_count" <= ${p.inlineItems} and "app_users"."entry_count" <= ${p.inlineEntries}`;
-  const scope = { profileId: p.id };
-  return profileWithHeldQuery(db.kysely, p.accountId, p.id).select([
-    db.jsonArrayFrom(topicsQuery(db.kysely, p.accountId, scope).where(fits)).as('topics'),
-    db
-      .jsonArrayFrom(
-        itemRowsQuery(db.kysely, p.accountId, scope)
-          .where(fits)
-          .select((eb) => {
-            const entries = db.jsonArrayFrom(
-              eb
-                .selectFrom('list_entries')
-                .select(['list_entries.id', 'list_entries.text'])
-                .whereRef('list_entries.list_content_id', '=', 'list_contents.id')
-                .where('list_entries.account_id', '=', p.accountId),
-            );
-            // Only list items have entries to look up.
-            return sql<ListEntryRow[] | null>`case when ${eb.ref('list_contents.id')} is not null then ${entries} end`.as('entries');
-          }),
+  const fits = sql<boolean>`"app_users"."item_count" <= ${inline.items} and "app_users"."entry_count" <= ${inline.entries}`;
+  const scope = { profileId };
+  return [
+    jsonTuplesFrom(db.dialect, topicsQuery(db.kysely, accountId, scope).where(fits), TOPIC_COLUMNS).as('topics'),
+    jsonTuplesFrom(db.dialect, itemRowsQuery(db.kysely, accountId, scope).where(fits), ITEM_COLUMNS).as('items'),
+    jsonTuplesFrom(db.dialect, entryRowsQuery(db.kysely, accountId, scope).where(fits), ENTRY_COLUMNS).as('entries'),
+  ] as const;
+}
+
+/** One profile's tree (SQLite: in this process, where a read costs no round trip). */
+const selectProfileTree = namedStatement('profile_tree', (db, p: Params) =>
+  profileWithHeldQuery(db.kysely, p.accountId, p.id).select(
+    treeArrays(db, p.accountId, p.id, { items: p.inlineItems, entries: p.inlineEntries }),
+  ),
+);
+
+/**
+ * The trees of several profiles, each row numbered by its place in the lists (PostgreSQL: the
+ * reads that arrive in one turn of the event loop share a round trip, as the token checks do).
+ */
+const selectProfileTrees = namedStatement(
+  'profile_trees',
+  (db, p: { accountIds: number[]; ids: number[]; inlineItems: number; inlineEntries: number }) =>
+    db.kysely
+      .selectFrom(
+        sql<{ account_id: number; id: number; n: number }>`(select * from unnest(${p.accountIds}::int4[], ${p.ids}::int4[])
+          with ordinality as w(account_id, id, n))`.as('wanted'),
       )
-      .as('items'),
-  ]);
-});
+      .innerJoin('profiles', (join) => join.onRef('profiles.id', '=', 'wanted.id').onRef('profiles.account_id', '=', 'wanted.account_id'))
+      .innerJoin('app_users', 'app_users.id', 'profiles.app_user_id')
+      .select([sql<number>`wanted.n::int4`.as('n'), ...PROFILE_WITH_HELD])
+      .select(
+        treeArrays(db, sql.ref<number>('profiles.account_id'), sql.ref<number>('profiles.id'), {
+          items: p.inlineItems,
+          entries: p.inlineEntries,
+        }),
+      ),
+);
+
+type TreeRow = Awaited<ReturnType<typeof selectProfileTree>>[number];
+
+const INLINE = { inlineItems: INLINE_ITEMS, inlineEntries: INLINE_ENTRIES };
+
+/** Trees read at most in one statement. */
+const MAX_BATCH = 100;
+
+const loaders = new WeakMap<Db, DataLoader<string, TreeRow | undefined>>();
+
+function batchedReads(db: Db): DataLoader<string, TreeRow | undefined> {
+  let loader = loaders.get(db);
+  if (!loader) {
+    loader = new DataLoader<string, TreeRow | undefined>(
+      async (keys) => {
+        const wanted = keys.map((key) => key.split(':').map(Number) as [number, number]);
+        const found: (TreeRow | undefined)[] = new Array(keys.length).fill(undefined);
+        const rows = await selectProfileTrees(db, { accountIds: wanted.map(([a]) => a), ids: wanted.map(([, id]) => id), ...INLINE });
+        for (const { n, ...row } of rows) found[n - 1] = row;
+        return found;
+      },
+      { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+    );
+    loaders.set(db, loader);
+  }
+  return loader;
+}
+
+/** The profile's row with its tree's arrays, or undefined when the account holds no such profile. */
+export async function readProfileTree(db: Db, accountId: number, profileId: number): Promise<TreeRow | undefined> {
+  if (db.dialect === 'postgres') return batchedReads(db).load(`${accountId}:${profileId}`);
+  return (await selectProfileTree(db, { accountId, id: profileId, ...INLINE }))[0];
+}
 
 /** An item row with its list entries (none for an image item). */
 export interface TreeItemRow extends ItemRow {
@@ -61,13 +135,13 @@ export interface ProfileTree {
   items: TreeItemRow[];
 }
 
-/**
- * The rows of a JSON array, in id order (an aggregate's order is not promised by SQL). SQLite
- * gives a nested array as its text.
- */
-function rowsOf<T extends { id: number }>(value: JsonArray<T> | null | unknown): T[] {
-  if (value === null) return [];
-  const rows = (typeof value === 'string' ? JSON.parse(value) : value) as T[];
+/** Rows from tuples of `columns`, in id order (an aggregate's order is not promised by SQL). */
+function rowsOf<T extends { id: number }>(value: JsonTuples | null, columns: readonly string[]): T[] {
+  const rows = tuplesOf(value).map((tuple) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = tuple[i];
+    return row as unknown as T;
+  });
   for (let i = 1; i < rows.length; i++) {
     if (rows[i - 1]!.id > rows[i]!.id) return rows.sort((a, b) => a.id - b.id);
   }
@@ -75,9 +149,16 @@ function rowsOf<T extends { id: number }>(value: JsonArray<T> | null | unknown):
 }
 
 /** The profile and, when its app user's views fit inline, its tree's rows. */
-export function profileTree(row: Awaited<ReturnType<typeof selectProfileTree>>[number]): ProfileTree {
-  const { topics, items, ...profile } = row;
-  const itemRows = rowsOf<TreeItemRow>(items);
-  for (const item of itemRows) item.entries = rowsOf<ListEntryRow>(item.entries);
-  return { profile, topics: rowsOf<TopicRow>(topics), items: itemRows };
+export function profileTree(row: TreeRow): ProfileTree {
+  const { topics, items, entries, ...profile } = row;
+  const entriesOf = new Map<number, ListEntryRow[]>();
+  for (const entry of rowsOf<ListEntryRow & { list_content_id: number }>(entries, ENTRY_COLUMNS)) {
+    const list = entriesOf.get(entry.list_content_id);
+    const kept = { id: entry.id, text: entry.text };
+    if (list) list.push(kept);
+    else entriesOf.set(entry.list_content_id, [kept]);
+  }
+  const itemRows = rowsOf<TreeItemRow>(items, ITEM_COLUMNS);
+  for (const item of itemRows) item.entries = (item.list_content_id !== null && entriesOf.get(item.list_content_id)) || [];
+  return { profile, topics: rowsOf<TopicRow>(topics, TOPIC_COLUMNS), items: itemRows };
 }

@@ -3,11 +3,12 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { TopicRow } from './topic-schemas.ts';
+import type { Id } from './item-queries.ts';
 
 const COLUMNS = ['topics.id', 'topics.name', 'topics.topic_type'] as const;
 
 /** Which topics to read: those of a profile, or one. */
-export type TopicScope = { profileId: number } | { topicId: number };
+export type TopicScope = { profileId: Id } | { topicId: number };
 
 export interface OwnedTopicRow extends TopicRow {
   profile_id: number;
@@ -18,7 +19,7 @@ export function selectTopics(db: Kysely<Database>, accountId: number, scope: Top
   return topicsQuery(db, accountId, scope).execute();
 }
 
-export function topicsQuery(db: Kysely<Database>, accountId: number, scope: TopicScope) {
+export function topicsQuery(db: Kysely<Database>, accountId: Id, scope: TopicScope) {
   const [column, value] =
     'profileId' in scope ? (['topics.profile_id', scope.profileId] as const) : (['topics.id', scope.topicId] as const);
   return db.selectFrom('topics').select(COLUMNS).where(column, '=', value).where('topics.account_id', '=', accountId).orderBy('topics.id');

@@ -18,18 +18,21 @@ export function findProfileWithHeld(db: Db, accountId: number, id: number): Prom
   return profileWithHeldQuery(db, accountId, id).executeTakeFirst();
 }
 
+/** A profile's columns with what its app user holds (from `profiles` joined to `app_users`). */
+export const PROFILE_WITH_HELD = [
+  'profiles.id',
+  'profiles.name',
+  'profiles.is_default',
+  'profiles.is_private',
+  'app_users.item_count as held_items',
+  'app_users.entry_count as held_entries',
+] as const;
+
 export function profileWithHeldQuery(db: Db, accountId: number, id: number) {
   return db
     .selectFrom('profiles')
     .innerJoin('app_users', 'app_users.id', 'profiles.app_user_id')
-    .select([
-      'profiles.id',
-      'profiles.name',
-      'profiles.is_default',
-      'profiles.is_private',
-      'app_users.item_count as held_items',
-      'app_users.entry_count as held_entries',
-    ])
+    .select(PROFILE_WITH_HELD)
     .where('profiles.id', '=', id)
     .where('profiles.account_id', '=', accountId);
 }

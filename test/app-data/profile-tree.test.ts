@@ -1,9 +1,11 @@
 // The profile detail is one statement (src/app-data/profile-tree-query.ts): the same answer as
 // the per-level reads of the same data, and on PostgreSQL a named statement the server plans
-// once and then reuses (its speed on a cache miss depends on it: docs/decisions.md, the 10 % rule).
+// once and then reuses (its speed on a cache miss depends on it: docs/decisions.md, the 10 % rule),
+// which reads the profiles asked for together in one round trip, each only for its own account.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CompiledQuery } from 'kysely';
+import { readProfileTree } from '../../src/app-data/profile-tree-query.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 import { createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia, type Owner } from './fixtures.ts';
@@ -51,6 +53,36 @@ describe('the profile detail in one statement', () => {
     );
   });
 
+  test('profiles read at once: each for its own account, a profile of another account not at all', async () => {
+    const other = await createOwner(server);
+    const otherProfile = (await createProfile(server, other)).id;
+    const otherTopic = await createTopic(server, other, otherProfile, { name: 'Theirs', topic_type: 4 });
+    await createListItem(server, other, otherTopic.id, ['only theirs']);
+    const db = server.server.ctx.db;
+    // Asked in one turn of the event loop: on PostgreSQL one statement reads them all.
+    const [mine, theirs, mineByThem, theirsByMe, missing] = await Promise.all([
+      readProfileTree(db, owner.id, profileId),
+      readProfileTree(db, other.id, otherProfile),
+      readProfileTree(db, other.id, profileId),
+      readProfileTree(db, owner.id, otherProfile),
+      readProfileTree(db, owner.id, 2_000_000_000),
+    ]);
+    assert.equal(mine?.id, profileId);
+    assert.equal(theirs?.id, otherProfile);
+    assert.equal(mineByThem, undefined);
+    assert.equal(theirsByMe, undefined);
+    assert.equal(missing, undefined);
+    const detail = await server.request('GET', `/app/profiles/${otherProfile}/`, { token: other.token });
+    assert.equal(detail.status, 200, detail.text);
+    assert.deepEqual(
+      detail.body.topics.map((topic: { name: string; items: { list_content: { entries: { text: string }[] } }[] }) => [
+        topic.name,
+        topic.items.map((item) => item.list_content.entries.map((entry) => entry.text)),
+      ]),
+      [['Theirs', [['only theirs']]]],
+    );
+  });
+
   test('PostgreSQL: planned once, then the plan is reused', {
     skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)',
   }, async () => {
@@ -58,7 +90,7 @@ describe('the profile detail in one statement', () => {
       assert.equal((await server.request('GET', `/app/profiles/${profileId}/`, { token: owner.token })).status, 200);
     }
     const { rows } = await server.server.ctx.db.kysely.executeQuery<{ generic_plans: number; custom_plans: number }>(
-      CompiledQuery.raw(`select generic_plans, custom_plans from pg_prepared_statements where name = 'profile_tree'`, []),
+      CompiledQuery.raw(`select generic_plans, custom_plans from pg_prepared_statements where name = 'profile_trees'`, []),
     );
     assert.equal(rows.length, 1, 'the read is a named statement of the connection');
     assert.ok(rows[0]!.generic_plans > 0, `the server went on planning it at every read: ${JSON.stringify(rows[0])}`);
