@@ -10,7 +10,7 @@ import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { DESKTOP, launchBrowser, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
 import { type BrowserService, startBrowserService } from './harness.ts';
-import { alert, button, cardOf, field, navLink, status } from './person-flow.ts';
+import { alert, button, cardOf, field, navLink, signIn, status } from './person-flow.ts';
 
 async function call<T>(service: BrowserService, account: TestAccount, method: string, path: string, body: unknown): Promise<T> {
   const response = await fetch(`${service.url}${path}`, {
@@ -62,10 +62,7 @@ describe("a page's status line", () => {
       const flow = new Flow(await context.newPage(), { label: 'status-line' });
       await flow.step('sign in', async () => {
         await flow.page.goto(`${service.url}/sign-in`);
-        await field(flow, 'E-mail address').fill(account.email);
-        await field(flow, 'Password').fill(account.password);
-        await flow.press(button(flow, 'Sign in'));
-        await visible(flow.heading('Your data'), 'the heading "Your data"');
+        await signIn(flow, account, account.password);
       });
       await flow.step('a topic: an item added, then asking to delete an entry clears "added"', async () => {
         await flow.page.goto(`${service.url}/data/topics/${topicId}`);
