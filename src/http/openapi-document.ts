@@ -154,7 +154,7 @@ export const API_DESCRIPTION = [
  * The operations' groups in the order /docs shows them: signing in first, then the account,
  * then the data. Every tag a route uses is listed here (test/browser/docs.test.ts checks it).
  */
-export const API_TAGS: { name: string; description?: string }[] = [
+export const API_TAGS: { name: string; description: string }[] = [
   { name: 'auth', description: 'Register, verify an address, sign in (a token), sign out, reset a forgotten password.' },
   { name: 'sessions', description: 'The tokens an account holds (its signed-in devices), and ending them.' },
   { name: 'account', description: 'The signed-in account: its password, its data export, deleting it.' },
@@ -178,13 +178,25 @@ export const API_TAGS: { name: string; description?: string }[] = [
     description: 'Signing in with another provider (OpenID Connect: Apple, Google, …), and the providers linked to the account.',
   },
   { name: 'app users', description: 'The people an account keeps information for, and what each holds.' },
-  { name: 'profiles' },
-  { name: 'topics' },
-  { name: 'items' },
-  { name: 'list entries' },
+  {
+    name: 'profiles',
+    description: "An app user's profiles, each holding topics: one may be the default; a private one is seen only with private access.",
+  },
+  { name: 'topics', description: "A profile's topics, text or visual (GET /app/topic-types/), each holding items." },
+  {
+    name: 'items',
+    description: "A topic's items, each with exactly one content: an image (a description and up to two media) or a list of entries.",
+  },
+  { name: 'list entries', description: "The entries of an item's list, one at a time (an image item has none: 404)." },
   { name: 'media', description: 'Pictures and files, uploaded once and used by items.' },
-  { name: 'emergency items' },
-  { name: 'emergency contacts' },
+  {
+    name: 'emergency items',
+    description: "An app user's emergency information (a name, a description, a picture or file), for emergency links to show.",
+  },
+  {
+    name: 'emergency contacts',
+    description: 'Whom to call in an emergency (a name, a relation, phone numbers, an address), for emergency links to show.',
+  },
   { name: 'emergency links', description: 'Links (with a PIN) that show chosen emergency information to whoever holds them.' },
   { name: 'sharing', description: "Inviting other accounts to an app user's information, and what they may do." },
   { name: 'sync', description: 'Changes since a cursor, and a live stream of them, for clients that work offline.' },
