@@ -24,6 +24,7 @@ import { changesMigration } from './migrations/0019-changes.ts';
 import { identitiesMigration } from './migrations/0020-identities.ts';
 import { operatorsMigration } from './migrations/0021-operators.ts';
 import { changesWithoutForeignKeyMigration } from './migrations/0022-changes-without-foreign-key.ts';
+import { listItemFunctionLogsMigration } from './migrations/0023-list-item-function-logs.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -49,6 +50,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0020-identities': identitiesMigration(db.dialect),
     '0021-operators': operatorsMigration(db.dialect),
     '0022-changes-without-foreign-key': changesWithoutForeignKeyMigration(db.dialect),
+    '0023-list-item-function-logs': listItemFunctionLogsMigration(db.dialect),
   };
 }
 

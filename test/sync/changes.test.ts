@@ -134,6 +134,38 @@ describe('changes since a cursor', () => {
     assert.equal(afterRemove.changes.find((c) => c.type === 'item')?.data?.image_content.image_resource, null);
   });
 
+  test('a list item create is logged once: the item, then each entry, also for creates that arrive together', async () => {
+    const owner = await createOwner(server);
+    const topic = await createTopic(server, owner, (await createProfile(server, owner)).id);
+    const start = await server.server.ctx.db.kysely
+      .selectFrom('changes')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirstOrThrow();
+    // Sent in one turn: on PostgreSQL they reach the database as one call of create_list_items.
+    const items = await Promise.all(
+      [['a'], ['b', 'c'], [], ['d', 'e', 'f']].map((texts) => createListItem(server, owner, topic.id, texts)),
+    );
+    const entry = await server.request('POST', `/app/items/${items[0].id}/list-entries/`, { token: owner.token, body: { text: 'g' } });
+    assert.equal(entry.status, 201, entry.text);
+
+    const rows = await server.server.ctx.db.kysely
+      .selectFrom('changes')
+      .select(['type', 'object_id', 'op', 'account_id'])
+      .where('app_user_id', '=', owner.appUserId)
+      .where('id', '>', Number(start.id))
+      .orderBy('id')
+      .execute();
+    const logged = rows.map((row) => [row.type, row.object_id, row.op, row.account_id]);
+    const created = items
+      .slice()
+      .sort((a, b) => a.id - b.id)
+      .flatMap((item) => [
+        ['item', item.id, 'upsert', owner.id],
+        ...item.list_content.entries.map((e: { id: number }) => ['list_entry', e.id, 'upsert', owner.id]),
+      ]);
+    assert.deepEqual(logged, [...created, ['list_entry', entry.body.id, 'upsert', owner.id]]);
+  });
+
   test("an app user's changes go with it; a new app user of the same account starts afresh", async () => {
     const owner = await createOwner(server);
     await createProfile(server, owner);

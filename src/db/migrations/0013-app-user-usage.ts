@@ -46,7 +46,19 @@ export function appUserUsageMigration(dialect: Dialect): Migration {
 // create takes its count back. A new overload: the six-argument form stays for instances of
 // the previous build during a rolling upgrade (their creates go uncounted until replaced).
 async function boundedListItemFunction(db: Kysely<any>): Promise<void> {
-  await sql`CREATE FUNCTION create_list_items(
+  await sql.raw(listItemFunction({ logged: false })).execute(db);
+}
+
+/** The setting create_list_items turns on while it writes rows whose changes it logs itself. */
+export const CHANGES_WRITTEN = 'profile_service.changes_written';
+
+/**
+ * The CREATE statement of the eight-argument create_list_items. `logged`: it writes the change
+ * log's rows of its creates itself (migration 0023), in one insert at the end, with the
+ * tables' row triggers told to skip them.
+ */
+export function listItemFunction({ logged }: { logged: boolean }): string {
+  return `CREATE OR REPLACE FUNCTION create_list_items(
       p_account_ids integer[], p_topic_ids integer[], p_names text[], p_entry_counts integer[], p_texts text[],
       p_quota integer, p_max_items bigint, p_max_entries bigint)
     RETURNS TABLE (o_index integer, o_outcome text, o_item_id integer, o_list_content_id integer, o_entry_ids integer[])
@@ -57,8 +69,21 @@ async function boundedListItemFunction(db: Kysely<any>): Promise<void> {
       v_entries bigint;
       v_count integer;
       v_first integer := 1;
-      v_texts text[];
-    BEGIN
+      v_texts text[];${
+        logged
+          ? `
+      v_log_app_users integer[] := '{}';
+      v_log_accounts integer[] := '{}';
+      v_log_types text[] := '{}';
+      v_log_ids integer[] := '{}';`
+          : ''
+      }
+    BEGIN${
+      logged
+        ? `
+      PERFORM set_config('${CHANGES_WRITTEN}', 'on', true);`
+        : ''
+    }
       FOR i IN 1 .. coalesce(array_length(p_account_ids, 1), 0) LOOP
         o_index := i;
         o_item_id := NULL;
@@ -95,14 +120,31 @@ async function boundedListItemFunction(db: Kysely<any>): Promise<void> {
               FROM unnest(v_texts) WITH ORDINALITY AS t(text, n) ORDER BY t.n
               RETURNING id)
           SELECT coalesce(array_agg(inserted.id ORDER BY inserted.id), '{}') INTO o_entry_ids FROM inserted;
-          o_outcome := 'created';
+          o_outcome := 'created';${
+            logged
+              ? `
+          v_log_app_users := v_log_app_users || array_fill(v_app_user_id, ARRAY[1 + cardinality(o_entry_ids)]);
+          v_log_accounts := v_log_accounts || array_fill(p_account_ids[i], ARRAY[1 + cardinality(o_entry_ids)]);
+          v_log_types := v_log_types || 'item'::text || array_fill('list_entry'::text, ARRAY[cardinality(o_entry_ids)]);
+          v_log_ids := v_log_ids || o_item_id || o_entry_ids;`
+              : ''
+          }
         END IF;
         IF v_app_user_id IS NOT NULL AND o_outcome <> 'created' THEN
           UPDATE app_users SET item_count = item_count - 1, entry_count = entry_count - p_entry_counts[i] WHERE id = v_app_user_id;
         END IF;
         RETURN NEXT;
-      END LOOP;
-    END $$`.execute(db);
+      END LOOP;${
+        logged
+          ? `
+      INSERT INTO changes (app_user_id, account_id, type, object_id, op, profile_id, in_private, created_at)
+        SELECT l.app_user_id, l.account_id, l.type, l.object_id, 'upsert', NULL, NULL, (extract(epoch from now()) * 1000)::bigint
+        FROM unnest(v_log_app_users, v_log_accounts, v_log_types, v_log_ids) WITH ORDINALITY AS l(app_user_id, account_id, type, object_id, n)
+        ORDER BY l.n;
+      PERFORM set_config('${CHANGES_WRITTEN}', 'off', true);`
+          : ''
+      }
+    END $$`;
 }
 
 async function sqliteTriggers(db: Kysely<any>, table: string, column: string, amount: string): Promise<void> {
