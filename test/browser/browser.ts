@@ -18,7 +18,8 @@ export const PHONE: BrowserContextOptions = { viewport: { width: 375, height: 66
 
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 
-export function launchBrowser(): Promise<Browser> {
+// async: no Chromium rejects, as a failed launch does, instead of throwing at the call.
+export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`);
   }

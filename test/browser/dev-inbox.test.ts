@@ -2,37 +2,28 @@
 // the service on this machine: the sign-up page says where the e-mail will be, /dev/mail lists
 // it, and its link, clicked there, verifies the address. On a desktop and on a phone, axe-clean.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { DESKTOP, launchBrowser, newContext, PHONE } from './browser.ts';
+import { describe, test } from 'node:test';
+import { DESKTOP, newContext, PHONE } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
 import { button, field, mainLink, newPerson, status } from './person-flow.ts';
 
 describe('the development inbox in the web client', () => {
-  let service: BrowserService;
-  let browser: Browser;
-  before(async () => {
-    // SMTP_URL unset: the service writes e-mails to files (the sink the harness starts gets none).
-    [service, browser] = await Promise.all([startBrowserService({ SMTP_URL: '' }), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  // SMTP_URL unset: the service writes e-mails to files (the sink the harness starts gets none).
+  const started = withServiceAndBrowser({ SMTP_URL: '' });
 
   for (const [screen, options] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
     test(`sign up, find the e-mail at /dev/mail, click its link, verify (${screen})`, async () => {
-      const context = await newContext(browser, options);
+      const context = await newContext(started.browser, options);
       try {
         const flow = new Flow(await context.newPage(), { label: `dev-inbox-${screen}`, phone: screen === 'phone' });
         const person = newPerson(`dev-inbox-${screen}`);
         const [password] = person.passwords;
         await flow.step('sign up: the page says where the e-mail will be', async () => {
-          await flow.page.goto(`${service.url}/sign-up`);
+          await flow.page.goto(`${started.service.url}/sign-up`);
           await flow.arrive('Create an account', 'sign-up, development inbox on');
           await visible(mainLink(flow, 'development inbox'), 'the link to the development inbox');
           await field(flow, 'E-mail address').fill(person.email);
@@ -57,7 +48,7 @@ describe('the development inbox in the web client', () => {
           return article;
         });
         await flow.step('click the link in the e-mail', async () => {
-          const link = mail.getByRole('link', { name: new RegExp(`^${service.url}/verify-email\\?key=`) });
+          const link = mail.getByRole('link', { name: new RegExp(`^${started.service.url}/verify-email\\?key=`) });
           await flow.press(link);
           await atPath(flow.page, '/verify-email');
           await flow.arrive('Verify your e-mail address', 'verify-email from the development inbox');
@@ -65,7 +56,7 @@ describe('the development inbox in the web client', () => {
           await flow.press(button(flow, 'Verify e-mail address'));
           await visible(status(flow, 'Your e-mail address is verified.'), 'the status saying the address is verified');
         });
-        assert.equal(service.sink.messages.length, 0, 'nothing went to the SMTP sink');
+        assert.equal(started.service.sink.messages.length, 0, 'nothing went to the SMTP sink');
         assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
       } finally {
         await context.close();

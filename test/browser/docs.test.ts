@@ -3,10 +3,10 @@
 // on the page, and nothing in the console (the content security policy refuses nothing the
 // page needs).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { DESKTOP, launchBrowser, newContext, PHONE } from './browser.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import { before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { DESKTOP, newContext, PHONE } from './browser.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
 
 interface OpenApiDocument {
   tags: { name: string }[];
@@ -65,16 +65,10 @@ async function scrollThrough(page: Page): Promise<{ groups: string[]; operations
 }
 
 describe('/docs in a browser', () => {
-  let service: BrowserService;
-  let browser: Browser;
+  const started = withServiceAndBrowser();
   let openapi: OpenApiDocument;
   before(async () => {
-    [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
-    openapi = (await (await fetch(`${service.url}/openapi.json`)).json()) as OpenApiDocument;
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
+    openapi = (await (await fetch(`${started.service.url}/openapi.json`)).json()) as OpenApiDocument;
   });
 
   for (const [label, device] of [
@@ -82,7 +76,7 @@ describe('/docs in a browser', () => {
     ['phone', PHONE],
   ] as const) {
     test(`${label}: authentication first, a description, no logo, every group and operation, no console error`, async () => {
-      const context = await newContext(browser, device);
+      const context = await newContext(started.browser, device);
       try {
         const page = await context.newPage();
         const problems: string[] = [];
@@ -90,7 +84,7 @@ describe('/docs in a browser', () => {
           if (message.type() === 'error') problems.push(`console: ${message.text()}`);
         });
         page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-        await page.goto(`${service.url}/docs`);
+        await page.goto(`${started.service.url}/docs`);
         await page.locator('.opblock-tag').first().waitFor();
         const description = page.locator('.information-container .info .description');
         await description.waitFor();

@@ -6,9 +6,9 @@
 // without a PIN opens at once, and one given too many wrong PINs is locked. Once with the owner
 // on a desktop and the stranger on a phone, once the other way round; axe on every page.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { DESKTOP, PHONE, launchBrowser, newContext } from './browser.ts';
+import { describe, test } from 'node:test';
+import type { BrowserContextOptions } from 'playwright-core';
+import { DESKTOP, PHONE, newContext } from './browser.ts';
 import {
   assertStranger,
   changeLink,
@@ -25,7 +25,7 @@ import {
   unlockWithPin,
 } from './emergency-flow.ts';
 import { Flow, visible } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
 import { landscapePng } from './picture.ts';
 import { qrTextOfPng } from './qr-code.ts';
 
@@ -33,19 +33,12 @@ import { qrTextOfPng } from './qr-code.ts';
 const PIN_TRIES = 3;
 
 describe('emergency links in the web client', () => {
-  let service: BrowserService;
-  let browser: Browser;
-  before(async () => {
-    [service, browser] = await Promise.all([
-      // The limits on, as in production, for the PIN lock-out; the per-IP one roomy, since every
-      // request of the test comes from one address.
-      startBrowserService({ RATE_LIMITS: 'on', RATE_LIMIT_EMERGENCY_PIN: `${PIN_TRIES}/15m`, RATE_LIMIT_EMERGENCY_LINK_IP: '1000/1m' }),
-      launchBrowser(),
-    ]);
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
+  // The limits on, as in production, for the PIN lock-out; the per-IP one roomy, since every
+  // request of the test comes from one address.
+  const started = withServiceAndBrowser({
+    RATE_LIMITS: 'on',
+    RATE_LIMIT_EMERGENCY_PIN: `${PIN_TRIES}/15m`,
+    RATE_LIMIT_EMERGENCY_LINK_IP: '1000/1m',
   });
 
   test('the QR reader used below can fail: a picture without a code has none', () => {
@@ -53,15 +46,19 @@ describe('emergency links in the web client', () => {
   });
 
   async function run(label: string, ownerScreen: BrowserContextOptions, strangerScreen: BrowserContextOptions) {
-    const owner = await makeOwner(service, label);
-    const ownerContext = await newContext(browser, ownerScreen);
-    const strangerContext = await newContext(browser, strangerScreen);
+    const owner = await makeOwner(started.service, label);
+    const ownerContext = await newContext(started.browser, ownerScreen);
+    const strangerContext = await newContext(started.browser, strangerScreen);
     try {
       const flow = new Flow(await ownerContext.newPage(), { label: `${label}, owner`, phone: ownerScreen === PHONE });
       const stranger = new Flow(await strangerContext.newPage(), { label: `${label}, stranger`, phone: strangerScreen === PHONE });
 
-      await signInToLinks(flow, service, owner);
-      const wallet = await createLink(flow, service, owner, { label: 'Wallet card', pin: '2468', pinHint: 'My sister Grace knows it.' });
+      await signInToLinks(flow, started.service, owner);
+      const wallet = await createLink(flow, started.service, owner, {
+        label: 'Wallet card',
+        pin: '2468',
+        pinHint: 'My sister Grace knows it.',
+      });
       await flow.step('the card passes axe', () => flow.checkAccessible('emergency links, the new card', 'emergency-link-card'));
       await checkQrCode(flow, wallet.link);
       await checkPrinting(flow, wallet.link, owner);
@@ -81,7 +78,7 @@ describe('emergency links in the web client', () => {
       await checkViews(flow, 'Wallet card', userAgent);
       await changeLink(flow, 'Wallet card', 'Wallet card (blue)');
 
-      const bracelet = await createLink(flow, service, owner, { label: 'Bracelet', never: true });
+      const bracelet = await createLink(flow, started.service, owner, { label: 'Bracelet', never: true });
       await checkQrCode(flow, bracelet.link);
       await flow.step('a link without a PIN is listed as such', () =>
         checkEntry(flow, 'Bracelet', { pin: 'No', views: 0, expires: 'Never', lastViewed: 'Never' }),
@@ -101,7 +98,7 @@ describe('emergency links in the web client', () => {
         await expectNotValid(stranger, 'public page, revoked');
       });
 
-      const fridge = await createLink(flow, service, owner, { label: 'Fridge door', pin: '8642' });
+      const fridge = await createLink(flow, started.service, owner, { label: 'Fridge door', pin: '8642' });
       await stranger.step(`${PIN_TRIES} wrong PINs lock the link, even for the right one`, async () => {
         await stranger.page.goto(fridge.link);
         await visible(stranger.page.getByLabel('PIN', { exact: true }), 'the PIN field');

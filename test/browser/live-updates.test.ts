@@ -2,43 +2,34 @@
 // follows the app user's live stream, and a topic added from another device (a second session
 // of the same person, over the API) shows up on it; so does an emergency contact.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { DESKTOP, launchBrowser, newContext } from './browser.ts';
+import { describe, test } from 'node:test';
+import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
 import { buildProfile, mainLink, newPerson, signUpAndVerify } from './person-flow.ts';
 
 describe('live updates in the web client', () => {
-  let service: BrowserService;
-  let browser: Browser;
-  before(async () => {
-    [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const started = withServiceAndBrowser();
 
   test('a topic and a contact added on another device appear on the open pages without a reload', async () => {
-    const context = await newContext(browser, DESKTOP);
+    const context = await newContext(started.browser, DESKTOP);
     try {
       const flow = new Flow(await context.newPage(), { label: 'live-updates', phone: false });
       const person = newPerson('live');
-      await signUpAndVerify(flow, service, person);
+      await signUpAndVerify(flow, started.service, person);
       await buildProfile(flow, person);
-      const other = await service.server.request('POST', '/auth/login/', {
+      const other = await started.service.server.request('POST', '/auth/login/', {
         body: { username: person.email, password: person.passwords[0] },
       });
       assert.equal(other.status, 200, other.text);
       const token = other.body.token as string;
-      const users = await service.server.request('GET', '/app/users/', { token });
+      const users = await started.service.server.request('GET', '/app/users/', { token });
       const appUserId = users.body[0].id as number;
-      const profiles = await service.server.request('GET', `/app/users/${appUserId}/profiles/`, { token });
+      const profiles = await started.service.server.request('GET', `/app/users/${appUserId}/profiles/`, { token });
       const home = profiles.body[0];
 
       await flow.step('a topic added elsewhere appears on the profile page', async () => {
-        await flow.page.goto(`${service.url}/data/profiles/${home.id}`);
+        await flow.page.goto(`${started.service.url}/data/profiles/${home.id}`);
         await atPath(flow.page, `/data/profiles/${home.id}`);
         await flow.arrive('Home', 'profile');
         await visible(mainLink(flow, 'Groceries'), 'the topic made in the browser');
@@ -46,7 +37,7 @@ describe('live updates in the web client', () => {
         flow.page.on('load', () => {
           loads += 1;
         });
-        const added = await service.server.request('POST', `/app/profiles/${home.id}/topics/`, {
+        const added = await started.service.server.request('POST', `/app/profiles/${home.id}/topics/`, {
           token,
           body: { name: 'Travel', topic_type: 3 },
         });
@@ -56,9 +47,9 @@ describe('live updates in the web client', () => {
       });
 
       await flow.step('an emergency contact added elsewhere appears on the emergency page', async () => {
-        await flow.page.goto(`${service.url}/data/emergency`);
+        await flow.page.goto(`${started.service.url}/data/emergency`);
         await flow.arrive(/Emergency/, 'emergency');
-        const added = await service.server.request('POST', `/app/users/${appUserId}/emergency-contacts/`, {
+        const added = await started.service.server.request('POST', `/app/users/${appUserId}/emergency-contacts/`, {
           token,
           body: { name: 'Grace Hopper', phone_number: '0123456789' },
         });

@@ -2,38 +2,29 @@
 // command line turns two-step sign-in on, opens /admin from the menu, finds an account and
 // disables it — whose token then answers 401 — and sees it in the audit; every view axe-clean.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { grantOperator } from '../../src/admin/admin-service.ts';
 import { totpCode } from '../accounts/mfa-flows.ts';
 import { runAccountsCli } from '../admin/admin-flows.ts';
 import { createAccount } from '../helpers/accounts.ts';
-import { DESKTOP, PHONE, launchBrowser, newContext } from './browser.ts';
+import { DESKTOP, PHONE, newContext } from './browser.ts';
 import { Flow, visible } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
 import { button, field, mainLink, navLink, newPerson, signIn, signUpAndVerify, status } from './person-flow.ts';
 
 describe("the operators' console in the web client", () => {
-  let service: BrowserService;
-  let browser: Browser;
-  before(async () => {
-    [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const started = withServiceAndBrowser();
 
   test('granted by the CLI, with two-step sign-in on: find an account, disable it, see it in the audit', async () => {
-    const context = await newContext(browser, DESKTOP);
+    const context = await newContext(started.browser, DESKTOP);
     try {
       const flow = new Flow(await context.newPage(), { label: 'operators', phone: false });
       const person = newPerson('operator');
       const [password] = person.passwords;
-      const target = await createAccount(service.server, { email: `someone.${Date.now().toString(36)}@example.com` });
-      await signUpAndVerify(flow, service, person);
+      const target = await createAccount(started.service.server, { email: `someone.${Date.now().toString(36)}@example.com` });
+      await signUpAndVerify(flow, started.service, person);
       await flow.step('grant the role from the command line', async () => {
-        const granted = await runAccountsCli(service.server.server.ctx.config.databaseUrl, 'grant-operator', person.email);
+        const granted = await runAccountsCli(started.service.server.server.ctx.config.databaseUrl, 'grant-operator', person.email);
         assert.equal(granted.code, 0, granted.stderr);
       });
       await signIn(flow, person, password!);
@@ -43,13 +34,13 @@ describe("the operators' console in the web client", () => {
         await visible(flow.page.getByRole('alert').filter({ hasText: /second factor/ }), 'the sentence about a second factor');
       });
       await flow.step('turn two-step sign-in on', async () => {
-        await flow.page.goto(`${service.url}/settings/mfa`);
+        await flow.page.goto(`${started.service.url}/settings/mfa`);
         await flow.arrive('Two-step sign-in', 'two-step, off');
         await field(flow, 'Password').fill(password!);
         await flow.press(button(flow, 'Set up two-step sign-in'));
         await visible(field(flow, 'Code from your authenticator app'), 'the code field');
         const secret = (await flow.page.locator('#totp-secret').textContent())!.trim();
-        await field(flow, 'Code from your authenticator app').fill(totpCode(secret, service.server.clock.now()));
+        await field(flow, 'Code from your authenticator app').fill(totpCode(secret, started.service.server.clock.now()));
         await flow.press(button(flow, 'Turn on two-step sign-in'));
         await visible(flow.page.getByRole('heading', { level: 2, name: 'Your recovery codes' }), 'the recovery codes');
       });
@@ -76,7 +67,7 @@ describe("the operators' console in the web client", () => {
         await visible(button(flow, 'Enable account'), 'the button to enable it again');
         await flow.checkAccessible('operators, account disabled');
       });
-      const refused = await service.server.request('GET', '/account/profile/', { token: target.token });
+      const refused = await started.service.server.request('GET', '/account/profile/', { token: target.token });
       assert.equal(refused.status, 401, 'the disabled account’s token is refused');
       await flow.step('the outbox and the audit', async () => {
         await flow.press(flow.page.getByRole('navigation', { name: 'Operators' }).getByRole('link', { name: 'Outbox' }));
@@ -94,10 +85,10 @@ describe("the operators' console in the web client", () => {
   });
 
   test('on a phone: every view of the console fits the screen and passes axe', async () => {
-    const context = await newContext(browser, PHONE);
+    const context = await newContext(started.browser, PHONE);
     try {
       const flow = new Flow(await context.newPage(), { label: 'operators, phone', phone: true });
-      const { server } = service;
+      const { server } = started.service;
       const operator = await createAccount(server, { email: `operator.phone.${Date.now().toString(36)}@example.com` });
       await grantOperator(server.server.ctx, { via: 'cli' }, operator.id);
       // A passkey is a second factor: the password alone signs in, and the console opens.
@@ -116,7 +107,7 @@ describe("the operators' console in the web client", () => {
         .execute();
       const target = await createAccount(server, { email: `a.rather.long.address.${Date.now().toString(36)}@example.com` });
       await flow.step('sign in', async () => {
-        await flow.page.goto(`${service.url}/sign-in`);
+        await flow.page.goto(`${started.service.url}/sign-in`);
         await flow.arrive('Sign in', 'sign-in');
         await field(flow, 'E-mail address').fill(operator.email);
         await field(flow, 'Password').fill(operator.password);
@@ -138,9 +129,9 @@ describe("the operators' console in the web client", () => {
         await flow.checkAccessible('operators, sessions ended');
       });
       await flow.step('the outbox and the audit', async () => {
-        await flow.page.goto(`${service.url}/admin?view=outbox`);
+        await flow.page.goto(`${started.service.url}/admin?view=outbox`);
         await flow.arrive('Outbox', 'operators, outbox');
-        await flow.page.goto(`${service.url}/admin?view=audit`);
+        await flow.page.goto(`${started.service.url}/admin?view=audit`);
         await flow.arrive('Audit', 'operators, audit');
       });
       assert.equal((await server.request('GET', '/account/profile/', { token: target.token })).status, 401);

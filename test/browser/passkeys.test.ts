@@ -5,11 +5,11 @@
 // The service is opened at localhost: WebAuthn takes no IP address as its RP id, and the
 // service's defaults (RP id and origin from PUBLIC_URL) then match the browser's.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, CDPSession } from 'playwright-core';
-import { DESKTOP, launchBrowser, newContext } from './browser.ts';
+import { describe, test } from 'node:test';
+import type { CDPSession } from 'playwright-core';
+import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
 import { alert, button, field, newPerson, signIn, signUpAndVerify, status } from './person-flow.ts';
 
 async function credentialsOf(cdp: CDPSession, authenticatorId: string): Promise<number> {
@@ -18,18 +18,10 @@ async function credentialsOf(cdp: CDPSession, authenticatorId: string): Promise<
 }
 
 describe('passkeys in the web client', () => {
-  let service: BrowserService;
-  let browser: Browser;
-  before(async () => {
-    [service, browser] = await Promise.all([startBrowserService({}, 'localhost'), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const started = withServiceAndBrowser({}, 'localhost');
 
   test('on a desktop: adds a passkey, signs in with it without an address, renames and deletes it; the pages pass axe', async () => {
-    const context = await newContext(browser, DESKTOP);
+    const context = await newContext(started.browser, DESKTOP);
     try {
       const page = await context.newPage();
       const flow = new Flow(page, { label: 'passkeys' });
@@ -49,7 +41,7 @@ describe('passkeys in the web client', () => {
       const [password] = person.passwords;
       const passkeysNav = () => page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Passkeys', exact: true });
 
-      await signUpAndVerify(flow, service, person);
+      await signUpAndVerify(flow, started.service, person);
       await flow.step('sign in with the password', () => signIn(flow, person, password));
       await flow.step('open the passkeys page from the account pages', async () => {
         await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account', exact: true }).click();
@@ -93,7 +85,7 @@ describe('passkeys in the web client', () => {
       await flow.step('signed out, a settings page sends to sign-in; the passkey brings back there', async () => {
         await button(flow, 'Sign out').click();
         await atPath(page, '/sign-in');
-        await page.goto(`${service.url}/settings/passkeys`);
+        await page.goto(`${started.service.url}/settings/passkeys`);
         await atPath(page, /^\/sign-in\?next=/);
         await button(flow, 'Sign in with a passkey').click();
         await atPath(page, '/settings/passkeys');

@@ -10,10 +10,11 @@ import type { Browser } from 'playwright-core';
 import { LAST_IDENTITY } from '../../src/accounts/identities/identity-service.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { startTestProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
-import { DESKTOP, launchBrowser, newContext, PHONE } from './browser.ts';
+import { DESKTOP, newContext, PHONE } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import type { BrowserService } from './harness.ts';
 import { alert, button } from './person-flow.ts';
+import { startServiceAndBrowser } from './service-and-browser.ts';
 
 describe('sign in with another provider in the web client', () => {
   let service: BrowserService;
@@ -25,10 +26,11 @@ describe('sign in with another provider in the web client', () => {
     const port = await freePort();
     google = await startTestProvider('google', `http://127.0.0.1:${port}`);
     apple = await startTestProvider('apple', `http://127.0.0.1:${port}`);
-    [service, browser] = await Promise.all([
-      startBrowserService({ OIDC_PROVIDERS: 'google,apple', ...google.env, ...apple.env }, '127.0.0.1', port),
-      launchBrowser(),
-    ]);
+    ({ service, browser } = await startServiceAndBrowser(
+      { OIDC_PROVIDERS: 'google,apple', ...google.env, ...apple.env },
+      '127.0.0.1',
+      port,
+    ));
   });
   after(async () => {
     await browser?.close();

@@ -2,11 +2,12 @@
 // browser tests (so a page that fails them is not pictured):
 //   npx node --import tsx test/browser/screenshots.ts [folder, default docs/screenshots]
 import { resolve } from 'node:path';
-import { DESKTOP, PHONE, launchBrowser, newContext } from './browser.ts';
+import { DESKTOP, PHONE, newContext } from './browser.ts';
 import { createLink, makeOwner, signInToLinks, unlockWithPin } from './emergency-flow.ts';
 import { Flow } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import type { BrowserService } from './harness.ts';
 import { mainFlow, type Person } from './person-flow.ts';
+import { startServiceAndBrowser } from './service-and-browser.ts';
 
 const dir = resolve(process.argv[2] ?? 'docs/screenshots');
 const passwords: Person['passwords'] = ['violet-lantern-47-quarry', 'amber-harbour-82-willow', 'copper-meadow-15-falcon'];
@@ -53,7 +54,7 @@ async function emergencyLink(service: BrowserService): Promise<void> {
   }
 }
 
-const [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
+const { service, browser } = await startServiceAndBrowser();
 try {
   for (const run of runs) {
     const context = await newContext(browser, run.context);

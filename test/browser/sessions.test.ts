@@ -2,12 +2,12 @@
 // browser's long name break between words only), and ending a session asks first, then says
 // what was done, with no status left over from the last answer.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
-import { DESKTOP, launchBrowser, newContext, PHONE } from './browser.ts';
+import { DESKTOP, newContext, PHONE } from './browser.ts';
 import { Flow, visible } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import type { BrowserService } from './harness.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
 import { button, field, status } from './person-flow.ts';
 
 const LONG_AGENT =
@@ -41,28 +41,20 @@ async function signInElsewhere(service: BrowserService, account: TestAccount): P
 }
 
 describe('the sessions page', () => {
-  let service: BrowserService;
-  let browser: Browser;
-  before(async () => {
-    [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const started = withServiceAndBrowser();
 
   for (const [label, device] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
     test(`${label}: words whole, and ending sessions asks first`, async () => {
-      const account = await createAccount(service.server);
-      const context = await newContext(browser, device);
+      const account = await createAccount(started.service.server);
+      const context = await newContext(started.browser, device);
       try {
         const flow = new Flow(await context.newPage(), { label: `sessions-${label}`, phone: label === 'phone' });
         await flow.step('sign in, with four other sessions (the account came with one)', async () => {
-          for (let i = 0; i < 3; i++) await signInElsewhere(service, account);
-          await flow.page.goto(`${service.url}/sign-in`);
+          for (let i = 0; i < 3; i++) await signInElsewhere(started.service, account);
+          await flow.page.goto(`${started.service.url}/sign-in`);
           await field(flow, 'E-mail address').fill(account.email);
           await field(flow, 'Password').fill(account.password);
           await flow.press(button(flow, 'Sign in'));
@@ -70,7 +62,7 @@ describe('the sessions page', () => {
         });
         const rows = flow.page.locator('table.sessions tbody tr');
         await flow.step('the table: no word cut in the middle', async () => {
-          await flow.page.goto(`${service.url}/settings/sessions`);
+          await flow.page.goto(`${started.service.url}/settings/sessions`);
           await flow.arrive('Sessions', 'sessions');
           await visible(flow.page.getByText('This device'), 'this device');
           assert.equal(await rows.count(), 5);

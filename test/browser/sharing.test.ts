@@ -3,34 +3,26 @@
 // accepting on /shared, browsing read-only, a profile made private, write access, leaving —
 // on a desktop screen and on a phone's, with axe on every page and no error in either console.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { DESKTOP, PHONE, launchBrowser, newContext } from './browser.ts';
+import { describe, test } from 'node:test';
+import type { BrowserContextOptions } from 'playwright-core';
+import { DESKTOP, PHONE, newContext } from './browser.ts';
 import { Flow } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
 import { sharingFlow } from './sharing-flow.ts';
 
 describe('two people sharing in the web client', () => {
-  let service: BrowserService;
-  let browser: Browser;
-  before(async () => {
-    [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const started = withServiceAndBrowser();
 
   async function run(label: string, options: BrowserContextOptions) {
     const phone = options === PHONE;
-    const contexts = await Promise.all([newContext(browser, options), newContext(browser, options)]);
+    const contexts = await Promise.all([newContext(started.browser, options), newContext(started.browser, options)]);
     try {
       const [owner, reader] = await Promise.all(
         contexts.map(
           async (context, i) => new Flow(await context.newPage(), { label: `${label}, ${i === 0 ? 'owner' : 'reader'}`, phone }),
         ),
       );
-      await sharingFlow({ owner: owner!, reader: reader! }, service, label);
+      await sharingFlow({ owner: owner!, reader: reader! }, started.service, label);
       assert.deepEqual([...owner!.pageErrors, ...reader!.pageErrors], [], 'no uncaught exception or console error in either page');
     } finally {
       await Promise.all(contexts.map((context) => context.close()));

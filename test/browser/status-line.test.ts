@@ -4,12 +4,12 @@
 // back from a sign-in provider says shows once. The data is made through the API; the browser
 // does what is checked.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
-import { DESKTOP, launchBrowser, newContext } from './browser.ts';
+import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import type { BrowserService } from './harness.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
 import { alert, button, cardOf, field, navLink, signIn, status } from './person-flow.ts';
 
 async function call<T>(service: BrowserService, account: TestAccount, method: string, path: string, body: unknown): Promise<T> {
@@ -44,28 +44,20 @@ async function statusText(flow: Flow): Promise<string> {
 }
 
 describe("a page's status line", () => {
-  let service: BrowserService;
-  let browser: Browser;
-  before(async () => {
-    [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const started = withServiceAndBrowser();
 
   test('an earlier message is cleared by a later question, action or failure, and by going elsewhere', async () => {
-    const account = await createAccount(service.server);
-    const { userId, topicId } = await someData(service, account);
-    const context = await newContext(browser, DESKTOP);
+    const account = await createAccount(started.service.server);
+    const { userId, topicId } = await someData(started.service, account);
+    const context = await newContext(started.browser, DESKTOP);
     try {
       const flow = new Flow(await context.newPage(), { label: 'status-line' });
       await flow.step('sign in', async () => {
-        await flow.page.goto(`${service.url}/sign-in`);
+        await flow.page.goto(`${started.service.url}/sign-in`);
         await signIn(flow, account, account.password);
       });
       await flow.step('a topic: an item added, then asking to delete an entry clears "added"', async () => {
-        await flow.page.goto(`${service.url}/data/topics/${topicId}`);
+        await flow.page.goto(`${started.service.url}/data/topics/${topicId}`);
         await flow.arrive('Groceries', 'topic');
         await field(flow, 'List item name').fill('Sunday');
         await flow.press(button(flow, 'Add list item'));
@@ -87,7 +79,7 @@ describe("a page's status line", () => {
         await flow.checkAccessible('topic, after saving an item');
       });
       await flow.step('one\'s own data by its path: "Saved.", then "Your data" (the same page component) shows none', async () => {
-        await flow.page.goto(`${service.url}/data/users/${userId}`);
+        await flow.page.goto(`${started.service.url}/data/users/${userId}`);
         await flow.arrive('Your data', 'your data, by its path');
         await field(flow, 'Quote').fill('That brain of mine is something more than merely mortal.');
         await flow.press(button(flow, 'Save'));
@@ -98,7 +90,7 @@ describe("a page's status line", () => {
         assert.equal(await statusText(flow), '', 'no "Saved." from the other address');
       });
       await flow.step('export or delete: the unticked checkbox is an error in the alert, not the status', async () => {
-        await flow.page.goto(`${service.url}/settings/export-and-delete`);
+        await flow.page.goto(`${started.service.url}/settings/export-and-delete`);
         await flow.arrive('Export or delete your account', 'export-and-delete');
         await flow.press(button(flow, 'Delete my account'));
         await visible(alert(flow, 'Tick "I understand this cannot be undone" first.'), 'the alert asking for the tick');
@@ -106,17 +98,17 @@ describe("a page's status line", () => {
         await flow.checkAccessible('export-and-delete, unticked');
       });
       await flow.step("sign-in providers: the way back's outcome shows once, a refusal in the alert", async () => {
-        await flow.page.goto(`${service.url}/settings/identities#linked=google`);
+        await flow.page.goto(`${started.service.url}/settings/identities#linked=google`);
         await flow.arrive('Sign-in providers', 'sign-in providers, linked');
         await visible(status(flow, 'google is linked: you can sign in with it.'), 'the status saying it is linked');
         // From another page: a change of the fragment alone would not load the page again.
-        await flow.page.goto(`${service.url}/settings`);
-        await flow.page.goto(`${service.url}/settings/identities#error=${encodeURIComponent('The provider said no.')}`);
+        await flow.page.goto(`${started.service.url}/settings`);
+        await flow.page.goto(`${started.service.url}/settings/identities#error=${encodeURIComponent('The provider said no.')}`);
         await visible(alert(flow, 'The provider said no.'), 'the refusal in the alert');
         assert.equal(await statusText(flow), '', 'nothing in the status');
       });
       await flow.step('a forgotten password: the address refused clears the last "on its way"', async () => {
-        await flow.page.goto(`${service.url}/forgot-password`);
+        await flow.page.goto(`${started.service.url}/forgot-password`);
         await flow.arrive('Forgotten password', 'forgotten password');
         await field(flow, 'E-mail address').fill(account.email);
         await flow.press(button(flow, 'Send reset link'));

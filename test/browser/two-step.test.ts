@@ -2,36 +2,27 @@
 // the page shows, and the password just typed never shows up in the next form's code field
 // (the forms used to share their inputs).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { totpCode } from '../accounts/mfa-flows.ts';
-import { DESKTOP, launchBrowser, newContext } from './browser.ts';
+import { DESKTOP, newContext } from './browser.ts';
 import { Flow, visible } from './flow.ts';
-import { type BrowserService, startBrowserService } from './harness.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
 import { button, field, newPerson, signIn, signUpAndVerify } from './person-flow.ts';
 import { qrTextOfDataUrl } from './qr-code.ts';
 
 describe('two-step sign-in in the web client', () => {
-  let service: BrowserService;
-  let browser: Browser;
-  before(async () => {
-    [service, browser] = await Promise.all([startBrowserService(), launchBrowser()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  const started = withServiceAndBrowser();
 
   test('set up: a QR code of the otpauth link, an empty code field, then on with recovery codes', async () => {
-    const context = await newContext(browser, DESKTOP);
+    const context = await newContext(started.browser, DESKTOP);
     try {
       const flow = new Flow(await context.newPage(), { label: 'two-step', phone: false });
       const person = newPerson('two-step');
       const [password] = person.passwords;
-      await signUpAndVerify(flow, service, person);
+      await signUpAndVerify(flow, started.service, person);
       await signIn(flow, person, password!);
       const secret = await flow.step('set up two-step sign-in', async () => {
-        await flow.page.goto(`${service.url}/settings/mfa`);
+        await flow.page.goto(`${started.service.url}/settings/mfa`);
         await flow.arrive('Two-step sign-in', 'two-step, off');
         await field(flow, 'Password').fill(password!);
         await flow.press(button(flow, 'Set up two-step sign-in'));
@@ -46,7 +37,7 @@ describe('two-step sign-in in the web client', () => {
         return (await flow.page.locator('#totp-secret').textContent())!.trim();
       });
       await flow.step('turn it on with a code', async () => {
-        await field(flow, 'Code from your authenticator app').fill(totpCode(secret, service.server.clock.now()));
+        await field(flow, 'Code from your authenticator app').fill(totpCode(secret, started.service.server.clock.now()));
         await flow.press(button(flow, 'Turn on two-step sign-in'));
         await visible(flow.page.getByRole('heading', { level: 2, name: 'Your recovery codes' }), 'the recovery codes');
         assert.equal(await flow.page.locator('ul.codes code').count(), 10);

@@ -72,27 +72,34 @@ export function requester(url: string): TestServer['request'] {
 export async function startTestServer(env: Record<string, string> = {}, options: Pick<StartOptions, 'log'> = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-data-'));
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PUBLIC_URL,
-    DATABASE_URL: database.url,
-    MAIL_DIR: join(dataDir, 'mail'),
-    SPOOL_DIR: join(dataDir, 'spool'),
-    // A test's next export may overtake the moment the last one gives its slot back.
-    EXPORTS_AT_ONCE: '8',
-    // fs:<dataDir>/media, or a prefix of the shared S3 server with TEST_MEDIA_STORAGE=s3.
-    ...(await testMediaStorageEnv(dataDir)),
-    RATE_LIMITS: 'off',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    OUTBOX_POLL_INTERVAL: '100ms',
-    OUTBOX_RETRY_BASE: '100ms',
-    // A test machine may be busy with other work: a slow event loop is not an overload here.
-    OVERLOAD_EVENT_LOOP_DELAY: '0',
-    ...env,
-  });
   const clock = new TestClock();
-  const server = await startServer(config, { clock, log: options.log });
+  let server: RunningServer;
+  try {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_URL,
+      DATABASE_URL: database.url,
+      MAIL_DIR: join(dataDir, 'mail'),
+      SPOOL_DIR: join(dataDir, 'spool'),
+      // A test's next export may overtake the moment the last one gives its slot back.
+      EXPORTS_AT_ONCE: '8',
+      // fs:<dataDir>/media, or a prefix of the shared S3 server with TEST_MEDIA_STORAGE=s3.
+      ...(await testMediaStorageEnv(dataDir)),
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      OUTBOX_POLL_INTERVAL: '100ms',
+      OUTBOX_RETRY_BASE: '100ms',
+      // A test machine may be busy with other work: a slow event loop is not an overload here.
+      OVERLOAD_EVENT_LOOP_DELAY: '0',
+      ...env,
+    });
+    server = await startServer(config, { clock, log: options.log });
+  } catch (error) {
+    // Settings refused or a start that failed: no caller holds the database to drop it.
+    await database.drop();
+    throw error;
+  }
   const url = server.address;
 
   return {
