@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createOwner, createProfile, createTopic } from '../app-data/fixtures.ts';
+import { createListItem, createOwner, createProfile, createTopic } from '../app-data/fixtures.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
@@ -19,12 +19,41 @@ describe('live streams on two instances of one PostgreSQL database', { skip }, (
   let b: ServiceProcess;
   before(async () => {
     a = await startTestServer();
-    b = await startServiceProcess(a.server.ctx.config.databaseUrl, mkdtempSync(join(tmpdir(), 'live-b-')));
+    // The longest heartbeat: a stream that hears of a write sooner was woken by a notification.
+    b = await startServiceProcess(a.server.ctx.config.databaseUrl, mkdtempSync(join(tmpdir(), 'live-b-')), undefined, {
+      EVENT_HEARTBEAT: '30s',
+    });
   });
   after(async () => {
     b.child.kill('SIGKILL');
     await b.exited;
     await a.close();
+  });
+
+  test('list items of two accounts created in one turn on A: each stream on B hears its own, woken before a heartbeat', async () => {
+    const owners = await Promise.all([createOwner(a), createOwner(a)]);
+    const topics = await Promise.all(owners.map(async (owner) => createTopic(a, owner, (await createProfile(a, owner)).id)));
+    const streams = await Promise.all(owners.map((owner) => openStream(b, `/app/users/${owner.appUserId}/events/`, owner.token)));
+    // Sent together, they reach the database as one call of create_list_items: one commit
+    // announces both accounts.
+    const items = await Promise.all(owners.map((owner, i) => createListItem(a, owner, topics[i]!.id, [`entry ${i}`])));
+    for (const [i, stream] of streams.entries()) {
+      const events = await nextEvents(stream, 2);
+      assert.deepEqual(
+        events.map((e) => e.data),
+        [
+          { type: 'item', id: items[i].id, op: 'upsert' },
+          { type: 'list_entry', id: items[i].list_content.entries[0].id, op: 'upsert' },
+        ],
+      );
+      // A stream that missed its wake-up would have heard these with its next heartbeat.
+      assert.deepEqual(
+        stream.comments.filter((c) => c === 'keepalive'),
+        [],
+        'woken by the notification, not a heartbeat',
+      );
+      stream.close();
+    }
   });
 
   test('B streams what A writes; B killed, A resumes from Last-Event-ID: nothing missed, nothing twice', async () => {
