@@ -1,8 +1,9 @@
 // A page's status line says what was just done, and only that: a later action (asking before
 // one, starting one, or failing) clears what an earlier one said, and so does going to another
 // address, even one the same page component shows (/data/users/:user → /data); what the way
-// back from a sign-in provider says shows once. The data is made through the API; the browser
-// does what is checked.
+// back from a sign-in provider says shows once. Every change on the data pages that works says
+// so there, a deletion that leaves its page on the page it lands on. The data is made through
+// the API; the browser does what is checked.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
@@ -10,7 +11,7 @@ import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
 import type { BrowserService } from './harness.ts';
 import { withServiceAndBrowser } from './service-and-browser.ts';
-import { alert, button, cardOf, field, navLink, signIn, status } from './person-flow.ts';
+import { alert, button, cardOf, field, mainLink, navLink, signIn, status } from './person-flow.ts';
 
 async function call<T>(service: BrowserService, account: TestAccount, method: string, path: string, body: unknown): Promise<T> {
   const response = await fetch(`${service.url}${path}`, {
@@ -24,7 +25,7 @@ async function call<T>(service: BrowserService, account: TestAccount, method: st
 }
 
 /** An app user with a profile, a topic and a list item "Saturday" (Bread, Milk). */
-async function someData(service: BrowserService, account: TestAccount): Promise<{ userId: number; topicId: number }> {
+async function someData(service: BrowserService, account: TestAccount): Promise<{ userId: number; profileId: number; topicId: number }> {
   const user = await call<{ id: number }>(service, account, 'POST', '/app/users/', { name: 'Ada Lovelace', quote: '' });
   const profile = await call<{ id: number }>(service, account, 'POST', `/app/users/${user.id}/profiles/`, { name: 'Home' });
   const topic = await call<{ id: number }>(service, account, 'POST', `/app/profiles/${profile.id}/topics/`, {
@@ -35,7 +36,7 @@ async function someData(service: BrowserService, account: TestAccount): Promise<
     name: 'Saturday',
     list_content: { entries: [{ text: 'Bread' }, { text: 'Milk' }] },
   });
-  return { userId: user.id, topicId: topic.id };
+  return { userId: user.id, profileId: profile.id, topicId: topic.id };
 }
 
 /** What the status line says now ('' for nothing). */
@@ -74,8 +75,8 @@ describe("a page's status line", () => {
         await flow.press(flow.page.getByText('Edit item Saturday'));
         await field(flow, 'Name of Saturday').fill('Saturday morning');
         await flow.press(button(flow, 'Save item Saturday'));
-        await visible(cardOf(flow, 'Saturday morning'), 'the renamed item');
-        assert.equal(await statusText(flow), '', 'no "Item Monday added." after another action');
+        await visible(status(flow, 'Item Saturday morning saved.'), 'the status saying the item is saved');
+        assert.equal(await statusText(flow), 'Item Saturday morning saved.', 'no "Item Monday added." after another action');
         await flow.checkAccessible('topic, after saving an item');
       });
       await flow.step('one\'s own data by its path: "Saved.", then "Your data" (the same page component) shows none', async () => {
@@ -118,6 +119,85 @@ describe("a page's status line", () => {
         await visible(flow.page.locator('.field-error'), "the field's error");
         assert.equal(await statusText(flow), '', 'no "on its way" beside the error');
         await flow.checkAccessible('forgotten password, refused');
+      });
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('every change on the data pages that works says what was done', async () => {
+    const account = await createAccount(started.service.server);
+    const { userId, profileId, topicId } = await someData(started.service, account);
+    await call(started.service, account, 'POST', `/app/users/${userId}/emergency-items/`, { name: 'Allergy', description: 'Penicillin' });
+    await call(started.service, account, 'POST', `/app/users/${userId}/emergency-contacts/`, {
+      name: 'Grace Hopper',
+      relation: 'Sister',
+      phone_number: '5551234567',
+    });
+    const context = await newContext(started.browser, DESKTOP);
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'status-line-said' });
+      await flow.step('sign in', async () => {
+        await flow.page.goto(`${started.service.url}/sign-in`);
+        await signIn(flow, account, account.password);
+      });
+      await flow.step("a topic: each entry's and item's change says so", async () => {
+        await flow.page.goto(`${started.service.url}/data/topics/${topicId}`);
+        await flow.arrive('Groceries', 'topic');
+        const card = cardOf(flow, 'Saturday');
+        await field(flow, 'New entry for Saturday').fill('Eggs');
+        await flow.press(button(flow, 'Add entry to Saturday'));
+        await visible(status(flow, 'Entry Eggs added.'), 'the status saying the entry is added');
+        await flow.press(card.getByText('Edit entry Milk'));
+        await field(flow, 'Text of entry Milk').fill('Oat milk');
+        await flow.press(button(flow, 'Save entry Milk'));
+        await visible(status(flow, 'Entry Oat milk saved.'), 'the status saying the entry is saved');
+        await flow.press(button(flow, 'Delete entry Bread'));
+        await flow.press(button(flow, 'Yes, delete it'));
+        await visible(status(flow, 'Entry Bread deleted.'), 'the status saying the entry is deleted');
+        await flow.press(flow.page.getByText('Edit item Saturday'));
+        await field(flow, 'Name of Saturday').fill('Weekend');
+        await flow.press(button(flow, 'Save item Saturday'));
+        await visible(status(flow, 'Item Weekend saved.'), 'the status saying the item is saved');
+        await flow.press(button(flow, 'Delete item Weekend'));
+        await flow.press(button(flow, 'Yes, delete it'));
+        await visible(status(flow, 'Item Weekend deleted.'), 'the status saying the item is deleted');
+        await visible(flow.page.getByText('No items yet.', { exact: true }), 'the topic, empty');
+        await flow.checkAccessible('topic, an item deleted');
+      });
+      await flow.step('emergency information: saving an item and a contact says so', async () => {
+        await flow.page.goto(`${started.service.url}/data/emergency`);
+        await flow.arrive('Emergency information', 'emergency information');
+        await flow.press(cardOf(flow, 'Allergy').getByText('Edit Allergy'));
+        await field(flow, 'Description of Allergy').fill('Penicillin and aspirin');
+        await flow.press(button(flow, 'Save Allergy'));
+        await visible(status(flow, 'Allergy is saved.'), 'the status saying the item is saved');
+        await flow.press(cardOf(flow, 'Grace Hopper').getByText('Edit Grace Hopper'));
+        await field(flow, 'Relation of Grace Hopper').fill('Neighbour');
+        await flow.press(button(flow, 'Save Grace Hopper'));
+        await visible(status(flow, 'Grace Hopper is saved.'), 'the status saying the contact is saved');
+      });
+      await flow.step('a deleted topic and a deleted profile: the page they lead to says so', async () => {
+        await flow.page.goto(`${started.service.url}/data/users/${userId}/profiles/${profileId}`);
+        await flow.arrive('Home', 'profile');
+        await field(flow, 'Topic name').fill('Errands');
+        await flow.press(button(flow, 'Add topic'));
+        await flow.press(mainLink(flow, 'Errands'));
+        await flow.arrive('Errands', 'topic, no items');
+        await flow.press(button(flow, 'Delete topic'));
+        await flow.press(button(flow, 'Yes, delete it'));
+        await atPath(flow.page, `/data/users/${userId}`);
+        await visible(status(flow, 'Topic Errands deleted.'), 'the status saying the topic is deleted');
+        await flow.checkAccessible('your data, a topic deleted');
+        await flow.press(mainLink(flow, 'Home'));
+        await flow.arrive('Home', 'profile');
+        assert.equal(await statusText(flow), '', 'no "deleted" on the next page');
+        await flow.press(button(flow, 'Delete profile'));
+        await flow.press(button(flow, 'Yes, delete it'));
+        await atPath(flow.page, `/data/users/${userId}`);
+        await visible(status(flow, 'Profile Home deleted.'), 'the status saying the profile is deleted');
+        await visible(flow.page.getByText('No profiles yet.', { exact: true }), 'no profiles left');
       });
       assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
     } finally {

@@ -14,6 +14,7 @@ import type { EmergencyContact, EmergencyItem, MediaResource } from '../../api/t
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useLiveVersion } from '../../live-updates.ts';
+import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
 
 const digits = (value: string) => value.replace(/[\s()+-]/g, '');
@@ -34,7 +35,15 @@ function contactBody(data: FormData) {
   };
 }
 
-function EditEmergencyItem({ item, gallery, onSaved }: { item: EmergencyItem; gallery: MediaResource[] | undefined; onSaved(): void }) {
+function EditEmergencyItem({
+  item,
+  gallery,
+  onSaved,
+}: {
+  item: EmergencyItem;
+  gallery: MediaResource[] | undefined;
+  onSaved(saved: EmergencyItem): void;
+}) {
   return (
     <EditDisclosure
       id={`edit-emergency-item-${item.id}`}
@@ -63,7 +72,7 @@ function EditEmergencyItem({ item, gallery, onSaved }: { item: EmergencyItem; ga
   );
 }
 
-function EditContact({ contact, onSaved }: { contact: EmergencyContact; onSaved(): void }) {
+function EditContact({ contact, onSaved }: { contact: EmergencyContact; onSaved(saved: EmergencyContact): void }) {
   return (
     <EditDisclosure
       id={`edit-contact-${contact.id}`}
@@ -100,6 +109,11 @@ function EmergencyItems({ userId, canWrite }: SectionProps) {
   const live = useLiveVersion(userId);
   const items = useLoad(() => api.GET('/app/users/{id}/emergency-items/', { params }), `${userId}-${live}`);
   const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params }), `${userId}-${live}`);
+  const status = useStatusLine();
+  function saved(item: EmergencyItem) {
+    status.say(`${item.name} is saved.`);
+    items.reload();
+  }
   return (
     <Collection
       id="emergency-item"
@@ -113,7 +127,7 @@ function EmergencyItems({ userId, canWrite }: SectionProps) {
         <>
           {item.description && <p>{item.description}</p>}
           {item.media_resource && <MediaPreview media={item.media_resource} />}
-          {canWrite && <EditEmergencyItem item={item} gallery={gallery.data} onSaved={items.reload} />}
+          {canWrite && <EditEmergencyItem item={item} gallery={gallery.data} onSaved={saved} />}
         </>
       )}
       fields={
@@ -132,6 +146,11 @@ function EmergencyContacts({ userId, canWrite }: SectionProps) {
   const params = { path: { id: userId } };
   const live = useLiveVersion(userId);
   const contacts = useLoad(() => api.GET('/app/users/{id}/emergency-contacts/', { params }), `${userId}-${live}`);
+  const status = useStatusLine();
+  function saved(contact: EmergencyContact) {
+    status.say(`${contact.name} is saved.`);
+    contacts.reload();
+  }
   return (
     <Collection
       id="contact"
@@ -159,7 +178,7 @@ function EmergencyContacts({ userId, canWrite }: SectionProps) {
               </>
             )}
           </p>
-          {canWrite && <EditContact contact={contact} onSaved={contacts.reload} />}
+          {canWrite && <EditContact contact={contact} onSaved={saved} />}
         </>
       )}
       fields={

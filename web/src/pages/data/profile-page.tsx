@@ -1,6 +1,6 @@
 // /data/profiles/:id (one's own) and /data/users/:user/profiles/:id: one profile, its topics.
 // The forms appear only for who may write; "Private profile" is set by the owner alone.
-import { useLocation, useRoute } from 'preact-iso';
+import { useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { Check, Field, Form, Select, Submit, text } from '../../components/form.tsx';
@@ -16,7 +16,6 @@ import { NotFound } from '../not-found.tsx';
 
 export const ProfilePage = signedIn(function ProfilePage() {
   const id = Number(useRoute().params.id);
-  const { route } = useLocation();
   const { user, base, mine, canWrite } = useAppUser();
   const live = useLiveVersion(user?.id);
   const profile = useLoad(() => api.GET('/app/profiles/{id}/', { params: { path: { id } } }), `${id}-${live}`);
@@ -29,6 +28,7 @@ export const ProfilePage = signedIn(function ProfilePage() {
   if (profile.notFound) return <NotFound />;
   // Both, before any button shows: what the caller may do comes with the app user.
   if (!profile.data || user === undefined) return <Loading />;
+  const { name } = profile.data;
   const typeLabel = (type: number) => types.data?.find((t) => t.id === type)?.label ?? `type ${type}`;
 
   async function save(data: FormData) {
@@ -44,7 +44,7 @@ export const ProfilePage = signedIn(function ProfilePage() {
     }
   }
   async function remove() {
-    if (await saveAction.run(() => api.DELETE('/app/profiles/{id}/', { params: path }))) route(base);
+    if (await saveAction.run(() => api.DELETE('/app/profiles/{id}/', { params: path }))) status.goAndSay(base, `Profile ${name} deleted.`);
   }
   async function addTopic(data: FormData, form: HTMLFormElement) {
     const body = { name: text(data, 'name'), topic_type: Number(data.get('topic_type')) as 3 | 4 };
@@ -56,7 +56,7 @@ export const ProfilePage = signedIn(function ProfilePage() {
     }
   }
   return (
-    <Page title={profile.data.name}>
+    <Page title={name}>
       <BackLink user={user} base={base} />
       {user && <SharedNote user={user} />}
       {profile.data.is_private && (
@@ -91,13 +91,13 @@ export const ProfilePage = signedIn(function ProfilePage() {
         <section aria-labelledby="edit-profile-heading">
           <h2 id="edit-profile-heading">Edit the profile</h2>
           <Form id="profile" action={saveAction} onSubmit={save}>
-            <Field name="name" label="Profile name" defaultValue={profile.data.name} required />
+            <Field name="name" label="Profile name" defaultValue={name} required />
             <Check name="is_default" label="Default profile" defaultChecked={profile.data.is_default} />
             {mine && <Check name="is_private" label="Private profile" defaultChecked={profile.data.is_private} />}
             <p class="actions">
               <Submit action={saveAction}>Save profile</Submit>
               <ConfirmButton
-                question={`Delete the profile ${profile.data.name} and everything in it?`}
+                question={`Delete the profile ${name} and everything in it?`}
                 confirm="Yes, delete it"
                 disabled={saveAction.busy}
                 onConfirm={remove}

@@ -1,6 +1,6 @@
 // /data/topics/:id (one's own) and /data/users/:user/topics/:id: one topic and its items, with
 // list content (entries) or image content. Forms and buttons appear only for who may write.
-import { useLocation, useRoute } from 'preact-iso';
+import { useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import type { Item, ListEntry, MediaResource } from '../../api/types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
@@ -17,7 +17,7 @@ import { useLiveVersion } from '../../live-updates.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
 
-function EditItem({ item, gallery, onChange }: { item: Item; gallery: MediaResource[] | undefined; onChange(): void }) {
+function EditItem({ item, gallery, onSaved }: { item: Item; gallery: MediaResource[] | undefined; onSaved(saved: Item): void }) {
   const content = item.image_content;
   function body(data: FormData) {
     return {
@@ -46,7 +46,7 @@ function EditItem({ item, gallery, onChange }: { item: Item; gallery: MediaResou
         </>
       }
       save={(data) => api.PATCH('/app/items/{id}/', { params: { path: { id: item.id } }, body: body(data) })}
-      onSaved={onChange}
+      onSaved={onSaved}
     >
       <Field name="name" label={`Name of ${item.name}`} defaultValue={item.name} required />
       {content && (
@@ -64,7 +64,7 @@ function EditItem({ item, gallery, onChange }: { item: Item; gallery: MediaResou
   );
 }
 
-function EditEntry({ entry, onSaved }: { entry: ListEntry; onSaved(): void }) {
+function EditEntry({ entry, onSaved }: { entry: ListEntry; onSaved(saved: ListEntry): void }) {
   return (
     <EditDisclosure
       id={`edit-entry-${entry.id}`}
@@ -97,18 +97,28 @@ interface ItemCardProps {
 function ItemCard({ item, gallery, canWrite, onChange }: ItemCardProps) {
   const action = useAction();
   const entryAction = useAction();
+  const status = useStatusLine();
   const itemPath = { path: { id: item.id } };
+  function changed(message: string) {
+    status.say(message);
+    onChange();
+  }
   async function addEntry(data: FormData, form: HTMLFormElement) {
-    if (await entryAction.run(() => api.POST('/app/items/{id}/list-entries/', { params: itemPath, body: { text: text(data, 'text') } }))) {
+    const done = await entryAction.run(() =>
+      api.POST('/app/items/{id}/list-entries/', { params: itemPath, body: { text: text(data, 'text') } }),
+    );
+    if (done) {
       form.reset();
-      onChange();
+      changed(`Entry ${done.data.text} added.`);
     }
   }
-  async function removeEntry(id: number) {
-    if (await action.run(() => api.DELETE('/app/list-entries/{id}/', { params: { path: { id } } }))) onChange();
+  async function removeEntry(entry: ListEntry) {
+    if (await action.run(() => api.DELETE('/app/list-entries/{id}/', { params: { path: { id: entry.id } } }))) {
+      changed(`Entry ${entry.text} deleted.`);
+    }
   }
   async function remove() {
-    if (await action.run(() => api.DELETE('/app/items/{id}/', { params: itemPath }))) onChange();
+    if (await action.run(() => api.DELETE('/app/items/{id}/', { params: itemPath }))) changed(`Item ${item.name} deleted.`);
   }
   const image = item.image_content?.image_resource ?? item.image_content?.media_resource;
   return (
@@ -128,13 +138,13 @@ function ItemCard({ item, gallery, canWrite, onChange }: ItemCardProps) {
                   <span>{entry.text}</span>
                   {canWrite && (
                     <>
-                      <EditEntry entry={entry} onSaved={onChange} />
+                      <EditEntry entry={entry} onSaved={(saved) => changed(`Entry ${saved.text} saved.`)} />
                       <ConfirmButton
                         small
                         question={`Delete the entry ${entry.text}?`}
                         confirm="Yes, delete it"
                         disabled={action.busy}
-                        onConfirm={() => removeEntry(entry.id)}
+                        onConfirm={() => removeEntry(entry)}
                       >
                         Delete<Hidden> entry {entry.text}</Hidden>
                       </ConfirmButton>
@@ -164,7 +174,7 @@ function ItemCard({ item, gallery, canWrite, onChange }: ItemCardProps) {
       )}
       {canWrite && (
         <>
-          <EditItem item={item} gallery={gallery} onChange={onChange} />
+          <EditItem item={item} gallery={gallery} onSaved={(saved) => changed(`Item ${saved.name} saved.`)} />
           <p>
             <ConfirmButton
               question={`Delete the item ${item.name} and its entries?`}
@@ -253,7 +263,6 @@ function AddItems({ topicId, gallery, base, onAdded }: AddItemsProps) {
 
 export const TopicPage = signedIn(function TopicPage() {
   const id = Number(useRoute().params.id);
-  const { route } = useLocation();
   const { user, base, canWrite } = useAppUser();
   const live = useLiveVersion(user?.id);
   const topic = useLoad(() => api.GET('/app/topics/{id}/', { params: { path: { id } } }), `${id}-${live}`);
@@ -271,6 +280,7 @@ export const TopicPage = signedIn(function TopicPage() {
   if (topic.notFound) return <NotFound />;
   // Both, before any button shows: what the caller may do comes with the app user.
   if (!topic.data || user === undefined) return <Loading />;
+  const { name } = topic.data;
 
   async function save(data: FormData) {
     if (await saveAction.run(() => api.PATCH('/app/topics/{id}/', { params: path, body: { name: text(data, 'name') } }))) {
@@ -279,10 +289,10 @@ export const TopicPage = signedIn(function TopicPage() {
     }
   }
   async function remove() {
-    if (await saveAction.run(() => api.DELETE('/app/topics/{id}/', { params: path }))) route(base);
+    if (await saveAction.run(() => api.DELETE('/app/topics/{id}/', { params: path }))) status.goAndSay(base, `Topic ${name} deleted.`);
   }
   return (
-    <Page title={topic.data.name}>
+    <Page title={name}>
       <BackLink user={user} base={base} />
       {user && <SharedNote user={user} />}
       <Status />
@@ -319,11 +329,11 @@ export const TopicPage = signedIn(function TopicPage() {
         <section aria-labelledby="edit-topic-heading">
           <h2 id="edit-topic-heading">Edit the topic</h2>
           <Form id="topic" action={saveAction} onSubmit={save}>
-            <Field name="name" label="Topic name" defaultValue={topic.data.name} required />
+            <Field name="name" label="Topic name" defaultValue={name} required />
             <p class="actions">
               <Submit action={saveAction}>Save topic</Submit>
               <ConfirmButton
-                question={`Delete the topic ${topic.data.name} and everything in it?`}
+                question={`Delete the topic ${name} and everything in it?`}
                 confirm="Yes, delete it"
                 disabled={saveAction.busy}
                 onConfirm={remove}
