@@ -2,10 +2,12 @@
 // one, starting one, or failing) clears what an earlier one said, and so does going to another
 // address, even one the same page component shows (/data/users/:user → /data); what the way
 // back from a sign-in provider says shows once. Every change on the data pages that works says
-// so there, a deletion that leaves its page on the page it lands on. The data is made through
-// the API; the browser does what is checked.
+// so there, a deletion that leaves its page on the page it lands on. A form's alert follows the
+// same rule; a message under a field stays while its value does, until the page moves on. The
+// data is made through the API; the browser does what is checked.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
@@ -37,6 +39,11 @@ async function someData(service: BrowserService, account: TestAccount): Promise<
     list_content: { entries: [{ text: 'Bread' }, { text: 'Milk' }] },
   });
   return { userId: user.id, profileId: profile.id, topicId: topic.id };
+}
+
+/** What the alert of `form` says now ('' for nothing: then it is hidden, so not found by role). */
+async function alertText(form: Locator): Promise<string> {
+  return ((await form.locator('[role="alert"]').textContent()) ?? '').trim();
 }
 
 /** What the status line says now ('' for nothing). */
@@ -198,6 +205,72 @@ describe("a page's status line", () => {
         await atPath(flow.page, `/data/users/${userId}`);
         await visible(status(flow, 'Profile Home deleted.'), 'the status saying the profile is deleted');
         await visible(flow.page.getByText('No profiles yet.', { exact: true }), 'no profiles left');
+      });
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a form's alert is cleared like the status line; a field's message stays until the page moves on", async () => {
+    const account = await createAccount(started.service.server);
+    const { userId, topicId } = await someData(started.service, account);
+    const context = await newContext(started.browser, DESKTOP);
+    const unreachable = 'The service could not be reached. Check the connection and try again.';
+    /** Presses `name` with the network off: the form it submits says the service could not be reached. */
+    async function pressOffline(flow: Flow, name: string, form: Locator): Promise<void> {
+      await context.setOffline(true);
+      try {
+        await flow.press(button(flow, name));
+        await visible(form.getByRole('alert').filter({ hasText: unreachable }), `the alert of ${name}'s form`);
+      } finally {
+        await context.setOffline(false);
+      }
+    }
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'status-line-forms' });
+      await flow.step('sign in', async () => {
+        await flow.page.goto(`${started.service.url}/sign-in`);
+        await signIn(flow, account, account.password);
+      });
+      await flow.step("a topic: a form's alert is cleared by another form's action, and by a question", async () => {
+        await flow.page.goto(`${started.service.url}/data/topics/${topicId}`);
+        await flow.arrive('Groceries', 'topic');
+        const form = flow.page.locator('form').filter({ has: field(flow, 'Text of entry Milk') });
+        await flow.press(cardOf(flow, 'Saturday').getByText('Edit entry Milk'));
+        await field(flow, 'Text of entry Milk').fill('Oat milk');
+        await pressOffline(flow, 'Save entry Milk', form);
+        await field(flow, 'List item name').fill('Sunday');
+        await flow.press(button(flow, 'Add list item'));
+        await visible(status(flow, 'Item Sunday added.'), 'the status saying the item is added');
+        assert.equal(await alertText(form), '', 'no "could not be reached" after another action worked');
+        await pressOffline(flow, 'Save entry Milk', form);
+        await flow.press(button(flow, 'Delete entry Bread'));
+        await visible(flow.page.getByRole('group', { name: 'Delete the entry Bread?' }), 'the question');
+        assert.equal(await alertText(form), '', 'no "could not be reached" beside the question');
+        await flow.press(button(flow, 'Cancel'));
+      });
+      await flow.step("one's own data by its path: a field's message stays beside another form's failure", async () => {
+        await flow.page.goto(`${started.service.url}/data/users/${userId}`);
+        await flow.arrive('Your data', 'your data, by its path');
+        await flow.press(button(flow, 'Add profile'));
+        const fieldError = flow.page.locator('#add-profile .field-error');
+        await visible(fieldError, 'the message under "Profile name"');
+        await pressOffline(flow, 'Save', flow.page.locator('#app-user'));
+        assert.equal(await fieldError.count(), 1, 'the message under "Profile name" stays while its value does');
+        await flow.checkAccessible('your data, two forms refused');
+      });
+      await flow.step('"Your data" (the same page component at another address) shows neither', async () => {
+        await flow.press(navLink(flow, 'Your data'));
+        await atPath(flow.page, '/data');
+        await visible(field(flow, 'Quote'), 'the form, on /data');
+        assert.equal(await alertText(flow.page.locator('#app-user')), '', 'no "could not be reached" from the other address');
+        assert.equal(
+          await flow.page.locator('#add-profile .field-error').count(),
+          0,
+          'no message under "Profile name" from the other address',
+        );
+        assert.equal(await field(flow, 'Profile name').getAttribute('aria-invalid'), null, '"Profile name" no longer marked invalid');
       });
       assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
     } finally {

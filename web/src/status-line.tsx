@@ -4,7 +4,7 @@
 // (ConfirmButton) and moving to another address clear it — the last even when the same page
 // component shows the new address (/data/users/:user → /data), which keeps its own state.
 // An action that takes away the page it was on (a deletion) says what it did on the page it
-// goes to (`goAndSay`).
+// goes to (`goAndSay`). The forms' errors keep the same time (`Moment`, hooks/use-action.ts).
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
@@ -15,25 +15,41 @@ interface Said {
   message: string;
 }
 
+/** When a part of the page said something: what it said stands while these stay the same. */
+export interface Moment {
+  /** Counts what clears the status line: actions started, questions asked, moves. */
+  clears: number;
+  /** Counts moves to another address. */
+  moves: number;
+}
+
 interface Control {
   say(said: Said): void;
   clear(): void;
   /** Says it once the page at its address is drawn: its caller is going there. */
   sayOnArrival(said: Said): void;
+  /** Now, as of the last clear or move. */
+  now(): Moment;
 }
 
 const Message = createContext('');
+const Now = createContext<Moment>({ clears: 0, moves: 0 });
 const StatusControl = createContext<Control>({
   say: () => {},
   clear: () => {},
   sayOnArrival: () => {},
+  now: () => ({ clears: 0, moves: 0 }),
 });
 
 export function StatusLineProvider({ children }: { children: ComponentChildren }) {
   const { url } = useLocation();
   const [said, setSaid] = useState<Said>({ url, message: '' });
+  const moment = useRef<Moment>({ clears: 0, moves: 0 });
   const here = useRef(url);
+  // A move counts as the new address is drawn, before any part of its page acts or says anything.
+  if (here.current !== url) moment.current = { clears: moment.current.clears + 1, moves: moment.current.moves + 1 };
   here.current = url;
+  const [, setCleared] = useState(moment.current);
   const arriving = useRef<Said | null>(null);
   // Stable, so that the many parts that only say or clear do not draw again with each message.
   const control = useMemo<Control>(
@@ -42,11 +58,16 @@ export function StatusLineProvider({ children }: { children: ComponentChildren }
       say: (next) => {
         if (next.url === here.current) setSaid(next);
       },
-      clear: () => setSaid((last) => (last.message ? { ...last, message: '' } : last)),
+      clear: () => {
+        moment.current = { ...moment.current, clears: moment.current.clears + 1 };
+        setCleared(moment.current);
+        setSaid((last) => (last.message ? { ...last, message: '' } : last));
+      },
       sayOnArrival: (next) => {
         if (next.url === here.current) setSaid(next);
         else arriving.current = next;
       },
+      now: () => moment.current,
     }),
     [],
   );
@@ -60,7 +81,9 @@ export function StatusLineProvider({ children }: { children: ComponentChildren }
   }, [url]);
   return (
     <StatusControl.Provider value={control}>
-      <Message.Provider value={said.url === url ? said.message : ''}>{children}</Message.Provider>
+      <Now.Provider value={moment.current}>
+        <Message.Provider value={said.url === url ? said.message : ''}>{children}</Message.Provider>
+      </Now.Provider>
     </StatusControl.Provider>
   );
 }
@@ -71,6 +94,8 @@ export interface StatusLine {
   clear(): void;
   /** Goes to `url` and shows `message` there: for an action that took away the page it was on. */
   goAndSay(url: string, message: string): void;
+  /** Now, as of the last clear or move: when an action's outcome comes, to tell how long it stands. */
+  now(): Moment;
 }
 
 export function useStatusLine(): StatusLine {
@@ -84,10 +109,23 @@ export function useStatusLine(): StatusLine {
       control.sayOnArrival({ url: to, message });
       route(to);
     },
+    now: control.now,
   };
 }
 
 /** What the status line says now. */
 export function useStatusMessage(): string {
   return useContext(Message);
+}
+
+/**
+ * Whether what a part said at a moment still shows: `said`, while nothing cleared the status
+ * line since (its own rule, and a form's alert's); `here`, while the page stayed at its address.
+ */
+export function useStanding(): { said(at: Moment): boolean; here(at: Moment): boolean } {
+  const now = useContext(Now);
+  return {
+    said: (at) => at.clears === now.clears,
+    here: (at) => at.moves === now.moves,
+  };
 }

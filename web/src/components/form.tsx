@@ -1,11 +1,12 @@
 // Forms whose fields show the API's messages: each field's own under it (aria-describedby),
 // the rest (detail, non_field_errors, fields this form has no input for) in the form's alert.
+// The alert goes sooner than a field's message (hooks/use-action.ts).
 import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useRef } from 'preact/hooks';
-import { NO_PROBLEMS, type Problems } from '../api/problems.ts';
+import type { Problems } from '../api/problems.ts';
 import type { Action } from '../hooks/use-action.ts';
 
-const FormContext = createContext<{ id: string; problems: Problems }>({ id: 'form', problems: NO_PROBLEMS });
+const FormContext = createContext<{ id: string; fields: Problems['fields'] }>({ id: 'form', fields: {} });
 
 interface FormProps {
   /** Unique on the page: the fields' ids start with it. */
@@ -24,7 +25,7 @@ export function Form({ id, action, onSubmit, label, children }: FormProps) {
     name.split('.').some((_, i, parts) => ref.current?.elements.namedItem(parts.slice(0, i + 1).join('.')) != null);
   const others = Object.entries(problems.fields).filter(([name]) => !own(name));
   return (
-    <FormContext.Provider value={{ id, problems }}>
+    <FormContext.Provider value={{ id, fields: action.fieldMessages }}>
       <form
         id={id}
         ref={ref}
@@ -63,9 +64,9 @@ interface ControlProps {
 }
 
 function useControl(name: string, hint: string | undefined) {
-  const { id: formId, problems } = useContext(FormContext);
+  const { id: formId, fields } = useContext(FormContext);
   const id = `${formId}-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
-  const found = Object.entries(problems.fields).filter(([field]) => field === name || field.startsWith(`${name}.`));
+  const found = Object.entries(fields).filter(([field]) => field === name || field.startsWith(`${name}.`));
   const messages = found.length > 0 ? found.flatMap(([, list]) => list) : undefined;
   const describedBy = [hint ? `${id}-hint` : '', messages ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const after = (
