@@ -1,6 +1,6 @@
 // Starts the real service (real database, real outbox worker, real HTTP) for a test, and
 // talks to it over HTTP.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
@@ -96,8 +96,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     });
     server = await startServer(config, { clock, log: options.log });
   } catch (error) {
-    // Settings refused or a start that failed: no caller holds the database to drop it.
+    // Settings refused or a start that failed: no caller holds the database or the folder.
     await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   const url = server.address;
