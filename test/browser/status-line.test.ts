@@ -221,8 +221,9 @@ describe("a page's status line", () => {
           flow.page.off('request', seen);
         }
       });
-      await flow.step('a deleted topic and a deleted profile: the page they lead to says so', async () => {
-        await flow.page.goto(`${started.service.url}/data/users/${userId}/profiles/${profileId}`);
+      await flow.step("a deleted topic: its profile's page says so; a deleted profile: the app user's page", async () => {
+        const profilePath = `/data/users/${userId}/profiles/${profileId}`;
+        await flow.page.goto(`${started.service.url}${profilePath}`);
         await flow.arrive('Home', 'profile');
         await field(flow, 'Topic name').fill('Errands');
         await flow.press(button(flow, 'Add topic'));
@@ -230,9 +231,13 @@ describe("a page's status line", () => {
         await flow.arrive('Errands', 'topic, no items');
         await flow.press(button(flow, 'Delete topic'));
         await flow.press(button(flow, 'Yes, delete it'));
-        await atPath(flow.page, `/data/users/${userId}`);
+        await atPath(flow.page, profilePath);
         await visible(status(flow, 'Topic Errands deleted.'), 'the status saying the topic is deleted');
-        await flow.checkAccessible('your data, a topic deleted');
+        await visible(mainLink(flow, 'Groceries'), "the profile's other topic");
+        assert.equal(await mainLink(flow, 'Errands').count(), 0, 'no link to the deleted topic');
+        await flow.checkAccessible('profile, a topic deleted');
+        await flow.press(mainLink(flow, '← Your data'));
+        await atPath(flow.page, `/data/users/${userId}`);
         await flow.press(mainLink(flow, 'Home'));
         await flow.arrive('Home', 'profile');
         assert.equal(await statusText(flow), '', 'no "deleted" on the next page');
