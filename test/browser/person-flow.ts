@@ -142,7 +142,7 @@ export async function buildProfile(flow: Flow, person: Person): Promise<Built> {
     await flow.press(mainLink(flow, 'Groceries'));
   });
   return flow.step('add a list item with entries', async () => {
-    await atPath(flow.page, /^\/data\/topics\/\d+$/);
+    await atPath(flow.page, /^\/data\/topics\/\d+\?profile=\d+$/);
     await flow.arrive('Groceries', 'topic, no items yet');
     await field(flow, 'List item name').fill('Saturday');
     await field(flow, 'Entries (one per line)').fill('Bread\nMilk');

@@ -7,11 +7,12 @@
 // data is made through the API; the browser does what is checked.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Locator } from 'playwright-core';
+import type { Locator, Request } from 'playwright-core';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
 import type { BrowserService } from './harness.ts';
+import { landscapePng } from './picture.ts';
 import { withServiceAndBrowser } from './service-and-browser.ts';
 import { alert, button, cardOf, field, mainLink, navLink, signIn, status } from './person-flow.ts';
 
@@ -24,6 +25,19 @@ async function call<T>(service: BrowserService, account: TestAccount, method: st
   const text = await response.text();
   assert.ok(response.ok, `${method} ${path}: ${response.status} ${text}`);
   return JSON.parse(text) as T;
+}
+
+/** Uploads a picture named `name` to the app user's gallery. */
+async function upload(service: BrowserService, account: TestAccount, userId: number, name: string): Promise<void> {
+  const body = new FormData();
+  body.set('name', name);
+  body.set('file', new Blob([landscapePng()], { type: 'image/png' }), 'picture.png');
+  const response = await fetch(`${service.url}/app/users/${userId}/gallery/`, {
+    method: 'POST',
+    headers: { authorization: `Token ${account.token}` },
+    body,
+  });
+  assert.equal(response.status, 201, await response.text());
 }
 
 /** An app user with a profile, a topic and a list item "Saturday" (Bread, Milk). */
@@ -142,6 +156,7 @@ describe("a page's status line", () => {
       relation: 'Sister',
       phone_number: '5551234567',
     });
+    await upload(started.service, account, userId, 'Sunset');
     const context = await newContext(started.browser, DESKTOP);
     try {
       const flow = new Flow(await context.newPage(), { label: 'status-line-said' });
@@ -185,8 +200,30 @@ describe("a page's status line", () => {
         await flow.press(button(flow, 'Save Grace Hopper'));
         await visible(status(flow, 'Grace Hopper is saved.'), 'the status saying the contact is saved');
       });
-      await flow.step('a deleted topic and a deleted profile: the page they lead to says so', async () => {
-        await flow.page.goto(`${started.service.url}/data/users/${userId}/profiles/${profileId}`);
+      await flow.step('the gallery: a rename says so; the same name sends nothing and says the file keeps it', async () => {
+        await flow.page.goto(`${started.service.url}/data/gallery`);
+        await flow.arrive('Gallery', 'gallery');
+        const renames: string[] = [];
+        const seen = (request: Request) => {
+          if (request.method() === 'PATCH') renames.push(request.url());
+        };
+        flow.page.on('request', seen);
+        try {
+          await flow.press(flow.page.getByText('Rename Sunset'));
+          await flow.press(button(flow, 'Save Sunset'));
+          await visible(status(flow, 'Sunset keeps its name.'), 'the status saying the name is unchanged');
+          assert.deepEqual(renames, [], 'no rename sent for the same name');
+          await field(flow, 'Name of Sunset').fill('Sunset over the hill');
+          await flow.press(button(flow, 'Save Sunset'));
+          await visible(status(flow, 'Sunset is now called Sunset over the hill.'), 'the status saying the file is renamed');
+          assert.equal(renames.length, 1, 'the new name sent once');
+        } finally {
+          flow.page.off('request', seen);
+        }
+      });
+      await flow.step("a deleted topic: its profile's page says so; a deleted profile: the app user's page", async () => {
+        const profilePath = `/data/users/${userId}/profiles/${profileId}`;
+        await flow.page.goto(`${started.service.url}${profilePath}`);
         await flow.arrive('Home', 'profile');
         await field(flow, 'Topic name').fill('Errands');
         await flow.press(button(flow, 'Add topic'));
@@ -194,9 +231,13 @@ describe("a page's status line", () => {
         await flow.arrive('Errands', 'topic, no items');
         await flow.press(button(flow, 'Delete topic'));
         await flow.press(button(flow, 'Yes, delete it'));
-        await atPath(flow.page, `/data/users/${userId}`);
+        await atPath(flow.page, profilePath);
         await visible(status(flow, 'Topic Errands deleted.'), 'the status saying the topic is deleted');
-        await flow.checkAccessible('your data, a topic deleted');
+        await visible(mainLink(flow, 'Groceries'), "the profile's other topic");
+        assert.equal(await mainLink(flow, 'Errands').count(), 0, 'no link to the deleted topic');
+        await flow.checkAccessible('profile, a topic deleted');
+        await flow.press(mainLink(flow, '← Your data'));
+        await atPath(flow.page, `/data/users/${userId}`);
         await flow.press(mainLink(flow, 'Home'));
         await flow.arrive('Home', 'profile');
         assert.equal(await statusText(flow), '', 'no "deleted" on the next page');

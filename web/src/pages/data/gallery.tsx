@@ -32,7 +32,12 @@ function RenameMedia({ media, onSaved }: { media: MediaResource; onSaved(name: s
           Save<Hidden> {media.name}</Hidden>
         </>
       }
-      save={(data) => api.PATCH('/app/media-resources/{id}/', { params: { path: { id: media.id } }, body: { name: text(data, 'name') } })}
+      save={(data) => {
+        const name = text(data, 'name');
+        // The name it has: nothing to change, so nothing is sent.
+        if (name === media.name) return Promise.resolve({ data: media, response: new Response() });
+        return api.PATCH('/app/media-resources/{id}/', { params: { path: { id: media.id } }, body: { name } });
+      }}
       onSaved={(saved) => onSaved(saved.name)}
     >
       <Field name="name" label={`Name of ${media.name}`} defaultValue={media.name} required />
@@ -79,8 +84,11 @@ function MediaList({ userId, canWrite, version }: MediaListProps) {
                 <RenameMedia
                   media={media}
                   onSaved={(name) => {
-                    status.say(`${media.name} is now called ${name}.`);
-                    gallery.reload();
+                    if (name === media.name) status.say(`${media.name} keeps its name.`);
+                    else {
+                      status.say(`${media.name} is now called ${name}.`);
+                      gallery.reload();
+                    }
                   }}
                 />
                 <ConfirmButton

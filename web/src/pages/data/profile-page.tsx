@@ -72,7 +72,8 @@ export const ProfilePage = signedIn(function ProfilePage() {
           <ul class="cards">
             {profile.data.topics.map((topic) => (
               <li key={topic.id} class="card">
-                <a href={`${base}/topics/${topic.id}`}>{topic.name}</a> <span class="muted">({typeLabel(topic.topic_type)})</span>
+                <a href={`${base}/topics/${topic.id}?profile=${id}`}>{topic.name}</a>{' '}
+                <span class="muted">({typeLabel(topic.topic_type)})</span>
               </li>
             ))}
           </ul>

@@ -1,5 +1,7 @@
 // /data/topics/:id (one's own) and /data/users/:user/topics/:id: one topic and its items, with
 // list content (entries) or image content. Forms and buttons appear only for who may write.
+// Its profile's page links here with ?profile=<id> (the API's topic does not name its profile):
+// deleting the topic goes back to that page.
 import { useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import type { Item, ListEntry, MediaResource } from '../../api/types.ts';
@@ -261,8 +263,15 @@ function AddItems({ topicId, gallery, base, onAdded }: AddItemsProps) {
   );
 }
 
+/** The page of the topic's profile when its address names one, else the app user's. */
+function profilePage(base: string, profile: string | undefined): string {
+  const id = Number(profile);
+  return Number.isSafeInteger(id) && id > 0 ? `${base}/profiles/${id}` : base;
+}
+
 export const TopicPage = signedIn(function TopicPage() {
-  const id = Number(useRoute().params.id);
+  const route = useRoute();
+  const id = Number(route.params.id);
   const { user, base, canWrite } = useAppUser();
   const live = useLiveVersion(user?.id);
   const topic = useLoad(() => api.GET('/app/topics/{id}/', { params: { path: { id } } }), `${id}-${live}`);
@@ -289,7 +298,8 @@ export const TopicPage = signedIn(function TopicPage() {
     }
   }
   async function remove() {
-    if (await saveAction.run(() => api.DELETE('/app/topics/{id}/', { params: path }))) status.goAndSay(base, `Topic ${name} deleted.`);
+    if (await saveAction.run(() => api.DELETE('/app/topics/{id}/', { params: path })))
+      status.goAndSay(profilePage(base, route.query.profile), `Topic ${name} deleted.`);
   }
   return (
     <Page title={name}>
