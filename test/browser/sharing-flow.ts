@@ -126,7 +126,7 @@ async function readerBrowses(reader: Flow, start: string, ownerName: string): Pr
   });
   await reader.step('a topic, read-only', async () => {
     await reader.press(mainLink(reader, 'Groceries'));
-    await atPath(reader.page, /^\/data\/users\/\d+\/topics\/\d+$/);
+    await atPath(reader.page, /^\/data\/users\/\d+\/topics\/\d+\?profile=\d+$/);
     await reader.arrive('Groceries', 'shared topic, read-only');
     await visible(cardOf(reader, 'Saturday').getByText('Oat milk', { exact: true }), 'the list item with its entries');
     await offersNoChange(reader, 'the shared topic');
