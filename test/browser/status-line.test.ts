@@ -7,7 +7,7 @@
 // data is made through the API; the browser does what is checked.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Locator, Request } from 'playwright-core';
+import type { BrowserContext, Locator, Request } from 'playwright-core';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
@@ -68,16 +68,29 @@ async function statusText(flow: Flow): Promise<string> {
 describe("a page's status line", () => {
   const started = withServiceAndBrowser();
 
-  test('an earlier message is cleared by a later question, action or failure, and by going elsewhere', async () => {
-    const account = await createAccount(started.service.server);
-    const { userId, topicId } = await someData(started.service, account);
+  /**
+   * A desktop page signed in as `account`, given to `run` with its browser context; the page
+   * must end with no uncaught exception or console error.
+   */
+  async function signedIn(account: TestAccount, label: string, run: (flow: Flow, context: BrowserContext) => Promise<void>) {
     const context = await newContext(started.browser, DESKTOP);
     try {
-      const flow = new Flow(await context.newPage(), { label: 'status-line' });
+      const flow = new Flow(await context.newPage(), { label });
       await flow.step('sign in', async () => {
         await flow.page.goto(`${started.service.url}/sign-in`);
         await signIn(flow, account, account.password);
       });
+      await run(flow, context);
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  }
+
+  test('an earlier message is cleared by a later question, action or failure, and by going elsewhere', async () => {
+    const account = await createAccount(started.service.server);
+    const { userId, topicId } = await someData(started.service, account);
+    await signedIn(account, 'status-line', async (flow) => {
       await flow.step('a topic: an item added, then asking to delete an entry clears "added"', async () => {
         await flow.page.goto(`${started.service.url}/data/topics/${topicId}`);
         await flow.arrive('Groceries', 'topic');
@@ -141,10 +154,7 @@ describe("a page's status line", () => {
         assert.equal(await statusText(flow), '', 'no "on its way" beside the error');
         await flow.checkAccessible('forgotten password, refused');
       });
-      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('every change on the data pages that works says what was done', async () => {
@@ -157,13 +167,7 @@ describe("a page's status line", () => {
       phone_number: '5551234567',
     });
     await upload(started.service, account, userId, 'Sunset');
-    const context = await newContext(started.browser, DESKTOP);
-    try {
-      const flow = new Flow(await context.newPage(), { label: 'status-line-said' });
-      await flow.step('sign in', async () => {
-        await flow.page.goto(`${started.service.url}/sign-in`);
-        await signIn(flow, account, account.password);
-      });
+    await signedIn(account, 'status-line-said', async (flow) => {
       await flow.step("a topic: each entry's and item's change says so", async () => {
         await flow.page.goto(`${started.service.url}/data/topics/${topicId}`);
         await flow.arrive('Groceries', 'topic');
@@ -247,45 +251,36 @@ describe("a page's status line", () => {
         await visible(status(flow, 'Profile Home deleted.'), 'the status saying the profile is deleted');
         await visible(flow.page.getByText('No profiles yet.', { exact: true }), 'no profiles left');
       });
-      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test("a form's alert is cleared like the status line; a field's message stays until the page moves on", async () => {
     const account = await createAccount(started.service.server);
     const { userId, topicId } = await someData(started.service, account);
-    const context = await newContext(started.browser, DESKTOP);
     const unreachable = 'The service could not be reached. Check the connection and try again.';
-    /** Presses `name` with the network off: the form it submits says the service could not be reached. */
-    async function pressOffline(flow: Flow, name: string, form: Locator): Promise<void> {
-      await context.setOffline(true);
-      try {
-        await flow.press(button(flow, name));
-        await visible(form.getByRole('alert').filter({ hasText: unreachable }), `the alert of ${name}'s form`);
-      } finally {
-        await context.setOffline(false);
+    await signedIn(account, 'status-line-forms', async (flow, context) => {
+      /** Presses `name` with the network off: the form it submits says the service could not be reached. */
+      async function pressOffline(name: string, form: Locator): Promise<void> {
+        await context.setOffline(true);
+        try {
+          await flow.press(button(flow, name));
+          await visible(form.getByRole('alert').filter({ hasText: unreachable }), `the alert of ${name}'s form`);
+        } finally {
+          await context.setOffline(false);
+        }
       }
-    }
-    try {
-      const flow = new Flow(await context.newPage(), { label: 'status-line-forms' });
-      await flow.step('sign in', async () => {
-        await flow.page.goto(`${started.service.url}/sign-in`);
-        await signIn(flow, account, account.password);
-      });
       await flow.step("a topic: a form's alert is cleared by another form's action, and by a question", async () => {
         await flow.page.goto(`${started.service.url}/data/topics/${topicId}`);
         await flow.arrive('Groceries', 'topic');
         const form = flow.page.locator('form').filter({ has: field(flow, 'Text of entry Milk') });
         await flow.press(cardOf(flow, 'Saturday').getByText('Edit entry Milk'));
         await field(flow, 'Text of entry Milk').fill('Oat milk');
-        await pressOffline(flow, 'Save entry Milk', form);
+        await pressOffline('Save entry Milk', form);
         await field(flow, 'List item name').fill('Sunday');
         await flow.press(button(flow, 'Add list item'));
         await visible(status(flow, 'Item Sunday added.'), 'the status saying the item is added');
         assert.equal(await alertText(form), '', 'no "could not be reached" after another action worked');
-        await pressOffline(flow, 'Save entry Milk', form);
+        await pressOffline('Save entry Milk', form);
         await flow.press(button(flow, 'Delete entry Bread'));
         await visible(flow.page.getByRole('group', { name: 'Delete the entry Bread?' }), 'the question');
         assert.equal(await alertText(form), '', 'no "could not be reached" beside the question');
@@ -297,7 +292,7 @@ describe("a page's status line", () => {
         await flow.press(button(flow, 'Add profile'));
         const fieldError = flow.page.locator('#add-profile .field-error');
         await visible(fieldError, 'the message under "Profile name"');
-        await pressOffline(flow, 'Save', flow.page.locator('#app-user'));
+        await pressOffline('Save', flow.page.locator('#app-user'));
         assert.equal(await fieldError.count(), 1, 'the message under "Profile name" stays while its value does');
         await flow.checkAccessible('your data, two forms refused');
       });
@@ -313,9 +308,6 @@ describe("a page's status line", () => {
         );
         assert.equal(await field(flow, 'Profile name').getAttribute('aria-invalid'), null, '"Profile name" no longer marked invalid');
       });
-      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
