@@ -15,15 +15,6 @@ const RETRY_MS = 2_000;
 
 export function registerEventRoutes(app: App, ctx: AppContext): EventHub {
   const hub = new EventHub(ctx, app.log);
-  (globalThis as any).__socks = new Set();
-  app.server.on('connection', (sock: any) => {
-    (globalThis as any).__socks.add(sock);
-    sock.__reqs = 0;
-  });
-  app.addHook('onRequest', async (req: any) => {
-    req.raw.socket.__reqs++;
-    req.raw.socket.__last = req.method + ' ' + req.url;
-  });
   // Before the server stops taking connections: open streams would hold it up.
   app.addHook('preClose', async () => hub.close());
 
