@@ -39,6 +39,7 @@ async function nextSeedNumber(db: Kysely<Database>): Promise<number> {
 async function readNextIds(db: Kysely<Database>): Promise<IdCursor> {
   const ids = {} as IdCursor;
   for (const table of SEEDED_TABLES) {
+    // biome-ignore lint/suspicious/noExplicitAny: the table is a loop variable, which Kysely's types cannot narrow
     const row = await (db as Kysely<any>)
       .selectFrom(table)
       .select((eb) => eb.fn.max('id').as('max'))
@@ -55,6 +56,7 @@ async function insertAll(db: Db, trx: Kysely<Database>, rows: SeedRows): Promise
     const columns = Object.keys(tableRows[0]!).length;
     const perStatement = Math.floor(db.maxParameters / columns);
     for (let start = 0; start < tableRows.length; start += perStatement) {
+      // biome-ignore lint/suspicious/noExplicitAny: as above, a table named by a loop variable
       await (trx as Kysely<any>)
         .insertInto(table)
         .values(tableRows.slice(start, start + perStatement))

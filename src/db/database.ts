@@ -21,6 +21,7 @@ export interface UniqueIndex {
 }
 
 // Kysely's select builder, whatever it selects.
+// biome-ignore lint/suspicious/noExplicitAny: any database, table and selection: callers only compile and run it
 type AnySelect = SelectQueryBuilder<any, any, any>;
 
 export interface Db {

@@ -5,6 +5,7 @@
 // (ids.ts) rather than a validation 400: the integer type exists in the document only.
 import type { RouteOptions } from 'fastify';
 
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document as @fastify/swagger hands it over: untyped JSON
 type JsonObject = Record<string, any>;
 
 const MAX_ID = 2_147_483_647; // as ids.ts

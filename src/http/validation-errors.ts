@@ -80,6 +80,7 @@ function decodePointer(pointer: string): string[] {
 
 /** Sets errors[a][b]… = [message], making arrays for numeric segments (DRF's list errors). */
 export function placeFieldError(errors: FieldErrors, segments: string[], message: string): void {
+  // biome-ignore lint/suspicious/noExplicitAny: walks a tree of objects and arrays that this loop itself builds
   let node: any = errors;
   for (let i = 0; i < segments.length - 1; i++) {
     const key = segments[i]!;

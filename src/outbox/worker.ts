@@ -12,9 +12,9 @@ import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { PermanentDeliveryError, type Outbox } from './outbox.ts';
 
 export interface DeliveryHandler {
-  deliver(payload: any, outboxId: number): Promise<void>;
+  deliver(payload: unknown, outboxId: number): Promise<void>;
   /** What is kept of the payload once delivered (secrets such as keys are dropped). */
-  redact?(payload: any): unknown;
+  redact?(payload: unknown): unknown;
 }
 
 const LEASE_MS = 5 * 60_000;
