@@ -2,6 +2,7 @@
 // configuration, migrate, serve until SIGTERM/SIGINT.
 import { loadConfigOrExit } from './config.ts';
 import { startServer } from './server.ts';
+import { startupFailureMessage } from './startup-failure.ts';
 import { startupSummary } from './startup-summary.ts';
 
 async function main(): Promise<void> {
@@ -18,8 +19,14 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => {
+        server.ctx.log.info('stopped: every request answered, the database closed');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        server.ctx.log.error({ err: error }, 'stopped with an error');
+        process.exit(1);
+      },
     );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
@@ -27,6 +34,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(startupFailureMessage(error, process.env.DATABASE_URL));
   process.exit(1);
 });

@@ -112,8 +112,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
     const metrics = config.metrics ? new ServiceMetrics(ctx) : undefined;
     app = await buildApp(ctx, metrics?.requests);
-    const address = await app.listen({ port: config.port, host: config.host });
+    // The metrics' port first: a start that fails on it says nothing of listening on the API's.
     if (metrics && config.metrics) metricsServer = await serveMetrics(metrics, config.metrics, log);
+    const address = await app.listen({ port: config.port, host: config.host });
     if (config.outbox.workerEnabled) worker.start();
     sweeper.start();
     const backups = config.backup ? new BackupScheduler(config, config.backup, media, log) : undefined;

@@ -6,9 +6,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
+import { startupFailureMessage } from '../src/startup-failure.ts';
 import { createTestDatabase } from './helpers/database.ts';
 import { waitFor } from './helpers/wait.ts';
 
@@ -52,4 +55,48 @@ test('the port is taken: startServer rejects, and the database it opened is clos
     blocker.close();
     await database.drop();
   }
+});
+
+test('the metrics port is taken: the start fails without saying it listens on the API port', async () => {
+  const database = await createTestDatabase();
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const metricsPort = (blocker.address() as { port: number }).port;
+  const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-start-'));
+  const lines: Array<{ msg: string }> = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) }) as FastifyBaseLogger;
+  try {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+      DATABASE_URL: database.url,
+      MAIL_DIR: join(dataDir, 'mail'),
+      MEDIA_STORAGE: `fs:${join(dataDir, 'media')}`,
+    });
+    const failure = await startServer(config, { log }).then(
+      () => assert.fail('the start succeeded'),
+      (error: unknown) => error,
+    );
+    assert.match(String(failure), /EADDRINUSE/);
+    assert.deepEqual(
+      lines.filter((line) => /listening/i.test(line.msg)),
+      [],
+    );
+    assert.match(startupFailureMessage(failure, config.databaseUrl), /Another program listens on that port/);
+  } finally {
+    blocker.close();
+    await database.drop();
+  }
+});
+
+test('a PostgreSQL database that does not exist: the message says how to create it', () => {
+  const error = Object.assign(new Error('database "profile" does not exist'), { code: '3D000' });
+  assert.equal(
+    startupFailureMessage(error, 'postgres://app:secret@db.example:6543/profile'),
+    'Start-up failed: database "profile" does not exist\n' +
+      'Create it first, e.g. `createdb -h db.example -p 6543 -U app profile`; the service then makes its tables itself.',
+  );
+  // The password never reaches the message; other failures keep their own sentence alone.
+  assert.equal(startupFailureMessage(new Error('boom'), 'postgres://app:secret@db.example/profile'), 'Start-up failed: boom');
 });
