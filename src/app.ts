@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import packageJson from '../package.json' with { type: 'json' };
 import { registerAccountRoutes } from './accounts/account-routes.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
@@ -71,7 +72,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
     transformObject: transformDocument as never,
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Profile Service', version: '0.1.0', description: API_DESCRIPTION },
+      info: { title: 'Profile Service', version: packageJson.version, description: API_DESCRIPTION },
       servers: [{ url: ctx.config.publicUrl }],
       components: {
         securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <token>' } },
