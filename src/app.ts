@@ -21,6 +21,7 @@ import { registerTokenAuth } from './auth/token-auth.ts';
 import type { AppContext } from './context.ts';
 import { rateLimitedFor } from './errors.ts';
 import { registerCors } from './http/cors.ts';
+import { DOCS_THEME, improveDocsIndex } from './http/docs-page.ts';
 import { registerErrorSchemas } from './http/error-schemas.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { API_DESCRIPTION, API_TAGS, buildLocalReference, checkOperationId, transformDocument } from './http/openapi-document.ts';
@@ -96,14 +97,16 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
       frameguard: { action: 'deny' },
       hsts: ctx.config.publicUrl.startsWith('https:'),
     });
+    improveDocsIndex(docs);
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
       staticCSP: true,
       // Over plain HTTP (a local run), "upgrade-insecure-requests" would send the page's own files to https.
       transformStaticCSP: (csp) => (ctx.config.publicUrl.startsWith('https:') ? csp : csp.replace(/\s*upgrade-insecure-requests;?/, '')),
       // BaseLayout: no top bar, so no framework logo and no box to explore another document.
-      uiConfig: { validatorUrl: null, layout: 'BaseLayout' } as never,
-      theme: { title: 'Profile Service API' },
+      // No deep links: their anchors sit inside each operation's button, a control within a control.
+      uiConfig: { validatorUrl: null, layout: 'BaseLayout', deepLinking: false } as never,
+      theme: DOCS_THEME,
       logLevel: 'warn',
     });
   });

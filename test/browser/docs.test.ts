@@ -1,10 +1,11 @@
 // The API's documentation at /docs in a real browser: signing in comes first, the page opens
 // with a description of the API, no framework logo, every group and operation of the document
 // on the page, and nothing in the console (the content security policy refuses nothing the
-// page needs).
+// page needs), no accessibility finding of axe's, and a phone reading it at its own width.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { axeViolations, describeViolations } from './axe.ts';
 import { DESKTOP, newContext, PHONE } from './browser.ts';
 import { withServiceAndBrowser } from './service-and-browser.ts';
 
@@ -75,7 +76,7 @@ describe('/docs in a browser', () => {
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
-    test(`${label}: authentication first, a description, no logo, every group and operation, no console error`, async () => {
+    test(`${label}: authentication first, a description, no logo, every group and operation, no console error, no axe finding`, async () => {
       const context = await newContext(started.browser, device);
       try {
         const page = await context.newPage();
@@ -110,6 +111,12 @@ describe('/docs in a browser', () => {
         const missing = operationsOf(openapi).filter((operation) => !shown.operations.has(operation));
         assert.deepEqual(missing, [], 'every operation of the document is on the page');
         assert.deepEqual(problems, [], 'nothing in the console');
+        // Not one finding of axe's, minor ones included, and on a phone nothing wider than the screen.
+        const violations = await axeViolations(page);
+        assert.equal(violations.length, 0, `axe:\n${describeViolations(violations)}`);
+        const widths = await page.evaluate(() => [(globalThis as any).document.documentElement.scrollWidth, (globalThis as any).innerWidth]);
+        assert.equal(widths[1], device.viewport?.width, 'laid out at the width of the screen');
+        assert.ok(widths[0]! <= widths[1]!, `the page is ${widths[0]} px wide in a ${widths[1]} px window`);
       } finally {
         await context.close();
       }
