@@ -114,7 +114,10 @@ describe('/docs in a browser', () => {
         // Not one finding of axe's, minor ones included, and on a phone nothing wider than the screen.
         const violations = await axeViolations(page);
         assert.equal(violations.length, 0, `axe:\n${describeViolations(violations)}`);
-        const widths = await page.evaluate(() => [(globalThis as any).document.documentElement.scrollWidth, (globalThis as any).innerWidth]);
+        const widths = await page.evaluate(() => [
+          (globalThis as any).document.documentElement.scrollWidth,
+          (globalThis as any).innerWidth,
+        ]);
         assert.equal(widths[1], device.viewport?.width, 'laid out at the width of the screen');
         assert.ok(widths[0]! <= widths[1]!, `the page is ${widths[0]} px wide in a ${widths[1]} px window`);
       } finally {
