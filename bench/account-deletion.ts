@@ -1,4 +1,4 @@
-// How long deleting an account takes (contract §9): an account holding the bench's seeded
+// How long deleting an account takes (docs/accounts.md): an account holding the bench's seeded
 // profile (src/cli/seed-data.ts: 5 topics × 10 items, list entries, image contents) plus 100
 // media files of 100 KB uploaded through the API, deleted with DELETE /account/. Prints the
 // request's time and the time until the outbox has removed every file from storage.

@@ -1,4 +1,4 @@
-// W9 (contract §14): 1,000 live streams open on one instance, one write; how long until every
+// W9 (docs/offline-and-live.md): 1,000 live streams open on one instance, one write; how long until every
 // stream has the event, and the memory each open stream costs the service.
 // `npx node --import tsx bench/event-streams.ts [--streams 1000] [--writes 10] [--db postgres://…] [--no-build]`
 //

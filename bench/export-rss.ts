@@ -1,4 +1,4 @@
-// Memory of the data export (contract §9: the service's memory does not grow with the archive's
+// Memory of the data export (docs/accounts.md: the service's memory does not grow with the archive's
 // size). `npx node --import tsx bench/export-rss.ts [--files 20] [--mb 10] [--db postgres://…] [--no-build]`
 //
 // Builds, seeds one account, uploads its media through the API (random bytes behind a PNG

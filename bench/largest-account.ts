@@ -1,4 +1,4 @@
-// The largest account the bounds allow (contract §5), and what it costs everyone else to read,
+// The largest account the bounds allow (docs/app-data.md), and what it costs everyone else to read,
 // export and delete it. `npx node --import tsx bench/largest-account.ts [--db sqlite|postgres://…]
 // [--media-mb 1024] [--no-build]`
 //

@@ -453,7 +453,7 @@ async function inTurnWithW1(
 }
 
 /**
- * W7: an accessor reading a shared profile of W1's shape (contract §12), in turn with W1 on the
+ * W7: an accessor reading a shared profile of W1's shape (docs/sharing.md), in turn with W1 on the
  * same service: its CPU per request against W1's. Accounts apart from the readers and writers
  * each get one reader's app user shared with them, read only, as an accepted invitation leaves it.
  */
@@ -491,7 +491,7 @@ export async function w7(ctx: BenchContext): Promise<void> {
 }
 
 /**
- * W8: W1 sent with If-None-Match holding the current tag (contract §14: a client revalidating
+ * W8: W1 sent with If-None-Match holding the current tag (docs/offline-and-live.md: a client revalidating
  * what it has), answered 304 with no body; in turn with W1 on the same service, its CPU per
  * request against W1's.
  */

@@ -132,7 +132,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerAdminRoutes(app, ctx);
   const devInbox = devInboxEnabled(ctx.config);
   if (devInbox) registerDevInboxRoutes(app, ctx.config);
-  // The pages for people: at / and paths no API route uses (contract §10).
+  // The pages for people: at / and paths no API route uses (docs/web-client.md).
   await registerWebClient(app, ctx.config.webClientDir, ctx.config.publicUrl, devInbox);
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, () => app.swagger());
   return app;

@@ -1,4 +1,4 @@
-// Configuration: every environment variable of contract §1 (and the few knobs we add),
+// Configuration: every environment variable of docs/getting-started.md (and the few knobs we add),
 // validated once at start-up into one typed object. Every bad value is collected and one
 // ConfigError names them all (so an operator fixes .env once, not once per variable);
 // main.ts prints them and exits.
@@ -63,9 +63,9 @@ export interface Config {
   mfaEncryptionKeys: Buffer[];
   /** The issuer an authenticator app shows beside the account. */
   mfaIssuer: string;
-  /** Passkeys (contract §15): the relying party's id and name, and the origins a passkey may be used from. */
+  /** Passkeys (docs/sign-in-providers.md): the relying party's id and name, and the origins a passkey may be used from. */
   webauthn: { rpId: string; rpName: string; origins: string[] };
-  /** Sign in with another provider (contract §15, OIDC_PROVIDERS): in the order the operator listed them. */
+  /** Sign in with another provider (docs/sign-in-providers.md, OIDC_PROVIDERS): in the order the operator listed them. */
   oidcProviders: OidcProviderConfig[];
   renderCacheBytes: number;
   /** Data exports running at once on this instance; beyond, 503. */
@@ -92,11 +92,11 @@ export interface Config {
   passwordResetTtlMs: number;
   /** How long an address is held by an account, or a secondary address, that was never verified. */
   unverifiedAccountTtlMs: number;
-  /** How long the change log keeps a change (contract §14): CHANGES_RETENTION. */
+  /** How long the change log keeps a change (docs/offline-and-live.md): CHANGES_RETENTION. */
   changesRetentionMs: number;
-  /** Live streams open at once per account, on one instance (contract §14): EVENT_STREAMS_PER_ACCOUNT. */
+  /** Live streams open at once per account, on one instance (docs/offline-and-live.md): EVENT_STREAMS_PER_ACCOUNT. */
   eventStreamsPerAccount: number;
-  /** How often a live stream sends a comment line and checks itself: EVENT_HEARTBEAT (at most 30 s, as contract §14 asks). */
+  /** How often a live stream sends a comment line and checks itself: EVENT_HEARTBEAT (at most 30 s, as docs/offline-and-live.md asks). */
   eventHeartbeatMs: number;
   rateLimits: {
     enabled: boolean;
@@ -138,9 +138,9 @@ export interface Config {
     emergencyLinksPerUser: number;
     mediaPerUser: number;
     emailsPerAccount: number;
-    /** Accessors (invitations, accepted or not) per app user: ACCESSOR_QUOTA (contract §12). */
+    /** Accessors (invitations, accepted or not) per app user: ACCESSOR_QUOTA (docs/sharing.md). */
     accessorsPerUser: number;
-    /** Account-wide bounds (contract §5): what one app user holds as a whole. */
+    /** Account-wide bounds (docs/app-data.md): what one app user holds as a whole. */
     itemsPerAccount: number;
     entriesPerAccount: number;
     mediaBytesPerAccount: number;
@@ -200,7 +200,7 @@ const SIZE_UNITS: Record<string, number> = {
 };
 
 /** "3600", "30d", "90s", "1h" → milliseconds. A bare number is seconds. */
-/** A live stream's heartbeat: a comment line at least every 30 s (contract §14). */
+/** A live stream's heartbeat: a comment line at least every 30 s (docs/offline-and-live.md). */
 function heartbeat(ms: number): number {
   if (ms > 30_000) throw new ConfigError('EVENT_HEARTBEAT must be at most 30s: clients and proxies count on a line at least that often');
   return ms;

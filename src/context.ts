@@ -43,7 +43,7 @@ export interface AppContext {
    * the create's transaction claims the key, so the key and the object commit together.
    */
   idempotencyKey?: { accountId: number; key: string; fingerprint: string };
-  /** The OpenID providers people may sign in with (OIDC_PROVIDERS; contract §15). */
+  /** The OpenID providers people may sign in with (OIDC_PROVIDERS; docs/sign-in-providers.md). */
   oidc: OidcProviders;
   /** Where uploaded media files are stored (MEDIA_STORAGE). */
   media: MediaStorage;

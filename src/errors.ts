@@ -1,6 +1,6 @@
 // What went wrong, in the service's own terms. Services, queries and the limits throw these;
 // they know nothing of HTTP. The one error handler (src/http/server-setup.ts) answers each
-// kind with the contract's status and body (§2), and adds the headers a kind calls for.
+// kind with the API's status and body (docs/api-conventions.md), and adds the headers a kind calls for.
 
 /** Field-keyed messages, nested objects nested: {"image_content": {"media_resource": ["…"]}}. */
 export type FieldErrors = { [field: string]: string[] | FieldErrors | FieldErrors[] };
@@ -17,7 +17,7 @@ export type ErrorKind =
   | 'rate-limited' // try again after `retryAfterSeconds`
   | 'unavailable'; // something the request needs is not there now
 
-/** {"detail": "…"}; an emergency link's PIN request adds `pin_required` (contract §13). */
+/** {"detail": "…"}; an emergency link's PIN request adds `pin_required` (docs/emergency-links.md). */
 export type DetailBody = { detail: string; pin_required?: true };
 
 export class DomainError extends Error {
@@ -57,7 +57,7 @@ export function unauthenticated(detail: string): DomainError {
   return new DomainError('unauthenticated', { detail });
 }
 
-/** 401 of an emergency link with a PIN (contract §13): the PIN, not a token, is what to send. */
+/** 401 of an emergency link with a PIN (docs/emergency-links.md): the PIN, not a token, is what to send. */
 export function pinRequired(detail: string): DomainError {
   return new DomainError('unauthenticated', { detail, pin_required: true }, undefined, 'PIN');
 }

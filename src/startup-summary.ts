@@ -1,4 +1,4 @@
-// What a person starting the service needs to know first (contract §10's first five minutes):
+// What a person starting the service needs to know first (docs/web-client.md's first five minutes):
 // where the web client, the API and its documentation are, which database, where e-mail and
 // media go, and where metrics are. Secrets in URLs (database and SMTP passwords) are never printed.
 import { resolve } from 'node:path';

@@ -1,4 +1,4 @@
-// The accounts capability (contracts §3, §4 and §9): one call per room registers its routes.
+// The accounts capability (docs/accounts.md): one call per room registers its routes.
 import { PasswordCheckThrottle } from '../auth/password-check-throttle.ts';
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';

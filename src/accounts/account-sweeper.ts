@@ -4,7 +4,7 @@
 // provider sign-ins never finished (their flows, login codes, used ID tokens past expiry), the
 // abuse limits' ended windows (where they are kept in the database), Idempotency-Keys past their
 // 24 hours, emergency link views past their 90 days, changes past CHANGES_RETENTION, and the
-// operators' audit records past their year (admin/, contract §16). Every instance may run it:
+// operators' audit records past their year (admin/, docs/operators.md). Every instance may run it:
 // each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';

@@ -1,4 +1,4 @@
-// What operators read and change of accounts (contract §16): the account's own row, its
+// What operators read and change of accounts (docs/operators.md): the account's own row, its
 // addresses, and counts of its sessions and second factors. Nothing here reads personal data
 // (app users, profiles, items, emergency information, media, accessors).
 import { type Kysely, sql } from 'kysely';

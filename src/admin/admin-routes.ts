@@ -1,4 +1,4 @@
-// /admin/… (contract §16): the operators' API. Every route is 'hidden' behind the operator
+// /admin/… (docs/operators.md): the operators' API. Every route is 'hidden' behind the operator
 // gate (operator-gate.ts): to anyone but an operator it answers as an unknown path does.
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';

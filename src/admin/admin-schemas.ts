@@ -1,4 +1,4 @@
-// The operators' answers (contract §16): an account's standing, never what it keeps.
+// The operators' answers (docs/operators.md): an account's standing, never what it keeps.
 import { Type, type Static } from 'typebox';
 import type { AccountSummaryRow } from './admin-queries.ts';
 

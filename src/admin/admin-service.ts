@@ -1,7 +1,7 @@
-// What operators may do (contract §16), from the API or the command line alike: find accounts
+// What operators may do (docs/operators.md), from the API or the command line alike: find accounts
 // and see their standing, and act on them. Every action is recorded in the audit in the
 // transaction of the change it records, so nothing is done unrecorded, nor recorded undone.
-// Nothing here reads or returns personal data (§5, §12, §13): the queries touch only the
+// Nothing here reads or returns personal data (docs/app-data.md, docs/sharing.md, docs/emergency-links.md): the queries touch only the
 // account's own rows, its addresses, sessions and second factors.
 import type { Kysely } from 'kysely';
 import { revokeAccountTokens } from '../auth/token-queries.ts';
@@ -170,7 +170,7 @@ export function endSessions(ctx: AppContext, actor: Actor, accountId: number, re
   });
 }
 
-/** The deletion of contract §9, with its notice, as if the person had asked; recorded in its transaction. */
+/** The deletion of docs/accounts.md, with its notice, as if the person had asked; recorded in its transaction. */
 export async function deleteAccountFor(ctx: AppContext, actor: Actor, accountId: number, reason?: string | null): Promise<void> {
   refuseOwnAccount(actor, accountId);
   const account = await findAccount(ctx.db.kysely, accountId);

@@ -1,4 +1,4 @@
-// Who may use the operators' routes (contract §16): an operator holding a second factor (TOTP
+// Who may use the operators' routes (docs/operators.md): an operator holding a second factor (TOTP
 // or a passkey). To everyone else, anonymous or with a bad token included, the routes answer
 // as a path nobody serves does (404), before their input is even looked at; an operator
 // without a second factor is told to turn one on (403). Runs on every /admin/ request, after

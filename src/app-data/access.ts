@@ -1,4 +1,4 @@
-// Who may do what to an app user's data (contract §12): the one decision, made here and used by
+// Who may do what to an app user's data (docs/sharing.md): the one decision, made here and used by
 // every read and write of personal data. A caller is, to one app user, its owner, a writer or a
 // reader (an accepted accessor, with or without private profiles), or nobody.
 //
@@ -36,7 +36,7 @@ export interface Access {
 }
 
 /** The 403 of a write, as the OpenAPI document describes it. */
-export const NOT_ALLOWED = 'An accessor without write access, or an owner-only action by an accessor (contract §12)';
+export const NOT_ALLOWED = 'An accessor without write access, or an owner-only action by an accessor (docs/sharing.md)';
 
 export const READ_ONLY = 'You have read-only access to this data; its owner can give you write access.';
 export const OWNER_ONLY = 'Only the owner of this data can do this.';

@@ -1,4 +1,4 @@
-// The personal-data capability (contract §5), the media gallery included (its files are served by src/media/).
+// The personal-data capability (docs/app-data.md), the media gallery included (its files are served by src/media/).
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import { registerAppUserRoutes } from './app-user-routes.ts';

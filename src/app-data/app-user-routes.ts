@@ -1,4 +1,4 @@
-// /app/users/ and /app/users/{id}/ (contract §5).
+// /app/users/ and /app/users/{id}/ (docs/app-data.md).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';

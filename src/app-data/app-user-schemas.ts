@@ -1,4 +1,4 @@
-// App user (contract §5, §12): {id, url, name, quote, is_owned_by_current_user, permissions};
+// App user (docs/app-data.md, docs/sharing.md): {id, url, name, quote, is_owned_by_current_user, permissions};
 // the detail adds the URLs of what it holds and its profiles (list shape) as the caller may see
 // them.
 import { Type, type Static } from 'typebox';
@@ -12,7 +12,7 @@ export const AppUserSchema = Type.Object({
   url: Url,
   name: Type.String(),
   quote: Nullable(Type.String()),
-  is_owned_by_current_user: Type.Boolean({ description: 'False for an app user shared with the caller (contract §12)' }),
+  is_owned_by_current_user: Type.Boolean({ description: 'False for an app user shared with the caller (docs/sharing.md)' }),
   permissions: Type.Object(
     { read: Type.Boolean(), write: Type.Boolean() },
     { description: 'What the caller may do with what the app user holds; only its owner changes the app user itself' },

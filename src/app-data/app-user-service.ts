@@ -1,4 +1,4 @@
-// App users (contract §5, §12). One app user per account: the unique index on
+// App users (docs/app-data.md, docs/sharing.md). One app user per account: the unique index on
 // app_users.account_id decides when two creates race, and its violation is the same 400. The
 // caller's list holds their own app user first, then those shared with them.
 import type { Caller } from '../auth/token-auth.ts';

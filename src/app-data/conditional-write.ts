@@ -1,4 +1,4 @@
-// No lost updates (contract §14): a PATCH, PUT or DELETE sent with `If-Match` goes through only
+// No lost updates (docs/offline-and-live.md): a PATCH, PUT or DELETE sent with `If-Match` goes through only
 // while the resource is still what the client saw. The current tag is the one a GET would
 // answer the caller (http/entity-tags.ts: a hash of their body), so it is computed the same way:
 // the resource read and serialised through the route's response schema, which for these routes

@@ -21,7 +21,7 @@ export function listEmergencyContacts(db: Kysely<Database>, accountId: number, a
     .execute();
 }
 
-/** Emergency contacts by id (the changes of contract §14). */
+/** Emergency contacts by id (the changes of docs/offline-and-live.md). */
 export function listEmergencyContactsByIds(
   db: Kysely<Database>,
   accountId: number,

@@ -1,4 +1,4 @@
-// /app/users/{id}/emergency-contacts/ and /app/emergency-contacts/{id}/ (contract §5).
+// /app/users/{id}/emergency-contacts/ and /app/emergency-contacts/{id}/ (docs/app-data.md).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';

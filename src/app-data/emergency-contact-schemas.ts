@@ -1,4 +1,4 @@
-// Emergency contact (contract §5): {id, url, name, relation, phone_number, alt_phone_number, email}.
+// Emergency contact (docs/app-data.md): {id, url, name, relation, phone_number, alt_phone_number, email}.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { NAME_MAX_LENGTH, NameField, Url } from './field-schemas.ts';

@@ -1,4 +1,4 @@
-// Emergency contacts (contract §5).
+// Emergency contacts (docs/app-data.md).
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { findAppUser } from './app-user-queries.ts';

@@ -48,7 +48,7 @@ export async function listEmergencyItems(db: Kysely<Database>, accountId: number
   return rows.map(toRow);
 }
 
-/** Emergency items by id (the changes of contract §14). */
+/** Emergency items by id (the changes of docs/offline-and-live.md). */
 export async function listEmergencyItemsByIds(
   db: Kysely<Database>,
   accountId: number,

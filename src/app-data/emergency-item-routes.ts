@@ -1,4 +1,4 @@
-// /app/users/{id}/emergency-items/ and /app/emergency-items/{id}/ (contract §5; creates answer 201).
+// /app/users/{id}/emergency-items/ and /app/emergency-items/{id}/ (docs/app-data.md; creates answer 201).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';

@@ -1,4 +1,4 @@
-// Emergency item (contract §5): {id, url, name, description, media_resource}; media in full on
+// Emergency item (docs/app-data.md): {id, url, name, description, media_resource}; media in full on
 // read, an id of the same app user's media (or null) on write.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';

@@ -1,4 +1,4 @@
-// Emergency items (contract §5): the attached media must be the same app user's.
+// Emergency items (docs/app-data.md): the attached media must be the same app user's.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';

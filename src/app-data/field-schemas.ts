@@ -1,4 +1,4 @@
-// Field schemas shared by the personal-data resources (contract §5 lengths).
+// Field schemas shared by the personal-data resources (docs/app-data.md lengths).
 import { Type, type TSchema } from 'typebox';
 import { MediaResourceSchema } from '../media/media-view.ts';
 
@@ -23,7 +23,7 @@ export const MediaIdField = Nullable(
 );
 
 /**
- * The media object of contract §5 without MediaResourceSchema's $id: a response that embeds it
+ * The media object of docs/app-data.md without MediaResourceSchema's $id: a response that embeds it
  * twice (an image content's image_resource and media_resource) cannot be compiled with the $id.
  */
 export const MediaObjectSchema = Type.Object(MediaResourceSchema.properties);

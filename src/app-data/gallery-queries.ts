@@ -29,7 +29,7 @@ export function listMedia(db: Kysely<Database>, accountId: number, appUserId: nu
     .execute();
 }
 
-/** Media by id (the changes of contract §14). */
+/** Media by id (the changes of docs/offline-and-live.md). */
 export function listMediaByIds(db: Kysely<Database>, accountId: number, ids: readonly number[]): Promise<MediaRow[]> {
   return db.selectFrom('media_resources').select(COLUMNS).where('id', 'in', ids).where('account_id', '=', accountId).execute();
 }

@@ -1,4 +1,4 @@
-// The media gallery (contract §5): /app/users/{id}/gallery/ lists and uploads,
+// The media gallery (docs/app-data.md): /app/users/{id}/gallery/ lists and uploads,
 // /app/media-resources/{id}/ reads, renames and deletes. Signed file downloads are in
 // src/media/media-file-routes.ts.
 import multipart from '@fastify/multipart';

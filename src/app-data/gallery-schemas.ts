@@ -1,4 +1,4 @@
-// Request shapes of the media gallery (contract §5). The response shape, MediaResourceSchema,
+// Request shapes of the media gallery (docs/app-data.md). The response shape, MediaResourceSchema,
 // lives in src/media/media-view.ts because items and emergency items embed it too.
 import { Type, type Static } from 'typebox';
 import { NAME_MAX_LENGTH, NameField } from './field-schemas.ts';

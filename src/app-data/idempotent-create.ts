@@ -1,4 +1,4 @@
-// Safe retries (contract §14): a create sent with `Idempotency-Key` is performed once per key
+// Safe retries (docs/offline-and-live.md): a create sent with `Idempotency-Key` is performed once per key
 // and account within 24 hours; a retry answers the first answer again (status, body,
 // `Location`), and the same key with another request is 422.
 //
@@ -115,7 +115,7 @@ async function replay(
   return reply.code(row.status).send(JSON.parse(row.body));
 }
 
-/** 201 with `Location` equal to the new object's absolute url (contract §2). */
+/** 201 with `Location` equal to the new object's absolute url (docs/api-conventions.md). */
 export function created<T extends { url: string }>(reply: FastifyReply, body: T): FastifyReply {
   return reply.code(201).header('location', body.url).send(body);
 }

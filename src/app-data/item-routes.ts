@@ -1,4 +1,4 @@
-// /app/topics/{id}/items/ and /app/items/{id}/ (contract §5).
+// /app/topics/{id}/items/ and /app/items/{id}/ (docs/app-data.md).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';

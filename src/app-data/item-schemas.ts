@@ -1,4 +1,4 @@
-// Item (contract §5): {id, url, name, image_content, list_content}, exactly one content non-null.
+// Item (docs/app-data.md): {id, url, name, image_content, list_content}, exactly one content non-null.
 // Contents are read as objects (media in full) and written with media ids.
 import { Type, type Static } from 'typebox';
 import { namedExamples } from '../http/openapi-document.ts';

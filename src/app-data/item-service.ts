@@ -1,4 +1,4 @@
-// Items (contract §5): exactly one content per item, content type fixed at creation, media of
+// Items (docs/app-data.md): exactly one content per item, content type fixed at creation, media of
 // the same app user only, a list written as a whole.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';

@@ -1,4 +1,4 @@
-// /app/items/{id}/list-entries/ ({id} is the item) and /app/list-entries/{id}/ (contract §5).
+// /app/items/{id}/list-entries/ ({id} is the item) and /app/list-entries/{id}/ (docs/app-data.md).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';

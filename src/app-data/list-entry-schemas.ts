@@ -1,4 +1,4 @@
-// List entry (contract §5): {id, url, text}, text required, at most 255 characters.
+// List entry (docs/app-data.md): {id, url, text}, text required, at most 255 characters.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { NAME_MAX_LENGTH, Url } from './field-schemas.ts';

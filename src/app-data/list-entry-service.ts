@@ -1,4 +1,4 @@
-// List entries (contract §5): the entries of a list item, one by one. An image item has no
+// List entries (docs/app-data.md): the entries of a list item, one by one. An image item has no
 // list: its entries are 404, like a missing item's.
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';

@@ -9,7 +9,7 @@ export interface OwnedProfileRow extends ProfileRow {
   app_user_id: number;
 }
 
-/** The app user's profiles by id; without `withPrivate`, the private ones are left out (contract §12). */
+/** The app user's profiles by id; without `withPrivate`, the private ones are left out (docs/sharing.md). */
 export function listProfiles(db: Kysely<Database>, accountId: number, appUserId: number, withPrivate = true): Promise<ProfileRow[]> {
   let query = db.selectFrom('profiles').select(COLUMNS).where('app_user_id', '=', appUserId).where('account_id', '=', accountId);
   if (!withPrivate) query = query.where('is_private', '=', 0);

@@ -1,4 +1,4 @@
-// /app/users/{id}/profiles/ and /app/profiles/{id}/ (contract §5).
+// /app/users/{id}/profiles/ and /app/profiles/{id}/ (docs/app-data.md).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';

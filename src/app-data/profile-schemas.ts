@@ -1,4 +1,4 @@
-// Profile (contract §5, §12): list shape {id, url, name, is_default, is_private}; the detail adds
+// Profile (docs/app-data.md, docs/sharing.md): list shape {id, url, name, is_default, is_private}; the detail adds
 // topics in full.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';

@@ -1,4 +1,4 @@
-// Profiles (contract §5, §12). At most one profile of an app user is the default: making one
+// Profiles (docs/app-data.md, docs/sharing.md). At most one profile of an app user is the default: making one
 // default clears the flag on the others in the same transaction (the app user's row lock,
 // taken by the owned-write kernel, queues concurrent "make default" requests, so they never
 // collide on the one-default index). `is_private` is the owner's to change: an accessor who can

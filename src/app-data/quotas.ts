@@ -1,4 +1,4 @@
-// Quotas that stop unbounded growth (config.quotas): per parent, and account-wide (contract §5:
+// Quotas that stop unbounded growth (config.quotas): per parent, and account-wide (docs/app-data.md:
 // what one app user holds as a whole, so that no single account can make a read, an export or
 // a deletion expensive for everyone else). Over one, 400 non_field_errors.
 import type { Config } from '../config.ts';

@@ -1,4 +1,4 @@
-// /app/topic-types/, /app/profiles/{id}/topics/ and /app/topics/{id}/ (contract §5).
+// /app/topic-types/, /app/profiles/{id}/topics/ and /app/topics/{id}/ (docs/app-data.md).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';

@@ -1,4 +1,4 @@
-// Topic (contract §5): {id, url, name, topic_type, items_url, items}, items in full, everywhere.
+// Topic (docs/app-data.md): {id, url, name, topic_type, items_url, items}, items in full, everywhere.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { NameField, Url } from './field-schemas.ts';

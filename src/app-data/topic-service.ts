@@ -1,4 +1,4 @@
-// Topics (contract §5): read with their items in full, written through the owned-write kernel.
+// Topics (docs/app-data.md): read with their items in full, written through the owned-write kernel.
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';

@@ -4,7 +4,7 @@
 // serialised by its route's schema (and cached where the route caches). Beyond, it is written
 // in pages (paged-tree.ts) into a spool file within one snapshot and sent from it, as the data
 // export is: no read of the largest account allowed stalls the instance or takes memory in
-// proportion to it (contract §5). The choice is made from the app user's counts, read with the
+// proportion to it (docs/app-data.md). The choice is made from the app user's counts, read with the
 // view's first row (tree-queries.ts), so it costs no query.
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';

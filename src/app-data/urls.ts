@@ -1,4 +1,4 @@
-// Absolute URLs of the personal-data resources, always built from PUBLIC_URL (contract §2).
+// Absolute URLs of the personal-data resources, always built from PUBLIC_URL (docs/api-conventions.md).
 import type { AppContext } from '../context.ts';
 
 const at = (ctx: AppContext, path: string) => `${ctx.config.publicUrl}${path}`;

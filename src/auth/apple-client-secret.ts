@@ -1,4 +1,4 @@
-// Sign in with Apple's client secret (contract §15): not a fixed string but an ES256 JWT the
+// Sign in with Apple's client secret (docs/sign-in-providers.md): not a fixed string but an ES256 JWT the
 // service signs with the operator's key from Apple (OIDC_APPLE_PRIVATE_KEY_FILE, the .p8
 // file), naming the team (iss), the client id in use (sub) and Apple (aud). Each is made for
 // a short while and reused until close to its end.

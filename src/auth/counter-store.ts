@@ -1,4 +1,4 @@
-// The counters behind every abuse limit (contract §8, §11): fixed windows, one count per key.
+// The counters behind every abuse limit (docs/api-conventions.md#limits, docs/production.md): fixed windows, one count per key.
 // `limit()` counts an attempt when it starts — before any password is hashed, so parallel
 // attempts cannot slip past together — and says how long the caller must wait when that made
 // a key go over its limit; `release()` takes a count back (a right password is no failure).

@@ -1,4 +1,4 @@
-// What an account may see of others' data (contract §12): its accepted accessors, read with
+// What an account may see of others' data (docs/sharing.md): its accepted accessors, read with
 // every token check (token-finder.ts), so that a request for shared data needs no query of its
 // own to know whether it may go on, and a revocation or a permission change counts from the
 // next request on every instance.

@@ -1,4 +1,4 @@
-// Per-IP limits of contract §8 for register, reset-password, verify-email and
+// Per-IP limits of docs/api-conventions.md#limits for register, reset-password, verify-email and
 // change-password, applied by @fastify/rate-limit from the route's config. request.ip
 // honours TRUST_PROXY, so X-Forwarded-For counts only behind a trusted proxy; an IPv6 client
 // counts by its /64 (client-network.ts). The plugin

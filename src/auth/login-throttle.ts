@@ -1,4 +1,4 @@
-// Login failure limits of contract §8, checked before any password hashing: per IP (10 a
+// Login failure limits of docs/api-conventions.md#limits, checked before any password hashing: per IP (10 a
 // minute), per account and IP (default 5 in 5 minutes) and per account whatever the IP (100 an
 // hour); at the login's second step also wrong codes in a row per account (10, then
 // an hour's wait). Counted in the service's counter store (counter-store.ts): in memory for one

@@ -1,4 +1,4 @@
-// This service as an OpenID Connect relying party (contract §15): one OidcProvider per
+// This service as an OpenID Connect relying party (docs/sign-in-providers.md): one OidcProvider per
 // configured provider. `openid-client` does the protocol — discovery, the authorization URL
 // with state, nonce and PKCE (S256), the callback's checks (state, issuer, audience, expiry,
 // nonce) and the code exchange, revocation; `jose` checks the ID tokens apps send (signature

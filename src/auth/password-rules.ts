@@ -1,4 +1,4 @@
-// The password validators of contract §3: length 8–128, not entirely numeric, not a common
+// The password validators of docs/accounts.md: length 8–128, not entirely numeric, not a common
 // password (zxcvbn-ts's list of ~49,000), not too similar to the e-mail address or names.
 import { MAX_PASSWORD_LENGTH } from './passwords.ts';
 

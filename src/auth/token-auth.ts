@@ -1,7 +1,7 @@
-// `Authorization: Token <token>` on every request (contract §3). Routes say in their config
+// `Authorization: Token <token>` on every request (docs/accounts.md). Routes say in their config
 // whether a caller must be authenticated ('required', the default), may be ('optional'), or
 // is not looked at ('none'). A route that must not be known to exist by those who may not
-// use it (the operators' routes, contract §16) is 'hidden': a token is read when one is
+// use it (the operators' routes, docs/operators.md) is 'hidden': a token is read when one is
 // given, and a missing or bad one leaves the caller null, for the route's own 404.
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
@@ -19,7 +19,7 @@ export interface Caller {
    * of the caller's data are stamped with it; read it before reading the data.
    */
   dataVersion(): Promise<number | null>;
-  /** The app users others share with the caller (contract §12): no query of its own. */
+  /** The app users others share with the caller (docs/sharing.md): no query of its own. */
   grants(): Promise<readonly Grant[]>;
 }
 

@@ -1,5 +1,5 @@
 // `npm run accounts -- <command>` (or `node dist/cli/accounts.js <command>` from a build): the
-// operators' actions (contract §16) from the server's command line, for a server with no
+// operators' actions (docs/operators.md) from the server's command line, for a server with no
 // browser and for giving the operator role, which nothing else gives. Reads the service's
 // configuration (environment and .env) and its database; never migrates. Every change is
 // recorded in the operators' audit with via "cli" and no operator.

@@ -10,7 +10,7 @@ export interface AccountsTable {
   last_name: string;
   password_hash: string;
   created_at: number;
-  /** The operator role (contract §16): given and taken back from the command line only. */
+  /** The operator role (docs/operators.md): given and taken back from the command line only. */
   is_operator: Generated<Flag>;
   /** When an operator disabled the account; null: not disabled. */
   disabled_at: number | null;
@@ -60,7 +60,7 @@ export interface PasswordResetKeysTable {
   used_at: number | null;
 }
 
-/** What was sent: a key (verification, reset), or an invitation to someone's data (contract §12). */
+/** What was sent: a key (verification, reset), or an invitation to someone's data (docs/sharing.md). */
 export type EmailSendKind = 'verification' | 'reset' | 'invitation';
 
 export interface EmailSendsTable {
@@ -119,7 +119,7 @@ export interface MfaChallengesTable {
   token_hash: string;
   failed_attempts: Generated<number>;
   expires_at: number;
-  /** The identity a sign-in through another provider came by (contract §15); null for a password login. */
+  /** The identity a sign-in through another provider came by (docs/sign-in-providers.md); null for a password login. */
   identity_id: Generated<number | null>;
 }
 
@@ -160,7 +160,7 @@ export interface ProfilesTable {
   app_user_id: number;
   name: string;
   is_default: Flag;
-  /** Hidden from accessors without private access (contract §12). */
+  /** Hidden from accessors without private access (docs/sharing.md). */
   is_private: Generated<Flag>;
 }
 
@@ -178,7 +178,7 @@ export interface AccessorsTable {
   accepted_at: number | null;
 }
 
-/** A create performed under an Idempotency-Key (contract §14), with its first answer. */
+/** A create performed under an Idempotency-Key (docs/offline-and-live.md), with its first answer. */
 export interface IdempotencyKeysTable {
   account_id: number;
   key: string;
@@ -248,7 +248,7 @@ export interface EmergencyContactsTable {
   email: string;
 }
 
-/** A public link to an app user's emergency items and contacts (contract §13). */
+/** A public link to an app user's emergency items and contacts (docs/emergency-links.md). */
 export interface EmergencyLinksTable {
   id: Generated<number>;
   account_id: number;
@@ -279,7 +279,7 @@ export interface EmergencyLinkViewsTable {
   user_agent: string | null;
 }
 
-/** A WebAuthn credential of an account (contract §15); ids and keys as base64url text. */
+/** A WebAuthn credential of an account (docs/sign-in-providers.md); ids and keys as base64url text. */
 export interface PasskeysTable {
   id: Generated<number>;
   account_id: number;
@@ -304,7 +304,7 @@ export interface WebauthnChallengesTable {
   expires_at: number;
 }
 
-/** One change to something an app user holds (contract §14), written by triggers (migration 0019). */
+/** One change to something an app user holds (docs/offline-and-live.md), written by triggers (migration 0019). */
 export interface ChangesTable {
   id: Generated<number>;
   app_user_id: number;
@@ -337,7 +337,7 @@ export interface ChangesHorizonTable {
 
 export type AuditVia = 'api' | 'cli';
 
-/** One operator action (contract §16), kept a year. */
+/** One operator action (docs/operators.md), kept a year. */
 export interface OperatorAuditTable {
   id: Generated<number>;
   at: number;
@@ -349,7 +349,7 @@ export interface OperatorAuditTable {
   reason: string | null;
 }
 
-/** An account's identity at another provider (contract §15): one per (issuer, subject). */
+/** An account's identity at another provider (docs/sign-in-providers.md): one per (issuer, subject). */
 export interface IdentitiesTable {
   id: Generated<number>;
   account_id: number;

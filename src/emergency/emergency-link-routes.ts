@@ -1,4 +1,4 @@
-// /app/users/{id}/emergency-links/, /app/emergency-links/{id}/ and its views/ (contract §13):
+// /app/users/{id}/emergency-links/, /app/emergency-links/{id}/ and its views/ (docs/emergency-links.md):
 // the owner's only. An accessor of the app user is 403 (access.ts), anyone else 404.
 import { Type } from 'typebox';
 import { IdParams } from '../app-data/field-schemas.ts';
@@ -30,7 +30,7 @@ const tags = ['emergency links'];
 const current: Current = { schema: EmergencyLinkSchema, read: (a, id) => getEmergencyLink(a.ctx, a.accountId, id) };
 
 /** The 403 of every route here, as the document describes it. */
-const OWNER_ONLY = 'An accessor of the app user: emergency links are its owner’s only (contract §12)';
+const OWNER_ONLY = 'An accessor of the app user: emergency links are its owner’s only (docs/sharing.md)';
 
 export function registerEmergencyLinkRoutes(app: App, ctx: AppContext): void {
   app.get(

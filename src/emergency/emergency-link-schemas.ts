@@ -1,4 +1,4 @@
-// The emergency link as its owner sees it (contract §13): {id, url, label, created_at,
+// The emergency link as its owner sees it (docs/emergency-links.md): {id, url, label, created_at,
 // expires_at, has_pin, views, last_viewed_at}; the create's answer adds `link`, the public URL,
 // shown then only. And a view: {viewed_at, ip_address, user_agent}.
 import { Type, type Static } from 'typebox';

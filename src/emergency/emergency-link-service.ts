@@ -1,4 +1,4 @@
-// Emergency links as their owner keeps them (contract §13): list, create (the one answer with
+// Emergency links as their owner keeps them (docs/emergency-links.md): list, create (the one answer with
 // the link in it), change the label, expiry or PIN, revoke, and list the views. Only the owner
 // reaches these (the routes ask access.ts for 'owner'); every query filters on the owner's
 // account, so anyone else's request is 404.

@@ -1,4 +1,4 @@
-// Emergency access links (contract §13): the owner's routes and the public ones.
+// Emergency access links (docs/emergency-links.md): the owner's routes and the public ones.
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import { registerEmergencyLinkRoutes } from './emergency-link-routes.ts';

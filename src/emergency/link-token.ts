@@ -1,4 +1,4 @@
-// The secret of an emergency link (contract §13): 128 random bits, 22 URL-safe characters, so
+// The secret of an emergency link (docs/emergency-links.md): 128 random bits, 22 URL-safe characters, so
 // that the link stays short on a printed card's QR code. It appears once, in the answer to the
 // create; the database keeps only its SHA-256, as for every other secret (auth/token-hash.ts).
 import { randomBytes } from 'node:crypto';

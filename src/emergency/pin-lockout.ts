@@ -1,4 +1,4 @@
-// Wrong PINs of an emergency link (contract §13): after RATE_LIMIT_EMERGENCY_PIN of them
+// Wrong PINs of an emergency link (docs/emergency-links.md): after RATE_LIMIT_EMERGENCY_PIN of them
 // (default 5 in 15 minutes) the link answers 429 for the window's length, counted from the
 // wrong PIN that locked it. A 4-digit PIN is found offline from its hash in moments, so this,
 // not the hash, is what protects it.

@@ -1,4 +1,4 @@
-// GET and POST /public/emergency/{token}/ (contract §13): no token, no account. Their answers
+// GET and POST /public/emergency/{token}/ (docs/emergency-links.md): no token, no account. Their answers
 // are never stored, sent on as a referrer or indexed; the requests of one client IP share one
 // budget (RATE_LIMIT_EMERGENCY_LINK_IP, counted as every per-IP limit: ip-rate-limits.ts); and
 // the link's token stays out of the logs, as it works for a year.

@@ -1,4 +1,4 @@
-// What an emergency link shows (contract §13), and nothing more: the app user's name, its
+// What an emergency link shows (docs/emergency-links.md), and nothing more: the app user's name, its
 // emergency items (media as file URLs signed for 15 minutes) and its emergency contacts, and
 // when this view was recorded. No ids, no API URLs, nothing of the account, its addresses,
 // profiles, topics or gallery. test/emergency/public-fields.test.ts holds the list of fields.

@@ -1,4 +1,4 @@
-// The public side of an emergency link (contract §13): anyone with the link reads the
+// The public side of an emergency link (docs/emergency-links.md): anyone with the link reads the
 // emergency information, without an account; with a PIN, after giving it. Each request reads
 // the link from the database, so a revocation or an expiry holds from the next request on
 // every instance. Unknown, expired and revoked tokens are one and the same 404.

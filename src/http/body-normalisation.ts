@@ -1,4 +1,4 @@
-// What happens to every request body before it is validated (contract §2): strings are
+// What happens to every request body before it is validated (docs/api-conventions.md): strings are
 // trimmed (passwords excepted), and one rule holds for every string, whichever database
 // stores it: no control characters but tab and line breaks, no unpaired surrogates.
 // PostgreSQL refuses U+0000 in text and SQLite would store it; neither is text a person

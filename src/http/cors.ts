@@ -1,4 +1,4 @@
-// Cross-origin calls from browsers (contract §10): with CORS_ORIGINS set, pages of those
+// Cross-origin calls from browsers (docs/web-client.md): with CORS_ORIGINS set, pages of those
 // origins may call the API, preflight included; unset, nothing is allowed and no CORS header
 // is sent. Credentials are a token in the Authorization header, never a cookie, so no
 // credentialed CORS is needed. The preflight is answered in an onRequest hook registered

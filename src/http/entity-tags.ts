@@ -1,4 +1,4 @@
-// Validators for personal data (contract §14): every 200 of a GET under /app/ carries a strong
+// Validators for personal data (docs/offline-and-live.md): every 200 of a GET under /app/ carries a strong
 // `ETag`, a hash of the exact bytes the caller gets, so it changes exactly when their body
 // does (an owner and an accessor see different bodies: different tags). `If-None-Match` with
 // the current tag answers 304 with no body. A rendering served from the cache

@@ -1,4 +1,4 @@
-// The error bodies of contract §2, as response schemas for the OpenAPI document: declared on
+// The error bodies of docs/api-conventions.md, as response schemas for the OpenAPI document: declared on
 // every route through `errors({...})`, shared once (components/schemas/ErrorDetail and
 // FieldErrors). They document; they do not shape what is sent: the error handler serialises
 // error bodies with JSON.stringify whatever a route declares (server-setup.ts).
@@ -16,7 +16,7 @@ export const ErrorDetailSchema = {
   additionalProperties: false,
 } as const;
 
-/** The 401 of an emergency link with a PIN (contract §13): `{"detail": "…", "pin_required": true}`. */
+/** The 401 of an emergency link with a PIN (docs/emergency-links.md): `{"detail": "…", "pin_required": true}`. */
 export const PinRequiredSchema = {
   $id: 'PinRequired',
   type: 'object',

@@ -1,6 +1,6 @@
 // Errors of the HTTP layer itself (a body that is not JSON, an upload stream cut short, a file
 // link that expired, a range outside a file): thrown with the status and the {"detail"} body
-// of contract §2. What the services throw is a DomainError (src/errors.ts); the one error
+// of docs/api-conventions.md. What the services throw is a DomainError (src/errors.ts); the one error
 // handler answers both.
 
 export class HttpError extends Error {

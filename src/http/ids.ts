@@ -2,7 +2,7 @@ import { notFound } from '../errors.ts';
 
 const MAX_ID = 2_147_483_647; // PostgreSQL integer
 
-/** Ids in paths are positive integers; anything else is 404 (contract §2). */
+/** Ids in paths are positive integers; anything else is 404 (docs/api-conventions.md). */
 export function parseId(raw: string | undefined): number {
   if (raw === undefined || !/^[1-9]\d{0,9}$/.test(raw)) throw notFound();
   const id = Number(raw);

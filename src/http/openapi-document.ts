@@ -1,4 +1,4 @@
-// What the OpenAPI document says beyond the routes' own schemas (contract §10): every
+// What the OpenAPI document says beyond the routes' own schemas (docs/web-client.md): every
 // operation named (operationId), schemas with an $id named by it in components/schemas, path
 // ids typed as the integers they are, and request examples that work from /docs. The routes
 // themselves take ids as strings, so that an id that is not a positive integer is a 404
@@ -91,7 +91,7 @@ export function transformDocument({ openapiObject }: { openapiObject: Partial<Js
 }
 
 /**
- * A personal-data GET (http/entity-tags.ts, contract §14): its 200 carries an ETag, and
+ * A personal-data GET (http/entity-tags.ts, docs/offline-and-live.md): its 200 carries an ETag, and
  * If-None-Match with the current one answers 304 with no body.
  */
 function withValidators(operation: JsonObject): JsonObject {

@@ -1,4 +1,4 @@
-// The HTTP conventions of contract §2 that hold for every endpoint: JSON parsing, trimming and
+// The HTTP conventions of docs/api-conventions.md that hold for every endpoint: JSON parsing, trimming and
 // the text rule (body-normalisation.ts), one error handler, 404 and 405 with Allow, and the
 // overload guard.
 import underPressure from '@fastify/under-pressure';
@@ -15,7 +15,7 @@ import { formatValidationErrors } from './validation-errors.ts';
 
 function registerJsonParser(app: App): void {
   app.removeContentTypeParser('application/json');
-  // Fastify also parses text/plain by default; the contract accepts JSON only (415 otherwise).
+  // Fastify also parses text/plain by default; the API accepts JSON only (415 otherwise).
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
     if ((text as string).trim() === '') return done(null, undefined);
@@ -54,7 +54,7 @@ function sendError(reply: FastifyReply, status: number, body: object, headers: R
     .send(body);
 }
 
-/** The contract's status for each kind of domain error (§2). */
+/** The API's status for each kind of domain error (docs/api-conventions.md). */
 const STATUS_OF: Record<ErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,

@@ -1,4 +1,4 @@
-// Turns Ajv's errors into the field-keyed 400 body of contract §2, with messages a client
+// Turns Ajv's errors into the field-keyed 400 body of docs/api-conventions.md, with messages a client
 // may show to a person.
 import type { FastifySchemaValidationError } from 'fastify';
 import type { FieldErrors } from '../errors.ts';
@@ -14,7 +14,7 @@ const TYPE_NAMES: Record<string, string> = {
 
 const PHONE_MESSAGE = "Phone number must be entered in the format: '999999999' or '+999999999'. Up to 15 digits allowed.";
 
-/** An emergency link's PIN (contract §13); its schemas use this pattern, so the message can say what a PIN is. */
+/** An emergency link's PIN (docs/emergency-links.md); its schemas use this pattern, so the message can say what a PIN is. */
 export const PIN_PATTERN = '^[0-9]{4,8}$';
 const PIN_MESSAGE = 'A PIN is 4 to 8 digits.';
 

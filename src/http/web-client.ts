@@ -1,4 +1,4 @@
-// The web client for people (contract §10), served from its build (WEB_CLIENT_DIR):
+// The web client for people (docs/web-client.md), served from its build (WEB_CLIENT_DIR):
 // - its pages — `/` and the paths in PAGE_PATHS, none under an API prefix, so an unknown
 //   /app/, /account/, /auth/, /media/ or /public/ path keeps the API's JSON 404 — answer index.html,
 //   revalidated on every visit (no-cache), so a new build is picked up at once;
@@ -21,7 +21,7 @@ export const PAGE_PATHS = [
   '/',
   '/sign-up',
   '/sign-in',
-  // Back from another provider (contract §15): the one-time code in the fragment.
+  // Back from another provider (docs/sign-in-providers.md): the one-time code in the fragment.
   '/sign-in/provider',
   '/verify-email',
   '/forgot-password',
@@ -32,10 +32,10 @@ export const PAGE_PATHS = [
   '/data',
   '/data/*',
   '/shared',
-  // The operators' console (contract §16): one page, its views chosen by the query
+  // The operators' console (docs/operators.md): one page, its views chosen by the query
   // (/admin?account=12, ?view=outbox, ?view=audit), so that no page lies under /admin/, the API's.
   '/admin',
-  // An emergency link, $PUBLIC_URL/emergency/<token> (contract §13): the page reads /public/emergency/<token>/.
+  // An emergency link, $PUBLIC_URL/emergency/<token> (docs/emergency-links.md): the page reads /public/emergency/<token>/.
   '/emergency/*',
 ] as const;
 

@@ -15,7 +15,7 @@ export async function queueEmail(ctx: AppContext, trx: Kysely<Database>, message
 }
 
 /**
- * Apple said this relay address (an identity's, contract §15) forwards no mail for now
+ * Apple said this relay address (an identity's, docs/sign-in-providers.md) forwards no mail for now
  * (email-disabled): nothing is queued for it until it says email-enabled.
  */
 async function relayTakesNoMail(db: Kysely<Database>, to: string): Promise<boolean> {

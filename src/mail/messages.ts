@@ -100,7 +100,7 @@ export function recoveryCodeUsedMessage(to: string, codesLeft: number): MailMess
   ]);
 }
 
-/** An operator turned the second factor off (contract §16), as asked by someone who lost it. */
+/** An operator turned the second factor off (docs/operators.md), as asked by someone who lost it. */
 export function secondFactorRemovedMessage(to: string): MailMessage {
   return compose(to, 'Two-step sign-in was turned off by the service', [
     'At your request, the people who run Profile Service turned off two-step sign-in for your account: its authenticator app, its recovery codes and its passkeys were removed. Signing in now needs only your password.',
@@ -131,7 +131,7 @@ function inviterName(inviter: Inviter): string {
 }
 
 /**
- * An invitation to see (or keep up to date) someone's information (contract §12). It carries no
+ * An invitation to see (or keep up to date) someone's information (docs/sharing.md). It carries no
  * key: the page it links to lists the invitations addressed to the reader's verified addresses,
  * so the link is the same for every invitation and leads nowhere for anyone else.
  */
@@ -169,7 +169,7 @@ function linkName(label: string): string {
   return label === '' ? 'Your emergency link' : `Your emergency link "${label}"`;
 }
 
-/** A view of an emergency link (contract §13): at most one of these per link an hour. */
+/** A view of an emergency link (docs/emergency-links.md): at most one of these per link an hour. */
 export function emergencyLinkViewedMessage(
   to: string,
   label: string,

@@ -1,4 +1,4 @@
-// Mailing-list sync (contract §7): on registration, a change of name and a change of
+// Mailing-list sync (docs/messaging-and-sync.md): on registration, a change of name and a change of
 // primary address, a job is queued in the outbox in the same transaction as the change.
 // Nothing is queued when sync is off.
 import type { Kysely } from 'kysely';
@@ -13,7 +13,7 @@ export interface MemberSync {
   lastName: string;
 }
 
-/** A deleted account's member is removed from the list for good (contract §9). */
+/** A deleted account's member is removed from the list for good (docs/accounts.md). */
 export interface MemberDeletion {
   deletePermanently: string;
 }

@@ -1,4 +1,4 @@
-// Which files the gallery accepts (contract §5): images, PDF, audio and video, judged from
+// Which files the gallery accepts (docs/app-data.md): images, PDF, audio and video, judged from
 // the bytes with file-type. The client's file name and declared content type are ignored.
 
 /** How much of the start of a file type detection looks at (file-type's own sample size). */

@@ -1,4 +1,4 @@
-// The media resource as clients see it (contract §5), used wherever media appears:
+// The media resource as clients see it (docs/app-data.md), used wherever media appears:
 // the gallery, items' image content, emergency items.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';

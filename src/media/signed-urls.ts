@@ -1,6 +1,6 @@
 // Signed, expiring URLs for media files: the URL itself is the credential, so a client can
 // hand it to an image view that sends no token. HMAC-SHA256 over the storage key and expiry,
-// and, in a URL handed to an accessor (contract §12), the accessor's id: the download checks
+// and, in a URL handed to an accessor (docs/sharing.md), the accessor's id: the download checks
 // that this access still exists, so the URL stops working when it ends.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-// Messaging identity tokens (contract §6, v1 wire format): an RS256 JWT the messaging
+// Messaging identity tokens (docs/messaging-and-sync.md, v1 wire format): an RS256 JWT the messaging
 // provider checks with our public key. The nonce comes from the provider and is signed back
 // as given; the provider, not we, decides whether it is valid.
 import type { KeyObject } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The private key that signs messaging identity tokens (contract §6), read once at start-up
+// The private key that signs messaging identity tokens (docs/messaging-and-sync.md), read once at start-up
 // from MESSAGING_PRIVATE_KEY_FILE. A key that cannot sign RS256 tokens stops start-up here,
 // with a message naming the variable, rather than failing every request later.
 import { createPrivateKey, type KeyObject } from 'node:crypto';

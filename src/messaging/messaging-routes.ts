@@ -1,4 +1,4 @@
-// POST /auth/messaging/ (contract §6): an identity token for the authenticated caller.
+// POST /auth/messaging/ (docs/messaging-and-sync.md): an identity token for the authenticated caller.
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';
 import { unavailable } from '../errors.ts';

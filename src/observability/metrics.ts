@@ -1,4 +1,4 @@
-// The service's Prometheus metrics (contract §11), in a registry of each server's own (a test
+// The service's Prometheus metrics (docs/production.md), in a registry of each server's own (a test
 // process runs many servers; prom-client's global registry would mix them). Requests are
 // counted as they are answered (request-metrics.ts); everything else is read when scraped:
 // the outbox backlog from the database (one small query), the password-hashing queue, the

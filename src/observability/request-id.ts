@@ -1,4 +1,4 @@
-// X-Request-Id (contract §11): every request gets an id, kept from the request's own header
+// X-Request-Id (docs/production.md): every request gets an id, kept from the request's own header
 // when it is a sane one (a proxy or client that made one wants to find it again) and made
 // here otherwise. Fastify binds it to the request's logger (`reqId` in every log line of the
 // request); the response carries it back.
@@ -31,7 +31,7 @@ export function registerRequestIdHeader(app: App): void {
 /**
  * Fastify's frameworkErrors: a path that cannot be decoded (`/app/profiles/%E0%A4%A/`) is
  * answered by the router, before any hook runs; without this its answer would carry neither
- * the id nor the contract's {"detail"} body.
+ * the id nor the API's {"detail"} body.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = error.code === 'FST_ERR_BAD_URL' ? 400 : 500;

@@ -1,4 +1,4 @@
-// Request counts and latencies by route pattern, method and status (contract §11), counted
+// Request counts and latencies by route pattern, method and status (docs/production.md), counted
 // on every request's path at the cost of a few number increments: each route gets its own
 // recorder when it is added (no label set is built, hashed or validated per request, unlike
 // prom-client's Histogram.observe, which costs about ten times as much), and the counts only

@@ -1,4 +1,4 @@
-// The durable outbox (contract §7): e-mails and sync calls are rows written in the same
+// The durable outbox (docs/messaging-and-sync.md): e-mails and sync calls are rows written in the same
 // transaction as the change that causes them; OutboxWorker delivers them afterwards.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';

@@ -1,5 +1,5 @@
 // /app/users/{id}/accessors/, /app/accessors/{id}/, /app/accessors/pending/ and
-// /app/accessors/{id}/accept/ (contract §12, "Granting access").
+// /app/accessors/{id}/accept/ (docs/sharing.md, "Granting access").
 import { ifMatchPrecondition } from '../app-data/conditional-write.ts';
 import { Type } from 'typebox';
 import { IdParams } from '../app-data/field-schemas.ts';

@@ -1,4 +1,4 @@
-// Accessor (contract §12): {id, url, email, accepted, can_write, has_private_profile_access,
+// Accessor (docs/sharing.md): {id, url, email, accepted, can_write, has_private_profile_access,
 // created_at, app_user: {id, url, name}, user_with_access: {first_name, last_name} | null}.
 import { Type, type Static } from 'typebox';
 import { Nullable, Url } from '../app-data/field-schemas.ts';

@@ -1,4 +1,4 @@
-// Accessors (contract §12, "Granting access"): the owner invites an address to an app user's
+// Accessors (docs/sharing.md, "Granting access"): the owner invites an address to an app user's
 // data; the person invited accepts (the accessor is then bound to their account), declines, or
 // later leaves; the owner changes what it may do, or revokes it.
 //

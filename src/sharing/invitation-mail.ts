@@ -1,5 +1,5 @@
-// The e-mails of sharing (contract §12), queued in the transaction of the change through the
-// outbox, and the limits that keep invitations from being a way to mail strangers (§8):
+// The e-mails of sharing (docs/sharing.md), queued in the transaction of the change through the
+// outbox, and the limits that keep invitations from being a way to mail strangers (docs/api-conventions.md#limits):
 //
 // - per address (RATE_LIMIT_INVITATION_EMAILS_PER_ADDRESS, default 3 a day, whoever invites):
 //   past it the invitation is made but not mailed. The person invited loses nothing: the page

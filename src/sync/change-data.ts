@@ -1,4 +1,4 @@
-// What an upsert carries (contract §14): the object's read shape, through the same mapper its
+// What an upsert carries (docs/offline-and-live.md): the object's read shape, through the same mapper its
 // GET uses, without the resources it embeds (those come as changes of their own), plus
 // `parent`, what holds it. Read when the changes are, a query per type present in the page.
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// GET /app/users/{id}/changes/ (contract §14): what changed since a cursor.
+// GET /app/users/{id}/changes/ (docs/offline-and-live.md): what changed since a cursor.
 import type { AppContext } from '../context.ts';
 import { IdParams } from '../app-data/field-schemas.ts';
 import { onAppUser } from '../app-data/route-helpers.ts';

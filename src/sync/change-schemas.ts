@@ -1,4 +1,4 @@
-// GET /app/users/{id}/changes/ (contract §14).
+// GET /app/users/{id}/changes/ (docs/offline-and-live.md).
 import { Type, type Static } from 'typebox';
 
 const CHANGE_TYPES = ['app_user', 'profile', 'topic', 'item', 'list_entry', 'emergency_item', 'emergency_contact', 'media_resource'];

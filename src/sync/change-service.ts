@@ -1,8 +1,8 @@
-// Changes since a cursor (contract §14): what happened to an app user's data, in commit order,
+// Changes since a cursor (docs/offline-and-live.md): what happened to an app user's data, in commit order,
 // as the caller may see it. The log (migration 0019) names objects; their data is read now, so
 // an object changed several times within a page is sent once, at its last change, as it is now.
 //
-// For an accessor without private access (contract §12), a private profile does not exist: a
+// For an accessor without private access (docs/sharing.md), a private profile does not exist: a
 // profile they had seen that goes private, or is deleted, reads as its deletion; one they had
 // not seen is not mentioned; what is under a private profile is not sent. Whether they had seen
 // it is what the profile's first change in the page says of the time before it (the log keeps

@@ -1,4 +1,4 @@
-// A changes cursor (contract §14): the id of the last change a client has, and the view it was
+// A changes cursor (docs/offline-and-live.md): the id of the last change a client has, and the view it was
 // read with. What an accessor is sent depends on their access (private profiles, write
 // permission shown in the app user): a cursor taken under another view no longer fits the
 // client's copy, so it is refused (410) and the client reads everything again.

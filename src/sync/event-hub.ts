@@ -1,4 +1,4 @@
-// The live streams of this instance (contract §14), by the owner's account of the app user
+// The live streams of this instance (docs/offline-and-live.md), by the owner's account of the app user
 // each follows. A committed write to that data wakes its streams (commit-signals.ts); each
 // stream then reads the change log after its own cursor, so what it sends is exactly what
 // GET …/changes/ would: in commit order, nothing missed while it was waking, nothing twice.

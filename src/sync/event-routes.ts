@@ -1,4 +1,4 @@
-// GET /app/users/{id}/events/ (contract §14): the live stream of an app user's changes.
+// GET /app/users/{id}/events/ (docs/offline-and-live.md): the live stream of an app user's changes.
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';

@@ -3,7 +3,7 @@ import type { App } from '../http/types.ts';
 import { registerChangeRoutes } from './change-routes.ts';
 import { registerEventRoutes } from './event-routes.ts';
 
-/** Offline devices and live updates (contract §14): changes since a cursor, and the live stream. */
+/** Offline devices and live updates (docs/offline-and-live.md): changes since a cursor, and the live stream. */
 export function registerSyncRoutes(app: App, ctx: AppContext): void {
   registerChangeRoutes(app, ctx);
   registerEventRoutes(app, ctx);

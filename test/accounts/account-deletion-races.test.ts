@@ -1,4 +1,4 @@
-// Contract §9, deleting the account, with other requests of the same account under way: no
+// docs/accounts.md, deleting the account, with other requests of the same account under way: no
 // answer is a 500, the account ends up gone, and the notices leave once however many repeats
 // of the deletion raced each other. Bursts of concurrent requests, judged by their outcomes.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Contract §9, deleting the account: the password, then nothing of the account is left in any
+// docs/accounts.md, deleting the account: the password, then nothing of the account is left in any
 // table — every table the database's own catalogue lists, so a table added later is checked
 // too — its media files leave storage, its tokens and file links stop working, a last notice
 // reaches its primary address, and its addresses can register again at once.

@@ -1,4 +1,4 @@
-// Contract §9, data export: GET /account/export/ is a ZIP of account.json (every object as the
+// docs/accounts.md, data export: GET /account/export/ is a ZIP of account.json (every object as the
 // API's own GET answers it, less its URL fields, nested under its parent) and the media files,
 // byte for byte. Through the real server over HTTP, on whichever database the suite runs.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Requests acting for an account that is deleted while they run (contract §2, §9): each is
+// Requests acting for an account that is deleted while they run (docs/api-conventions.md, docs/accounts.md): each is
 // answered as its flow answers an account that is not there, never 500. A login: the 400 of
 // wrong credentials; an authenticated request: 401, as for a dead token; a reset request: the
 // answer every address gets. Bursts beside DELETE /account/ on both databases, and on

@@ -1,4 +1,4 @@
-// Contract §15, sign in with another provider: the providers list, the web flow through a real
+// docs/sign-in-providers.md, sign in with another provider: the providers list, the web flow through a real
 // OpenID provider's own pages (like Google: answer in the query; like Apple: form POST, PKCE
 // required, an ES256 client secret), the one-time login code, the native flow with ID tokens
 // signed by the provider's key, identities (a new account, never a silent link, linking and
@@ -261,7 +261,7 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.deepEqual([unverified.status, unverified.body], [400, { non_field_errors: [NO_VERIFIED_EMAIL] }]);
   });
 
-  test('a disabled account (contract §16) cannot sign in with a provider either', async () => {
+  test('a disabled account (docs/operators.md) cannot sign in with a provider either', async () => {
     const subject = login('disabled');
     const claims = { sub: subject, email: `${subject}@example.com` };
     const first = await nativeSignIn(google, { id_token: await idToken(google, claims), nonce: 'n-1' });

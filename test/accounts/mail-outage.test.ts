@@ -1,4 +1,4 @@
-// Contract §7: an SMTP outage never fails the request and loses nothing; the e-mail goes out
+// docs/messaging-and-sync.md: an SMTP outage never fails the request and loses nothing; the e-mail goes out
 // once the server is back, exactly once.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Contract §7: the account flows queue a mailing-list upsert on registration, a name change
+// docs/messaging-and-sync.md: the account flows queue a mailing-list upsert on registration, a name change
 // and a change of primary address (the member is named by the primary address before it).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

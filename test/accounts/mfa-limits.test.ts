@@ -1,4 +1,4 @@
-// Contract §8 and §9: the limits on the login's second step hold for someone who
+// docs/api-conventions.md#limits, docs/accounts.md: the limits on the login's second step hold for someone who
 // knows the password — a right password gives nothing back, wrong codes in a row lock the
 // second step and tell the owner (once), an mfa_token's cap holds under parallel codes, and
 // the logins waiting for a second step end with a password change, a reset, logout-all and

@@ -1,4 +1,4 @@
-// Contract §9, MFA: enrolment, confirmation, the login with MFA, replay refusal,
+// docs/accounts.md, MFA: enrolment, confirmation, the login with MFA, replay refusal,
 // recovery codes, turning it off, new codes, and the MFA code on a reset by key — through
 // the real server, with a real SMTP sink, codes computed from the enrolled secret.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Contract §15, passkeys: adding one (the password first), listing, renaming, removing, the
+// docs/sign-in-providers.md, passkeys: adding one (the password first), listing, renaming, removing, the
 // notice e-mail; signing in with one (a token as a login gives, no TOTP step); every refusal —
 // unknown passkey, a challenge never issued, used or expired, another origin or RP id, no user
 // verification, a counter going back — and the last way in; the export and the deletion.

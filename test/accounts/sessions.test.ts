@@ -1,4 +1,4 @@
-// Contract §9, sessions: each login is a session the person can list and end.
+// docs/accounts.md, sessions: each login is a session the person can list and end.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// `npm run accounts -- …` (contract §16), run as the operator runs it: a child process on the
+// `npm run accounts -- …` (docs/operators.md), run as the operator runs it: a child process on the
 // service's database, while the service runs, each change recorded with via "cli".
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

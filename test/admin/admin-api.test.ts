@@ -1,4 +1,4 @@
-// Contract §16: the operators' API, on a real server with real mail, on SQLite or PostgreSQL.
+// docs/operators.md: the operators' API, on a real server with real mail, on SQLite or PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AUDIT_RETENTION_MS } from '../../src/accounts/account-sweeper.ts';
@@ -326,7 +326,7 @@ describe('operators (/admin/)', () => {
     ]);
   });
 
-  test('delete: the deletion of §9 with its notice, recorded', async () => {
+  test('delete: the account deletion with its notice, recorded', async () => {
     const target = await registerVerified(mailed, uniqueEmail('deleted'));
     const deleted = await op('DELETE', `/admin/accounts/${target.id}/`, { reason: 'Asked by letter' });
     assert.equal(deleted.status, 204, deleted.text);

@@ -1,4 +1,4 @@
-// Account-wide bounds (contract §5): what one app user holds as a whole — items, list entries,
+// Account-wide bounds (docs/app-data.md): what one app user holds as a whole — items, list entries,
 // bytes of media — whatever parents they are spread over, on every path that adds, and freed by
 // every path that removes (cascades included, since triggers keep the counts).
 import assert from 'node:assert/strict';

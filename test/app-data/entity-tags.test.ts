@@ -1,4 +1,4 @@
-// Validators (contract §14): every GET of a personal-data detail or list answers a strong ETag
+// Validators (docs/offline-and-live.md): every GET of a personal-data detail or list answers a strong ETag
 // that changes exactly when the caller's body does; If-None-Match with it answers 304 and no body.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Safe retries (contract §14): a create sent with Idempotency-Key is performed once per key and
+// Safe retries (docs/offline-and-live.md): a create sent with Idempotency-Key is performed once per key and
 // account within 24 hours, concurrent retries included; the same key with another body is 422.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// No lost updates (contract §14): PATCH, PUT and DELETE honour If-Match. A tag that is not the
+// No lost updates (docs/offline-and-live.md): PATCH, PUT and DELETE honour If-Match. A tag that is not the
 // current one is 412 and nothing changes; of two writers holding the same tag, exactly one wins.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// The abuse limits' counters cannot be flushed (contract §8): a client over its IP's limit makes
+// The abuse limits' counters cannot be flushed (docs/api-conventions.md#limits): a client over its IP's limit makes
 // no key of any account, a full in-memory table forgets no lock and refuses new keys instead
 // (fail closed), and an IPv6 client counts by its /64 in every per-IP limit. Through the real
 // server.

@@ -1,4 +1,4 @@
-// Emergency links in the web client (contract §13), as named steps: the owner's page (create,
+// Emergency links in the web client (docs/emergency-links.md), as named steps: the owner's page (create,
 // the printable card with its QR code, the list, change, views, revoke) and the public page a
 // link opens on a stranger's device. Labels, headings and messages are web/README.md's.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Contract §13 in a real browser: the owner makes emergency links on their page and gets a
+// docs/emergency-links.md in a real browser: the owner makes emergency links on their page and gets a
 // printable card whose QR code is read back and must be exactly the link; a stranger opens the
 // link in a fresh browser (no cookie, no token) on another screen, is asked for the PIN, is
 // refused a wrong one and shown the information for the right one; the owner sees the view,

@@ -1,4 +1,4 @@
-// Changes made elsewhere appear without a reload (contract §14): a page open in the browser
+// Changes made elsewhere appear without a reload (docs/offline-and-live.md): a page open in the browser
 // follows the app user's live stream, and a topic added from another device (a second session
 // of the same person, over the API) shows up on it; so does an emergency contact.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The operators' console in a real browser (contract §16): an account made an operator by the
+// The operators' console in a real browser (docs/operators.md): an account made an operator by the
 // command line turns two-step sign-in on, opens /admin from the menu, finds an account and
 // disables it — whose token then answers 401 — and sees it in the audit; every view axe-clean.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Contract §15 in a real browser: Chromium's virtual authenticator (DevTools protocol) stands in
+// docs/sign-in-providers.md in a real browser: Chromium's virtual authenticator (DevTools protocol) stands in
 // for a phone or a laptop's chip. A person signs up, adds a passkey in settings (a wrong
 // password first), renames it, signs out and back in with it — no address typed — on its own
 // and through a page's `?next=`, then deletes it, after which it no longer signs anyone in.

@@ -1,4 +1,4 @@
-// Issue 14, contract §10: a person in a real browser (Debian's Chromium) against the real
+// Issue 14, docs/web-client.md: a person in a real browser (Debian's Chromium) against the real
 // service serving its built web client, with mail through the real SMTP sink and the links
 // opened as e-mailed. The whole way through, on a desktop screen and on a phone's, with axe
 // on every page (no serious or critical violation) and no error in the page's console.

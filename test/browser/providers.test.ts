@@ -1,4 +1,4 @@
-// Contract §15 in a real browser: a person signs up with another provider — the test OpenID
+// docs/sign-in-providers.md in a real browser: a person signs up with another provider — the test OpenID
 // provider (like Google) and its own login and consent pages, in Chromium — lands on their data,
 // sees the provider under the account's sign-in providers, signs out, and signs in with it
 // again; unlinking the only way in is refused with the service's sentence. On a desktop and a

@@ -1,4 +1,4 @@
-// Two people sharing in the web client (contract §12), as the browser test runs it: the owner
+// Two people sharing in the web client (docs/sharing.md), as the browser test runs it: the owner
 // invites the reader by e-mail address to read; the reader opens the e-mailed link to /shared,
 // signs in on the way, accepts, and browses the owner's data with nothing offered that would fail; the
 // owner makes a profile private and it is gone for the reader; the owner lets the reader edit

@@ -1,4 +1,4 @@
-// Contract §12 in a real browser: two people, each in a browser context of their own, share
+// docs/sharing.md in a real browser: two people, each in a browser context of their own, share
 // one's data through the web client — invitation by e-mail (read from the real SMTP sink),
 // accepting on /shared, browsing read-only, a profile made private, write access, leaving —
 // on a desktop screen and on a phone's, with axe on every page and no error in either console.

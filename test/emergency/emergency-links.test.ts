@@ -1,4 +1,4 @@
-// Contract §13, the owner's side: creating a link (the one answer with its URL), listing,
+// docs/emergency-links.md, the owner's side: creating a link (the one answer with its URL), listing,
 // reading, changing and revoking it, and its refusals — a past expiry, a malformed PIN, an
 // accessor of the app user (403), anyone else (404). The token and the PIN are stored hashed.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Contract §13 with §9: deleting the app user or the account removes its links and their views
+// docs/emergency-links.md with docs/accounts.md: deleting the app user or the account removes its links and their views
 // (the tables' foreign keys cascade), and the owner's export lists the links, never a token,
 // with their views.
 import assert from 'node:assert/strict';

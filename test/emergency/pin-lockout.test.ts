@@ -1,4 +1,4 @@
-// Contract §13: after 5 wrong PINs in 15 minutes a link answers 429 for 15 minutes (GET and
+// docs/emergency-links.md: after 5 wrong PINs in 15 minutes a link answers 429 for 15 minutes (GET and
 // POST, the right PIN too) and its owner is e-mailed, once; a right PIN is no failure; a new
 // PIN lifts the lock; parallel guesses cannot slip past the count. And the per-IP limit of the
 // public routes.

@@ -1,4 +1,4 @@
-// Contract §13: a link shows the emergency information and nothing else of the account. The
+// docs/emergency-links.md: a link shows the emergency information and nothing else of the account. The
 // public body is compared, at every depth, against an explicit list of the fields it may have;
 // any other field fails. The account around it holds all it can (names, addresses, a quote,
 // profiles with topics and items, a private profile, gallery media no emergency item uses,

@@ -1,4 +1,4 @@
-// Contract §13, the public side: what a link shows, with and without a PIN, its headers, the
+// docs/emergency-links.md, the public side: what a link shows, with and without a PIN, its headers, the
 // one 404 for unknown, expired, revoked and malformed tokens, the views it records (time, IP
 // as seen under TRUST_PROXY, User-Agent; newest first; 90 days, then swept), its media
 // through file URLs signed for 15 minutes, and a token that never reaches the log.

@@ -1,4 +1,4 @@
-// Contract §13: the owner gets a notice e-mail on a view, at most one per link per hour; the
+// docs/emergency-links.md: the owner gets a notice e-mail on a view, at most one per link per hour; the
 // views in between are recorded all the same. Notices are queued in the view's own transaction,
 // so what was queued can be counted as soon as the view is answered.
 import assert from 'node:assert/strict';

@@ -2,7 +2,7 @@
 // database the suite runs (TEST_DATABASE_URL). For each operation: fixed requests (own,
 // foreign and junk ids, bad credentials, the known hostile bodies), then random ones from
 // fast-check. Invariants: no 5xx, every response matches its declared schema (or the
-// contract's error shape), bad credentials are 401, an id that is not the caller's is 404.
+// API's error shape), bad credentials are 401, an id that is not the caller's is 404.
 // Knobs and replay: fuzz-settings.ts.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';

@@ -13,7 +13,7 @@ import { KIND_OF_SEGMENT, type FuzzWorld, type IdKind, type Party } from './fuzz
 const NOT_FOUND = '{"detail":"Not found."}';
 /** An id no object has (the largest the service accepts). */
 const ABSENT_ID = '2147483647';
-/** Contract §3: change-password works anonymously with a key, so no token is not a 401 there. */
+/** docs/accounts.md: change-password works anonymously with a key, so no token is not a 401 there. */
 const ANONYMOUS_WITH_KEY = new Set(['POST /account/change-password/']);
 /** Ending a session may end the caller's own (the current one is among the ids). */
 const TOKEN_REVOKING = new Set(['POST /auth/logout/', 'POST /auth/logout-all/', 'DELETE /auth/sessions/{id}/']);
@@ -91,7 +91,7 @@ export class FuzzRunner {
   }
 
   private authProblems(operation: Operation, request: Resolved, response: ObservedResponse): string[] {
-    // The operators' routes are an unknown path to anyone but an operator (contract §16); the
+    // The operators' routes are an unknown path to anyone but an operator (docs/operators.md); the
     // fuzzer's parties are none.
     if (operation.path.startsWith('/admin/')) {
       return response.status === 404 && response.text === NOT_FOUND
@@ -108,7 +108,7 @@ export class FuzzRunner {
   /** An id that is not the caller's is 404, or (for a malformed request) the same answer as an id nobody has. */
   private async idProblems(operation: Operation, spec: RequestSpec, request: Resolved, response: ObservedResponse): Promise<string[]> {
     const isFile = operation.pathParams.includes('storage_key');
-    // A signed file URL and an emergency link are capabilities: the stranger's work for anyone (contract §5, §13).
+    // A signed file URL and an emergency link are capabilities: the stranger's work for anyone (docs/app-data.md, docs/emergency-links.md).
     const isCapability = isFile || operation.pathParams.includes('token');
     if (request.idClass === 'none' || request.idClass === 'own' || (isCapability && request.idClass === 'foreign')) return [];
     if (!isFile && !request.authValid) return [];
@@ -229,7 +229,7 @@ export class FuzzRunner {
     };
   }
 
-  /** The body passes the operation's request schema once trimmed (contract §2), and holds only clean text. */
+  /** The body passes the operation's request schema once trimmed (docs/api-conventions.md), and holds only clean text. */
   private isValidBody(operation: Operation, body: unknown): boolean {
     if (!allTextClean(body)) return false;
     const validate = this.checker.validator(`${operation.key} request`, operation.requestBody!.schema);

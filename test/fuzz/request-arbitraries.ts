@@ -29,7 +29,7 @@ export interface RequestSpec {
   query: string;
 }
 
-/** Ids that are not positive integers, or no object's (contract §2: all 404). */
+/** Ids that are not positive integers, or no object's (docs/api-conventions.md: all 404). */
 export const JUNK_IDS: readonly string[] = [
   '0',
   '-1',

@@ -1,6 +1,6 @@
 // The invariants every response must keep, whatever was sent: no 5xx; a declared status has
 // a body matching its schema in /openapi.json (Ajv 2020, $refs resolved against the document's
-// components); an undeclared status is an error with the contract's generic shape (§2) and
+// components); an undeclared status is an error with the API's generic shape (docs/api-conventions.md) and
 // the headers that go with it.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -96,7 +96,7 @@ export class ResponseChecker {
   }
 }
 
-/** Contract §2: 400 is field-keyed errors (or {"detail"} for a body that is not JSON at all); every other error {"detail": "…"}. */
+/** docs/api-conventions.md: 400 is field-keyed errors (or {"detail"} for a body that is not JSON at all); every other error {"detail": "…"}. */
 export function errorShapeProblems(response: ObservedResponse): string[] {
   const parsed = parseJson(response);
   if ('problem' in parsed) return [parsed.problem];

@@ -1,4 +1,4 @@
-// Contract §10: CORS_ORIGINS lets pages of those origins call the API from a browser, preflight
+// docs/web-client.md: CORS_ORIGINS lets pages of those origins call the API from a browser, preflight
 // included; other origins get no CORS header; unset, nothing changes.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Contract §10: the OpenAPI document names every operation, declares every error response with
+// docs/web-client.md: the OpenAPI document names every operation, declares every error response with
 // its body schema, and types path ids as integers — while the service still answers an id that
 // is not a positive integer with 404, not 400.
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { ResponseChecker } from '../fuzz/response-checker.ts';
 type Json = Record<string, any>;
 
 const DETAIL = { $ref: '#/components/schemas/ErrorDetail' };
-/** The one 401 that is not about a token: an emergency link asking for its PIN (contract §13). */
+/** The one 401 that is not about a token: an emergency link asking for its PIN (docs/emergency-links.md). */
 const PIN_REQUIRED = { $ref: '#/components/schemas/PinRequired' };
 const ASKS_FOR_PIN = 'GET /public/emergency/{token}/';
 const BAD_REQUEST = { anyOf: [{ $ref: '#/components/schemas/FieldErrors' }, DETAIL] };
@@ -19,7 +19,7 @@ const BAD_REQUEST = { anyOf: [{ $ref: '#/components/schemas/FieldErrors' }, DETA
 /** Operations that accept a token without needing one (their document security is public). */
 const TOKEN_OPTIONAL = ['POST /auth/register/', 'POST /account/change-password/'];
 
-/** Operations behind a rate limit (contract §8), and the per-account ones (exports, verification e-mails). */
+/** Operations behind a rate limit (docs/api-conventions.md#limits), and the per-account ones (exports, verification e-mails). */
 const RATE_LIMITED = [
   'POST /auth/register/',
   'POST /auth/login/',
@@ -59,7 +59,7 @@ describe('the OpenAPI document', () => {
   after(() => server.close());
 
   function needsToken(operation: Operation, written: Json): boolean {
-    // The operators' routes answer a missing or bad token with 404, as if not there (contract §16).
+    // The operators' routes answer a missing or bad token with 404, as if not there (docs/operators.md).
     if (operation.path.startsWith('/admin/')) return false;
     const security: Json[] = written.security ?? doc.security ?? [];
     return security.some((requirement) => 'token' in requirement) || TOKEN_OPTIONAL.includes(operation.key);

@@ -1,4 +1,4 @@
-// Contract §10: the request examples of the OpenAPI document work when sent as they are from
+// docs/web-client.md: the request examples of the OpenAPI document work when sent as they are from
 // /docs ("Try it out"). Every example of every operation is sent to the real server, in the
 // order of one person's story (register, verify, log in, build the data, MFA,
 // change the password, delete an account), and must answer 2xx. Filled in are only what no

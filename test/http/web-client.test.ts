@@ -1,4 +1,4 @@
-// The web client as the service serves it (contract §10): its pages answer index.html with a
+// The web client as the service serves it (docs/web-client.md): its pages answer index.html with a
 // policy of their own and revalidation, its hashed files are cached for good, and the API's
 // paths — unknown ones included — keep their JSON answers and strict headers. The client is
 // built for real (Vite, scripts/build-web.ts) into a temporary folder once.

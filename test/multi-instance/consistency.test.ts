@@ -1,4 +1,4 @@
-// Several instances on one PostgreSQL database (contract §11), requests spread over them:
+// Several instances on one PostgreSQL database (docs/production.md), requests spread over them:
 // what one instance writes, every other reads at once (their caches warm beforehand); a
 // logout, a password change or an ended session revokes the token on all of them; the outbox
 // delivers each e-mail exactly once through an SMTP outage and its end; and instances starting

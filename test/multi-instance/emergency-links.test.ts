@@ -1,4 +1,4 @@
-// Emergency links on several instances of one PostgreSQL database (contract §11, §13): each
+// Emergency links on several instances of one PostgreSQL database (docs/production.md, docs/emergency-links.md): each
 // request reads the link from the database, so a revocation, a new PIN or an expiry on one
 // instance holds on the others from the next request; the wrong PINs sent to different
 // instances add up to one lockout (one e-mail); one notice an hour whichever instance records

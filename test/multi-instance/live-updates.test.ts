@@ -1,4 +1,4 @@
-// Contract §14 across instances: a live stream on instance B hears the writes made on A
+// docs/offline-and-live.md across instances: a live stream on instance B hears the writes made on A
 // (PostgreSQL LISTEN/NOTIFY); B is killed; the client reconnects to A with its Last-Event-ID
 // and gets what it missed, nothing twice.
 import assert from 'node:assert/strict';

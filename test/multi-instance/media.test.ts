@@ -1,4 +1,4 @@
-// Media across instances (contract §11): a file uploaded through one instance is described
+// Media across instances (docs/production.md): a file uploaded through one instance is described
 // and served by the others, and deleted through a third it is gone from the shared store
 // and from every instance. Three instances on one PostgreSQL database with one media store
 // (a folder, or the suite's S3 server with TEST_MEDIA_STORAGE=s3).

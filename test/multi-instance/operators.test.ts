@@ -1,4 +1,4 @@
-// Contract §16 across instances: an operator disables an account through one instance, and
+// docs/operators.md across instances: an operator disables an account through one instance, and
 // its token is refused by another from the next request, its sign-ins too.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

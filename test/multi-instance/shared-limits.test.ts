@@ -1,4 +1,4 @@
-// Several instances on one PostgreSQL database (contract §11): the abuse limits are counted
+// Several instances on one PostgreSQL database (docs/production.md): the abuse limits are counted
 // where every instance sees them, so an attacker gets the same budget against three instances
 // as against one — login failures, password checks, and the per-IP limits of the plugin.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Sharing across instances (contract §11, §12): a revocation, a permission change and a profile
+// Sharing across instances (docs/production.md, docs/sharing.md): a revocation, a permission change and a profile
 // made private, made through one instance, count from the accessor's next request on another,
 // whose rendering cache already holds what the accessor read there; and a file URL handed to
 // the accessor stops working on every instance when their access ends. Two instances on one

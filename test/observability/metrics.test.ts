@@ -1,4 +1,4 @@
-// GET /metrics (contract §11): on a listener of its own (METRICS_PORT), never the API's; the
+// GET /metrics (docs/production.md): on a listener of its own (METRICS_PORT), never the API's; the
 // requests by route pattern, method and status; the outbox backlog, the hashing queue, the
 // caches and the PostgreSQL pool, read when scraped.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// X-Request-Id (contract §11): on every answer, errors included; a sane incoming id is kept,
+// X-Request-Id (docs/production.md): on every answer, errors included; a sane incoming id is kept,
 // any other replaced; and it is the reqId of every log line of the request.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';

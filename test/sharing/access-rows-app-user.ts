@@ -1,4 +1,4 @@
-// The access table's rows under the app user itself (contract §5, §12): the app user, its
+// The access table's rows under the app user itself (docs/app-data.md, docs/sharing.md): the app user, its
 // profiles list, emergency items and contacts, the gallery, and the signed file URLs.
 import assert from 'node:assert/strict';
 import { png, uploadForm } from '../media/media-fixtures.ts';

@@ -1,4 +1,4 @@
-// The access table's rows of emergency links (contract §12, §13): every route is the owner's
+// The access table's rows of emergency links (docs/sharing.md, docs/emergency-links.md): every route is the owner's
 // only, so every accessor gets 403 "only the owner", whatever their rights, and anyone else
 // 404 (401 without a token). Writes run on a fresh link per cell.
 import assert from 'node:assert/strict';

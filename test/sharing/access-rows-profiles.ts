@@ -1,4 +1,4 @@
-// The access table's rows inside a profile (contract §5, §12): the profile detail, its topics,
+// The access table's rows inside a profile (docs/app-data.md, docs/sharing.md): the profile detail, its topics,
 // items and list entries, once for the public profile and once for the private one.
 import assert from 'node:assert/strict';
 import {

@@ -1,9 +1,9 @@
-// Who gets what from every personal-data endpoint (contract §5, §12, and §13's owner-only
+// Who gets what from every personal-data endpoint (docs/app-data.md, docs/sharing.md, and docs/emergency-links.md's owner-only
 // emergency links), as a table: each row an
 // endpoint (method × path, inside the public and the private profile for what lies in a
 // profile), each cell that row asked by one caller — the owner, a writer, a reader, a reader
 // without private access, a pending invitee, a revoked accessor, a stranger, no one — with the
-// status the contract gives, the body of an allowed answer (its id and shape; lists hold exactly
+// status the docs give, the body of an allowed answer (its id and shape; lists hold exactly
 // what the caller may see), the 403's sentence, and, for a refused write, that the owner's data
 // is as it was. Each cell is a test of its own, named after its method, path and caller.
 //

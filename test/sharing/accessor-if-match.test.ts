@@ -1,4 +1,4 @@
-// Accessors are personal data too (contract §14): their GET has a tag, and PATCH and DELETE
+// Accessors are personal data too (docs/offline-and-live.md): their GET has a tag, and PATCH and DELETE
 // honour If-Match.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Contract §12 with §9: an accessor over the lives of the two accounts. Deleting either removes
+// docs/sharing.md with docs/accounts.md: an accessor over the lives of the two accounts. Deleting either removes
 // its accessors in both directions, while invitations others sent to its address and that it
 // never accepted stay with their senders; the owner's export lists the accessors under the app
 // user, the accessor's export lists what is shared with them (`shared_with_me`).

@@ -1,4 +1,4 @@
-// Contract §12, granting access: the owner invites an address; the person invited sees the
+// docs/sharing.md, granting access: the owner invites an address; the person invited sees the
 // invitation once the address is verified on their account, accepts it (bound to their account
 // from then on), declines or leaves; the owner changes or revokes it. Everyone else gets 404.
 // Through the real server over HTTP and a real SMTP server, on whichever database the suite runs.
@@ -30,7 +30,7 @@ const ACCESSOR_KEYS = [
   'user_with_access',
 ];
 
-describe('accessors (contract §12, granting access)', () => {
+describe('accessors (docs/sharing.md, granting access)', () => {
   let mailed: MailedServer;
   let server: TestServer;
   let owner: Owner;
@@ -46,7 +46,7 @@ describe('accessors (contract §12, granting access)', () => {
 
   const get = (token: string, path: string) => server.request('GET', path, { token });
 
-  test('POST answers 201 with Location equal to the accessor’s url, in exactly the contract’s shape; GET and the list answer the same', async () => {
+  test('POST answers 201 with Location equal to the accessor’s url, in exactly the documented shape; GET and the list answer the same', async () => {
     const email = uniqueEmail('Grace');
     const response = await invite(server, owner.token, owner.appUserId, { email: `  ${email}  ` });
     assert.equal(response.status, 201, response.text);

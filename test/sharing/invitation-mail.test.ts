@@ -1,4 +1,4 @@
-// Contract §12 and §8: the invitation e-mail (to the address, naming the owner, linking to the
+// docs/sharing.md, docs/api-conventions.md#limits: the invitation e-mail (to the address, naming the owner, linking to the
 // web client's /shared page, saying how to decline), the owner's notice on acceptance, and the
 // limits that keep invitations from mailing anyone again and again. Real SMTP server.
 import assert from 'node:assert/strict';
@@ -87,7 +87,7 @@ describe('invitation e-mails', () => {
   });
 });
 
-describe('invitation e-mails are limited per address and per account (§8)', () => {
+describe('invitation e-mails are limited per address and per account (docs/api-conventions.md#limits)', () => {
   let mailed: MailedServer;
   before(async () => {
     mailed = await startMailedServer({

@@ -1,4 +1,4 @@
-// Sharing costs owners nothing and accessors little (contract §12: a shared app user reads as
+// Sharing costs owners nothing and accessors little (docs/sharing.md: a shared app user reads as
 // fast as one's own): an owner's request runs the same queries whether or not others share with
 // them, and an accessor's read of a cached rendering runs no more queries than the owner's.
 import assert from 'node:assert/strict';

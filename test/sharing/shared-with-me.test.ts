@@ -1,5 +1,5 @@
 // GET /app/accessors/: what others share with the caller, the accessors the caller accepted.
-// The contract lets the invited person leave (DELETE /app/accessors/{id}/); this list is where
+// The API lets the invited person leave (DELETE /app/accessors/{id}/); this list is where
 // they find the id once the invitation is no longer pending.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

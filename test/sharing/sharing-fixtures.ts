@@ -1,4 +1,4 @@
-// An owner's tree of personal data and the people around it (contract §12), for the access
+// An owner's tree of personal data and the people around it (docs/sharing.md), for the access
 // suites: accessors are written as rows, as an accepted invitation leaves them (the invitation
 // flow has tests of its own). A pending invitee has a row addressed to their verified address
 // and no account bound to it; a revoked accessor had a row, used it, and it was deleted.

@@ -1,4 +1,4 @@
-// The changes an accessor is sent (contract §12, §14): only what they may see. For an accessor
+// The changes an accessor is sent (docs/sharing.md, docs/offline-and-live.md): only what they may see. For an accessor
 // without private access a private profile does not exist: making one private reads as its
 // deletion, making it public again sends it whole; access changed since a cursor is 410.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The property of contract §14, over random histories: for any cursor c a client was given, a
+// The property of docs/offline-and-live.md, over random histories: for any cursor c a client was given, a
 // full read taken at c with the changes since c applied equals a full read taken now, for the
 // owner and for accessors with and without private access, whatever writes, deletes and
 // privacy changes came in between. A cursor taken before the caller's access changed is 410.

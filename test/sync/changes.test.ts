@@ -1,4 +1,4 @@
-// GET /app/users/{id}/changes/ (contract §14): pages of upserts and deletes in commit order,
+// GET /app/users/{id}/changes/ (docs/offline-and-live.md): pages of upserts and deletes in commit order,
 // that bring a full read taken at a cursor to a full read taken now.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

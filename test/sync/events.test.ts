@@ -1,4 +1,4 @@
-// GET /app/users/{id}/events/ (contract §14): one event per change, resumable with
+// GET /app/users/{id}/events/ (docs/offline-and-live.md): one event per change, resumable with
 // Last-Event-ID with no gap and no repeat, heartbeats, ended when the token or access goes,
 // a limit of streams per account, ended cleanly when the server stops.
 import assert from 'node:assert/strict';

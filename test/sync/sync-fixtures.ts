@@ -1,4 +1,4 @@
-// The client side of contract §14, as a careful client would write it: a full read of an app
+// The client side of docs/offline-and-live.md, as a careful client would write it: a full read of an app
 // user as a flat set of objects (each as a changes upsert would carry it), the changes since a
 // cursor page by page, and applying them (a delete removes what the object holds with it).
 import assert from 'node:assert/strict';

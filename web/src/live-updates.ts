@@ -1,4 +1,4 @@
-// Changes made elsewhere (another device, an accessor), shown without a reload (contract §14):
+// Changes made elsewhere (another device, an accessor), shown without a reload (docs/offline-and-live.md):
 // one live stream per app user shown, read with fetch (EventSource cannot send the token),
 // shared by every component that follows that app user. Each burst of events bumps a counter
 // that pages put in their loads' keys, so they read again. A stream that ends is opened again

@@ -1,4 +1,4 @@
-// /account/profile/ (contract §4): the caller's names; `email` is read-only here.
+// /account/profile/ (docs/accounts.md): the caller's names; `email` is read-only here.
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/types.ts';
 import { callerOf } from '../../auth/token-auth.ts';

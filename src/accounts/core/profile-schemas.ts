@@ -16,7 +16,7 @@ export const AccountSchema = Type.Object({
 
 export type Account = Static<typeof AccountSchema>;
 
-/** GET's answer also says whether the caller holds the operator role (contract §16), for the web client's menu. */
+/** GET's answer also says whether the caller holds the operator role (docs/operators.md), for the web client's menu. */
 export const AccountWithRoleSchema = Type.Object({
   ...AccountSchema.properties,
   is_operator: Type.Boolean({ description: 'The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md)' }),

@@ -1,4 +1,4 @@
-// What lets a person into their account (contract §15): a password, identities at other
+// What lets a person into their account (docs/sign-in-providers.md): a password, identities at other
 // providers, passkeys. Removing the last of them is refused (409), whichever room removes it.
 // The password column is never null; an account without a password (one made by another way
 // in) holds an empty hash there, which no password matches.

@@ -1,4 +1,4 @@
-// DELETE /account/ (contract §9).
+// DELETE /account/ (docs/accounts.md).
 import { Type } from 'typebox';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';

@@ -1,5 +1,5 @@
-// Deleting the account (contract §9): the person's password — or, for an account without one
-// (contract §15), a sign-in within the last 5 minutes — and an MFA code when MFA is on; then
+// Deleting the account (docs/accounts.md): the person's password — or, for an account without one
+// (docs/sign-in-providers.md), a sign-in within the last 5 minutes — and an MFA code when MFA is on; then
 // one transaction that removes the account and everything it holds, through the foreign keys (addresses, keys, sessions, e-mail records, MFA's
 // secret, codes and challenges, the app user and all below it, media rows, and the accessors
 // in both directions: those of its app user, those it sent, and those it accepted) and the
@@ -57,7 +57,7 @@ export async function deleteAccount(
   // Deleted by a repeat of this request since its token was checked: done, as asked.
   if (!account) return;
   // Counted until both the password and the MFA code were right. An account without a password
-  // (made by another provider, contract §15) proves it is its owner by a fresh sign-in instead.
+  // (made by another provider, docs/sign-in-providers.md) proves it is its owner by a fresh sign-in instead.
   const attempt = hasPassword(account) ? await passwordChecks.checkPassword(account, passwordOf(proof)) : await freshSignIn(ctx, caller);
   await removeAccount(ctx, account, { proof: (trx) => requireSecondFactor(ctx, trx, account, proof.code) });
   await attempt.succeeded();
@@ -71,8 +71,8 @@ export interface RemovalSteps {
 }
 
 /**
- * Removes the account and everything it holds, with its notices (the deletion of contract §9):
- * the one way an account is deleted, by its owner or by an operator (contract §16). False when
+ * Removes the account and everything it holds, with its notices (the deletion of docs/accounts.md):
+ * the one way an account is deleted, by its owner or by an operator (docs/operators.md). False when
  * it was gone already, and then nothing is queued and `alongside` does not run.
  */
 export async function removeAccount(ctx: AppContext, account: { id: number; email: string }, steps: RemovalSteps = {}): Promise<boolean> {

@@ -1,4 +1,4 @@
-// The e-mail address object of contract §4, the same in lists and details.
+// The e-mail address object of docs/accounts.md, the same in lists and details.
 import type { Static } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { AddressRow } from './email-address-queries.ts';

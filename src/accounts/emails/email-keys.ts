@@ -1,4 +1,4 @@
-// Sending verification and reset keys by e-mail, and the limits on how often (contract §8):
+// Sending verification and reset keys by e-mail, and the limits on how often (docs/api-conventions.md#limits):
 // per address (RATE_LIMIT_EMAIL_PER_ADDRESS, default one a minute, whichever account holds the
 // address, so deleting and adding it again does not reset it) and, for verification e-mails,
 // per account (RATE_LIMIT_VERIFICATION_EMAILS_PER_ACCOUNT), so one account cannot mail many

@@ -1,4 +1,4 @@
-// /account/emails/ and e-mail verification (contract §4): the caller's e-mail addresses; verifying
+// /account/emails/ and e-mail verification (docs/accounts.md): the caller's e-mail addresses; verifying
 // one with the e-mailed key, or having a fresh key sent.
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.ts';

@@ -6,7 +6,7 @@ export const EmailField = Type.String({ format: 'email', maxLength: 254 });
 /** The address the request examples add to the examples' account. */
 export const EXAMPLE_ADDED_EMAIL = 'ada.lovelace@example.com';
 
-/** Verification actions (contract §4): what happens when an address is verified. */
+/** Verification actions (docs/accounts.md): what happens when an address is verified. */
 export const VERIFICATION_ACTIONS = [
   { id: 1, label: 'noop' },
   { id: 2, label: 'replace primary email' },
@@ -52,7 +52,7 @@ const EmailChangeFields = {
 
 export const EmailPatchBody = Type.Object(EmailChangeFields, { examples: [{ primary: true }] });
 
-/** PUT needs every required field (contract §2): the address itself, sent back unchanged. */
+/** PUT needs every required field (docs/api-conventions.md): the address itself, sent back unchanged. */
 export const EmailPutBody = Type.Object(
   {
     ...EmailChangeFields,

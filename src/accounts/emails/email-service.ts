@@ -1,4 +1,4 @@
-// The caller's e-mail addresses (contract §4): add, make primary, delete, resend the key.
+// The caller's e-mail addresses (docs/accounts.md): add, make primary, delete, resend the key.
 // Each change runs under the account lock (see account-lock.ts).
 import type { AppContext } from '../../context.ts';
 import { conflict, fieldError, invalid, nonFieldError, notFound, type FieldErrors } from '../../errors.ts';

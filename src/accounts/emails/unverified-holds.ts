@@ -1,4 +1,4 @@
-// Unverified addresses do not hold an address for ever (contract §3, UNVERIFIED_ACCOUNT_TTL):
+// Unverified addresses do not hold an address for ever (docs/accounts.md, UNVERIFIED_ACCOUNT_TTL):
 // otherwise registering someone else's address, or adding it to one's own account, and never
 // verifying it would keep its owner out for good. Past the TTL, an account none of whose
 // addresses was ever verified is removed with everything it holds (it cannot have logged in,

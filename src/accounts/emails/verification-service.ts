@@ -1,4 +1,4 @@
-// POST /account/verify-email/ (contract §4): the key from the e-mail plus the password of the
+// POST /account/verify-email/ (docs/accounts.md): the key from the e-mail plus the password of the
 // address's owner, so that a mistyped address cannot be verified by a stranger. A wrong
 // password leaves the key usable; a key works once.
 import type { AppContext } from '../../context.ts';

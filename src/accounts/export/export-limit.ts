@@ -1,4 +1,4 @@
-// At most RATE_LIMIT_EXPORTS_PER_ACCOUNT exports per account (default 5 an hour, contract §9):
+// At most RATE_LIMIT_EXPORTS_PER_ACCOUNT exports per account (default 5 an hour, docs/accounts.md):
 // an export reads everything the account holds, its media files included. Counted in the
 // service's counter store (auth/counter-store.ts) like every abuse limit, so several instances
 // share the count; a fixed window opened by the account's first export. An export counts when

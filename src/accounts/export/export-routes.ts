@@ -1,4 +1,4 @@
-// GET /account/export/ (contract §9): everything the account holds, as a ZIP archive.
+// GET /account/export/ (docs/accounts.md): everything the account holds, as a ZIP archive.
 import { callerOf } from '../../auth/token-auth.ts';
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/types.ts';

@@ -1,4 +1,4 @@
-// The data export (contract §9): account.json, version 1 (docs/export-format.md). Every object
+// The data export (docs/accounts.md): account.json, version 1 (docs/export-format.md). Every object
 // is what the API's own mapper returns for it, less its links (`url`, `*_url`, and a media
 // resource's signed `file`): they lead back to this service, stop working once the account is
 // deleted, and `file` expires within the hour. Ids stay, so each object still names its URL.
@@ -68,7 +68,7 @@ export interface ExportDocument {
   sessions: Session[];
   /** The account's passkeys: names, dates and whether backed up, never key material. */
   passkeys: WithoutLinks<Passkey>[];
-  /** The providers it signs in with (contract §15) and when each was last used; never their tokens. */
+  /** The providers it signs in with (docs/sign-in-providers.md) and when each was last used; never their tokens. */
   identities: WithoutLinks<Identity>[];
   /** What others share with the account: the accessors it accepted (accessor objects only, none of their data). */
   shared_with_me: WithoutLinks<Accessor>[];

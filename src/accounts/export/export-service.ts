@@ -1,4 +1,4 @@
-// GET /account/export/ (contract §9): a free slot on this instance, the limit per account, the
+// GET /account/export/ (docs/accounts.md): a free slot on this instance, the limit per account, the
 // snapshot of the data written to a spool file, then the archive, streamed (export-archive.ts).
 // docs/export-format.md describes what the archive holds.
 import type { Readable } from 'node:stream';

@@ -1,4 +1,4 @@
-// At most EXPORTS_AT_ONCE exports at once on one instance (contract §9): each holds a database
+// At most EXPORTS_AT_ONCE exports at once on one instance (docs/accounts.md): each holds a database
 // snapshot while its account is read, a spool file and a long response, so a burst of them must
 // not take the instance from everyone else. Beyond: 503 with Retry-After, and nothing counted
 // against the account's exports an hour.

@@ -1,4 +1,4 @@
-// Apple's server-to-server notifications (contract §15): a JWT Apple signs with the keys it
+// Apple's server-to-server notifications (docs/sign-in-providers.md): a JWT Apple signs with the keys it
 // publishes for ID tokens, for one of our client ids, whose `events` claim (a JSON string)
 // says what happened to a subject: consent-revoked (the person stopped using Sign in with
 // Apple here: the identity and the sessions it opened end), account-delete (their Apple

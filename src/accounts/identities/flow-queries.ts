@@ -1,5 +1,5 @@
-// The web flows under way (contract §15), in the database so that any instance can take the
-// provider's answer to a flow another began (contract §11). Each is spent by deleting it.
+// The web flows under way (docs/sign-in-providers.md), in the database so that any instance can take the
+// provider's answer to a flow another began (docs/production.md). Each is spent by deleting it.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OidcFlowsTable } from '../../db/schema.ts';
 

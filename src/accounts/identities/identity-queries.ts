@@ -1,4 +1,4 @@
-// The identities table (contract §15) and the sessions identities opened; every query on an
+// The identities table (docs/sign-in-providers.md) and the sessions identities opened; every query on an
 // account's identities takes its account id, but the sign-in's, which finds the account.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, IdentitiesTable } from '../../db/schema.ts';

@@ -1,4 +1,4 @@
-// Sign in with another provider (contract §15): the providers, the web flow (start, callback
+// Sign in with another provider (docs/sign-in-providers.md): the providers, the web flow (start, callback
 // by GET or Apple's form POST), the native flow (an app's ID token), Apple's notifications,
 // and a signed-in person's identities (/account/identities/…). POST /auth/login/code/, which
 // finishes the web flow, is the login room's.

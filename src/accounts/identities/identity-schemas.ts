@@ -1,4 +1,4 @@
-// Shapes of the sign-in provider routes (contract §15) and the one row → response mapper.
+// Shapes of the sign-in provider routes (docs/sign-in-providers.md) and the one row → response mapper.
 import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
 import type { IdentityRow } from './identity-queries.ts';
@@ -98,7 +98,7 @@ export const IdentityIdParams = Type.Object({ id: Type.String({ description: 'Th
  * parameter keeps one name (`id`) for every method.
  */
 export const LinkParams = Type.Object({
-  // Any one path segment passes (an unknown name is 404, as the contract wants what is not there);
+  // Any one path segment passes (an unknown name is 404, as the API answers what is not there);
   // the pattern tells the document this is a name, not an id.
   id: Type.String({ pattern: '^[^/]+$', description: 'The provider’s name (GET /auth/providers/), e.g. "google"' }),
 });

@@ -1,4 +1,4 @@
-// A signed-in person's identities at other providers (contract §15): listing, and unlinking
+// A signed-in person's identities at other providers (docs/sign-in-providers.md): listing, and unlinking
 // one — refused (409) when it is the last way into the account: no password, no other
 // identity, no passkey. Unlinking Apple's revokes its refresh token there, through the outbox.
 import type { AppContext } from '../../context.ts';

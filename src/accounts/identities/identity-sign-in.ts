@@ -1,4 +1,4 @@
-// Signing in with another provider (contract §15). One account per (issuer, subject). A new
+// Signing in with another provider (docs/sign-in-providers.md). One account per (issuer, subject). A new
 // subject whose address the provider marks verified, and that no account holds, makes an
 // account: that address, verified; no password (one can be set through the reset flow). A new
 // subject whose address an account here holds is never linked to it silently: 400, sign in

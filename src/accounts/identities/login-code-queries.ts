@@ -1,4 +1,4 @@
-// One-time login codes (contract §15): what the web flow's callback hands the web client, to
+// One-time login codes (docs/sign-in-providers.md): what the web flow's callback hands the web client, to
 // exchange at POST /auth/login/code/ within 60 s, once. Stored as their hash.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';

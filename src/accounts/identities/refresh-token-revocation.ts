@@ -1,4 +1,4 @@
-// Apple's refresh tokens (contract §15): kept sealed with the identity, and revoked at the
+// Apple's refresh tokens (docs/sign-in-providers.md): kept sealed with the identity, and revoked at the
 // provider when the account is deleted. The revocation is an outbox message written in the
 // deletion's transaction, attributed to no account so that it outlives it; the token stays
 // sealed in the message and is opened only to send it, to the revocation_endpoint that

@@ -1,4 +1,4 @@
-// ID tokens apps signed in with (contract §15: a replayed one is refused), kept by their hash
+// ID tokens apps signed in with (docs/sign-in-providers.md: a replayed one is refused), kept by their hash
 // until they expire, when they could not be used anyway.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';

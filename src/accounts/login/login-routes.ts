@@ -1,4 +1,4 @@
-// /auth/login/ and its second step /auth/login/mfa/ (contracts §3 and §9).
+// /auth/login/ and its second step /auth/login/mfa/ (docs/accounts.md).
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import { LoginThrottle } from '../../auth/login-throttle.ts';
 import type { AppContext } from '../../context.ts';

@@ -1,8 +1,8 @@
-// Login (contract §3): an unknown address and a wrong password answer alike, in status, body
+// Login (docs/accounts.md): an unknown address and a wrong password answer alike, in status, body
 // and time (the password is checked against a dummy hash when no account has the address).
 // Only a verified address logs in; any verified address of the account does.
 //
-// With MFA on (contract §9), a right password earns a short-lived, single-use
+// With MFA on (docs/accounts.md), a right password earns a short-lived, single-use
 // mfa_token instead of a token; the token comes from /auth/login/mfa/ with an MFA code.
 // Wrong codes count as login failures (login-throttle.ts) and kill the mfa_token after a few;
 // too many in a row for one account, whatever the mfa_token, lock the second step for a while.
@@ -103,7 +103,7 @@ async function judgeSecondStep(
     if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
     if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
     const token = await issueSignInToken(ctx, trx, account.id, sessionOrigin(input.userAgent, input.ip));
-    // A sign-in through another provider: the session is the identity's (contract §15).
+    // A sign-in through another provider: the session is the identity's (docs/sign-in-providers.md).
     if (challenge.identity_id !== null) await recordIdentitySession(trx, challenge.identity_id, hashSecret(token));
     return token;
   });

@@ -1,4 +1,4 @@
-// The MFA code of an account with MFA on (contract §9): a TOTP code of a step
+// The MFA code of an account with MFA on (docs/accounts.md): a TOTP code of a step
 // not used before, or an unused recovery code. Spent inside the caller's transaction, so a code
 // is used up only when what it authorises commits. Using a recovery code e-mails the primary
 // address, in the same transaction.

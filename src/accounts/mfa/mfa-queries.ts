@@ -107,7 +107,7 @@ export async function insertChallenge(
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-/** The sign-in waiting for its second step came through an identity (contract §15). */
+/** The sign-in waiting for its second step came through an identity (docs/sign-in-providers.md). */
 export async function recordChallengeIdentity(db: Kysely<Database>, tokenHash: string, identityId: number): Promise<void> {
   await db.updateTable('mfa_challenges').set({ identity_id: identityId }).where('token_hash', '=', tokenHash).execute();
 }

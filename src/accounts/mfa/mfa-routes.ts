@@ -1,4 +1,4 @@
-// /account/mfa/… (contract §9): MFA's state, enrolment, confirmation, turning it
+// /account/mfa/… (docs/accounts.md): MFA's state, enrolment, confirmation, turning it
 // off and new recovery codes. The login's second step is in ../login/login-routes.ts.
 import { Type } from 'typebox';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';

@@ -1,4 +1,4 @@
-// Shapes of MFA (contract §9).
+// Shapes of MFA (docs/accounts.md).
 import { Type } from 'typebox';
 import { EXAMPLE_PASSWORD } from '../../http/openapi-document.ts';
 

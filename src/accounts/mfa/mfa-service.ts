@@ -1,4 +1,4 @@
-// Managing MFA (contract §9): the state, enrolment (a pending secret, turned on by
+// Managing MFA (docs/accounts.md): the state, enrolment (a pending secret, turned on by
 // its first right code, which also makes the recovery codes), turning it off, and a new set of
 // recovery codes. Password checks count against the account's limit (password-check-throttle.ts),
 // whichever route makes them. Turning it on or off e-mails the primary address (once: only the

@@ -1,5 +1,5 @@
-// WebAuthn challenges (contract §15), in the database so that any instance can finish a
-// ceremony another began (contract §11). Each is spent by deleting it: it works once.
+// WebAuthn challenges (docs/sign-in-providers.md), in the database so that any instance can finish a
+// ceremony another began (docs/production.md). Each is spent by deleting it: it works once.
 import type { Kysely } from 'kysely';
 import type { Database, WebauthnChallengesTable } from '../../db/schema.ts';
 

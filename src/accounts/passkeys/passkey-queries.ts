@@ -1,4 +1,4 @@
-// The passkeys table (contract §15); every query on an account's passkeys takes its account id.
+// The passkeys table (docs/sign-in-providers.md); every query on an account's passkeys takes its account id.
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PasskeysTable } from '../../db/schema.ts';
 

@@ -1,4 +1,4 @@
-// /account/passkeys/… (contract §15): a signed-in person's passkeys. Signing in with one is
+// /account/passkeys/… (docs/sign-in-providers.md): a signed-in person's passkeys. Signing in with one is
 // passkey-sign-in-routes.ts.
 import { Type } from 'typebox';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';

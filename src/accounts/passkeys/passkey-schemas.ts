@@ -1,4 +1,4 @@
-// Shapes of the passkey routes (contract §15) and the one row → response mapper. The
+// Shapes of the passkey routes (docs/sign-in-providers.md) and the one row → response mapper. The
 // authenticator's answers are the JSON form of WebAuthn's PublicKeyCredential, as
 // @simplewebauthn/browser's startRegistration()/startAuthentication() return it.
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';

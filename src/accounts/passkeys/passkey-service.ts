@@ -1,4 +1,4 @@
-// A signed-in person's passkeys (contract §15): adding one (the password first, then the
+// A signed-in person's passkeys (docs/sign-in-providers.md): adding one (the password first, then the
 // authenticator's answer to the challenge the options carried), listing, renaming, removing.
 // Removing the last way into the account — no password, no other passkey, no identity — is refused.
 // Every passkey added e-mails the primary address, through the outbox with the insert.

@@ -1,4 +1,4 @@
-// /auth/passkey/… (contract §15): signing in with a passkey, no address or password needed.
+// /auth/passkey/… (docs/sign-in-providers.md): signing in with a passkey, no address or password needed.
 import { LoginThrottle } from '../../auth/login-throttle.ts';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import type { AppContext } from '../../context.ts';

@@ -1,4 +1,4 @@
-// Signing in with a passkey (contract §15): options without an address (discoverable
+// Signing in with a passkey (docs/sign-in-providers.md): options without an address (discoverable
 // credentials), then the authenticator's answer. A passkey with user verification is both
 // factors, so the answer earns a session token as a login does, with no TOTP step. The answer
 // must answer a challenge this service issued, unexpired and unused; name a passkey that is

@@ -1,4 +1,4 @@
-// The WebAuthn ceremonies (contract §15) over @simplewebauthn/server: the options a browser
+// The WebAuthn ceremonies (docs/sign-in-providers.md) over @simplewebauthn/server: the options a browser
 // or app hands to its authenticator, and the check of what the authenticator answered. Every
 // refusal becomes a 400 under `response` with a sentence a person can read, never a 500.
 import {

@@ -1,4 +1,4 @@
-// Password reset and change (contract §4).
+// Password reset and change (docs/accounts.md).
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/types.ts';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';

@@ -1,4 +1,4 @@
-// Password reset requests and password changes (contract §4).
+// Password reset requests and password changes (docs/accounts.md).
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { fieldError, invalid, nonFieldError, notFound, unauthenticated, type FieldErrors } from '../../errors.ts';

@@ -1,4 +1,4 @@
-// /auth/register/ (contract §3): a new account, its address waiting for verification.
+// /auth/register/ (docs/accounts.md): a new account, its address waiting for verification.
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../errors.ts';

@@ -1,4 +1,4 @@
-// Registration (contract §3): the account, its primary unverified address and the
+// Registration (docs/accounts.md): the account, its primary unverified address and the
 // verification e-mail, in one transaction. It does not log in.
 import { passwordProblems } from '../../auth/password-rules.ts';
 import { hashPassword } from '../../auth/passwords.ts';

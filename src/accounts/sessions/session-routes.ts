@@ -1,4 +1,4 @@
-// /auth/sessions/, /auth/sessions/{id}/, /auth/logout/ and /auth/logout-all/ (contracts §3 and §9).
+// /auth/sessions/, /auth/sessions/{id}/, /auth/logout/ and /auth/logout-all/ (docs/accounts.md).
 import { Type } from 'typebox';
 import { callerOf } from '../../auth/token-auth.ts';
 import { revokeToken } from '../../auth/token-queries.ts';

@@ -1,4 +1,4 @@
-// A session (contract §9): one login token, shown without its value or hash.
+// A session (docs/accounts.md): one login token, shown without its value or hash.
 import { Type, type Static } from 'typebox';
 import type { SessionRow } from '../../auth/token-queries.ts';
 

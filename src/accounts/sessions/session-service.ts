@@ -1,4 +1,4 @@
-// Sessions (contract §9): the caller's login tokens, listed and revoked one by one. A revoked
+// Sessions (docs/accounts.md): the caller's login tokens, listed and revoked one by one. A revoked
 // token is gone from the database, so the next request with it is 401 on every instance: on
 // SQLite the in-process token cache drops it the moment its row goes (change-feed.ts), and
 // PostgreSQL keeps no cache of tokens.

@@ -1,4 +1,4 @@
-// What a sign-in that proved who the person is earns (contracts §3, §9, §15): a session token,
+// What a sign-in that proved who the person is earns (docs/accounts.md, docs/sign-in-providers.md): a session token,
 // or, with TOTP on, the two-step answer — a short-lived, single-use mfa_token for
 // /auth/login/mfa/. The password login, the one-time login code and an app's ID token all end
 // here, so they answer alike.
@@ -64,7 +64,7 @@ export async function signInAnswer(
   origin: Origin,
   identityId?: number,
 ): Promise<LoginResult> {
-  // Said before a second step that could not end in a token (contract §16).
+  // Said before a second step that could not end in a token (docs/operators.md).
   const state = await ctx.db.kysely.selectFrom('accounts').select('disabled_at').where('id', '=', account.account_id).executeTakeFirst();
   if (state && state.disabled_at !== null) throw accountDisabled();
   if (await needsSecondStep(ctx, account.account_id)) {

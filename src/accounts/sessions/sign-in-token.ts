@@ -1,5 +1,5 @@
 // The token a way in (password, the second step, a passkey) gives: never to a disabled account
-// (contract §16). The check and the token are one transaction holding the account's row
+// (docs/operators.md). The check and the token are one transaction holding the account's row
 // (lockAccount), as disabling holds it while it deletes the account's tokens: whichever comes
 // second sees the other, so no token outlives the account's disabling.
 import type { Kysely } from 'kysely';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
-// Each login token is a session (contract §9): where it was created from, as the person who
+// Each login token is a session (docs/accounts.md): where it was created from, as the person who
 // lists their sessions needs to tell them apart. Tokens issued before this have neither.
 export function sessionsMigration(): Migration {
   return {

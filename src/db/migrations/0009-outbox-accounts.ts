@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 // The account an outbox message carries data of (its address, names), so deleting the account
-// deletes its messages too (contract §9). No foreign key: the last messages about a deleted
+// deletes its messages too (docs/accounts.md). No foreign key: the last messages about a deleted
 // account (its "account deleted" notice, its list member's removal) outlive it, unattributed.
 export function outboxAccountsMigration(): Migration {
   return {

@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 import { withId } from './helpers.ts';
 
-// Two-step sign-in (contract §9). Everything hangs off the account with ON DELETE CASCADE, so
+// Two-step sign-in (docs/accounts.md). Everything hangs off the account with ON DELETE CASCADE, so
 // deleting the account removes it in the same statement.
 // - totp_secrets: one per account, encrypted (auth/secret-box.ts); enabled = 0 while pending
 //   confirmation. last_used_step is the newest 30-second step whose code was accepted: a code

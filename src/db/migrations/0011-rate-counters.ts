@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
-// The abuse limits' counters, where several instances share them (contract §11): one row per
+// The abuse limits' counters, where several instances share them (docs/production.md): one row per
 // key (e.g. a login's account and IP) and fixed window. Used on PostgreSQL; an SQLite service is
 // one instance and counts in memory (auth/counter-store.ts), but the table exists on both.
 export function rateCountersMigration(): Migration {

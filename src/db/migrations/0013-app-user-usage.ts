@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 
-// What an app user holds as a whole (contract §5's account-wide bounds): its items, its list
+// What an app user holds as a whole (docs/app-data.md's account-wide bounds): its items, its list
 // entries and the bytes of its media, on the app user's row. A create counts what it adds in
 // the write kernel's data-version bump, the one UPDATE of that row it makes anyway
 // (app-data/owned-write.ts; on PostgreSQL the list item function below), which returns the

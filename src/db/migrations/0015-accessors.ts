@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 import { withId } from './helpers.ts';
 
-// Sharing with people (contract §12). An accessor is an invitation to an e-mail address to
+// Sharing with people (docs/sharing.md). An accessor is an invitation to an e-mail address to
 // read (or write) one app user's data; accepting binds it to the accepting account
 // (`user_with_access_id`), and from then on the address no longer matters.
 //

@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 import { withId } from './helpers.ts';
 
-// Emergency access links (contract §13): a public link to an app user's emergency items and
+// Emergency access links (docs/emergency-links.md): a public link to an app user's emergency items and
 // contacts, and a record of every time it was opened.
 //
 // - The token is stored only as its SHA-256 (`token_hash`, unique: the public route finds the

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
-// Safe retries (contract §14): a create sent with `Idempotency-Key` is performed once per key
+// Safe retries (docs/offline-and-live.md): a create sent with `Idempotency-Key` is performed once per key
 // and account within 24 hours. The row is inserted in the create's own transaction (so the key
 // and the object commit together, or neither), its answer stored right after the commit for
 // replays. The primary key makes concurrent retries wait for the first and then find it.

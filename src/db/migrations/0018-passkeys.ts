@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 import { withId } from './helpers.ts';
 
-// Passkeys (contract §15). Both tables hang off the account with ON DELETE CASCADE, so
+// Passkeys (docs/sign-in-providers.md). Both tables hang off the account with ON DELETE CASCADE, so
 // deleting the account removes them in the same statement.
 // - passkeys: one WebAuthn credential each. credential_id and public_key are base64url text
 //   (the COSE key as the authenticator gave it); counter is the last signature counter seen

@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 import { withId } from './helpers.ts';
 
-// The change log (contract §14): one row per change to something an app user holds, written by
+// The change log (docs/offline-and-live.md): one row per change to something an app user holds, written by
 // triggers in the transaction of the change itself, so no write can forget it, whatever writes
 // it (the API, the gathered list-item function, a cascade, the seeder). Rows are numbered by the
 // database: per app user that number is commit order, because every write to an app user's data

@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 import { withId } from './helpers.ts';
 
-// Signing in with another provider (contract §15). What belongs to an account hangs off it
+// Signing in with another provider (docs/sign-in-providers.md). What belongs to an account hangs off it
 // with ON DELETE CASCADE, so deleting the account removes it in the same statement.
 // - identities: one (issuer, subject) each, at most one account per pair. `email` is what the
 //   provider said at the last sign-in; `refresh_token` is Apple's, sealed (auth/secret-box.ts),

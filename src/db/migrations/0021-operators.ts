@@ -4,7 +4,7 @@ import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 import { withId } from './helpers.ts';
 
-// Operators (contract §16).
+// Operators (docs/operators.md).
 // - accounts.is_operator: the role, given and taken back from the command line only.
 // - accounts.disabled_at: when an operator disabled the account (null: not disabled). A
 //   disabled account's tokens are deleted as it is disabled, and no way in issues a new one.

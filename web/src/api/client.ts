@@ -1,6 +1,6 @@
 // The only way the web client talks to the API: openapi-fetch over the types generated from
 // the service's OpenAPI document (schema.d.ts, `npm run generate:client`). Adds the token
-// (contract §3: `Authorization: Token <token>`) and forgets it when the API answers 401.
+// (docs/accounts.md: `Authorization: Token <token>`) and forgets it when the API answers 401.
 import createClient, { type Middleware } from 'openapi-fetch';
 import { currentToken, forgetToken } from '../session.ts';
 import type { paths } from './schema';

@@ -1,4 +1,4 @@
-// An API error body (contract §2) as a form shows it: messages by field (nested fields as
+// An API error body (docs/api-conventions.md) as a form shows it: messages by field (nested fields as
 // dotted names, `image_content.media_resource`, `entries.0.text`) and messages about the whole
 // request (`detail`, `non_field_errors`).
 export interface Problems {

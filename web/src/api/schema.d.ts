@@ -1470,7 +1470,7 @@ export interface operations {
                         url: string;
                         name: string;
                         quote: string | null;
-                        /** @description False for an app user shared with the caller (contract §12) */
+                        /** @description False for an app user shared with the caller (docs/sharing.md) */
                         is_owned_by_current_user: boolean;
                         /** @description What the caller may do with what the app user holds; only its owner changes the app user itself */
                         permissions: {
@@ -1549,7 +1549,7 @@ export interface operations {
                         url: string;
                         name: string;
                         quote: string | null;
-                        /** @description False for an app user shared with the caller (contract §12) */
+                        /** @description False for an app user shared with the caller (docs/sharing.md) */
                         is_owned_by_current_user: boolean;
                         /** @description What the caller may do with what the app user holds; only its owner changes the app user itself */
                         permissions: {
@@ -1650,7 +1650,7 @@ export interface operations {
                         url: string;
                         name: string;
                         quote: string | null;
-                        /** @description False for an app user shared with the caller (contract §12) */
+                        /** @description False for an app user shared with the caller (docs/sharing.md) */
                         is_owned_by_current_user: boolean;
                         /** @description What the caller may do with what the app user holds; only its owner changes the app user itself */
                         permissions: {
@@ -1761,7 +1761,7 @@ export interface operations {
                         url: string;
                         name: string;
                         quote: string | null;
-                        /** @description False for an app user shared with the caller (contract §12) */
+                        /** @description False for an app user shared with the caller (docs/sharing.md) */
                         is_owned_by_current_user: boolean;
                         /** @description What the caller may do with what the app user holds; only its owner changes the app user itself */
                         permissions: {
@@ -1807,7 +1807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1900,7 +1900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1983,7 +1983,7 @@ export interface operations {
                         url: string;
                         name: string;
                         quote: string | null;
-                        /** @description False for an app user shared with the caller (contract §12) */
+                        /** @description False for an app user shared with the caller (docs/sharing.md) */
                         is_owned_by_current_user: boolean;
                         /** @description What the caller may do with what the app user holds; only its owner changes the app user itself */
                         permissions: {
@@ -2029,7 +2029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2236,7 +2236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2539,7 +2539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2632,7 +2632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2789,7 +2789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3125,7 +3125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3403,7 +3403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3496,7 +3496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3640,7 +3640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3904,7 +3904,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4168,7 +4168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4261,7 +4261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4405,7 +4405,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4600,7 +4600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4795,7 +4795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4888,7 +4888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4990,7 +4990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5208,7 +5208,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5426,7 +5426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5519,7 +5519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5633,7 +5633,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5847,7 +5847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6061,7 +6061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6154,7 +6154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6267,7 +6267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6458,7 +6458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6659,7 +6659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6752,7 +6752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6857,7 +6857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7805,7 +7805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7911,7 +7911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8020,7 +8020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8086,7 +8086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor without write access, or an owner-only action by an accessor (contract §12) */
+            /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8198,7 +8198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8309,7 +8309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description An accessor of the app user: emergency links are its owner’s only (contract §12) */
+            /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
                     [name: string]: unknown;

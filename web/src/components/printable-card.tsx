@@ -1,4 +1,4 @@
-// The card an emergency link is printed on (contract §13): the person's name, "Emergency
+// The card an emergency link is printed on (docs/emergency-links.md): the person's name, "Emergency
 // information", a QR code of exactly the link, the link as text, and, when the link has a PIN,
 // a word about it. Printing the page prints this card alone (style.css, @media print).
 import { useQrCode } from '../hooks/use-qr-code.ts';

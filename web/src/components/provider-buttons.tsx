@@ -1,4 +1,4 @@
-// "Continue with <label>" for each provider the operator configured (contract §15): links to
+// "Continue with <label>" for each provider the operator configured (docs/sign-in-providers.md): links to
 // the service's start of the web flow, which sends the browser to the provider. The way back
 // is /sign-in/provider (pages/provider-sign-in.tsx), with `next` as the landing page.
 import { api } from '../api/client.ts';

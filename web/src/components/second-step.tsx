@@ -1,4 +1,4 @@
-// The second step of a sign-in with TOTP on (contract §9): the mfa_token the first step
+// The second step of a sign-in with TOTP on (docs/accounts.md): the mfa_token the first step
 // answered, and a code from the authenticator app or a recovery code. The password sign-in and
 // the sign-in through another provider both end here when the account asks for it.
 import { api } from '../api/client.ts';

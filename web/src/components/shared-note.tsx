@@ -1,5 +1,5 @@
 // What the pages of an app user show of whose it is: a note on someone else's (shared with the
-// caller, contract §12) saying what the caller may do with it, and the link back to its start.
+// caller, docs/sharing.md) saying what the caller may do with it, and the link back to its start.
 import type { AppUser } from '../api/types.ts';
 
 export function SharedNote({ user }: { user: AppUser }) {

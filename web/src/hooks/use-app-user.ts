@@ -1,5 +1,5 @@
 // The app user a data page shows: the one its path names (/data/users/:user/…), the caller's
-// own or one shared with them (contract §12), or else the caller's own (an account has at
+// own or one shared with them (docs/sharing.md), or else the caller's own (an account has at
 // most one). `user` is undefined while loading, null when there is none (or, by path, none the
 // caller may see). What the caller may do with it comes with it, so that a page offers only
 // what would work.

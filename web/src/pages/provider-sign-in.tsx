@@ -1,5 +1,5 @@
-// /sign-in/provider: where the service sends the browser back from another provider (contract
-// §15), with a one-time code in the fragment (or the reason the sign-in was refused). The
+// /sign-in/provider: where the service sends the browser back from another provider
+// (docs/sign-in-providers.md), with a one-time code in the fragment (or the reason the sign-in was refused). The
 // code is exchanged once for a token — or, with TOTP on, for the two-step answer, finished here
 // as on the sign-in page — and the visitor goes on to `next`.
 import { useEffect, useState } from 'preact/hooks';

@@ -1,4 +1,4 @@
-// /shared: what other people share with the caller (contract §12), the page their invitation
+// /shared: what other people share with the caller (docs/sharing.md), the page their invitation
 // e-mails link to: the invitations waiting for an answer (those to any verified address of the
 // caller), to accept or decline, and the app users shared with them (the accessors the caller
 // accepted), to open or leave.

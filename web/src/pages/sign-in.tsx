@@ -1,6 +1,6 @@
 // Sign in with the address and password; when MFA is on, login answers `mfa_required` and a
-// second step asks for a code (contract §9). Or with a passkey: no address, password or code
-// (contract §15); or with another provider (its buttons; the way back is provider-sign-in.tsx).
+// second step asks for a code (docs/accounts.md). Or with a passkey: no address, password or code
+// (docs/sign-in-providers.md); or with another provider (its buttons; the way back is provider-sign-in.tsx).
 import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';

@@ -1,5 +1,5 @@
 // The page the verification e-mail links to (/verify-email?key=…). The API wants the
-// account's password with the key (contract §4), so the page asks for it.
+// account's password with the key (docs/accounts.md), so the page asks for it.
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api } from '../api/client.ts';

@@ -1,4 +1,4 @@
-// /admin: the operators' console (contract §16, docs/operators.md). One page, its view chosen
+// /admin: the operators' console (docs/operators.md, docs/operators.md). One page, its view chosen
 // by the query — ?account=<id>, ?view=outbox, ?view=audit, else finding accounts (?email=) —
 // since every path under /admin/ is the API's. The API answers 404 to anyone but an operator
 // and 403 to one without a second factor; the page says so in words.

@@ -1,4 +1,4 @@
-// What the forms of an emergency link send (contract §13): its label, its expiry — a date, at
+// What the forms of an emergency link send (docs/emergency-links.md): its label, its expiry — a date, at
 // whose end (the person's own time) the link stops working, or "never" — and its PIN. And how
 // a link is named and its times shown on the page.
 import type { EmergencyLink } from '../../api/types.ts';

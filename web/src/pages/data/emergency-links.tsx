@@ -1,4 +1,4 @@
-// /data/emergency/links: the app user's emergency links (contract §13), its owner's alone.
+// /data/emergency/links: the app user's emergency links (docs/emergency-links.md), its owner's alone.
 // Creating one shows its link this once — the service keeps only a hash of its token — on a
 // printable card with a QR code; the list shows every link, to change, watch and revoke.
 import { useEffect, useRef, useState } from 'preact/hooks';

@@ -1,4 +1,4 @@
-// /data/share: the owner shares their app user (contract §12): invites a person by e-mail
+// /data/share: the owner shares their app user (docs/sharing.md): invites a person by e-mail
 // address, sees who is invited and who accepted, changes what each may do, and revokes.
 import { type ApiResult, api } from '../../api/client.ts';
 import type { Accessor } from '../../api/types.ts';

@@ -1,4 +1,4 @@
-// /emergency/:token — the page an emergency link opens (contract §13), for anyone, on any
+// /emergency/:token — the page an emergency link opens (docs/emergency-links.md), for anyone, on any
 // phone, without an account: no token is read or sent (public-client.ts), and the frame shows
 // no navigation (layout.tsx). It reads the link; when the link has a PIN it asks for it and
 // POSTs it; it says plainly when the link is no longer valid (404) or locked after wrong PINs (429).

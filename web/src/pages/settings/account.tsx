@@ -1,4 +1,4 @@
-// /settings: the account's name and its e-mail addresses (contract §4).
+// /settings: the account's name and its e-mail addresses (docs/accounts.md).
 import { type ApiResult, api } from '../../api/client.ts';
 import type { EmailAddress } from '../../api/types.ts';
 import { Check, Field, Form, Submit, text } from '../../components/form.tsx';

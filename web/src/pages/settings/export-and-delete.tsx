@@ -1,4 +1,4 @@
-// /settings/export-and-delete: the export download and deleting the account (contract §9).
+// /settings/export-and-delete: the export download and deleting the account (docs/accounts.md).
 import { useLocation } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import { Check, Field, Form, Submit, text } from '../../components/form.tsx';

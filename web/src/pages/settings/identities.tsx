@@ -1,4 +1,4 @@
-// /settings/identities: the providers the account signs in with (contract §15): linking one
+// /settings/identities: the providers the account signs in with (docs/sign-in-providers.md): linking one
 // (the provider's own pages, then back here with #linked or #error), and unlinking — refused
 // with the service's sentence (409) when it is the last way in.
 import { useEffect, useState } from 'preact/hooks';

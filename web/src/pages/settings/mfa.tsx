@@ -1,5 +1,5 @@
 // /settings/mfa: TOTP enrolment (the secret and otpauth URI as text, for an authenticator
-// app), confirmation, recovery codes, turning it off (contract §9).
+// app), confirmation, recovery codes, turning it off (docs/accounts.md).
 import { useState } from 'preact/hooks';
 import { useQrCode } from '../../hooks/use-qr-code.ts';
 import { api } from '../../api/client.ts';

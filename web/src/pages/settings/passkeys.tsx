@@ -1,5 +1,5 @@
 // /settings/passkeys: adding a passkey (the password again, then the authenticator), and the
-// account's passkeys, renamed or removed (contract §15, docs/passkeys.md).
+// account's passkeys, renamed or removed (docs/sign-in-providers.md, docs/passkeys.md).
 import { type PublicKeyCredentialCreationOptionsJSON, type RegistrationResponseJSON, startRegistration } from '@simplewebauthn/browser';
 import { api } from '../../api/client.ts';
 import type { Passkey, PasskeyCreation } from '../../api/types.ts';

@@ -1,4 +1,4 @@
-// /settings/sessions: where the account is signed in (contract §9).
+// /settings/sessions: where the account is signed in (docs/accounts.md).
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import { NO_PROBLEMS, type Problems, problemsOf, UNREACHABLE } from '../../api/problems.ts';
