@@ -1,5 +1,6 @@
-// The document's version is the package's: a client generated from /openapi.json names the
-// release it was generated from.
+// What the document says of itself: its version is the package's (a client generated from
+// /openapi.json names the release it was generated from), and its text cites no section of a
+// document its readers do not have.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -16,4 +17,9 @@ test("/openapi.json's info.version is package.json's version", async () => {
   const response = await server.request('GET', '/openapi.json');
   assert.equal(response.status, 200);
   assert.equal(response.body.info.version, version);
+});
+
+test('no description in /openapi.json cites a section of another document', async () => {
+  const text = (await server.request('GET', '/openapi.json')).text;
+  assert.deepEqual(text.match(/.{0,40}(contract|§\s*\d).{0,20}/gi) ?? [], []);
 });
