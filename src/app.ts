@@ -33,6 +33,7 @@ import { devInboxEnabled } from './mail/dev-inbox.ts';
 import { registerDevInboxRoutes } from './mail/dev-inbox-routes.ts';
 import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
 import { answerFrameworkError, registerRequestIdHeader, requestId } from './observability/request-id.ts';
+import { requestLogSerializers } from './observability/request-log.ts';
 import { registerRequestMetrics, type RequestMetrics } from './observability/request-metrics.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -40,7 +41,8 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 /** `requestMetrics`: where to count requests (METRICS_PORT set); undefined, nothing is counted. */
 export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics): Promise<App> {
   const app: App = Fastify({
-    loggerInstance: ctx.log,
+    // One request serializer for every route, 404 and 405 included: no secret of a URL is logged.
+    loggerInstance: ctx.log.child({}, { serializers: requestLogSerializers }),
     trustProxy: ctx.config.trustProxy as boolean | string,
     bodyLimit: JSON_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
