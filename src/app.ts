@@ -25,7 +25,7 @@ import { registerHealthRoutes } from './http/health-routes.ts';
 import { API_DESCRIPTION, API_TAGS, buildLocalReference, checkOperationId, transformDocument } from './http/openapi-document.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { buildResponseSerializers } from './http/response-serializers.ts';
-import { registerHttpConventions } from './http/server-setup.ts';
+import { registerHttpConventions, ROUTER_OPTIONS } from './http/server-setup.ts';
 import { registerWebClient } from './http/web-client.ts';
 import type { App } from './http/types.ts';
 import { registerMediaFileRoutes } from './media/media-file-routes.ts';
@@ -45,7 +45,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
     loggerInstance: ctx.log.child({}, { serializers: requestLogSerializers }),
     trustProxy: ctx.config.trustProxy as boolean | string,
     bodyLimit: JSON_BODY_LIMIT,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    routerOptions: ROUTER_OPTIONS,
     // Bodies are validated as sent: "3" is not an integer and true is not a string. x-examples:
     // named request examples for the document only (openapi-document.ts), no validation.
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, keywords: ['x-examples'] } },
