@@ -27,7 +27,7 @@ import { registerHealthRoutes } from './http/health-routes.ts';
 import { API_DESCRIPTION, API_TAGS, buildLocalReference, checkOperationId, transformDocument } from './http/openapi-document.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { buildResponseSerializers } from './http/response-serializers.ts';
-import { registerHttpConventions } from './http/server-setup.ts';
+import { registerHttpConventions, ROUTER_OPTIONS } from './http/server-setup.ts';
 import { registerWebClient } from './http/web-client.ts';
 import type { App } from './http/types.ts';
 import { registerMediaFileRoutes } from './media/media-file-routes.ts';
@@ -35,6 +35,7 @@ import { devInboxEnabled } from './mail/dev-inbox.ts';
 import { registerDevInboxRoutes } from './mail/dev-inbox-routes.ts';
 import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
 import { answerFrameworkError, registerRequestIdHeader, requestId } from './observability/request-id.ts';
+import { requestLogSerializers } from './observability/request-log.ts';
 import { registerRequestMetrics, type RequestMetrics } from './observability/request-metrics.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -42,10 +43,11 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 /** `requestMetrics`: where to count requests (METRICS_PORT set); undefined, nothing is counted. */
 export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics): Promise<App> {
   const app: App = Fastify({
-    loggerInstance: ctx.log,
+    // One request serializer for every route, 404 and 405 included: no secret of a URL is logged.
+    loggerInstance: ctx.log.child({}, { serializers: requestLogSerializers }),
     trustProxy: ctx.config.trustProxy as boolean | string,
     bodyLimit: JSON_BODY_LIMIT,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    routerOptions: ROUTER_OPTIONS,
     // Bodies are validated as sent: "3" is not an integer and true is not a string. x-examples:
     // named request examples for the document only (openapi-document.ts), no validation.
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, keywords: ['x-examples'] } },

@@ -43,6 +43,10 @@ export interface Config {
     queryTimeoutMs: number;
   };
   smtpUrl: string | undefined;
+  /** DEV_INBOX: the development inbox (mail/dev-inbox.ts): on, off, or auto (on for a local run only). */
+  devInbox: 'auto' | 'on' | 'off';
+  /** NODE_ENV=production. */
+  production: boolean;
   /** How long the SMTP server may take to accept the connection, greet, or answer a command. */
   smtpTimeoutMs: number;
   mailFrom: string;
@@ -552,6 +556,11 @@ export function loadConfig(env: Env = process.env): Config {
 
   const smtpUrl = get('SMTP_URL');
   if (smtpUrl) check(() => parseUrl('SMTP_URL', smtpUrl, ['smtp:', 'smtps:']));
+  const devInbox = (get('DEV_INBOX') ?? 'auto').toLowerCase();
+  if (devInbox !== 'auto' && devInbox !== 'on' && devInbox !== 'off') {
+    problems.push(`DEV_INBOX must be "auto", "on" or "off", got "${devInbox}"`);
+  }
+  if (devInbox === 'on' && smtpUrl) problems.push('DEV_INBOX=on needs SMTP_URL unset: the inbox lists the e-mails written to MAIL_DIR');
 
   // Checked only where an s3:// location needs them.
   const mediaStorage = check(() => parseMediaStorage(get, () => parseS3Settings(get)));
@@ -620,6 +629,8 @@ export function loadConfig(env: Env = process.env): Config {
       queryTimeoutMs: positiveDuration('DATABASE_QUERY_TIMEOUT', '10s'),
     },
     smtpUrl,
+    devInbox: devInbox as Config['devInbox'],
+    production: get('NODE_ENV') === 'production',
     smtpTimeoutMs: positiveDuration('SMTP_TIMEOUT', '10s'),
     mailFrom: get('MAIL_FROM') ?? 'Profile Service <no-reply@localhost>',
     mailDir: get('MAIL_DIR') ?? 'data/mail',

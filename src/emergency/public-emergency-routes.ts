@@ -1,7 +1,7 @@
 // GET and POST /public/emergency/{token}/ (docs/emergency-links.md): no token, no account. Their answers
 // are never stored, sent on as a referrer or indexed; the requests of one client IP share one
 // budget (RATE_LIMIT_EMERGENCY_LINK_IP, counted as every per-IP limit: ip-rate-limits.ts); and
-// the link's token stays out of the logs, as it works for a year.
+// the link's token stays out of the logs, as it works for a year (observability/request-log.ts).
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
 import type { AppContext } from '../context.ts';
@@ -19,22 +19,6 @@ const publicHeaders: onRequestHookHandler = (_request: FastifyRequest, reply: Fa
   done();
 };
 
-/** The request's URL with the link's token left out, for the log. */
-export function withoutToken(url: string): string {
-  return url.replace(/^(\/+public\/+emergency\/+)[^/?]*/, '$1<token>');
-}
-
-// Fastify's own request serializer, less the token.
-const logSerializers = {
-  req: (request: FastifyRequest) => ({
-    method: request.method,
-    url: withoutToken(request.url),
-    host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
-  }),
-};
-
 const viewerOf = (request: FastifyRequest): Viewer => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
 const ERRORS = {
@@ -50,7 +34,6 @@ export function registerPublicEmergencyRoutes(app: App, ctx: AppContext): void {
     {
       config,
       onRequest: publicHeaders,
-      logSerializers,
       schema: {
         tags,
         summary: 'Read an emergency link (no token needed)',
@@ -73,7 +56,6 @@ export function registerPublicEmergencyRoutes(app: App, ctx: AppContext): void {
     {
       config,
       onRequest: publicHeaders,
-      logSerializers,
       schema: {
         tags,
         summary: 'Read an emergency link with its PIN (no token needed)',

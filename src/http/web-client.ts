@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { notFound } from '../errors.ts';
+import { toLoopbackHost } from './loopback.ts';
 import type { App } from './types.ts';
 
 const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
@@ -67,7 +68,10 @@ export function webClientBuilt(dir: string): boolean {
 /** The page's tag that tells the client the development inbox is on (src/mail/dev-inbox.ts), so it need not ask. */
 export const DEV_INBOX_META = '<meta name="dev-inbox" content="/dev/mail">';
 
-/** `devInbox`: the development inbox is on: its page is served, and every page says so. */
+/**
+ * `devInbox`: the development inbox is on: its page is served, and every page says so, to a
+ * request whose Host is a loopback name; to any other, /dev/mail is the API's 404.
+ */
 export async function registerWebClient(app: App, dir: string, publicUrl: string, devInbox = false): Promise<void> {
   const csp = pageContentSecurityPolicy(publicUrl);
   const indexFile = join(dir, 'index.html');
@@ -101,10 +105,12 @@ export async function registerWebClient(app: App, dir: string, publicUrl: string
       return reply.sendFile(name);
     });
     for (const path of devInbox ? [...PAGE_PATHS, '/dev/mail'] : PAGE_PATHS) {
-      web.get(path, { schema: { hide: true } }, async (_request, reply) => {
+      web.get(path, { schema: { hide: true } }, async (request, reply) => {
+        const inbox = devInbox && toLoopbackHost(request);
+        if (path === '/dev/mail' && !inbox) throw notFound();
         // Read on each visit (a few hundred bytes): a rebuild during development shows at once.
         const file = await readFile(indexFile, 'utf8').catch(() => undefined);
-        const html = devInbox ? file?.replace('</head>', `${DEV_INBOX_META}</head>`) : file;
+        const html = inbox ? file?.replace('</head>', `${DEV_INBOX_META}</head>`) : file;
         if (html === undefined) {
           return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_BUILT);
         }

@@ -1,12 +1,14 @@
 // The development inbox: with SMTP_URL unset the service writes each e-mail to MAIL_DIR
 // (transport.ts), and beside each .eml a .json of what a person needs from it, which
 // GET /dev/mail/messages/ lists and the web client's /dev/mail page shows, links clickable.
-// Only on a machine of one's own: the service must listen on a loopback address and
-// PUBLIC_URL name one too, or anyone reaching it (through a reverse proxy, say) could read
-// every verification and reset link.
+// Only on a machine of one's own, or anyone reaching it (through a reverse proxy, say) could
+// read every verification and reset link: DEV_INBOX=auto (the default) turns it on only for a
+// run that is local in every respect; DEV_INBOX=on is the explicit opt-in otherwise. Either
+// way it answers only requests whose Host is a loopback name (http/loopback.ts).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
+import { isLoopbackName } from '../http/loopback.ts';
 
 export interface DevMail {
   /** The file's name without its extension: when it was written, then the message id. */
@@ -22,13 +24,17 @@ export interface DevMail {
 /** What transport.ts writes beside each .eml file. */
 export type DevMailRecord = Omit<DevMail, 'id' | 'links'>;
 
-function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
-}
-
+/**
+ * DEV_INBOX=on: on (SMTP_URL unset, which the configuration checks). DEV_INBOX=auto: on only
+ * for a zero-configuration run on this machine: e-mail to files, not production
+ * (NODE_ENV), no TRUST_PROXY (no proxy in front), and the listener and PUBLIC_URL on loopback.
+ */
 export function devInboxEnabled(config: Config): boolean {
-  return config.smtpUrl === undefined && isLoopback(config.host) && isLoopback(new URL(config.publicUrl).hostname);
+  if (config.smtpUrl !== undefined || config.devInbox === 'off') return false;
+  if (config.devInbox === 'on') return true;
+  return (
+    !config.production && config.trustProxy === false && isLoopbackName(config.host) && isLoopbackName(new URL(config.publicUrl).hostname)
+  );
 }
 
 export function linksIn(text: string): string[] {

@@ -28,18 +28,24 @@ export function registerRequestIdHeader(app: App): void {
   });
 }
 
+const FRAMEWORK_ANSWERS: Record<string, { status: number; detail: string }> = {
+  FST_ERR_BAD_URL: { status: 400, detail: 'Malformed URL.' },
+  // A path parameter longer than the router takes (ROUTER_OPTIONS, server-setup.ts) names nothing.
+  FST_ERR_MAX_PARAM_LENGTH: { status: 404, detail: 'Not found.' },
+};
+
 /**
  * Fastify's frameworkErrors: a path that cannot be decoded (`/app/profiles/%E0%A4%A/`) is
  * answered by the router, before any hook runs; without this its answer would carry neither
  * the id nor the API's {"detail"} body.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const status = error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
-  if (status === 500) request.log.error({ err: error }, 'request failed');
+  const answer = FRAMEWORK_ANSWERS[error.code] ?? { status: 500, detail: 'Internal server error.' };
+  if (answer.status === 500) request.log.error({ err: error }, 'request failed');
   void reply
-    .code(status)
+    .code(answer.status)
     .header('x-request-id', request.id)
     .header('cache-control', 'no-store')
     .type('application/json; charset=utf-8')
-    .send({ detail: status === 400 ? 'Malformed URL.' : 'Internal server error.' });
+    .send({ detail: answer.detail });
 }

@@ -49,3 +49,57 @@ describe('HTTP conventions', () => {
     assert.ok(account.token.length >= 43);
   });
 });
+
+describe('a path parameter longer than 100 characters', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  test("answers the route's 404, or its 405, as any parameter that names nothing", async () => {
+    const { token } = await createAccount(server);
+    const id = '9'.repeat(300);
+    const linkToken = 'A'.repeat(400);
+    const cases: [method: string, path: string, status: number, allow?: string][] = [
+      ['GET', `/app/users/${id}/`, 404],
+      ['HEAD', `/app/users/${id}/`, 404],
+      ['DELETE', `/app/users/${id}/`, 404],
+      ['PUT', `/app/users/${id}/`, 404],
+      ['GET', `/app/users/${id}/profiles/`, 404],
+      ['PATCH', `/app/profiles/${id}/`, 404],
+      ['GET', `/app/profiles/${id}/topics/`, 404],
+      ['POST', `/app/users/${id}/emergency-links/`, 404],
+      ['GET', `/public/emergency/${linkToken}/`, 404],
+      ['HEAD', `/public/emergency/${linkToken}/`, 404],
+      ['POST', `/public/emergency/${linkToken}/`, 404],
+      ['PUT', `/public/emergency/${linkToken}/`, 405, 'GET, POST, HEAD'],
+      ['GET', `/media/files/${'a'.repeat(200)}.png?expires=1&signature=x`, 404],
+      // A provider's name has a length limit of its own, checked as any field's.
+      ['GET', `/auth/oidc/${'x'.repeat(200)}/start/`, 400],
+    ];
+    const send = (method: string, path: string) =>
+      server.request(method, path, { token, ...(['POST', 'PATCH'].includes(method) ? { body: { pin: '1234' } } : {}) });
+    for (const [method, path, status, allow] of cases) {
+      const response = await send(method, path);
+      const what = `${method} ${path}`;
+      assert.equal(response.status, status, what);
+      assert.equal(response.headers.get('allow'), allow ?? null, what);
+      // The same as for a short parameter that names nothing.
+      const short = await send(method, path.replace(/([a-zA-Z0-9])\1{99,}/, '$1$1$1'));
+      if (status !== 400) assert.deepEqual([short.status, short.text], [response.status, response.text], what);
+      if (method === 'HEAD') continue;
+      const body =
+        status === 405
+          ? { detail: `Method "${method}" not allowed.` }
+          : status === 400
+            ? { name: ['Ensure this field has no more than 30 characters.'] }
+            : { detail: 'Not found.' };
+      assert.deepEqual(response.body, body, what);
+      // The public link's 404 keeps its headers: never stored, sent on or indexed.
+      if (path.startsWith('/public/') && status === 404) assert.equal(response.headers.get('x-robots-tag'), 'noindex', what);
+    }
+    // Longer than the router takes: Node refuses the request line itself.
+    assert.equal((await send('GET', `/app/users/${'9'.repeat(17_000)}/`)).status, 431);
+  });
+});

@@ -1,0 +1,64 @@
+// What the log keeps of a request: Fastify's request serializer for every line of every route,
+// 404 and 405 included, less the secrets a URL can carry. An emergency link's token works for a
+// year and is its own credential; a reset or verification key, a signed media URL's signature,
+// a provider's code and state are each enough to act with. The log keeps where the request
+// went (`/emergency/<token>`, `?key=<redacted>`), never the secret itself.
+import type { FastifyRequest } from 'fastify';
+
+/** Query parameters whose value is a secret, lower-cased. */
+const SECRET_PARAMETERS = new Set([
+  // Verification and reset links (/verify-email?key=, /reset-password?key=).
+  'key',
+  // Signed media URLs (src/media/signed-urls.ts): the signature is the credential.
+  'signature',
+  // A provider's answer at /auth/oidc/<name>/callback/: the code and state, or tokens themselves.
+  'code',
+  'state',
+  'id_token',
+  'access_token',
+  'refresh_token',
+  'token',
+  'pin',
+  'password',
+]);
+
+/** The emergency link's token: the web page's /emergency/<token> and the API's /public/emergency/<token>/…. */
+const TOKEN_IN_PATH = /^(\/+(?:public\/+)?emergency\/+)[^/]+/i;
+
+export const REDACTED = '<redacted>';
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return name.toLowerCase();
+  }
+}
+
+/** `url` (path and query, as the request line has it) with the secrets it may carry replaced. */
+export function loggableUrl(url: string): string {
+  const mark = url.indexOf('?');
+  const path = (mark === -1 ? url : url.slice(0, mark)).replace(TOKEN_IN_PATH, '$1<token>');
+  if (mark === -1) return path;
+  const query = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals === -1 ? pair : pair.slice(0, equals);
+      return SECRET_PARAMETERS.has(decodedName(name)) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
+/** Fastify's own request serializer, with the URL made loggable. */
+export const requestLogSerializers = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: loggableUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }),
+};
