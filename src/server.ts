@@ -52,12 +52,13 @@ export function createLogger(config: Config): FastifyBaseLogger {
   const options = { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] };
   if (config.logFormat === 'json' || config.logLevel === 'silent') return pino(options) as FastifyBaseLogger;
   // LOG_FORMAT=pretty (a terminal's default): pino-pretty formats in pino's own worker thread,
-  // loaded from node_modules by name, so the bundle runs it too. Colours only on a terminal.
+  // loaded from node_modules by name, so the bundle runs it too. Colours only on a terminal; no
+  // request id (a request is one line, app.ts; JSON logs and X-Request-Id carry the id).
   return pino({
     ...options,
     transport: {
       target: 'pino-pretty',
-      options: { colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+      options: { colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,reqId' },
     },
   }) as FastifyBaseLogger;
 }

@@ -3,7 +3,7 @@
 // year and is its own credential; a reset or verification key, a signed media URL's signature,
 // a provider's code and state are each enough to act with. The log keeps where the request
 // went (`/emergency/<token>`, `?key=<redacted>`), never the secret itself.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** Query parameters whose value is a secret, lower-cased. */
 const SECRET_PARAMETERS = new Set([
@@ -62,3 +62,14 @@ export const requestLogSerializers = {
     remotePort: request.socket?.remotePort,
   }),
 };
+
+/**
+ * For a person reading a terminal (LOG_FORMAT=pretty): one line a request, once it is answered,
+ * in place of Fastify's two (each printed as a block of fields): `GET /app/users/1/ 200 3.1 ms`.
+ * JSON logs keep Fastify's lines for the machines that read them.
+ */
+export function registerOneLineRequestLog(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(`${request.method} ${loggableUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
+  });
+}
