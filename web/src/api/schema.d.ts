@@ -10109,7 +10109,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "ada.lovelace@example.com",
+                 *       "email": "ada@example.com",
                  *       "primary": true
                  *     }
                  */
