@@ -9696,6 +9696,8 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
+                        is_operator: boolean;
                     };
                 };
             };
@@ -9782,6 +9784,8 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
+                        is_operator: boolean;
                     };
                 };
             };
