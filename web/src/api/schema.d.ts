@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service health: 200 when the database answers, 503 otherwise (within the database timeouts) */
+        /**
+         * Service health: 200 when the database answers, 503 otherwise (within the database timeouts)
+         * @description Served at `/health/` as well, as every path is with or without its trailing slash.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -8875,45 +8878,35 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/octet-stream": string;
-                };
+                content?: never;
             };
             /** @description The stored bytes, with the stored content type */
             206: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/octet-stream": string;
-                };
+                content?: never;
             };
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description The signed link has expired: fetch the media resource again for a new one */
             410: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description The requested range is outside the file (with Content-Range) */
             416: {
@@ -8922,9 +8915,7 @@ export interface operations {
                     "Content-Range"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
@@ -8933,9 +8924,7 @@ export interface operations {
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
         };
     };
@@ -9578,9 +9567,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/zip": string;
-                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -9588,9 +9575,7 @@ export interface operations {
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description Too many requests */
             429: {
@@ -9599,9 +9584,7 @@ export interface operations {
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
@@ -9610,9 +9593,7 @@ export interface operations {
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
         };
     };
