@@ -190,7 +190,9 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
       onRequest,
       schema: {
         tags,
-        summary: 'Operators: put a failed message back in the queue, with a fresh attempt budget',
+        summary: 'Operators: have a message tried at once (a failed one or one waiting for its next attempt)',
+        description:
+          'A failed message goes back in the queue with a fresh attempt budget; a pending one waiting for its next attempt after a failed one is made due now, its attempts kept; a pending one already due is left as it is. A delivered message: 400.',
         params: OutboxIdParams,
         body: ActionBody,
         operationId: 'adminRetryOutboxMessage',

@@ -10,7 +10,7 @@ import type { Database } from '../db/schema.ts';
 import { nonFieldError, notFound } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { secondFactorRemovedMessage } from '../mail/messages.ts';
-import { countOutboxByState, listOutboxEntries, pendingBacklog, retryFailedEntries, statesOf } from '../outbox/outbox-admin.ts';
+import { countOutboxByState, listOutboxEntries, pendingBacklog, retryEntryNow } from '../outbox/outbox-admin.ts';
 import { lockAccount } from '../accounts/core/account-lock.ts';
 import { findAccount } from '../accounts/core/account-queries.ts';
 import { removeAccount } from '../accounts/deletion/account-deletion.ts';
@@ -212,16 +212,17 @@ export async function outboxView(ctx: AppContext): Promise<OutboxView> {
   };
 }
 
-export const NOT_FAILED = 'Only a failed message can be retried: this one is waiting to be delivered, or was delivered.';
+export const ALREADY_DELIVERED = 'This message was delivered: there is nothing to retry.';
 
-/** Puts one failed message back in the queue, with a fresh attempt budget. */
+/**
+ * Has one message tried at once: a failed one goes back in the queue with a fresh attempt
+ * budget, one waiting for its next attempt is made due now. A delivered one: 400.
+ */
 export async function retryOutboxMessage(ctx: AppContext, actor: Actor, messageId: number, reason?: string | null): Promise<void> {
   await ctx.db.transaction(async (trx) => {
-    const retried = await retryFailedEntries(trx, [messageId], ctx.clock.now());
-    if (retried.length === 0) {
-      if ((await statesOf(trx, [messageId])).has(messageId)) throw nonFieldError(NOT_FAILED);
-      throw notFound();
-    }
+    const state = await retryEntryNow(trx, messageId, ctx.clock.now());
+    if (state === undefined) throw notFound();
+    if (state === 'sent') throw nonFieldError(ALREADY_DELIVERED);
     const row = await trx.selectFrom('outbox').select('account_id').where('id', '=', messageId).executeTakeFirst();
     await record(ctx, trx, actor, 'outbox-retry', row?.account_id ?? null, reason);
   });

@@ -13,6 +13,7 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'none' },
       schema: {
         summary: 'Service health: 200 when the database answers, 503 otherwise (within the database timeouts)',
+        description: 'Served at `/health/` as well, as every path is with or without its trailing slash.',
         tags: ['service'],
         security: [],
         operationId: 'getHealth',

@@ -67,7 +67,7 @@ export function transformDocument({ openapiObject }: { openapiObject: Partial<Js
     }
     if (item.post?.responses?.['422']) item.post = withHeader(item.post, IDEMPOTENCY_KEY);
     // GET and HEAD of one route share one operation object: HEAD gets a copy of its own.
-    if (item.head?.operationId !== undefined) item.head = { ...item.head, operationId: `${item.head.operationId}Head` };
+    if (item.head?.operationId !== undefined) item.head = withoutBodies({ ...item.head, operationId: `${item.head.operationId}Head` });
     for (const operation of Object.values<JsonObject>(item)) {
       if (typeof operation !== 'object' || !Array.isArray(operation.parameters)) continue;
       operation.parameters = operation.parameters.map((parameter: JsonObject) =>
@@ -88,6 +88,17 @@ export function transformDocument({ openapiObject }: { openapiObject: Partial<Js
     }
   }
   return openapiObject;
+}
+
+/**
+ * A HEAD answers with the status and headers its GET would, and never a body (HTTP; Node sends
+ * none): none of its responses, errors included, declares content.
+ */
+function withoutBodies(operation: JsonObject): JsonObject {
+  const responses = Object.fromEntries(
+    Object.entries<JsonObject>(operation.responses ?? {}).map(([status, { content: _content, ...response }]) => [status, response]),
+  );
+  return { ...operation, responses };
 }
 
 /**
@@ -149,6 +160,10 @@ export const API_DESCRIPTION = [
   'Any other status: `{"detail": "…"}` — 401 with no, or an expired, token; 404 for what does not exist',
   "and for what is someone else's (the two are never told apart); 409 for a conflict; 412 when `If-Match` no",
   'longer holds; 429 with `Retry-After` when a limit is reached. Messages are sentences a client may show to a person.',
+  'An answer to `HEAD` has the status and headers of the `GET`, and no body, errors included.',
+  '',
+  '**Paths.** Each path answers with or without its trailing slash, the same (`/health` and `/health/`,',
+  '`/account/profile/` and `/account/profile`); this document names each in one form.',
 ].join('\n');
 
 /**

@@ -1,5 +1,6 @@
 // What the operator's outbox command (src/cli/outbox.ts) reads and changes: entries by state,
-// counts per state, and putting failed entries back in the queue.
+// counts per state, putting failed entries back in the queue, and (the operators' API) making
+// an entry waiting for its next attempt due now.
 import type { Kysely } from 'kysely';
 import type { Database, OutboxState } from '../db/schema.ts';
 
@@ -104,6 +105,27 @@ export async function retryFailedEntries(db: Kysely<Database>, ids: number[] | u
     .returning('id')
     .execute();
   return rows.map((row) => row.id).sort((a, b) => a - b);
+}
+
+/**
+ * Makes one entry due now: a failed one goes back in the queue with a fresh attempt budget, and
+ * a pending one waiting for its next attempt (after a failed one) is tried at once, keeping its
+ * count of attempts. Returns the entry's state before (undefined: no such entry); a sent
+ * entry, and a pending one already due or being delivered, are left as they are.
+ */
+export async function retryEntryNow(db: Kysely<Database>, id: number, now: number): Promise<OutboxState | undefined> {
+  const state = (await statesOf(db, [id])).get(id);
+  if (state === 'failed') await retryFailedEntries(db, [id], now);
+  if (state === 'pending') {
+    await db
+      .updateTable('outbox')
+      .set({ next_attempt_at: now })
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '>', now)
+      .execute();
+  }
+  return state;
 }
 
 /** The states of the given ids (absent ids are missing from the result). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { grantOperator } from '../../src/admin/admin-service.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -34,11 +35,17 @@ describe('/account/profile/', () => {
       body: { first_name: '  Grace ', email: 'someone-else@example.com', id: 999 },
     });
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body, { id: account.id, email: account.email, first_name: 'Grace', last_name: 'Lovelace' });
+    assert.deepEqual(response.body, {
+      id: account.id,
+      email: account.email,
+      first_name: 'Grace',
+      last_name: 'Lovelace',
+      is_operator: false,
+    });
     const last = await server.request('PATCH', '/account/profile/', { token: account.token, body: { last_name: '' } });
-    assert.deepEqual(last.body, { id: account.id, email: account.email, first_name: 'Grace', last_name: '' });
+    assert.deepEqual(last.body, { id: account.id, email: account.email, first_name: 'Grace', last_name: '', is_operator: false });
     const read = await server.request('GET', '/account/profile/', { token: account.token });
-    assert.deepEqual(read.body, { ...last.body, is_operator: false });
+    assert.deepEqual(read.body, last.body);
     const empty = await server.request('PATCH', '/account/profile/', { token: account.token });
     assert.equal(empty.status, 200);
     assert.deepEqual(empty.body, last.body);
@@ -56,6 +63,22 @@ describe('/account/profile/', () => {
     assert.equal(full.status, 200);
     assert.equal(full.body.first_name, 'Alan');
     assert.equal(full.body.last_name, 'Turing');
+  });
+
+  test("PATCH and PUT answer the account as GET shows it, an operator's too", async () => {
+    const account = await createAccount(server, { firstName: 'Ada', lastName: 'Lovelace' });
+    await grantOperator(server.server.ctx, { via: 'cli' }, account.id);
+    const patched = await server.request('PATCH', '/account/profile/', { token: account.token, body: { last_name: 'King' } });
+    assert.equal(patched.status, 200);
+    assert.deepEqual(patched.body, { id: account.id, email: account.email, first_name: 'Ada', last_name: 'King', is_operator: true });
+    assert.deepEqual((await server.request('GET', '/account/profile/', { token: account.token })).body, patched.body);
+    const put = await server.request('PUT', '/account/profile/', {
+      token: account.token,
+      body: { first_name: 'Augusta', last_name: 'King' },
+    });
+    assert.equal(put.status, 200);
+    assert.deepEqual(put.body, { ...patched.body, first_name: 'Augusta' });
+    assert.deepEqual((await server.request('GET', '/account/profile/', { token: account.token })).body, put.body);
   });
 
   test('bad values: field-keyed 400, nothing changed', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AUDIT_RETENTION_MS } from '../../src/accounts/account-sweeper.ts';
 import { ACCOUNT_DISABLED } from '../../src/accounts/sessions/sign-in-token.ts';
-import { NOT_ON_YOURSELF } from '../../src/admin/admin-service.ts';
+import { ALREADY_DELIVERED, NOT_ON_YOURSELF } from '../../src/admin/admin-service.ts';
 import { SECOND_FACTOR_NEEDED } from '../../src/admin/operator-gate.ts';
 import {
   PASSWORD,
@@ -18,6 +18,7 @@ import {
 } from '../accounts/account-flows.ts';
 import { freshCode, turnOnTotp } from '../accounts/mfa-flows.ts';
 import { PUBLIC_URL } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
 import { ACCOUNT_FIELDS, makeOperator, registerOperator, type Operator } from './admin-flows.ts';
 
@@ -372,6 +373,37 @@ describe('operators (/admin/)', () => {
     const sent = await kysely.selectFrom('outbox').select('id').where('state', '=', 'sent').executeTakeFirst();
     if (sent) assert.equal((await op('POST', `/admin/outbox/${sent.id}/retry/`)).status, 400);
     assert.equal((await op('POST', '/admin/outbox/99999999/retry/')).status, 404);
+  });
+
+  test('the outbox: a message waiting for its next attempt is tried at once; a delivered one is 400', async () => {
+    const { kysely } = mailed.server.server.ctx.db;
+    const now = mailed.server.clock.now();
+    const to = uniqueEmail('waiting');
+    const waiting = await kysely
+      .insertInto('outbox')
+      .values({
+        kind: 'email',
+        payload: JSON.stringify({ to, subject: 'Waited for', text: 'Body', html: '<p>Body</p>' }),
+        state: 'pending',
+        attempts: 3,
+        next_attempt_at: now + 60 * 60 * 1000,
+        created_at: now,
+        last_error: '421 try again later',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const retried = await op('POST', `/admin/outbox/${waiting.id}/retry/`, { reason: 'Mail server back' });
+    assert.equal(retried.status, 204, retried.text);
+    const audited = await auditNewest();
+    assert.deepEqual([audited.action, audited.reason], ['outbox-retry', 'Mail server back']);
+    await waitForMail(mailed.sink, to, 'Waited for');
+    await waitFor(async () => {
+      const row = await kysely.selectFrom('outbox').select('state').where('id', '=', waiting.id).executeTakeFirstOrThrow();
+      return row.state === 'sent';
+    }, 'the message marked sent');
+    const delivered = await op('POST', `/admin/outbox/${waiting.id}/retry/`);
+    assert.equal(delivered.status, 400, delivered.text);
+    assert.deepEqual(delivered.body, { non_field_errors: [ALREADY_DELIVERED] });
   });
 
   test('the audit keeps a record a year: the sweep removes older ones', async () => {

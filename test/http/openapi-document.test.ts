@@ -136,10 +136,37 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(missing, []);
   });
 
+  test('a HEAD declares no body in any response, errors included; the service sends none', async () => {
+    const heads = operations.filter(([operation]) => operation.method === 'HEAD');
+    for (const [operation, written] of heads) {
+      for (const [status, response] of Object.entries<Json>(written.responses)) {
+        assert.equal(response.content, undefined, `${operation.key} ${status}`);
+        assert.ok(response.description, `${operation.key} ${status}: a description`);
+      }
+    }
+    const unauthenticated = await server.request('HEAD', '/account/export/');
+    assert.equal(unauthenticated.status, 401);
+    assert.equal(unauthenticated.text, '');
+    const missing = await server.request('HEAD', '/media/files/no-such-key');
+    assert.ok(missing.status >= 400, String(missing.status));
+    assert.equal(missing.text, '');
+  });
+
+  test('a path answers with or without its trailing slash, as the document says: /health/ too', async () => {
+    assert.match(doc.info.description, /with or without its trailing slash/);
+    assert.match(doc.paths['/health']!.get.description, /`\/health\/`/);
+    for (const path of ['/health', '/health/']) {
+      const response = await server.request('GET', path);
+      assert.equal(response.status, 200, path);
+      assert.deepEqual(new ResponseChecker(doc).check(listOperations(doc).find((o) => o.key === 'GET /health')!, 'GET', response), []);
+    }
+  });
+
   test('every error response has a JSON body referring to the shared schemas: ErrorDetail (PinRequired for a link’s PIN), or FieldErrors | ErrorDetail for 400', () => {
     assert.ok(doc.components?.schemas?.ErrorDetail, 'components/schemas/ErrorDetail');
     assert.ok(doc.components?.schemas?.FieldErrors, 'components/schemas/FieldErrors');
     for (const [operation, written] of operations) {
+      if (operation.method === 'HEAD') continue;
       for (const [status, response] of Object.entries<Json>(written.responses)) {
         if (Number(status) < 400) continue;
         const content = response.content ?? {};

@@ -113,7 +113,8 @@ const STORY: Step[] = [
   { operationId: 'updateAccount', send: () => ({ token: made.ada }) },
   { operationId: 'replaceAccount', send: () => ({ token: made.ada }) },
   // The address just added, the one whose id a person has at hand: verified first (with the key
-  // e-mailed to it), then made primary, then sent back whole.
+  // e-mailed to it), then made primary; then the address Ada registered with, sent back whole,
+  // primary again.
   { operationId: 'createEmailAddress', send: () => ({ token: made.ada }), keep: (body) => (made.addedAddress = body.id) },
   {
     operationId: 'updateEmailAddress',
@@ -124,7 +125,14 @@ const STORY: Step[] = [
       return { token: made.ada, id: made.addedAddress };
     },
   },
-  { operationId: 'replaceEmailAddress', send: () => ({ token: made.ada, id: made.addedAddress }) },
+  {
+    operationId: 'replaceEmailAddress',
+    send: async () => {
+      const addresses = await mailed.server.request('GET', '/account/emails/', { token: made.ada });
+      const registered = addresses.body.find((address: Json) => address.email === EXAMPLE_EMAIL);
+      return { token: made.ada, id: registered.id };
+    },
+  },
   { operationId: 'resetPassword', send: () => ({}) },
   { operationId: 'createAppUser', send: () => ({ token: made.ada }), keep: (body) => (made.appUser = body.id) },
   { operationId: 'updateAppUser', send: () => ({ token: made.ada, id: made.appUser }) },

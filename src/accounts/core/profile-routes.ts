@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/types.ts';
 import { callerOf } from '../../auth/token-auth.ts';
-import { AccountSchema, AccountWithRoleSchema, ProfilePatchBody, ProfilePutBody } from './profile-schemas.ts';
+import { AccountWithRoleSchema, ProfilePatchBody, ProfilePutBody } from './profile-schemas.ts';
 import { getProfile, updateProfile } from './profile-service.ts';
 import { errors } from '../../http/error-schemas.ts';
 
@@ -28,7 +28,7 @@ export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
         summary: 'Change first and/or last name (email is read-only: use /account/emails/)',
         body: ProfilePatchBody,
         operationId: 'updateAccount',
-        response: { 200: AccountSchema, ...errors({ auth: true, body: true }) },
+        response: { 200: AccountWithRoleSchema, ...errors({ auth: true, body: true }) },
       },
     },
     (request) => updateProfile(ctx, callerOf(request).accountId, request.body),
@@ -42,7 +42,7 @@ export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
         summary: 'Replace first and last name (both required)',
         body: ProfilePutBody,
         operationId: 'replaceAccount',
-        response: { 200: AccountSchema, ...errors({ auth: true, body: true }) },
+        response: { 200: AccountWithRoleSchema, ...errors({ auth: true, body: true }) },
       },
     },
     (request) => updateProfile(ctx, callerOf(request).accountId, request.body),

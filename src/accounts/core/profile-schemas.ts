@@ -16,7 +16,10 @@ export const AccountSchema = Type.Object({
 
 export type Account = Static<typeof AccountSchema>;
 
-/** GET's answer also says whether the caller holds the operator role (docs/operators.md), for the web client's menu. */
+/**
+ * The account as /account/profile/ answers it (GET, and the PATCH and PUT that change it): it
+ * also says whether the caller holds the operator role, for the web client's menu.
+ */
 export const AccountWithRoleSchema = Type.Object({
   ...AccountSchema.properties,
   is_operator: Type.Boolean({ description: 'The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md)' }),
@@ -26,6 +29,11 @@ export type AccountWithRole = Static<typeof AccountWithRoleSchema>;
 
 export function toAccount(row: Pick<AccountRow, 'id' | 'email' | 'first_name' | 'last_name'>): Account {
   return { id: row.id, email: row.email, first_name: row.first_name, last_name: row.last_name };
+}
+
+/** The one mapper of /account/profile/'s answer. */
+export function toAccountWithRole(row: Pick<AccountRow, 'id' | 'email' | 'first_name' | 'last_name' | 'is_operator'>): AccountWithRole {
+  return { ...toAccount(row), is_operator: row.is_operator === 1 };
 }
 
 export const ProfilePatchBody = Type.Object(

@@ -2,16 +2,16 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { queueMemberSync } from '../../mailchimp/queue-member-sync.ts';
 import { findAccount, updateAccountNames } from './account-queries.ts';
-import { toAccount, type Account, type AccountWithRole, type ProfileChanges } from './profile-schemas.ts';
+import { toAccountWithRole, type AccountWithRole, type ProfileChanges } from './profile-schemas.ts';
 
 export async function getProfile(ctx: AppContext, accountId: number): Promise<AccountWithRole> {
   const account = await findAccount(ctx.db.kysely, accountId);
   if (!account) throw notFound();
-  return { ...toAccount(account), is_operator: account.is_operator === 1 };
+  return toAccountWithRole(account);
 }
 
 /** Changes the names; a real change is synced to the mailing list. */
-export async function updateProfile(ctx: AppContext, accountId: number, changes: ProfileChanges): Promise<Account> {
+export async function updateProfile(ctx: AppContext, accountId: number, changes: ProfileChanges): Promise<AccountWithRole> {
   const profile = await ctx.db.transaction(async (trx) => {
     const account = await findAccount(trx, accountId);
     if (!account) throw notFound();
@@ -25,7 +25,7 @@ export async function updateProfile(ctx: AppContext, accountId: number, changes:
         lastName: names.last_name,
       });
     }
-    return { id: account.id, email: account.email, ...names };
+    return toAccountWithRole({ ...account, ...names });
   });
   ctx.outbox.wake();
   return profile;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { EXAMPLE_PASSWORD } from '../../http/openapi-document.ts';
+import { EXAMPLE_EMAIL, EXAMPLE_PASSWORD } from '../../http/openapi-document.ts';
 
 export const EmailField = Type.String({ format: 'email', maxLength: 254 });
 
@@ -52,13 +52,16 @@ const EmailChangeFields = {
 
 export const EmailPatchBody = Type.Object(EmailChangeFields, { examples: [{ primary: true }] });
 
-/** PUT needs every required field (docs/api-conventions.md): the address itself, sent back unchanged. */
+/**
+ * PUT needs every required field: the address itself, sent back unchanged. The example is the
+ * address the examples' account registered with (id 1 on a fresh service), so it works as sent.
+ */
 export const EmailPutBody = Type.Object(
   {
     ...EmailChangeFields,
     email: Type.String({ description: 'The address as it is: it cannot be changed; add a new address instead.' }),
   },
-  { examples: [{ email: EXAMPLE_ADDED_EMAIL, primary: true }] },
+  { examples: [{ email: EXAMPLE_EMAIL, primary: true }] },
 );
 
 export const EmailIdParams = Type.Object({ id: Type.String() });

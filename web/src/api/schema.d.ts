@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service health: 200 when the database answers, 503 otherwise (within the database timeouts) */
+        /**
+         * Service health: 200 when the database answers, 503 otherwise (within the database timeouts)
+         * @description Served at `/health/` as well, as every path is with or without its trailing slash.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -1349,7 +1352,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Operators: put a failed message back in the queue, with a fresh attempt budget */
+        /**
+         * Operators: have a message tried at once (a failed one or one waiting for its next attempt)
+         * @description A failed message goes back in the queue with a fresh attempt budget; a pending one waiting for its next attempt after a failed one is made due now, its attempts kept; a pending one already due is left as it is. A delivered message: 400.
+         */
         post: operations["adminRetryOutboxMessage"];
         delete?: never;
         options?: never;
@@ -8872,45 +8878,35 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/octet-stream": string;
-                };
+                content?: never;
             };
             /** @description The stored bytes, with the stored content type */
             206: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/octet-stream": string;
-                };
+                content?: never;
             };
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description The signed link has expired: fetch the media resource again for a new one */
             410: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description The requested range is outside the file (with Content-Range) */
             416: {
@@ -8919,9 +8915,7 @@ export interface operations {
                     "Content-Range"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
@@ -8930,9 +8924,7 @@ export interface operations {
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
         };
     };
@@ -9575,9 +9567,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/zip": string;
-                };
+                content?: never;
             };
             /** @description Missing, malformed, expired or revoked token */
             401: {
@@ -9585,9 +9575,7 @@ export interface operations {
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description Too many requests */
             429: {
@@ -9596,9 +9584,7 @@ export interface operations {
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
@@ -9607,9 +9593,7 @@ export interface operations {
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
+                content?: never;
             };
         };
     };
@@ -9696,6 +9680,8 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
+                        is_operator: boolean;
                     };
                 };
             };
@@ -9782,6 +9768,8 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
+                        is_operator: boolean;
                     };
                 };
             };
@@ -10109,7 +10097,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "ada.lovelace@example.com",
+                 *       "email": "ada@example.com",
                  *       "primary": true
                  *     }
                  */
