@@ -1,6 +1,7 @@
 // The operators' console in a real browser (docs/operators.md): an account made an operator by the
 // command line turns two-step sign-in on, opens /admin from the menu, finds an account and
-// disables it — whose token then answers 401 — and sees it in the audit; every view axe-clean.
+// disables it — whose token then answers 401 — and sees it in the audit; deleting an account
+// asks for its address to be typed; every view axe-clean.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { grantOperator } from '../../src/admin/admin-service.ts';
@@ -84,36 +85,86 @@ describe("the operators' console in the web client", () => {
     }
   });
 
+  /** An operator with a second factor, made without the browser, signed in on `flow`'s page. */
+  async function signInAsOperator(flow: Flow, label: string): Promise<void> {
+    const { server } = started.service;
+    const operator = await createAccount(server, { email: `operator.${label}.${Date.now().toString(36)}@example.com` });
+    await grantOperator(server.server.ctx, { via: 'cli' }, operator.id);
+    // A passkey is a second factor: the password alone signs in, and the console opens.
+    await server.server.ctx.db.kysely
+      .insertInto('passkeys')
+      .values({
+        account_id: operator.id,
+        credential_id: `${label}-${operator.id}`,
+        public_key: 'x',
+        counter: 0,
+        transports: '',
+        backed_up: 0,
+        name: 'Phone',
+        created_at: server.clock.now(),
+      })
+      .execute();
+    await flow.step('sign in', async () => {
+      await flow.page.goto(`${started.service.url}/sign-in`);
+      await flow.arrive('Sign in', 'sign-in');
+      await field(flow, 'E-mail address').fill(operator.email);
+      await field(flow, 'Password').fill(operator.password);
+      await flow.press(button(flow, 'Sign in'));
+      await visible(flow.heading('Your data'), 'the heading "Your data"');
+    });
+  }
+
+  test("deleting an account works only once the account's address is typed", async () => {
+    const context = await newContext(started.browser, DESKTOP);
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'operators, delete' });
+      const { server } = started.service;
+      const target = await createAccount(server, { email: `to.delete.${Date.now().toString(36)}@example.com` });
+      await signInAsOperator(flow, 'delete');
+      const remove = button(flow, 'Delete account');
+      const typed = field(flow, `To confirm, type the account's address: ${target.email}`);
+      await flow.step("the account's page: Delete account is disabled, the tick does not arm it", async () => {
+        await flow.page.goto(`${started.service.url}/admin?account=${target.id}`);
+        await flow.arrive(target.email, 'operators, account, delete not armed');
+        await visible(flow.page.getByRole('heading', { level: 2, name: 'Delete this account' }), 'the section to delete it');
+        assert.equal(await remove.isDisabled(), true, 'disabled at first');
+        await field(flow, 'I have checked this is the right account').check();
+        assert.equal(await remove.isDisabled(), true, 'still disabled once the other actions are armed');
+      });
+      await flow.step('another address, or a part of it, leaves it disabled', async () => {
+        await typed.fill(`x${target.email}`);
+        assert.equal(await remove.isDisabled(), true, 'another address');
+        await typed.fill(target.email.slice(0, -1));
+        assert.equal(await remove.isDisabled(), true, 'the address less its last letter');
+      });
+      await flow.step('the address typed arms it, and it deletes the account', async () => {
+        await field(flow, 'Reason for deleting (kept in the audit)').fill('Asked for by its owner, ticket 4521');
+        await typed.fill(` ${target.email} `);
+        assert.equal(await remove.isEnabled(), true, 'enabled once the address is typed');
+        await flow.checkAccessible('operators, account, delete armed');
+        await flow.press(remove);
+        await visible(status(flow, /^The account is deleted, with everything it held\./), 'the status saying it is deleted');
+        await flow.arrive('Account deleted', 'operators, account deleted');
+      });
+      assert.equal((await server.request('GET', '/account/profile/', { token: target.token })).status, 401, 'its token is gone');
+      await flow.step('the deletion is in the audit, with its reason', async () => {
+        await flow.page.goto(`${started.service.url}/admin?view=audit`);
+        await flow.arrive('Audit', 'operators, audit');
+        await visible(flow.page.getByRole('row').filter({ hasText: 'Asked for by its owner, ticket 4521' }), 'the deletion in the audit');
+      });
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('on a phone: every view of the console fits the screen and passes axe', async () => {
     const context = await newContext(started.browser, PHONE);
     try {
       const flow = new Flow(await context.newPage(), { label: 'operators, phone', phone: true });
       const { server } = started.service;
-      const operator = await createAccount(server, { email: `operator.phone.${Date.now().toString(36)}@example.com` });
-      await grantOperator(server.server.ctx, { via: 'cli' }, operator.id);
-      // A passkey is a second factor: the password alone signs in, and the console opens.
-      await server.server.ctx.db.kysely
-        .insertInto('passkeys')
-        .values({
-          account_id: operator.id,
-          credential_id: `phone-${operator.id}`,
-          public_key: 'x',
-          counter: 0,
-          transports: '',
-          backed_up: 0,
-          name: 'Phone',
-          created_at: server.clock.now(),
-        })
-        .execute();
       const target = await createAccount(server, { email: `a.rather.long.address.${Date.now().toString(36)}@example.com` });
-      await flow.step('sign in', async () => {
-        await flow.page.goto(`${started.service.url}/sign-in`);
-        await flow.arrive('Sign in', 'sign-in');
-        await field(flow, 'E-mail address').fill(operator.email);
-        await field(flow, 'Password').fill(operator.password);
-        await flow.press(button(flow, 'Sign in'));
-        await visible(flow.heading('Your data'), 'the heading "Your data"');
-      });
+      await signInAsOperator(flow, 'phone');
       await flow.step('find, open, and end the sessions of an account', async () => {
         await flow.press(navLink(flow, 'Operators'));
         await flow.arrive('Find accounts', 'operators, find');

@@ -4,6 +4,7 @@
 // that pages put in their loads' keys, so they read again. A stream that ends is opened again
 // with Last-Event-ID; a 410 (access changed, or a cursor too old) starts afresh and reloads.
 import { useEffect, useState } from 'preact/hooks';
+import { tokenRefused } from './api/client.ts';
 import { currentToken } from './session.ts';
 
 const RETRY_MS = 2_000;
@@ -45,7 +46,8 @@ function follow(appUserId: number): Follow {
           continue;
         }
         // Signed out, or no longer shared: nothing more to follow.
-        if (response.status === 401 || response.status === 404) return;
+        if (response.status === 401) return await tokenRefused(token, response);
+        if (response.status === 404) return;
         if (response.ok && response.body) await read(response.body);
       } catch {
         if (stopped) return;

@@ -21,6 +21,7 @@ export function currentToken(): string | null {
 }
 
 export function keepToken(value: string, remember: boolean): void {
+  endedBecause = null;
   sessionStorage.removeItem(KEY);
   localStorage.removeItem(KEY);
   (remember ? localStorage : sessionStorage).setItem(KEY, value);
@@ -28,10 +29,27 @@ export function keepToken(value: string, remember: boolean): void {
   changed();
 }
 
-export function forgetToken(): void {
+/** Why the API stopped taking the last token, for the sign-in page to say; null: nothing to say. */
+let endedBecause: string | null = null;
+
+/** `reason`: the session ended without this person signing out here, and this says so. */
+export function forgetToken(reason?: string): void {
   sessionStorage.removeItem(KEY);
   localStorage.removeItem(KEY);
   token = null;
+  endedBecause = reason ?? null;
+  changed();
+}
+
+/** Why the last session ended (forgetToken's reason), until a token is kept: the sign-in page says it. */
+export function sessionEndedReason(): string | null {
+  return endedBecause;
+}
+
+/** A better reason than forgetToken's, learnt from a later answer, while no one is signed in. */
+export function explainSessionEnd(reason: string): void {
+  if (token !== null || endedBecause === reason) return;
+  endedBecause = reason;
   changed();
 }
 

@@ -1,8 +1,9 @@
 // The only way the web client talks to the API: openapi-fetch over the types generated from
 // the service's OpenAPI document (schema.d.ts, `npm run generate:client`). Adds the token
-// (docs/accounts.md: `Authorization: Token <token>`) and forgets it when the API answers 401.
+// (docs/accounts.md: `Authorization: Token <token>`) and forgets it when the API answers 401, saying why.
 import createClient, { type Middleware } from 'openapi-fetch';
-import { currentToken, forgetToken } from '../session.ts';
+import { currentToken, explainSessionEnd, forgetToken } from '../session.ts';
+import { SESSION_EXPIRED, sessionEndedReason } from './session-ended.ts';
 import type { paths } from './schema';
 
 export const api = createClient<paths>({ baseUrl: window.location.origin });
@@ -13,13 +14,35 @@ const tokenAuth: Middleware = {
     if (token) request.headers.set('Authorization', `Token ${token}`);
     return request;
   },
-  onResponse({ response }) {
-    // Expired or revoked (a password change elsewhere, "sign out everywhere"): signed out here too.
-    if (response.status === 401 && currentToken()) forgetToken();
+  async onResponse({ request, response }) {
+    const sent = /^Token (.+)$/.exec(request.headers.get('Authorization') ?? '')?.[1];
+    if (response.status === 401 && sent) await tokenRefused(sent, response);
     return response;
   },
 };
 api.use(tokenAuth);
+
+/** The last token the API refused while it was the one kept. */
+let refused: string | undefined;
+
+/**
+ * The API answered 401 to `sent` (expired or revoked: a password change elsewhere, "sign out
+ * everywhere", an operator disabling the account): signed out here too, and the sign-in page
+ * says why. A page's requests go out together, and only the first to reach the service hears
+ * that the token expired (it is revoked then), so a later answer saying so is kept too.
+ */
+export async function tokenRefused(sent: string, response: Response): Promise<void> {
+  const detail = await response
+    .clone()
+    .json()
+    .then((body: { detail?: unknown }) => body?.detail)
+    .catch(() => undefined);
+  const reason = sessionEndedReason(detail);
+  if (sent === currentToken()) {
+    refused = sent;
+    forgetToken(reason);
+  } else if (sent === refused && reason === SESSION_EXPIRED) explainSessionEnd(reason);
+}
 
 /** What a call of `api` resolves to, whatever the operation. */
 export interface ApiResult<T> {

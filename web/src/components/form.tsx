@@ -92,6 +92,8 @@ export function Field(
     inputMode?: 'numeric' | 'email' | 'tel' | 'text';
     accept?: string;
     onChange?(event: Event): void;
+    onInput?(event: Event): void;
+    spellcheck?: boolean;
   },
 ) {
   const { id, describedBy, after, invalid } = useControl(props.name, props.hint);
@@ -105,6 +107,8 @@ export function Field(
         inputMode={props.inputMode}
         accept={props.accept}
         onChange={props.onChange}
+        onInput={props.onInput}
+        spellcheck={props.spellcheck}
         required={props.required}
         autocomplete={props.autocomplete}
         defaultValue={props.defaultValue == null ? undefined : String(props.defaultValue)}
@@ -190,15 +194,18 @@ export function Submit({
   name,
   value,
   variant,
+  disabled,
 }: {
   action: Action;
   children: ComponentChildren;
   name?: string;
   value?: string;
   variant?: string;
+  /** Besides while the action runs. */
+  disabled?: boolean;
 }) {
   return (
-    <button type="submit" name={name} value={value} class={variant} disabled={action.busy}>
+    <button type="submit" name={name} value={value} class={variant} disabled={action.busy || disabled}>
       {children}
     </button>
   );

@@ -1,6 +1,7 @@
 // Sign in with the address and password; when MFA is on, login answers `mfa_required` and a
 // second step asks for a code (docs/accounts.md). Or with a passkey: no address, password or code
 // (docs/sign-in-providers.md); or with another provider (its buttons; the way back is provider-sign-in.tsx).
+// Sent here because the API stopped taking the token, the person reads why first.
 import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
@@ -12,7 +13,7 @@ import { Page } from '../components/page.tsx';
 import { ProviderButtons } from '../components/provider-buttons.tsx';
 import { SecondStep } from '../components/second-step.tsx';
 import { useAction } from '../hooks/use-action.ts';
-import { keepToken } from '../session.ts';
+import { keepToken, sessionEndedReason, useToken } from '../session.ts';
 
 /** Where to go once signed in: the page that sent the visitor here (a path of this site), else /data. */
 export function destination(next: string | undefined): string {
@@ -23,6 +24,9 @@ export function SignIn() {
   const { route, query } = useLocation();
   const action = useAction();
   const [pending, setPending] = useState<{ mfaToken: string; remember: boolean } | null>(null);
+  // Why the person is here when it was not their doing: their session ended elsewhere.
+  useToken();
+  const ended = sessionEndedReason();
 
   function signedIn(token: string, remember: boolean) {
     keepToken(token, remember);
@@ -65,6 +69,11 @@ export function SignIn() {
   }
   return (
     <Page title="Sign in">
+      {ended && (
+        <p role="status" class="notice">
+          {ended}
+        </p>
+      )}
       <Form id="sign-in" action={action} onSubmit={signIn}>
         <Field name="username" label="E-mail address" type="email" autocomplete="username" required />
         <Field name="password" label="Password" type="password" autocomplete="current-password" required />

@@ -1,5 +1,5 @@
 // One account in the console: its standing (never its personal data) and the operators'
-// actions, each confirmed and with a reason for the audit.
+// actions, each confirmed and with a reason for the audit; deleting it has its own form.
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import { Check, Field, Form, Submit, text } from '../../components/form.tsx';
@@ -7,9 +7,10 @@ import { Loading, Page, Status } from '../../components/page.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
+import { DeleteAccount } from './admin-account-delete.tsx';
 import { AdminNav, when } from './admin-nav.tsx';
 
-type ActionName = 'disable' | 'enable' | 'mfa-off' | 'resend-verification' | 'sessions-end' | 'delete';
+type ActionName = 'disable' | 'enable' | 'mfa-off' | 'resend-verification' | 'sessions-end';
 
 const DONE: Record<ActionName, string> = {
   disable: 'The account is disabled: its sessions are ended and it cannot sign in.',
@@ -17,7 +18,6 @@ const DONE: Record<ActionName, string> = {
   'mfa-off': 'The second factor is turned off, and the person is being told by e-mail.',
   'resend-verification': 'A verification e-mail is on its way to each unverified address.',
   'sessions-end': 'Every session of the account is ended.',
-  delete: 'The account is deleted, with everything it held. A last notice is on its way to its address.',
 };
 
 export function AdminAccount({ id }: { id: number }) {
@@ -36,22 +36,19 @@ export function AdminAccount({ id }: { id: number }) {
     const body = reason ? { reason } : {};
     const params = { params: { path: { id } }, body };
     const done =
-      name === 'delete'
-        ? await action.run(() => api.DELETE('/admin/accounts/{id}/', params))
-        : name === 'disable'
-          ? await action.run(() => api.POST('/admin/accounts/{id}/disable/', params))
-          : name === 'enable'
-            ? await action.run(() => api.POST('/admin/accounts/{id}/enable/', params))
-            : name === 'mfa-off'
-              ? await action.run(() => api.POST('/admin/accounts/{id}/mfa-off/', params))
-              : name === 'resend-verification'
-                ? await action.run(() => api.POST('/admin/accounts/{id}/resend-verification/', params))
-                : await action.run(() => api.POST('/admin/accounts/{id}/sessions-end/', params));
+      name === 'disable'
+        ? await action.run(() => api.POST('/admin/accounts/{id}/disable/', params))
+        : name === 'enable'
+          ? await action.run(() => api.POST('/admin/accounts/{id}/enable/', params))
+          : name === 'mfa-off'
+            ? await action.run(() => api.POST('/admin/accounts/{id}/mfa-off/', params))
+            : name === 'resend-verification'
+              ? await action.run(() => api.POST('/admin/accounts/{id}/resend-verification/', params))
+              : await action.run(() => api.POST('/admin/accounts/{id}/sessions-end/', params));
     if (!done) return;
     status.say(DONE[name]);
     form.reset();
-    if (name === 'delete') setDeleted(true);
-    else account.reload();
+    account.reload();
   }
 
   if (deleted) {
@@ -131,11 +128,9 @@ export function AdminAccount({ id }: { id: number }) {
           <Submit action={action} name="action" value="sessions-end">
             End all sessions
           </Submit>
-          <Submit action={action} name="action" value="delete" variant="danger">
-            Delete account
-          </Submit>
         </p>
       </Form>
+      <DeleteAccount id={id} email={shown.email} onDeleted={() => setDeleted(true)} />
     </Page>
   );
 }

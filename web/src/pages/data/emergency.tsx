@@ -1,6 +1,6 @@
 // /data/emergency (one's own) and /data/users/:user/emergency: emergency items and emergency
 // contacts of the app user; adding, changing and deleting only for who may write.
-import { api } from '../../api/client.ts';
+import { type ApiResult, api } from '../../api/client.ts';
 import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Field, Select, TextArea, text } from '../../components/form.tsx';
 import { MediaPreview, mediaId, mediaOptions } from '../../components/media.tsx';
@@ -16,8 +16,7 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { useLiveVersion } from '../../live-updates.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
-
-const digits = (value: string) => value.replace(/[\s()+-]/g, '');
+import { phoneNumberToSave, refusePhoneNumbers } from './phone-number.ts';
 
 /** The request body of an emergency item, from its add or edit form. */
 function itemBody(data: FormData) {
@@ -29,10 +28,17 @@ function contactBody(data: FormData) {
   return {
     name: text(data, 'name'),
     relation: text(data, 'relation'),
-    phone_number: digits(text(data, 'phone_number')),
-    alt_phone_number: digits(text(data, 'alt_phone_number')),
+    phone_number: phoneNumberToSave(text(data, 'phone_number')),
+    alt_phone_number: phoneNumberToSave(text(data, 'alt_phone_number')),
     email: text(data, 'email'),
   };
+}
+
+/** Sends a contact's form with `send`, unless a number in it cannot be one: then says so under it. */
+function sendContact<T>(data: FormData, send: (body: ReturnType<typeof contactBody>) => Promise<ApiResult<T>>): Promise<ApiResult<T>> {
+  const body = contactBody(data);
+  const refused = refusePhoneNumbers<T>(body);
+  return refused ? Promise.resolve(refused) : send(body);
 }
 
 function EditEmergencyItem({
@@ -86,7 +92,9 @@ function EditContact({ contact, onSaved }: { contact: EmergencyContact; onSaved(
           Save<Hidden> {contact.name}</Hidden>
         </>
       }
-      save={(data) => api.PATCH('/app/emergency-contacts/{id}/', { params: { path: { id: contact.id } }, body: contactBody(data) })}
+      save={(data) =>
+        sendContact(data, (body) => api.PATCH('/app/emergency-contacts/{id}/', { params: { path: { id: contact.id } }, body }))
+      }
       onSaved={onSaved}
     >
       <Field name="name" label={`Name of ${contact.name}`} defaultValue={contact.name} required />
@@ -158,7 +166,7 @@ function EmergencyContacts({ userId, canWrite }: SectionProps) {
       empty="No emergency contacts yet."
       list={contacts}
       canWrite={canWrite}
-      create={(data) => api.POST('/app/users/{id}/emergency-contacts/', { params, body: contactBody(data) })}
+      create={(data) => sendContact(data, (body) => api.POST('/app/users/{id}/emergency-contacts/', { params, body }))}
       remove={(id) => api.DELETE('/app/emergency-contacts/{id}/', { params: { path: { id } } })}
       card={(contact) => (
         <>
@@ -185,7 +193,13 @@ function EmergencyContacts({ userId, canWrite }: SectionProps) {
         <>
           <Field name="name" label="Contact name" autocomplete="off" required />
           <Field name="relation" label="Relation" />
-          <Field name="phone_number" label="Phone number" type="tel" hint="9 to 15 digits, e.g. 5551234567." required />
+          <Field
+            name="phone_number"
+            label="Phone number"
+            type="tel"
+            hint="With + and the country code for another country's number, e.g. +44 20 7946 0018."
+            required
+          />
           <Field name="alt_phone_number" label="Other phone number" type="tel" />
           <Field name="email" label="Contact e-mail address" type="email" />
         </>

@@ -1,0 +1,86 @@
+// Someone whose session ended without their doing it here — ended from another device, unused
+// too long, or with every session of the account when an operator disabled it — lands on the
+// sign-in page, which says why, and goes back where they were once signed in again. Signing
+// out oneself says nothing. The ending is done through the API and the service; the browser
+// does what is checked.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { disableAccount } from '../../src/admin/admin-service.ts';
+import { createAccount } from '../helpers/accounts.ts';
+import { DESKTOP, newContext } from './browser.ts';
+import { atPath, Flow, visible } from './flow.ts';
+import { withServiceAndBrowser } from './service-and-browser.ts';
+import { alert, button, field, navLink, signIn, status } from './person-flow.ts';
+
+const ENDED = 'Your session ended; sign in again.';
+const EXPIRED = 'You were signed out after a while without using the service. Sign in again.';
+
+describe('the sign-in page after a session ended elsewhere', () => {
+  const started = withServiceAndBrowser();
+
+  test('says why: ended elsewhere, unused too long, account disabled; not after signing out', async () => {
+    const { server, url } = started.service;
+    const account = await createAccount(server);
+    const context = await newContext(started.browser, DESKTOP);
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'session-ended' });
+      const notice = flow.page.locator('p.notice');
+      /** The token this tab keeps. */
+      const tabToken = async () => (await flow.page.evaluate("sessionStorage.getItem('profile-service-token')")) as string;
+
+      await flow.step('sign in, and sign out: the sign-in page has nothing to say', async () => {
+        await flow.page.goto(`${url}/sign-in`);
+        await signIn(flow, account, account.password);
+        await flow.press(button(flow, 'Sign out'));
+        await atPath(flow.page, '/sign-in');
+        await flow.arrive('Sign in', 'sign-in, signed out');
+        assert.equal(await notice.count(), 0, 'no word of a session ending');
+      });
+
+      await flow.step('a session ended from another device: the next page says so', async () => {
+        await signIn(flow, account, account.password);
+        const ended = await server.request('POST', '/auth/logout/', { token: await tabToken() });
+        assert.equal(ended.status, 204, ended.text);
+        await flow.press(navLink(flow, 'Gallery'));
+        await atPath(flow.page, '/sign-in');
+        await flow.arrive('Sign in', 'sign-in, session ended');
+        await visible(status(flow, ENDED), 'why the person is here');
+      });
+
+      await flow.step('signed in again, back to the page they were going to, and the notice is gone', async () => {
+        await field(flow, 'E-mail address').fill(account.email);
+        await field(flow, 'Password').fill(account.password);
+        await flow.press(button(flow, 'Sign in'));
+        await atPath(flow.page, '/data/gallery');
+        await flow.press(button(flow, 'Sign out'));
+        await atPath(flow.page, '/sign-in');
+        assert.equal(await notice.count(), 0, 'said once only');
+      });
+
+      await flow.step('unused for longer than a token lives: the page says so', async () => {
+        await signIn(flow, account, account.password);
+        server.clock.advance(31 * 24 * 3_600_000);
+        await flow.page.reload();
+        await atPath(flow.page, '/sign-in');
+        await visible(status(flow, EXPIRED), 'why the person is here');
+        await flow.checkAccessible('sign-in, session expired');
+      });
+
+      await flow.step('the account disabled by an operator: the session ended, and the sign-in says it is disabled', async () => {
+        await signIn(flow, account, account.password);
+        await disableAccount(server.server.ctx, { via: 'cli' }, account.id, 'Reported as stolen');
+        await flow.press(navLink(flow, 'Emergency'));
+        await atPath(flow.page, '/sign-in');
+        await visible(status(flow, ENDED), 'why the person is here');
+        await field(flow, 'E-mail address').fill(account.email);
+        await field(flow, 'Password').fill(account.password);
+        await flow.press(button(flow, 'Sign in'));
+        await visible(alert(flow, /This account is disabled/), 'the sign-in refused: the account is disabled');
+        await flow.checkAccessible('sign-in, account disabled');
+      });
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+});
