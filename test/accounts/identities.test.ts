@@ -19,8 +19,11 @@ import {
   LINK_FROM_SETTINGS,
   LINKED_ELSEWHERE,
   NO_VERIFIED_EMAIL,
+  PASSWORD_TO_LINK,
   REPLAYED_ID_TOKEN,
+  SIGN_IN_AGAIN_TO_LINK,
 } from '../../src/accounts/identities/identity-sign-in.ts';
+import { WRONG_PASSWORD } from '../../src/auth/password-check-throttle.ts';
 import { BAD_ID_TOKEN, EXPIRED_ID_TOKEN, PROVIDER_REFUSED, WRONG_NONCE } from '../../src/auth/oidc-relying-party.ts';
 import { PUBLIC_URL } from '../helpers/server.ts';
 import { signInAtProvider, startTestProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
@@ -30,6 +33,7 @@ import { WAIT_MS } from '../helpers/wait.ts';
 import { mailsTo, PASSWORD, registerVerified, startMailedServer, waitForMail, type MailedServer } from './account-flows.ts';
 
 const PASSKEY_ADDED = 'A passkey was added to your account';
+const IDENTITY_LINKED = 'A sign-in provider was linked to your account';
 import { freshCode, turnOnTotp } from './mfa-flows.ts';
 
 describe('sign in with another provider (/auth/oidc/, /account/identities/)', () => {
@@ -349,7 +353,10 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.equal((await request('GET', '/account/identities/', { token: account.token })).body.length, 0);
 
     // Linking through the web flow from the settings.
-    const link = await request('POST', '/account/identities/google/', { token: account.token, body: { redirect: '/settings/identities' } });
+    const link = await request('POST', '/account/identities/google/', {
+      token: account.token,
+      body: { redirect: '/settings/identities', password: PASSWORD },
+    });
     assert.equal(link.status, 200, link.text);
     const linked = await webFlow(google, subject, { start: link.body.authorization_url });
     assert.equal(linked.callback.status, 302);
@@ -365,18 +372,56 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const other = await registerVerified(mailed);
     const stolen = await request('POST', '/account/identities/google/', {
       token: other.token,
-      body: { id_token: await idToken(google, { sub: subject }), nonce: 'n-1' },
+      body: { id_token: await idToken(google, { sub: subject }), nonce: 'n-1', password: PASSWORD },
     });
     assert.deepEqual([stolen.status, stolen.body], [400, { non_field_errors: [LINKED_ELSEWHERE] }]);
 
     // An app links with its ID token: 201 and the identity.
     const native = await request('POST', '/account/identities/google/', {
       token: other.token,
-      body: { id_token: await idToken(google), nonce: 'n-1' },
+      body: { id_token: await idToken(google), nonce: 'n-1', password: PASSWORD },
     });
     assert.equal(native.status, 201, native.text);
     assert.equal(native.headers.get('location'), native.body.url);
     assert.equal((await request('POST', '/account/identities/google/', { body: { redirect: '/' } })).status, 401);
+  });
+
+  test('linking asks for the password again (a fresh sign-in without one) and tells the account’s address', async () => {
+    const account = await registerVerified(mailed);
+    const linkWith = (body: Record<string, unknown>, token = account.token) =>
+      request('POST', '/account/identities/google/', { token, body });
+    // A token alone links nothing, by either flow.
+    for (const body of [{ redirect: '/settings/identities' }, { id_token: await idToken(google), nonce: 'n-1' }]) {
+      const bare = await linkWith(body);
+      assert.deepEqual([bare.status, bare.body], [400, { password: [PASSWORD_TO_LINK] }]);
+      const wrong = await linkWith({ ...body, password: 'not-the-password' });
+      assert.deepEqual([wrong.status, wrong.body], [400, { password: [WRONG_PASSWORD] }]);
+    }
+    assert.equal((await request('GET', '/account/identities/', { token: account.token })).body.length, 0);
+    assert.equal((await linkWith({ redirect: '/', password: PASSWORD }, 'not-a-token')).status, 401);
+    assert.equal((await request('POST', '/account/identities/nobody/', { token: account.token, body: { redirect: '/' } })).status, 404);
+
+    // With the password, by an app's ID token and by the web flow: each new link is mailed.
+    const linked = await linkWith({ id_token: await idToken(google), nonce: 'n-1', password: PASSWORD });
+    assert.equal(linked.status, 201, linked.text);
+    const notice = await waitForMail(mailed.sink, account.email, IDENTITY_LINKED);
+    assert.ok(notice.decoded.includes('Google'), notice.decoded);
+    const link = await request('POST', '/account/identities/apple/', {
+      token: account.token,
+      body: { redirect: '/settings/identities', password: PASSWORD },
+    });
+    assert.equal(link.status, 200, link.text);
+    const web = await webFlow(apple, login('linked-web'), { start: link.body.authorization_url });
+    assert.equal(web.callback.headers.get('location'), `${PUBLIC_URL}/settings/identities#linked=apple`);
+    await waitForMail(mailed.sink, account.email, IDENTITY_LINKED, 2);
+
+    // No password: a session opened within 5 minutes links; an older one must sign in again.
+    const signedIn = await nativeSignIn(google, { id_token: await idToken(google), nonce: 'n-1' });
+    const fresh = await linkWith({ redirect: '/settings/identities' }, signedIn.body.token);
+    assert.equal(fresh.status, 200, fresh.text);
+    mailed.server.clock.advance(5 * 60_000 + 1000);
+    const stale = await linkWith({ redirect: '/settings/identities' }, signedIn.body.token);
+    assert.deepEqual([stale.status, stale.body], [400, { non_field_errors: [SIGN_IN_AGAIN_TO_LINK] }]);
   });
 
   test('the last way in cannot be removed: identities and passkeys count together; a fresh sign-in stands in for the password', async () => {
@@ -426,7 +471,7 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const subject = login('totp');
     const linked = await request('POST', '/account/identities/google/', {
       token: account.token,
-      body: { id_token: await idToken(google, { sub: subject }), nonce: 'n-1' },
+      body: { id_token: await idToken(google, { sub: subject }), nonce: 'n-1', password: PASSWORD },
     });
     assert.equal(linked.status, 201, linked.text);
     const { secret } = await turnOnTotp(mailed.server, account);
@@ -451,7 +496,10 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
 
   test('the export lists identities; deleting the account removes them and revokes Apple’s refresh token there', async () => {
     const account = await registerVerified(mailed);
-    const link = await request('POST', '/account/identities/apple/', { token: account.token, body: { redirect: '/settings/identities' } });
+    const link = await request('POST', '/account/identities/apple/', {
+      token: account.token,
+      body: { redirect: '/settings/identities', password: PASSWORD },
+    });
     const subject = login('leaving');
     const linked = await webFlow(apple, subject, { start: link.body.authorization_url });
     assert.equal(linked.callback.headers.get('location'), `${PUBLIC_URL}/settings/identities#linked=apple`);

@@ -4,6 +4,7 @@
 // finishes the web flow, is the login room's.
 import { Type } from 'typebox';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
+import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
 import { callerOf } from '../../auth/token-auth.ts';
 import type { AppContext } from '../../context.ts';
 import { errors } from '../../http/error-schemas.ts';
@@ -27,14 +28,14 @@ import {
   toIdentity,
 } from './identity-schemas.ts';
 import { identitiesOf, identityOf, unlinkIdentity } from './identity-service.ts';
-import { completeWebFlow, linkWithIdToken, NOT_SIGNED_IN, signInWithIdToken, startWebFlow } from './identity-sign-in.ts';
+import { completeWebFlow, NOT_SIGNED_IN, signInWithIdToken, startLinking, startWebFlow } from './identity-sign-in.ts';
 import { nonFieldError } from '../../errors.ts';
 import { LoginResponse } from '../login/login-schemas.ts';
 
 const tags = ['identities'];
 const Redirect = Type.Null({ description: 'Location: where the browser goes next' });
 
-export function registerIdentityRoutes(app: App, ctx: AppContext): void {
+export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
   // Each one writes a row (a flow, a used token) or spends a code: counted per IP, together.
   const limited = perIpRateLimit(ctx, ctx.config.rateLimits.providerSignInPerIp, 'provider-sign-in');
   app.get(
@@ -179,27 +180,26 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/account/identities/:id/',
     {
+      // The password check shares change-password's per-IP limit, as adding a passkey does.
+      config: { rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.changePassword) },
       schema: {
         tags,
         summary:
-          'Link a provider: {redirect} → the URL to send the browser to (the web flow, ending in a link), or an app’s {id_token, nonce?, code?} → 201 the identity',
+          'Link a provider, with the password again (an account without one: a session opened within 5 minutes); the account’s address is told. {redirect} → the URL to send the browser to (the web flow, ending in a link), or an app’s {id_token, nonce?, code?} → 201 the identity',
         params: LinkParams,
         body: LinkBody,
         operationId: 'linkIdentity',
         response: {
           200: AuthorizationUrlResponse,
           201: IdentitySchema,
-          ...errors({ auth: true, body: true, notFound: true }),
+          ...errors({ auth: true, body: true, notFound: true, rateLimited: true }),
         },
       },
     },
     async (request, reply) => {
-      const { accountId } = callerOf(request);
-      const body = request.body;
-      const provider = request.params.id;
-      if ('redirect' in body) return { authorization_url: await startWebFlow(ctx, provider, body.redirect, accountId) };
-      const row = await linkWithIdToken(ctx, accountId, provider, body);
-      return reply.code(201).header('Location', identityUrl(ctx, row.id)).send(toIdentity(ctx, row));
+      const linking = await startLinking(ctx, passwordChecks, callerOf(request), request.params.id, request.body);
+      if ('authorizationUrl' in linking) return { authorization_url: linking.authorizationUrl };
+      return reply.code(201).header('Location', identityUrl(ctx, linking.identity.id)).send(toIdentity(ctx, linking.identity));
     },
   );
 

@@ -13,9 +13,12 @@
 // Either way, signing in answers as the password login does: a token, or with TOTP on the
 // two-step answer (sessions/sign-in-answer.ts).
 import type { OidcProvider, ProviderClaims } from '../../auth/oidc-relying-party.ts';
+import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
 import { hashSecret, newSecret } from '../../auth/token-hash.ts';
 import type { AppContext } from '../../context.ts';
 import { DomainError, fieldError, nonFieldError } from '../../errors.ts';
+import { queueEmail } from '../../mail/email-delivery.ts';
+import { identityLinkedMessage } from '../../mail/messages.ts';
 import { queueMemberSync } from '../../mailchimp/queue-member-sync.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { findAccount, insertAccount } from '../core/account-queries.ts';
@@ -23,6 +26,7 @@ import { isDuplicateEmailError } from '../emails/duplicate-email.ts';
 import { emailTaken, insertAddress, markAddressVerified } from '../emails/email-address-queries.ts';
 import { NOOP_ACTION } from '../emails/email-schemas.ts';
 import { releaseExpiredHold } from '../emails/unverified-holds.ts';
+import { confirmOwner } from '../sessions/owner-confirmation.ts';
 import { type LoginResult, type Origin, signInAnswer } from '../sessions/sign-in-answer.ts';
 import { insertFlow, spendFlow } from './flow-queries.ts';
 import {
@@ -47,6 +51,9 @@ export const REPLAYED_ID_TOKEN = 'This ID token was already used. Sign in with t
 export const DEAD_LOGIN_CODE = 'This login code has expired or was already used. Sign in again.';
 export const BAD_REDIRECT = 'Must be a path of this site, starting with "/".';
 export const NOT_SIGNED_IN = 'The account this sign-in was for is gone.';
+export const PASSWORD_TO_LINK = 'Enter your password to link a sign-in provider.';
+export const SIGN_IN_AGAIN_TO_LINK =
+  'Your account has no password, so linking a sign-in provider needs a fresh sign-in: sign out, sign in again, and link it within 5 minutes.';
 
 /** How long a web flow waits for the provider's answer. */
 export const FLOW_TTL_MS = 10 * 60_000;
@@ -156,15 +163,27 @@ export async function signInWithIdToken(
   return answer(ctx, account, identity.id, origin);
 }
 
-/** Signed in: links the identity an app's ID token proves. */
-export async function linkWithIdToken(
+/**
+ * Signed in, POST /account/identities/{name}/: once the owner confirmed (the password, or a
+ * fresh sign-in without one), the web flow's URL to send the browser to (`redirect`), or the
+ * identity an app's ID token proves, linked.
+ */
+export async function startLinking(
   ctx: AppContext,
-  accountId: number,
+  passwordChecks: PasswordCheckThrottle,
+  caller: { accountId: number; tokenId: number },
   name: string,
-  body: { id_token: string; nonce?: string; code?: string },
-): Promise<IdentityRow> {
+  body: { redirect: string; password?: string } | { id_token: string; nonce?: string; code?: string; password?: string },
+): Promise<{ authorizationUrl: string } | { identity: IdentityRow }> {
   const provider = ctx.oidc.named(name);
-  return linkIdentity(ctx, accountId, provider, await provenByIdToken(ctx, provider, body));
+  const account = await findAccount(ctx.db.kysely, caller.accountId);
+  if (!account) throw nonFieldError(NOT_SIGNED_IN);
+  await confirmOwner(ctx, passwordChecks, caller, account, body.password, {
+    passwordNeeded: PASSWORD_TO_LINK,
+    signInAgain: SIGN_IN_AGAIN_TO_LINK,
+  });
+  if ('redirect' in body) return { authorizationUrl: await startWebFlow(ctx, provider.settings.name, body.redirect, caller.accountId) };
+  return { identity: await linkIdentity(ctx, caller.accountId, provider, await provenByIdToken(ctx, provider, body)) };
 }
 
 async function provenByIdToken(
@@ -252,21 +271,22 @@ async function identityFor(
   }
 }
 
-/** Links the proven identity to the account; again for the same account changes nothing. */
+/** Links the proven identity to the account and mails its owner; again for the same account changes nothing. */
 async function linkIdentity(ctx: AppContext, accountId: number, provider: OidcProvider, proven: ProvenSignIn): Promise<IdentityRow> {
   const { claims } = proven;
   const kept = keptRefreshToken(ctx, provider, proven);
   try {
-    return await ctx.db.transaction(async (trx) => {
+    const linked = await ctx.db.transaction(async (trx) => {
       await lockAccount(ctx, trx, accountId);
-      if (!(await findAccount(trx, accountId))) throw nonFieldError(NOT_SIGNED_IN);
+      const account = await findAccount(trx, accountId);
+      if (!account) throw nonFieldError(NOT_SIGNED_IN);
       const existing = await findIdentityBySubject(trx, claims.issuer, claims.subject);
       if (existing && existing.account_id !== accountId) throw nonFieldError(LINKED_ELSEWHERE);
       if (existing) {
         await recordIdentityUse(trx, accountId, existing.id, { at: ctx.clock.now(), email: claims.email, refreshToken: kept });
         return existing;
       }
-      return insertIdentity(trx, {
+      const identity = await insertIdentity(trx, {
         account_id: accountId,
         provider: provider.settings.name,
         issuer: claims.issuer,
@@ -276,7 +296,12 @@ async function linkIdentity(ctx: AppContext, accountId: number, provider: OidcPr
         client_id: kept?.clientId ?? null,
         created_at: ctx.clock.now(),
       });
+      // A new way in: its owner hears of it, whoever linked it.
+      await queueEmail(ctx, trx, identityLinkedMessage(account.email, provider.settings.label), accountId);
+      return identity;
     });
+    ctx.outbox.wake();
+    return linked;
   } catch (error) {
     if (ctx.db.isUniqueViolation(error, IDENTITY_INDEX)) throw nonFieldError(LINKED_ELSEWHERE);
     throw error;
