@@ -243,6 +243,15 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const replayed = await nativeSignIn(google, { id_token: token, nonce: 'n-1' });
     assert.equal(replayed.status, 400);
     assert.deepEqual(replayed.body, { id_token: [REPLAYED_ID_TOKEN] });
+    // The same signature spelled otherwise is the same token: the unused low bit of its last
+    // character flipped, or a space inside it (decoders skip both).
+    const base64url = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const lastBitFlipped = token.slice(0, -1) + base64url[base64url.indexOf(token.at(-1)!) ^ 1];
+    const spaced = `${token.slice(0, -10)} ${token.slice(-10)}`;
+    for (const respelled of [lastBitFlipped, spaced]) {
+      const again = await nativeSignIn(google, { id_token: respelled, nonce: 'n-1' });
+      assert.deepEqual([again.status, again.body], [400, { id_token: [REPLAYED_ID_TOKEN] }], respelled.slice(-12));
+    }
 
     const wrongNonce = await nativeSignIn(google, { id_token: await idToken(google), nonce: 'n-2' });
     assert.deepEqual([wrongNonce.status, wrongNonce.body], [400, { nonce: [WRONG_NONCE] }]);

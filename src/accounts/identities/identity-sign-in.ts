@@ -192,11 +192,23 @@ async function provenByIdToken(
   body: { id_token: string; nonce?: string; code?: string },
 ): Promise<ProvenSignIn> {
   const claims = await provider.verifyIdToken(body.id_token, body.nonce, ctx.clock.now());
-  if (!(await recordUsedToken(ctx.db.kysely, hashSecret(body.id_token), claims.expiresAt))) {
+  if (!(await recordUsedToken(ctx.db.kysely, usedTokenKey(body.id_token), claims.expiresAt))) {
     throw fieldError('id_token', REPLAYED_ID_TOKEN);
   }
   const refreshToken = body.code && provider.isApple ? await provider.redeemAppCode(body.code, claims.audience) : undefined;
   return { claims, refreshToken };
+}
+
+/**
+ * What makes a used ID token the same token: the hash of its signed part (header and payload,
+ * exactly as sent). That part cannot change without the signature failing. The signature
+ * itself can: base64url leaves low bits of its last character unused and decoders skip
+ * characters such as spaces, so the same signature has many spellings — and an ECDSA signature
+ * (r, s) has a second valid value (r, n − s) anyone can compute. Keyed on the whole string, or
+ * on the signature, a used token came back as new.
+ */
+function usedTokenKey(verifiedToken: string): string {
+  return hashSecret(verifiedToken.slice(0, verifiedToken.lastIndexOf('.')));
 }
 
 async function answer(
