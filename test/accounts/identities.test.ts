@@ -24,7 +24,7 @@ import {
   SIGN_IN_AGAIN_TO_LINK,
 } from '../../src/accounts/identities/identity-sign-in.ts';
 import { WRONG_PASSWORD } from '../../src/auth/password-check-throttle.ts';
-import { BAD_ID_TOKEN, EXPIRED_ID_TOKEN, PROVIDER_REFUSED, WRONG_NONCE } from '../../src/auth/oidc-relying-party.ts';
+import { BAD_ID_TOKEN, EXPIRED_ID_TOKEN, PROVIDER_REFUSED, STALE_EVENT, WRONG_NONCE } from '../../src/auth/oidc-relying-party.ts';
 import { PUBLIC_URL } from '../helpers/server.ts';
 import { signInAtProvider, startTestProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
@@ -268,6 +268,17 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
       nonce: 'n-1',
     });
     assert.deepEqual([expired.status, expired.body], [400, { id_token: [EXPIRED_ID_TOKEN] }]);
+    // Several audiences: the party it was issued to (azp) must be present and one of ours.
+    const app = google.clientIds[1]!;
+    for (const claims of [{ aud: [app, 'someone-else'] }, { aud: [app, 'someone-else'], azp: 'someone-else' }, { aud: google.clientIds }]) {
+      const refused = await nativeSignIn(google, { id_token: await idToken(google, claims), nonce: 'n-1' });
+      assert.deepEqual([refused.status, refused.body], [400, { id_token: [BAD_ID_TOKEN] }], JSON.stringify(claims));
+    }
+    const authorized = await nativeSignIn(google, {
+      id_token: await idToken(google, { aud: [app, 'someone-else'], azp: app }),
+      nonce: 'n-1',
+    });
+    assert.equal(authorized.status, 200, authorized.text);
     const garbage = await nativeSignIn(google, { id_token: 'not.a.jwt', nonce: 'n-1' });
     assert.equal(garbage.status, 400);
     const unverified = await nativeSignIn(google, { id_token: await idToken(google, { email_verified: false }), nonce: 'n-1' });
@@ -612,6 +623,38 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.equal((await request('POST', '/auth/oidc/apple/notifications/', { body: { payload: event } })).status, 200);
     assert.equal((await db().selectFrom('identities').select('id').where('subject', '=', other).execute()).length, 0);
     assert.equal((await request('POST', '/auth/oidc/apple/notifications/', { body: { payload: 'nonsense' } })).status, 400);
+  });
+
+  test('Apple’s notifications older than a day (issued, or happened) are refused', async () => {
+    const subject = login('late-event');
+    const signedIn = await nativeSignIn(apple, {
+      id_token: await idToken(apple, { sub: subject, nonce: createHash('sha256').update('n').digest('hex') }),
+      nonce: 'n',
+    });
+    assert.equal(signedIn.status, 200, signedIn.text);
+    const now = mailed.server.clock.now();
+    const twoDays = 2 * 24 * 3600;
+    const send = async (eventTime: number, issuedAt: number) =>
+      request('POST', '/auth/oidc/apple/notifications/', {
+        body: {
+          payload: await apple.sign(
+            { aud: apple.clientIds[0], events: JSON.stringify({ type: 'account-delete', sub: subject, event_time: eventTime }) },
+            { issuedAt, expiresIn: 3 * 24 * 3600 },
+          ),
+        },
+      });
+    const stillLinked = async () => (await db().selectFrom('identities').select('id').where('subject', '=', subject).execute()).length;
+    for (const [eventTime, issuedAt] of [
+      [now, serverNow() - twoDays],
+      [now - twoDays * 1000, serverNow()],
+      [Math.floor(now / 1000) - twoDays, serverNow()],
+    ] as const) {
+      const stale = await send(eventTime, issuedAt);
+      assert.deepEqual([stale.status, stale.body], [400, { payload: [STALE_EVENT] }], `${eventTime} ${issuedAt}`);
+      assert.equal(await stillLinked(), 1);
+    }
+    assert.equal((await send(Math.floor(now / 1000), serverNow())).status, 200);
+    assert.equal(await stillLinked(), 0);
   });
 });
 
