@@ -6,7 +6,8 @@
 //
 // The web flow: start (state, nonce and PKCE verifier kept in oidc_flows, 10 minutes) → the
 // provider → the callback, which checks the answer and sends the browser to the web client
-// with a one-time login code (60 s, single use), or with the reason it failed. The native
+// with a one-time login code (60 s, single use), or with the reason it failed. The flow and
+// its code belong to the browser that started it (sign-in-browser.ts). The native
 // flow: an app sends the ID token of the platform's own sign-in (and Apple's authorization
 // code); each ID token works once.
 //
@@ -46,9 +47,9 @@ export const LINK_FROM_SETTINGS =
 export const NO_VERIFIED_EMAIL =
   'The provider did not give a verified e-mail address, which a new account needs. Register with an e-mail address instead.';
 export const LINKED_ELSEWHERE = 'This sign-in is already linked to another account here.';
-export const DEAD_FLOW = 'This sign-in has expired or was already used. Start again.';
+export const DEAD_FLOW = 'This sign-in has expired, was already used, or was started in another browser. Start again.';
 export const REPLAYED_ID_TOKEN = 'This ID token was already used. Sign in with the provider again.';
-export const DEAD_LOGIN_CODE = 'This login code has expired or was already used. Sign in again.';
+export const DEAD_LOGIN_CODE = 'This login code has expired, was already used, or was made for another browser. Sign in again.';
 export const BAD_REDIRECT = 'Must be a path of this site, starting with "/".';
 export const NOT_SIGNED_IN = 'The account this sign-in was for is gone.';
 export const PASSWORD_TO_LINK = 'Enter your password to link a sign-in provider.';
@@ -76,8 +77,17 @@ function checkedRedirect(redirect: string | undefined): string {
   return path;
 }
 
-/** The provider's authorization URL for a new web flow: a sign-in, or (with `accountId`) a link. */
-export async function startWebFlow(ctx: AppContext, name: string, redirect: string | undefined, accountId: number | null): Promise<string> {
+/**
+ * The provider's authorization URL for a new web flow: a sign-in, or (with `accountId`) a link;
+ * it belongs to the browser whose cookie hashes to `browserHash` (sign-in-browser.ts).
+ */
+export async function startWebFlow(
+  ctx: AppContext,
+  name: string,
+  redirect: string | undefined,
+  accountId: number | null,
+  browserHash: string,
+): Promise<string> {
   const provider = ctx.oidc.named(name);
   const path = checkedRedirect(redirect);
   const checks = provider.newChecks();
@@ -89,6 +99,7 @@ export async function startWebFlow(ctx: AppContext, name: string, redirect: stri
     code_verifier: checks.codeVerifier,
     redirect: path,
     account_id: accountId,
+    browser_hash: browserHash,
     expires_at: ctx.clock.now() + FLOW_TTL_MS,
   });
   return url;
@@ -99,11 +110,17 @@ export async function startWebFlow(ctx: AppContext, name: string, redirect: stri
  * a one-time code, or, for a link, back where it started; with `error` when it failed. An
  * answer naming no flow of ours is 400: there is nowhere of ours to send it.
  */
-export async function completeWebFlow(ctx: AppContext, name: string, answer: URLSearchParams): Promise<string> {
+export async function completeWebFlow(
+  ctx: AppContext,
+  name: string,
+  answer: URLSearchParams,
+  browserHash: string | undefined,
+): Promise<string> {
   const provider = ctx.oidc.named(name);
   const state = answer.get('state');
-  const flow = state ? await spendFlow(ctx.db.kysely, provider.settings.name, state, ctx.clock.now()) : undefined;
-  if (!flow) throw nonFieldError(DEAD_FLOW);
+  const flow =
+    state && browserHash ? await spendFlow(ctx.db.kysely, provider.settings.name, state, browserHash, ctx.clock.now()) : undefined;
+  if (!flow || !browserHash) throw nonFieldError(DEAD_FLOW);
   const base = ctx.config.publicUrl;
   const linking = flow.account_id !== null;
   const fail = (message: string) =>
@@ -130,6 +147,7 @@ export async function completeWebFlow(ctx: AppContext, name: string, answer: URL
       codeHash: hashSecret(code),
       accountId: account.id,
       identityId: identity.id,
+      browserHash,
       expiresAt: ctx.clock.now() + LOGIN_CODE_TTL_MS,
     });
     return `${base}${WEB_SIGN_IN_PATH}#${new URLSearchParams({ code, next: flow.redirect })}`;
@@ -141,9 +159,14 @@ export async function completeWebFlow(ctx: AppContext, name: string, answer: URL
   }
 }
 
-/** POST /auth/login/code/: the web client's one-time code → the login's answers. */
-export async function signInWithLoginCode(ctx: AppContext, code: string, origin: Origin): Promise<LoginResult> {
-  const spent = await spendLoginCode(ctx.db.kysely, hashSecret(code), ctx.clock.now());
+/** POST /auth/login/code/: the web client's one-time code, from the browser whose flow made it → the login's answers. */
+export async function signInWithLoginCode(
+  ctx: AppContext,
+  code: string,
+  browserHash: string | undefined,
+  origin: Origin,
+): Promise<LoginResult> {
+  const spent = browserHash ? await spendLoginCode(ctx.db.kysely, hashSecret(code), browserHash, ctx.clock.now()) : undefined;
   if (!spent) throw fieldError('code', DEAD_LOGIN_CODE);
   const account = await findAccount(ctx.db.kysely, spent.account_id);
   if (!account) throw fieldError('code', DEAD_LOGIN_CODE);
@@ -174,6 +197,7 @@ export async function startLinking(
   caller: { accountId: number; tokenId: number },
   name: string,
   body: { redirect: string; password?: string } | { id_token: string; nonce?: string; code?: string; password?: string },
+  browserHash: string,
 ): Promise<{ authorizationUrl: string } | { identity: IdentityRow }> {
   const provider = ctx.oidc.named(name);
   const account = await findAccount(ctx.db.kysely, caller.accountId);
@@ -182,7 +206,9 @@ export async function startLinking(
     passwordNeeded: PASSWORD_TO_LINK,
     signInAgain: SIGN_IN_AGAIN_TO_LINK,
   });
-  if ('redirect' in body) return { authorizationUrl: await startWebFlow(ctx, provider.settings.name, body.redirect, caller.accountId) };
+  if ('redirect' in body) {
+    return { authorizationUrl: await startWebFlow(ctx, provider.settings.name, body.redirect, caller.accountId, browserHash) };
+  }
   return { identity: await linkIdentity(ctx, caller.accountId, provider, await provenByIdToken(ctx, provider, body)) };
 }
 
