@@ -29,5 +29,5 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
   registerMfaRoutes(app, ctx, passwordChecks);
   registerPasskeyRoutes(app, ctx, passwordChecks);
   registerPasskeySignInRoutes(app, ctx);
-  registerIdentityRoutes(app, ctx);
+  registerIdentityRoutes(app, ctx, passwordChecks);
 }

@@ -41,6 +41,7 @@ export const EXPIRED_ID_TOKEN = 'This ID token has expired. Sign in with the pro
 export const WRONG_NONCE = 'The nonce does not match the one in this ID token.';
 export const NO_EMAIL = 'The provider did not say which e-mail address this is; it is needed to make an account.';
 export const PROVIDER_REFUSED = 'The provider refused this sign-in, or it was not completed. Start again.';
+export const STALE_EVENT = 'This notification is too old to act on: it was issued more than a day ago, or has expired.';
 
 const unreachable = (name: string) => unavailable(`The sign-in provider "${name}" cannot be reached now; try again later.`, 30);
 
@@ -210,8 +211,12 @@ export class OidcProvider {
     await client.tokenRevocation(asClient, refreshToken, { token_type_hint: 'refresh_token' });
   }
 
-  /** A signed event Apple posts (its notification endpoint): checked as an ID token is, less the nonce. */
-  async verifySignedEvent(jws: string, now: number): Promise<JWTPayload> {
+  /**
+   * A signed event Apple posts (its notification endpoint): checked as an ID token is, less the
+   * nonce, and issued (`iat`) at most `maxAgeMs` before `now`: an old event, captured and sent
+   * again, is refused.
+   */
+  async verifySignedEvent(jws: string, now: number, maxAgeMs: number): Promise<JWTPayload> {
     const config = await this.configuration();
     const metadata = config.serverMetadata();
     if (!metadata.jwks_uri) throw unreachable(this.settings.name);
@@ -221,10 +226,12 @@ export class OidcProvider {
         issuer: metadata.issuer,
         audience: this.settings.clientIds,
         currentDate: new Date(now),
+        maxTokenAge: Math.floor(maxAgeMs / 1000),
       });
       return payload;
     } catch (error) {
       if (error instanceof joseErrors.JWKSTimeout || isUnreachable(error)) throw unreachable(this.settings.name);
+      if (error instanceof joseErrors.JWTExpired) throw fieldError('payload', STALE_EVENT);
       throw fieldError('payload', BAD_ID_TOKEN);
     }
   }
@@ -256,7 +263,10 @@ export class OidcProviders {
 
 function claimsOf(payload: JWTPayload, clientIds: string[]): ProviderClaims {
   const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-  const audience = audiences.find((aud) => aud !== undefined && clientIds.includes(aud));
+  let audience = audiences.find((aud) => aud !== undefined && clientIds.includes(aud));
+  // A token for several audiences says which party it was issued to (azp): one of ours, or
+  // another audience could use it here.
+  if (audiences.length > 1) audience = typeof payload.azp === 'string' && clientIds.includes(payload.azp) ? payload.azp : undefined;
   if (!audience || typeof payload.sub !== 'string' || typeof payload.iss !== 'string' || typeof payload.exp !== 'number') {
     throw fieldError('id_token', BAD_ID_TOKEN);
   }

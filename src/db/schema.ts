@@ -383,6 +383,8 @@ export interface OidcFlowsTable {
   code_verifier: string;
   redirect: string;
   account_id: number | null;
+  /** The hash of the starting browser's cookie (null: started before it was kept, never taken). */
+  browser_hash: string | null;
   expires_at: number;
 }
 
@@ -392,6 +394,8 @@ export interface LoginCodesTable {
   code_hash: string;
   account_id: number;
   identity_id: number | null;
+  /** The hash of the cookie of the browser whose flow made it. */
+  browser_hash: string | null;
   expires_at: number;
 }
 

@@ -93,6 +93,14 @@ export function passkeyAddedMessage(to: string, name: string): MailMessage {
   ]);
 }
 
+/** Another provider's sign-in was linked: from now on it signs in to this account. */
+export function identityLinkedMessage(to: string, providerLabel: string): MailMessage {
+  return compose(to, 'A sign-in provider was linked to your account', [
+    `Your ${providerLabel} account was just linked to your Profile Service account: signing in with ${providerLabel} now signs in to it, without your password.`,
+    'If you did not do this, unlink it under Account, Sign-in providers, and change your password now.',
+  ]);
+}
+
 export function recoveryCodeUsedMessage(to: string, codesLeft: number): MailMessage {
   return compose(to, 'A recovery code was used', [
     `One of the recovery codes of your Profile Service account was just used in place of a code from your authenticator app. ${codesLeft} unused code${codesLeft === 1 ? '' : 's'} left.`,

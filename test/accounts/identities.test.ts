@@ -19,17 +19,22 @@ import {
   LINK_FROM_SETTINGS,
   LINKED_ELSEWHERE,
   NO_VERIFIED_EMAIL,
+  PASSWORD_TO_LINK,
   REPLAYED_ID_TOKEN,
+  SIGN_IN_AGAIN_TO_LINK,
 } from '../../src/accounts/identities/identity-sign-in.ts';
-import { BAD_ID_TOKEN, EXPIRED_ID_TOKEN, PROVIDER_REFUSED, WRONG_NONCE } from '../../src/auth/oidc-relying-party.ts';
+import { WRONG_PASSWORD } from '../../src/auth/password-check-throttle.ts';
+import { BAD_ID_TOKEN, EXPIRED_ID_TOKEN, PROVIDER_REFUSED, STALE_EVENT, WRONG_NONCE } from '../../src/auth/oidc-relying-party.ts';
 import { PUBLIC_URL } from '../helpers/server.ts';
 import { signInAtProvider, startTestProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
+import { CookieJar } from '../helpers/cookie-jar.ts';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
 import { exportDocument } from '../helpers/zip.ts';
 import { WAIT_MS } from '../helpers/wait.ts';
 import { mailsTo, PASSWORD, registerVerified, startMailedServer, waitForMail, type MailedServer } from './account-flows.ts';
 
 const PASSKEY_ADDED = 'A passkey was added to your account';
+const IDENTITY_LINKED = 'A sign-in provider was linked to your account';
 import { freshCode, turnOnTotp } from './mfa-flows.ts';
 
 describe('sign in with another provider (/auth/oidc/, /account/identities/)', () => {
@@ -48,13 +53,18 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
   });
 
   const request = (...args: Parameters<MailedServer['server']['request']>) => mailed.server.request(...args);
-  /** A request whose redirect is the answer (the service's 302s lead to the provider or the web client). */
-  const navigate = async (method: 'GET' | 'POST', path: string, form?: URLSearchParams) => {
+  /**
+   * A browser's request (its cookies in `jar`; none by default) whose redirect is the answer
+   * (the service's 302s lead to the provider or the web client).
+   */
+  const navigate = async (method: 'GET' | 'POST', path: string, form?: URLSearchParams, jar = new CookieJar()) => {
     const response = await fetch(mailed.server.url + path, {
       method,
       redirect: 'manual',
-      ...(form && { body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      headers: { ...jar.headers(), ...(form && { 'content-type': 'application/x-www-form-urlencoded' }) },
+      ...(form && { body: form.toString() }),
     });
+    jar.take(response.headers);
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, body: text.startsWith('{') ? JSON.parse(text) : undefined };
   };
@@ -62,15 +72,32 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
   const fragment = (location: string) => new URLSearchParams(new URL(location).hash.slice(1));
   const login = (prefix = 'person') => `${prefix}-${randomBytes(5).toString('hex')}`;
 
-  /** The web flow from start to the service's last redirect; `tamper` changes the provider URL first. */
+  /**
+   * The web flow in one browser (`jar`, a new one by default) from start to the service's last
+   * redirect; `tamper` changes the provider URL first; `callbackJar` is the browser that
+   * opens the provider's answer (the same one unless said). A form POST answer's 303 to the
+   * GET callback is followed, as a browser does.
+   */
   async function webFlow(
     provider: TestOidcProvider,
     subject: string,
-    options: { tamper?: (url: URL) => void; start?: string; extraFields?: Record<string, string> } = {},
+    options: {
+      tamper?: (url: URL) => void;
+      start?: string;
+      extraFields?: Record<string, string>;
+      jar?: CookieJar;
+      callbackJar?: CookieJar;
+    } = {},
   ) {
+    const jar = options.jar ?? new CookieJar();
     let startUrl = options.start;
     if (!startUrl) {
-      const started = await navigate('GET', `/auth/oidc/${provider.kind}/start/?redirect=${encodeURIComponent('/profiles?tab=1')}`);
+      const started = await navigate(
+        'GET',
+        `/auth/oidc/${provider.kind}/start/?redirect=${encodeURIComponent('/profiles?tab=1')}`,
+        undefined,
+        jar,
+      );
       assert.equal(started.status, 302, started.text);
       startUrl = started.headers.get('location')!;
     }
@@ -78,21 +105,42 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     options.tamper?.(url);
     const answer = await signInAtProvider(url.href, subject, PUBLIC_URL);
     if (answer.method === 'POST') for (const [name, value] of Object.entries(options.extraFields ?? {})) answer.fields.set(name, value);
-    const callback =
+    const opener = options.callbackJar ?? jar;
+    let callback =
       answer.method === 'GET'
-        ? await navigate('GET', answer.url.slice(PUBLIC_URL.length))
-        : await navigate('POST', answer.url.slice(PUBLIC_URL.length), answer.fields);
-    return { answer, callback };
+        ? await navigate('GET', answer.url.slice(PUBLIC_URL.length), undefined, opener)
+        : await navigate('POST', answer.url.slice(PUBLIC_URL.length), answer.fields, opener);
+    if (answer.method === 'POST') {
+      assert.equal(callback.status, 303, callback.text);
+      const location = callback.headers.get('location')!;
+      assert.ok(location.startsWith(`${PUBLIC_URL}/auth/oidc/${provider.kind}/callback/?`), location);
+      callback = await navigate('GET', location.slice(PUBLIC_URL.length), undefined, opener);
+    }
+    return { answer, callback, jar };
   }
+
+  /** Redeems a one-time login code with a browser's cookies. */
+  const redeem = (code: string | null, jar: CookieJar) => request('POST', '/auth/login/code/', { body: { code }, headers: jar.headers() });
 
   /** Signs in on the web and exchanges the code: the login's answer. */
   async function webSignIn(provider: TestOidcProvider, subject: string) {
-    const { callback } = await webFlow(provider, subject);
+    const { callback, jar } = await webFlow(provider, subject);
     assert.equal(callback.status, 302, callback.text);
     const location = callback.headers.get('location')!;
     const code = fragment(location).get('code');
     assert.ok(code, `a code in ${location}`);
-    return request('POST', '/auth/login/code/', { body: { code } });
+    return redeem(code, jar);
+  }
+
+  /** A signed-in person's link through the web flow: the POST's answer, and the browser it set its cookie in. */
+  async function startLink(provider: TestOidcProvider, token: string, password: string | undefined = PASSWORD) {
+    const jar = new CookieJar();
+    const link = await request('POST', `/account/identities/${provider.kind}/`, {
+      token,
+      body: { redirect: '/settings/identities', ...(password !== undefined && { password }) },
+    });
+    jar.take(link.headers);
+    return { link, jar };
   }
 
   /** Issued now by the service's clock (the tests move it), valid 10 minutes. */
@@ -134,17 +182,17 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
 
   test('web flow like Google: a new verified address makes an account; the code signs in once; the same subject signs in again', async () => {
     const subject = login('google');
-    const { callback } = await webFlow(google, subject);
+    const { callback, jar } = await webFlow(google, subject);
     assert.equal(callback.status, 302, callback.text);
     const location = callback.headers.get('location')!;
     assert.ok(location.startsWith(`${PUBLIC_URL}/sign-in/provider#`), location);
     const params = fragment(location);
     assert.equal(params.get('next'), '/profiles?tab=1');
     const code = params.get('code')!;
-    const first = await request('POST', '/auth/login/code/', { body: { code } });
+    const first = await redeem(code, jar);
     assert.equal(first.status, 200, first.text);
     assert.ok(first.body.token);
-    const again = await request('POST', '/auth/login/code/', { body: { code } });
+    const again = await redeem(code, jar);
     assert.equal(again.status, 400);
     assert.deepEqual(again.body, { code: [DEAD_LOGIN_CODE] });
 
@@ -170,12 +218,10 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const subject = login('apple');
     // Apple sends the name once, as JSON in the form's `user` field, beside the code.
     const user = JSON.stringify({ name: { firstName: 'Katherine', lastName: 'Johnson' }, email: `${subject}@example.com` });
-    const { answer, callback } = await webFlow(apple, subject, { extraFields: { user } });
+    const { answer, callback, jar } = await webFlow(apple, subject, { extraFields: { user } });
     assert.equal(answer.method, 'POST');
     assert.equal(callback.status, 302, callback.text);
-    const signedIn = await request('POST', '/auth/login/code/', {
-      body: { code: fragment(callback.headers.get('location')!).get('code') },
-    });
+    const signedIn = await redeem(fragment(callback.headers.get('location')!).get('code'), jar);
     assert.equal(signedIn.status, 200, signedIn.text);
     assert.ok(apple.appleSecretsAccepted > accepted, 'the provider accepted the JWT client secret');
     const row = await db().selectFrom('identities').selectAll().where('subject', '=', subject).executeTakeFirstOrThrow();
@@ -206,10 +252,10 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const none = await navigate('GET', '/auth/oidc/google/callback/?code=x');
     assert.equal(none.status, 400);
 
-    const { answer, callback } = await webFlow(google, login('twice'));
+    const { answer, callback, jar } = await webFlow(google, login('twice'));
     assert.equal(callback.status, 302);
     assert.equal(answer.method, 'GET');
-    const replayed = await navigate('GET', answer.url.slice(PUBLIC_URL.length));
+    const replayed = await navigate('GET', answer.url.slice(PUBLIC_URL.length), undefined, jar);
     assert.equal(replayed.status, 400);
     assert.deepEqual(replayed.body, { non_field_errors: [DEAD_FLOW] });
 
@@ -220,11 +266,81 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.equal(failed.get('code'), null);
   });
 
+  test('the start sets a __Host- cookie for the browser, kept while the browser sends it back', async () => {
+    const jar = new CookieJar();
+    const started = await navigate('GET', '/auth/oidc/google/start/', undefined, jar);
+    const [cookie] = started.headers.getSetCookie();
+    assert.ok(cookie, 'a Set-Cookie');
+    const [pair, ...attributes] = cookie.split(';').map((part) => part.trim());
+    assert.match(pair!, /^__Host-sign-in-browser=[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual(attributes.filter((attribute) => !attribute.startsWith('Max-Age=')).sort(), [
+      'HttpOnly',
+      'Path=/',
+      'SameSite=Lax',
+      'Secure',
+    ]);
+    assert.ok(Number(attributes.find((attribute) => attribute.startsWith('Max-Age='))!.slice(8)) >= 660);
+    const value = jar.get('__Host-sign-in-browser');
+    await navigate('GET', '/auth/oidc/apple/start/', undefined, jar);
+    assert.equal(jar.get('__Host-sign-in-browser'), value, 'a second flow in the same browser keeps its value');
+    const planted = new CookieJar();
+    planted.set('__Host-sign-in-browser', 'not-one-of-ours');
+    await navigate('GET', '/auth/oidc/google/start/', undefined, planted);
+    assert.match(planted.get('__Host-sign-in-browser')!, /^[A-Za-z0-9_-]{43}$/, 'a value the service did not make is replaced');
+  });
+
+  test('a login code works only in the browser that started the flow (login CSRF)', async () => {
+    // Someone signs in with their own provider account and hands the code's URL to another person.
+    const { callback, jar } = await webFlow(google, login('handed'));
+    const code = fragment(callback.headers.get('location')!).get('code');
+    assert.ok(code);
+    const otherBrowser = new CookieJar();
+    await navigate('GET', '/auth/oidc/google/start/', undefined, otherBrowser);
+    assert.ok(otherBrowser.get('__Host-sign-in-browser'));
+    for (const browser of [new CookieJar(), otherBrowser]) {
+      const refused = await redeem(code, browser);
+      assert.deepEqual([refused.status, refused.body], [400, { code: [DEAD_LOGIN_CODE] }]);
+    }
+    // Those attempts spent nothing: the browser that started the flow still signs in with it.
+    const signedIn = await redeem(code, jar);
+    assert.equal(signedIn.status, 200, signedIn.text);
+    assert.ok(signedIn.body.token);
+  });
+
+  test('the callback takes a flow only from the browser that started it (login and link CSRF)', async () => {
+    // A sign-in flow's answer opened by another browser, with no cookie or its own.
+    const attacker = new CookieJar();
+    const victim = new CookieJar();
+    await navigate('GET', '/auth/oidc/google/start/', undefined, victim);
+    const subject = login('csrf');
+    for (const opener of [new CookieJar(), victim]) {
+      const { callback } = await webFlow(google, subject, { jar: attacker, callbackJar: opener });
+      assert.deepEqual([callback.status, callback.body], [400, { non_field_errors: [DEAD_FLOW] }]);
+    }
+    // Apple's form POST, opened by another browser, gets as far as the GET callback, and no further.
+    const posted = await webFlow(apple, login('csrf-apple'), { jar: attacker, callbackJar: new CookieJar() });
+    assert.deepEqual([posted.callback.status, posted.callback.body], [400, { non_field_errors: [DEAD_FLOW] }]);
+    assert.equal(await db().selectFrom('identities').select('id').where('subject', '=', subject).executeTakeFirst(), undefined);
+
+    // A link flow started by one account, finished by someone else at the provider: nothing is linked.
+    const account = await registerVerified(mailed);
+    const { link, jar } = await startLink(google, account.token);
+    assert.equal(link.status, 200, link.text);
+    assert.ok(jar.get('__Host-sign-in-browser'), 'linking sets the cookie too');
+    const victimSubject = login('link-csrf');
+    const linkedElsewhere = await webFlow(google, victimSubject, { start: link.body.authorization_url, jar, callbackJar: victim });
+    assert.deepEqual([linkedElsewhere.callback.status, linkedElsewhere.callback.body], [400, { non_field_errors: [DEAD_FLOW] }]);
+    assert.equal((await request('GET', '/account/identities/', { token: account.token })).body.length, 0);
+    // The browser that started it finishes it.
+    const { callback } = await webFlow(google, victimSubject, { start: link.body.authorization_url, jar });
+    assert.equal(callback.headers.get('location'), `${PUBLIC_URL}/settings/identities#linked=google`);
+  });
+
   test('an expired login code is refused', async () => {
-    const { callback } = await webFlow(google, login('late'));
+    const { callback, jar } = await webFlow(google, login('late'));
     const code = fragment(callback.headers.get('location')!).get('code');
     mailed.server.clock.advance(61_000);
-    const late = await request('POST', '/auth/login/code/', { body: { code } });
+    const late = await redeem(code, jar);
     assert.equal(late.status, 400);
     assert.deepEqual(late.body, { code: [DEAD_LOGIN_CODE] });
     assert.equal((await request('POST', '/auth/login/code/', { body: {} })).status, 400);
@@ -239,6 +355,15 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const replayed = await nativeSignIn(google, { id_token: token, nonce: 'n-1' });
     assert.equal(replayed.status, 400);
     assert.deepEqual(replayed.body, { id_token: [REPLAYED_ID_TOKEN] });
+    // The same signature spelled otherwise is the same token: the unused low bit of its last
+    // character flipped, or a space inside it (decoders skip both).
+    const base64url = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const lastBitFlipped = token.slice(0, -1) + base64url[base64url.indexOf(token.at(-1)!) ^ 1];
+    const spaced = `${token.slice(0, -10)} ${token.slice(-10)}`;
+    for (const respelled of [lastBitFlipped, spaced]) {
+      const again = await nativeSignIn(google, { id_token: respelled, nonce: 'n-1' });
+      assert.deepEqual([again.status, again.body], [400, { id_token: [REPLAYED_ID_TOKEN] }], respelled.slice(-12));
+    }
 
     const wrongNonce = await nativeSignIn(google, { id_token: await idToken(google), nonce: 'n-2' });
     assert.deepEqual([wrongNonce.status, wrongNonce.body], [400, { nonce: [WRONG_NONCE] }]);
@@ -255,6 +380,17 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
       nonce: 'n-1',
     });
     assert.deepEqual([expired.status, expired.body], [400, { id_token: [EXPIRED_ID_TOKEN] }]);
+    // Several audiences: the party it was issued to (azp) must be present and one of ours.
+    const app = google.clientIds[1]!;
+    for (const claims of [{ aud: [app, 'someone-else'] }, { aud: [app, 'someone-else'], azp: 'someone-else' }, { aud: google.clientIds }]) {
+      const refused = await nativeSignIn(google, { id_token: await idToken(google, claims), nonce: 'n-1' });
+      assert.deepEqual([refused.status, refused.body], [400, { id_token: [BAD_ID_TOKEN] }], JSON.stringify(claims));
+    }
+    const authorized = await nativeSignIn(google, {
+      id_token: await idToken(google, { aud: [app, 'someone-else'], azp: app }),
+      nonce: 'n-1',
+    });
+    assert.equal(authorized.status, 200, authorized.text);
     const garbage = await nativeSignIn(google, { id_token: 'not.a.jwt', nonce: 'n-1' });
     assert.equal(garbage.status, 400);
     const unverified = await nativeSignIn(google, { id_token: await idToken(google, { email_verified: false }), nonce: 'n-1' });
@@ -324,11 +460,14 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
   });
 
   test('the provider refusing (the person cancelled) sends the browser back with the reason', async () => {
-    const started = await navigate('GET', '/auth/oidc/google/start/?redirect=/data');
+    const jar = new CookieJar();
+    const started = await navigate('GET', '/auth/oidc/google/start/?redirect=/data', undefined, jar);
     const state = new URL(started.headers.get('location')!).searchParams.get('state')!;
     const cancelled = await navigate(
       'GET',
       `/auth/oidc/google/callback/?state=${encodeURIComponent(state)}&error=access_denied&iss=${encodeURIComponent(google.issuer)}`,
+      undefined,
+      jar,
     );
     assert.equal(cancelled.status, 302);
     const params = fragment(cancelled.headers.get('location')!);
@@ -349,9 +488,9 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.equal((await request('GET', '/account/identities/', { token: account.token })).body.length, 0);
 
     // Linking through the web flow from the settings.
-    const link = await request('POST', '/account/identities/google/', { token: account.token, body: { redirect: '/settings/identities' } });
+    const { link, jar } = await startLink(google, account.token);
     assert.equal(link.status, 200, link.text);
-    const linked = await webFlow(google, subject, { start: link.body.authorization_url });
+    const linked = await webFlow(google, subject, { start: link.body.authorization_url, jar });
     assert.equal(linked.callback.status, 302);
     assert.equal(linked.callback.headers.get('location'), `${PUBLIC_URL}/settings/identities#linked=google`);
     const identities = await request('GET', '/account/identities/', { token: account.token });
@@ -365,18 +504,53 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const other = await registerVerified(mailed);
     const stolen = await request('POST', '/account/identities/google/', {
       token: other.token,
-      body: { id_token: await idToken(google, { sub: subject }), nonce: 'n-1' },
+      body: { id_token: await idToken(google, { sub: subject }), nonce: 'n-1', password: PASSWORD },
     });
     assert.deepEqual([stolen.status, stolen.body], [400, { non_field_errors: [LINKED_ELSEWHERE] }]);
 
     // An app links with its ID token: 201 and the identity.
     const native = await request('POST', '/account/identities/google/', {
       token: other.token,
-      body: { id_token: await idToken(google), nonce: 'n-1' },
+      body: { id_token: await idToken(google), nonce: 'n-1', password: PASSWORD },
     });
     assert.equal(native.status, 201, native.text);
     assert.equal(native.headers.get('location'), native.body.url);
     assert.equal((await request('POST', '/account/identities/google/', { body: { redirect: '/' } })).status, 401);
+  });
+
+  test('linking asks for the password again (a fresh sign-in without one) and tells the account’s address', async () => {
+    const account = await registerVerified(mailed);
+    const linkWith = (body: Record<string, unknown>, token = account.token) =>
+      request('POST', '/account/identities/google/', { token, body });
+    // A token alone links nothing, by either flow.
+    for (const body of [{ redirect: '/settings/identities' }, { id_token: await idToken(google), nonce: 'n-1' }]) {
+      const bare = await linkWith(body);
+      assert.deepEqual([bare.status, bare.body], [400, { password: [PASSWORD_TO_LINK] }]);
+      const wrong = await linkWith({ ...body, password: 'not-the-password' });
+      assert.deepEqual([wrong.status, wrong.body], [400, { password: [WRONG_PASSWORD] }]);
+    }
+    assert.equal((await request('GET', '/account/identities/', { token: account.token })).body.length, 0);
+    assert.equal((await linkWith({ redirect: '/', password: PASSWORD }, 'not-a-token')).status, 401);
+    assert.equal((await request('POST', '/account/identities/nobody/', { token: account.token, body: { redirect: '/' } })).status, 404);
+
+    // With the password, by an app's ID token and by the web flow: each new link is mailed.
+    const linked = await linkWith({ id_token: await idToken(google), nonce: 'n-1', password: PASSWORD });
+    assert.equal(linked.status, 201, linked.text);
+    const notice = await waitForMail(mailed.sink, account.email, IDENTITY_LINKED);
+    assert.ok(notice.decoded.includes('Google'), notice.decoded);
+    const { link, jar } = await startLink(apple, account.token);
+    assert.equal(link.status, 200, link.text);
+    const web = await webFlow(apple, login('linked-web'), { start: link.body.authorization_url, jar });
+    assert.equal(web.callback.headers.get('location'), `${PUBLIC_URL}/settings/identities#linked=apple`);
+    await waitForMail(mailed.sink, account.email, IDENTITY_LINKED, 2);
+
+    // No password: a session opened within 5 minutes links; an older one must sign in again.
+    const signedIn = await nativeSignIn(google, { id_token: await idToken(google), nonce: 'n-1' });
+    const fresh = await linkWith({ redirect: '/settings/identities' }, signedIn.body.token);
+    assert.equal(fresh.status, 200, fresh.text);
+    mailed.server.clock.advance(5 * 60_000 + 1000);
+    const stale = await linkWith({ redirect: '/settings/identities' }, signedIn.body.token);
+    assert.deepEqual([stale.status, stale.body], [400, { non_field_errors: [SIGN_IN_AGAIN_TO_LINK] }]);
   });
 
   test('the last way in cannot be removed: identities and passkeys count together; a fresh sign-in stands in for the password', async () => {
@@ -426,7 +600,7 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     const subject = login('totp');
     const linked = await request('POST', '/account/identities/google/', {
       token: account.token,
-      body: { id_token: await idToken(google, { sub: subject }), nonce: 'n-1' },
+      body: { id_token: await idToken(google, { sub: subject }), nonce: 'n-1', password: PASSWORD },
     });
     assert.equal(linked.status, 201, linked.text);
     const { secret } = await turnOnTotp(mailed.server, account);
@@ -451,9 +625,9 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
 
   test('the export lists identities; deleting the account removes them and revokes Apple’s refresh token there', async () => {
     const account = await registerVerified(mailed);
-    const link = await request('POST', '/account/identities/apple/', { token: account.token, body: { redirect: '/settings/identities' } });
+    const { link, jar } = await startLink(apple, account.token);
     const subject = login('leaving');
-    const linked = await webFlow(apple, subject, { start: link.body.authorization_url });
+    const linked = await webFlow(apple, subject, { start: link.body.authorization_url, jar });
     assert.equal(linked.callback.headers.get('location'), `${PUBLIC_URL}/settings/identities#linked=apple`);
 
     const exported = await fetch(`${mailed.server.url}/account/export/`, { headers: { authorization: `Token ${account.token}` } });
@@ -555,6 +729,38 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.equal((await request('POST', '/auth/oidc/apple/notifications/', { body: { payload: event } })).status, 200);
     assert.equal((await db().selectFrom('identities').select('id').where('subject', '=', other).execute()).length, 0);
     assert.equal((await request('POST', '/auth/oidc/apple/notifications/', { body: { payload: 'nonsense' } })).status, 400);
+  });
+
+  test('Apple’s notifications older than a day (issued, or happened) are refused', async () => {
+    const subject = login('late-event');
+    const signedIn = await nativeSignIn(apple, {
+      id_token: await idToken(apple, { sub: subject, nonce: createHash('sha256').update('n').digest('hex') }),
+      nonce: 'n',
+    });
+    assert.equal(signedIn.status, 200, signedIn.text);
+    const now = mailed.server.clock.now();
+    const twoDays = 2 * 24 * 3600;
+    const send = async (eventTime: number, issuedAt: number) =>
+      request('POST', '/auth/oidc/apple/notifications/', {
+        body: {
+          payload: await apple.sign(
+            { aud: apple.clientIds[0], events: JSON.stringify({ type: 'account-delete', sub: subject, event_time: eventTime }) },
+            { issuedAt, expiresIn: 3 * 24 * 3600 },
+          ),
+        },
+      });
+    const stillLinked = async () => (await db().selectFrom('identities').select('id').where('subject', '=', subject).execute()).length;
+    for (const [eventTime, issuedAt] of [
+      [now, serverNow() - twoDays],
+      [now - twoDays * 1000, serverNow()],
+      [Math.floor(now / 1000) - twoDays, serverNow()],
+    ] as const) {
+      const stale = await send(eventTime, issuedAt);
+      assert.deepEqual([stale.status, stale.body], [400, { payload: [STALE_EVENT] }], `${eventTime} ${issuedAt}`);
+      assert.equal(await stillLinked(), 1);
+    }
+    assert.equal((await send(Math.floor(now / 1000), serverNow())).status, 200);
+    assert.equal(await stillLinked(), 0);
   });
 });
 

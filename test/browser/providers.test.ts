@@ -2,7 +2,9 @@
 // provider (like Google) and its own login and consent pages, in Chromium — lands on their data,
 // sees the provider under the account's sign-in providers, signs out, and signs in with it
 // again; unlinking the only way in is refused with the service's sentence. On a desktop and a
-// phone. And like Apple: its page answers with a form POST to the service, which Chromium sends.
+// phone. And like Apple: its page answers with a form POST to the service, which Chromium sends;
+// that account then links Google from its settings. The flows' __Host- cookie is kept by Chromium
+// on http://127.0.0.1.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -13,7 +15,7 @@ import { startTestProvider, type TestOidcProvider } from '../helpers/oidc-provid
 import { DESKTOP, newContext, PHONE } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
 import type { BrowserService } from './harness.ts';
-import { alert, button } from './person-flow.ts';
+import { alert, button, status } from './person-flow.ts';
 import { startServiceAndBrowser } from './service-and-browser.ts';
 
 describe('sign in with another provider in the web client', () => {
@@ -39,7 +41,7 @@ describe('sign in with another provider in the web client', () => {
     await apple?.close();
   });
 
-  test("like Apple: the provider's form POST back to the service signs the person in", async () => {
+  test("like Apple: the provider's form POST back to the service signs the person in, who then links Google", async () => {
     const context = await newContext(browser, DESKTOP);
     try {
       const page = await context.newPage();
@@ -55,6 +57,19 @@ describe('sign in with another provider in the web client', () => {
         await flow.press(page.getByRole('button', { name: 'Continue' }));
         await atPath(page, '/data');
         await flow.arrive('Your data', 'data');
+      });
+      await flow.step("link Google from the settings (no password: a fresh sign-in), through Google's pages, back linked", async () => {
+        await page.goto(`${service.url}/settings/identities`);
+        await flow.arrive('Sign-in providers', 'identities before linking');
+        await flow.press(button(flow, 'Link Google'));
+        await page.waitForURL((url) => url.origin === google.issuer);
+        await page.getByPlaceholder('Enter any login').fill(`browser-linked-${randomBytes(4).toString('hex')}`);
+        await page.getByPlaceholder('and password').fill('any password');
+        await flow.press(page.getByRole('button', { name: 'Sign-in' }));
+        await flow.press(page.getByRole('button', { name: 'Continue' }));
+        await atPath(page, '/settings/identities');
+        await visible(status(flow, 'Google is linked: you can sign in with it.'), 'the status saying Google is linked');
+        await visible(page.getByRole('heading', { level: 3, name: 'Google', exact: true }), 'Google among the linked providers');
       });
       assert.deepEqual(
         flow.pageErrors.filter((error) => !/fonts\.googleapis|net::ERR/.test(error)),

@@ -4,24 +4,33 @@
 // Apple here: the identity and the sessions it opened end), account-delete (their Apple
 // account is gone: the identity goes), email-disabled / email-enabled (their relay address
 // stops or resumes forwarding: mail to it stops or resumes). Each is idempotent: an event for
-// an identity no longer here, or told twice, changes nothing more.
+// an identity no longer here, or told twice, changes nothing more. One issued (or that
+// happened) more than a day ago is refused: a captured event is not acted on much later.
 import type { AppContext } from '../../context.ts';
+import { STALE_EVENT } from '../../auth/oidc-relying-party.ts';
 import { fieldError, notFound } from '../../errors.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { deleteIdentity, findIdentityBySubject, revokeIdentitySessions, setMailDisabled } from './identity-queries.ts';
 
 export const UNREADABLE_EVENT = 'This notification carries no event this service understands.';
 
+/** How old an event (its `iat`, and its `event_time` when it has one) may be and still be acted on. */
+export const EVENT_MAX_AGE_MS = 24 * 60 * 60_000;
+
 interface AppleEvent {
   type: string;
   sub: string;
+  /** When it happened (ms), when Apple says. */
+  time: number | undefined;
 }
 
 export async function receiveAppleNotification(ctx: AppContext, jws: string): Promise<void> {
   const provider = ctx.oidc.list().find((candidate) => candidate.isApple);
   if (!provider) throw notFound();
-  const payload = await provider.verifySignedEvent(jws, ctx.clock.now());
+  const now = ctx.clock.now();
+  const payload = await provider.verifySignedEvent(jws, now, EVENT_MAX_AGE_MS);
   const event = eventIn(payload.events);
+  if (event.time !== undefined && now - event.time > EVENT_MAX_AGE_MS) throw fieldError('payload', STALE_EVENT);
   const identity = await findIdentityBySubject(ctx.db.kysely, payload.iss ?? '', event.sub);
   if (!identity) return;
   switch (event.type) {
@@ -54,5 +63,12 @@ function eventIn(events: unknown): AppleEvent {
   }
   const event = parsed as Partial<AppleEvent> | undefined;
   if (!event || typeof event.type !== 'string' || typeof event.sub !== 'string') throw fieldError('payload', UNREADABLE_EVENT);
-  return { type: event.type, sub: event.sub };
+  return { type: event.type, sub: event.sub, time: eventTime((event as { event_time?: unknown }).event_time) };
+}
+
+/** Apple's `event_time` in ms, whether it came in seconds or in milliseconds since 1970. */
+function eventTime(value: unknown): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+  // 10^12 ms is 2001; 10^12 s is millennia away: below it, the value is seconds.
+  return value < 1e12 ? value * 1000 : value;
 }

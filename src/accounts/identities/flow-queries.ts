@@ -9,12 +9,22 @@ export async function insertFlow(db: Kysely<Database>, values: Omit<FlowRow, 'id
   await db.insertInto('oidc_flows').values(values).execute();
 }
 
-/** Deletes and returns the provider's flow with this state, when it has not expired at `now`. */
-export async function spendFlow(db: Kysely<Database>, provider: string, state: string, now: number): Promise<FlowRow | undefined> {
+/**
+ * Deletes and returns the provider's flow with this state, when it has not expired at `now`
+ * and belongs to this browser (the hash of its cookie); another browser's attempt leaves it be.
+ */
+export async function spendFlow(
+  db: Kysely<Database>,
+  provider: string,
+  state: string,
+  browserHash: string,
+  now: number,
+): Promise<FlowRow | undefined> {
   const row = await db
     .deleteFrom('oidc_flows')
     .where('state', '=', state)
     .where('provider', '=', provider)
+    .where('browser_hash', '=', browserHash)
     .where('expires_at', '>', now)
     .returningAll()
     .executeTakeFirst();

@@ -4,6 +4,7 @@
 // finishes the web flow, is the login room's.
 import { Type } from 'typebox';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
+import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
 import { callerOf } from '../../auth/token-auth.ts';
 import type { AppContext } from '../../context.ts';
 import { errors } from '../../http/error-schemas.ts';
@@ -27,14 +28,15 @@ import {
   toIdentity,
 } from './identity-schemas.ts';
 import { identitiesOf, identityOf, unlinkIdentity } from './identity-service.ts';
-import { completeWebFlow, linkWithIdToken, NOT_SIGNED_IN, signInWithIdToken, startWebFlow } from './identity-sign-in.ts';
+import { completeWebFlow, NOT_SIGNED_IN, signInWithIdToken, startLinking, startWebFlow } from './identity-sign-in.ts';
+import { bindSignInBrowser, signInBrowserOf } from './sign-in-browser.ts';
 import { nonFieldError } from '../../errors.ts';
 import { LoginResponse } from '../login/login-schemas.ts';
 
 const tags = ['identities'];
 const Redirect = Type.Null({ description: 'Location: where the browser goes next' });
 
-export function registerIdentityRoutes(app: App, ctx: AppContext): void {
+export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
   // Each one writes a row (a flow, a used token) or spends a code: counted per IP, together.
   const limited = perIpRateLimit(ctx, ctx.config.rateLimits.providerSignInPerIp, 'provider-sign-in');
   app.get(
@@ -58,7 +60,8 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'none', rateLimit: limited },
       schema: {
         tags,
-        summary: "Start signing in with the provider in a browser: 302 to the provider's page (state, nonce, PKCE S256)",
+        summary:
+          "Start signing in with the provider in a browser: 302 to the provider's page (state, nonce, PKCE S256), and the cookie __Host-sign-in-browser that the callback and the login code will need",
         security: [],
         params: ProviderParams,
         querystring: StartQuery,
@@ -66,7 +69,8 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
         response: { 302: Redirect, ...errors({ invalid: true, notFound: true, rateLimited: true }) },
       },
     },
-    async (request, reply) => reply.redirect(await startWebFlow(ctx, request.params.name, request.query.redirect, null), 302),
+    async (request, reply) =>
+      reply.redirect(await startWebFlow(ctx, request.params.name, request.query.redirect, null, bindSignInBrowser(request, reply)), 302),
   );
 
   const callback = {
@@ -85,16 +89,26 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
       schema: {
         ...callback.schema,
         summary:
-          "The provider's answer: checked (state, nonce, issuer, audience, expiry), then 302 to the web client with a one-time login code (or the reason it failed); 400 when it names no flow under way",
+          "The provider's answer: checked (state, nonce, issuer, audience, expiry), then 302 to the web client with a one-time login code (or the reason it failed); 400 when it names no flow under way in this browser (its __Host-sign-in-browser cookie)",
         querystring: CallbackFields,
         operationId: 'completeProviderSignIn',
       },
     },
     async (request, reply) =>
-      reply.redirect(await completeWebFlow(ctx, request.params.name, new URLSearchParams(request.query as Record<string, string>)), 302),
+      reply.redirect(
+        await completeWebFlow(
+          ctx,
+          request.params.name,
+          new URLSearchParams(request.query as Record<string, string>),
+          signInBrowserOf(request),
+        ),
+        302,
+      ),
   );
 
-  // Apple's form_post: the same answer as form fields. Its parser is this route's alone.
+  // Apple's form_post: the same answer as form fields, posted from Apple's page. A cross-site
+  // POST carries no SameSite=Lax cookie, so the browser is sent on to the GET callback with
+  // the same fields (303): a top-level GET carries it. Its parser is this route's alone.
   app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, text, done) =>
       done(null, Object.fromEntries(new URLSearchParams(text as string))),
@@ -102,25 +116,25 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
     scope.post(
       '/auth/oidc/:name/callback/',
       {
-        ...callback,
+        config: { auth: 'none' },
         schema: {
-          ...callback.schema,
-          summary: 'The same as GET, for providers that answer with a form POST (Apple’s response_mode=form_post)',
+          tags,
+          security: [],
+          params: ProviderParams,
+          summary:
+            'The same answer as a form POST (Apple’s response_mode=form_post): 303 to the GET callback with the same fields, which the browser sends with its cookie',
           body: CallbackFields,
           consumes: ['application/x-www-form-urlencoded'],
-          response: { 302: Redirect, ...errors({ body: true, notFound: true }) },
+          response: { 303: Redirect, ...errors({ body: true, notFound: true }) },
           operationId: 'completeProviderSignInByForm',
         },
       },
-      async (request, reply) =>
-        reply.redirect(
-          await completeWebFlow(
-            ctx,
-            (request.params as { name: string }).name,
-            new URLSearchParams(request.body as Record<string, string>),
-          ),
-          302,
-        ),
+      async (request, reply) => {
+        const name = (request.params as { name: string }).name;
+        const provider = ctx.oidc.named(name);
+        const fields = new URLSearchParams(request.body as Record<string, string>);
+        return reply.redirect(`${provider.redirectUri}?${fields}`, 303);
+      },
     );
   });
 
@@ -179,27 +193,27 @@ export function registerIdentityRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/account/identities/:id/',
     {
+      // The password check shares change-password's per-IP limit, as adding a passkey does.
+      config: { rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.changePassword) },
       schema: {
         tags,
         summary:
-          'Link a provider: {redirect} → the URL to send the browser to (the web flow, ending in a link), or an app’s {id_token, nonce?, code?} → 201 the identity',
+          'Link a provider, with the password again (an account without one: a session opened within 5 minutes); the account’s address is told. {redirect} → the URL to send the browser to (the web flow, ending in a link), or an app’s {id_token, nonce?, code?} → 201 the identity',
         params: LinkParams,
         body: LinkBody,
         operationId: 'linkIdentity',
         response: {
           200: AuthorizationUrlResponse,
           201: IdentitySchema,
-          ...errors({ auth: true, body: true, notFound: true }),
+          ...errors({ auth: true, body: true, notFound: true, rateLimited: true }),
         },
       },
     },
     async (request, reply) => {
-      const { accountId } = callerOf(request);
-      const body = request.body;
-      const provider = request.params.id;
-      if ('redirect' in body) return { authorization_url: await startWebFlow(ctx, provider, body.redirect, accountId) };
-      const row = await linkWithIdToken(ctx, accountId, provider, body);
-      return reply.code(201).header('Location', identityUrl(ctx, row.id)).send(toIdentity(ctx, row));
+      const browser = 'redirect' in request.body ? bindSignInBrowser(request, reply) : '';
+      const linking = await startLinking(ctx, passwordChecks, callerOf(request), request.params.id, request.body, browser);
+      if ('authorizationUrl' in linking) return { authorization_url: linking.authorizationUrl };
+      return reply.code(201).header('Location', identityUrl(ctx, linking.identity.id)).send(toIdentity(ctx, linking.identity));
     },
   );
 

@@ -1,6 +1,7 @@
 // Shapes of the sign-in provider routes (docs/sign-in-providers.md) and the one row → response mapper.
 import { type Static, Type } from 'typebox';
 import type { AppContext } from '../../context.ts';
+import { EXAMPLE_PASSWORD } from '../../http/openapi-document.ts';
 import type { IdentityRow } from './identity-queries.ts';
 
 export const ProviderListSchema = Type.Array(
@@ -53,6 +54,13 @@ export const IdTokenBody = Type.Object(IdTokenFields, {
   ],
 });
 
+const LinkPassword = Type.Optional(
+  Type.String({
+    description:
+      'The account’s password, asked again before a provider is linked. An account without a password sends none: its session must have been opened (signed in) within the last 5 minutes',
+  }),
+);
+
 export const LinkBody = Type.Union(
   [
     Type.Object(
@@ -61,12 +69,13 @@ export const LinkBody = Type.Union(
           maxLength: 2000,
           description: 'Web: the web client path to come back to once linked; the answer is the URL to send the browser to',
         }),
+        password: LinkPassword,
       },
       { additionalProperties: false },
     ),
-    Type.Object(IdTokenFields, { additionalProperties: false }),
+    Type.Object({ ...IdTokenFields, password: LinkPassword }, { additionalProperties: false }),
   ],
-  { examples: [{ redirect: '/settings/identities' }] },
+  { examples: [{ redirect: '/settings/identities', password: EXAMPLE_PASSWORD }] },
 );
 
 export const AuthorizationUrlResponse = Type.Object({

@@ -6,16 +6,20 @@
 //
 // The web flow: start (state, nonce and PKCE verifier kept in oidc_flows, 10 minutes) → the
 // provider → the callback, which checks the answer and sends the browser to the web client
-// with a one-time login code (60 s, single use), or with the reason it failed. The native
+// with a one-time login code (60 s, single use), or with the reason it failed. The flow and
+// its code belong to the browser that started it (sign-in-browser.ts). The native
 // flow: an app sends the ID token of the platform's own sign-in (and Apple's authorization
 // code); each ID token works once.
 //
 // Either way, signing in answers as the password login does: a token, or with TOTP on the
 // two-step answer (sessions/sign-in-answer.ts).
 import type { OidcProvider, ProviderClaims } from '../../auth/oidc-relying-party.ts';
+import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
 import { hashSecret, newSecret } from '../../auth/token-hash.ts';
 import type { AppContext } from '../../context.ts';
 import { DomainError, fieldError, nonFieldError } from '../../errors.ts';
+import { queueEmail } from '../../mail/email-delivery.ts';
+import { identityLinkedMessage } from '../../mail/messages.ts';
 import { queueMemberSync } from '../../mailchimp/queue-member-sync.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { findAccount, insertAccount } from '../core/account-queries.ts';
@@ -23,6 +27,7 @@ import { isDuplicateEmailError } from '../emails/duplicate-email.ts';
 import { emailTaken, insertAddress, markAddressVerified } from '../emails/email-address-queries.ts';
 import { NOOP_ACTION } from '../emails/email-schemas.ts';
 import { releaseExpiredHold } from '../emails/unverified-holds.ts';
+import { confirmOwner } from '../sessions/owner-confirmation.ts';
 import { type LoginResult, type Origin, signInAnswer } from '../sessions/sign-in-answer.ts';
 import { insertFlow, spendFlow } from './flow-queries.ts';
 import {
@@ -42,11 +47,14 @@ export const LINK_FROM_SETTINGS =
 export const NO_VERIFIED_EMAIL =
   'The provider did not give a verified e-mail address, which a new account needs. Register with an e-mail address instead.';
 export const LINKED_ELSEWHERE = 'This sign-in is already linked to another account here.';
-export const DEAD_FLOW = 'This sign-in has expired or was already used. Start again.';
+export const DEAD_FLOW = 'This sign-in has expired, was already used, or was started in another browser. Start again.';
 export const REPLAYED_ID_TOKEN = 'This ID token was already used. Sign in with the provider again.';
-export const DEAD_LOGIN_CODE = 'This login code has expired or was already used. Sign in again.';
+export const DEAD_LOGIN_CODE = 'This login code has expired, was already used, or was made for another browser. Sign in again.';
 export const BAD_REDIRECT = 'Must be a path of this site, starting with "/".';
 export const NOT_SIGNED_IN = 'The account this sign-in was for is gone.';
+export const PASSWORD_TO_LINK = 'Enter your password to link a sign-in provider.';
+export const SIGN_IN_AGAIN_TO_LINK =
+  'Your account has no password, so linking a sign-in provider needs a fresh sign-in: sign out, sign in again, and link it within 5 minutes.';
 
 /** How long a web flow waits for the provider's answer. */
 export const FLOW_TTL_MS = 10 * 60_000;
@@ -69,8 +77,17 @@ function checkedRedirect(redirect: string | undefined): string {
   return path;
 }
 
-/** The provider's authorization URL for a new web flow: a sign-in, or (with `accountId`) a link. */
-export async function startWebFlow(ctx: AppContext, name: string, redirect: string | undefined, accountId: number | null): Promise<string> {
+/**
+ * The provider's authorization URL for a new web flow: a sign-in, or (with `accountId`) a link;
+ * it belongs to the browser whose cookie hashes to `browserHash` (sign-in-browser.ts).
+ */
+export async function startWebFlow(
+  ctx: AppContext,
+  name: string,
+  redirect: string | undefined,
+  accountId: number | null,
+  browserHash: string,
+): Promise<string> {
   const provider = ctx.oidc.named(name);
   const path = checkedRedirect(redirect);
   const checks = provider.newChecks();
@@ -82,6 +99,7 @@ export async function startWebFlow(ctx: AppContext, name: string, redirect: stri
     code_verifier: checks.codeVerifier,
     redirect: path,
     account_id: accountId,
+    browser_hash: browserHash,
     expires_at: ctx.clock.now() + FLOW_TTL_MS,
   });
   return url;
@@ -92,11 +110,17 @@ export async function startWebFlow(ctx: AppContext, name: string, redirect: stri
  * a one-time code, or, for a link, back where it started; with `error` when it failed. An
  * answer naming no flow of ours is 400: there is nowhere of ours to send it.
  */
-export async function completeWebFlow(ctx: AppContext, name: string, answer: URLSearchParams): Promise<string> {
+export async function completeWebFlow(
+  ctx: AppContext,
+  name: string,
+  answer: URLSearchParams,
+  browserHash: string | undefined,
+): Promise<string> {
   const provider = ctx.oidc.named(name);
   const state = answer.get('state');
-  const flow = state ? await spendFlow(ctx.db.kysely, provider.settings.name, state, ctx.clock.now()) : undefined;
-  if (!flow) throw nonFieldError(DEAD_FLOW);
+  const flow =
+    state && browserHash ? await spendFlow(ctx.db.kysely, provider.settings.name, state, browserHash, ctx.clock.now()) : undefined;
+  if (!flow || !browserHash) throw nonFieldError(DEAD_FLOW);
   const base = ctx.config.publicUrl;
   const linking = flow.account_id !== null;
   const fail = (message: string) =>
@@ -123,6 +147,7 @@ export async function completeWebFlow(ctx: AppContext, name: string, answer: URL
       codeHash: hashSecret(code),
       accountId: account.id,
       identityId: identity.id,
+      browserHash,
       expiresAt: ctx.clock.now() + LOGIN_CODE_TTL_MS,
     });
     return `${base}${WEB_SIGN_IN_PATH}#${new URLSearchParams({ code, next: flow.redirect })}`;
@@ -134,9 +159,14 @@ export async function completeWebFlow(ctx: AppContext, name: string, answer: URL
   }
 }
 
-/** POST /auth/login/code/: the web client's one-time code → the login's answers. */
-export async function signInWithLoginCode(ctx: AppContext, code: string, origin: Origin): Promise<LoginResult> {
-  const spent = await spendLoginCode(ctx.db.kysely, hashSecret(code), ctx.clock.now());
+/** POST /auth/login/code/: the web client's one-time code, from the browser whose flow made it → the login's answers. */
+export async function signInWithLoginCode(
+  ctx: AppContext,
+  code: string,
+  browserHash: string | undefined,
+  origin: Origin,
+): Promise<LoginResult> {
+  const spent = browserHash ? await spendLoginCode(ctx.db.kysely, hashSecret(code), browserHash, ctx.clock.now()) : undefined;
   if (!spent) throw fieldError('code', DEAD_LOGIN_CODE);
   const account = await findAccount(ctx.db.kysely, spent.account_id);
   if (!account) throw fieldError('code', DEAD_LOGIN_CODE);
@@ -156,15 +186,30 @@ export async function signInWithIdToken(
   return answer(ctx, account, identity.id, origin);
 }
 
-/** Signed in: links the identity an app's ID token proves. */
-export async function linkWithIdToken(
+/**
+ * Signed in, POST /account/identities/{name}/: once the owner confirmed (the password, or a
+ * fresh sign-in without one), the web flow's URL to send the browser to (`redirect`), or the
+ * identity an app's ID token proves, linked.
+ */
+export async function startLinking(
   ctx: AppContext,
-  accountId: number,
+  passwordChecks: PasswordCheckThrottle,
+  caller: { accountId: number; tokenId: number },
   name: string,
-  body: { id_token: string; nonce?: string; code?: string },
-): Promise<IdentityRow> {
+  body: { redirect: string; password?: string } | { id_token: string; nonce?: string; code?: string; password?: string },
+  browserHash: string,
+): Promise<{ authorizationUrl: string } | { identity: IdentityRow }> {
   const provider = ctx.oidc.named(name);
-  return linkIdentity(ctx, accountId, provider, await provenByIdToken(ctx, provider, body));
+  const account = await findAccount(ctx.db.kysely, caller.accountId);
+  if (!account) throw nonFieldError(NOT_SIGNED_IN);
+  await confirmOwner(ctx, passwordChecks, caller, account, body.password, {
+    passwordNeeded: PASSWORD_TO_LINK,
+    signInAgain: SIGN_IN_AGAIN_TO_LINK,
+  });
+  if ('redirect' in body) {
+    return { authorizationUrl: await startWebFlow(ctx, provider.settings.name, body.redirect, caller.accountId, browserHash) };
+  }
+  return { identity: await linkIdentity(ctx, caller.accountId, provider, await provenByIdToken(ctx, provider, body)) };
 }
 
 async function provenByIdToken(
@@ -173,11 +218,23 @@ async function provenByIdToken(
   body: { id_token: string; nonce?: string; code?: string },
 ): Promise<ProvenSignIn> {
   const claims = await provider.verifyIdToken(body.id_token, body.nonce, ctx.clock.now());
-  if (!(await recordUsedToken(ctx.db.kysely, hashSecret(body.id_token), claims.expiresAt))) {
+  if (!(await recordUsedToken(ctx.db.kysely, usedTokenKey(body.id_token), claims.expiresAt))) {
     throw fieldError('id_token', REPLAYED_ID_TOKEN);
   }
   const refreshToken = body.code && provider.isApple ? await provider.redeemAppCode(body.code, claims.audience) : undefined;
   return { claims, refreshToken };
+}
+
+/**
+ * What makes a used ID token the same token: the hash of its signed part (header and payload,
+ * exactly as sent). That part cannot change without the signature failing. The signature
+ * itself can: base64url leaves low bits of its last character unused and decoders skip
+ * characters such as spaces, so the same signature has many spellings — and an ECDSA signature
+ * (r, s) has a second valid value (r, n − s) anyone can compute. Keyed on the whole string, or
+ * on the signature, a used token came back as new.
+ */
+function usedTokenKey(verifiedToken: string): string {
+  return hashSecret(verifiedToken.slice(0, verifiedToken.lastIndexOf('.')));
 }
 
 async function answer(
@@ -252,21 +309,22 @@ async function identityFor(
   }
 }
 
-/** Links the proven identity to the account; again for the same account changes nothing. */
+/** Links the proven identity to the account and mails its owner; again for the same account changes nothing. */
 async function linkIdentity(ctx: AppContext, accountId: number, provider: OidcProvider, proven: ProvenSignIn): Promise<IdentityRow> {
   const { claims } = proven;
   const kept = keptRefreshToken(ctx, provider, proven);
   try {
-    return await ctx.db.transaction(async (trx) => {
+    const linked = await ctx.db.transaction(async (trx) => {
       await lockAccount(ctx, trx, accountId);
-      if (!(await findAccount(trx, accountId))) throw nonFieldError(NOT_SIGNED_IN);
+      const account = await findAccount(trx, accountId);
+      if (!account) throw nonFieldError(NOT_SIGNED_IN);
       const existing = await findIdentityBySubject(trx, claims.issuer, claims.subject);
       if (existing && existing.account_id !== accountId) throw nonFieldError(LINKED_ELSEWHERE);
       if (existing) {
         await recordIdentityUse(trx, accountId, existing.id, { at: ctx.clock.now(), email: claims.email, refreshToken: kept });
         return existing;
       }
-      return insertIdentity(trx, {
+      const identity = await insertIdentity(trx, {
         account_id: accountId,
         provider: provider.settings.name,
         issuer: claims.issuer,
@@ -276,7 +334,12 @@ async function linkIdentity(ctx: AppContext, accountId: number, provider: OidcPr
         client_id: kept?.clientId ?? null,
         created_at: ctx.clock.now(),
       });
+      // A new way in: its owner hears of it, whoever linked it.
+      await queueEmail(ctx, trx, identityLinkedMessage(account.email, provider.settings.label), accountId);
+      return identity;
     });
+    ctx.outbox.wake();
+    return linked;
   } catch (error) {
     if (ctx.db.isUniqueViolation(error, IDENTITY_INDEX)) throw nonFieldError(LINKED_ELSEWHERE);
     throw error;

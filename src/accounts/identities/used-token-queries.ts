@@ -1,5 +1,6 @@
-// ID tokens apps signed in with (docs/sign-in-providers.md: a replayed one is refused), kept by their hash
-// until they expire, when they could not be used anyway.
+// ID tokens apps signed in with, so that each works once (a replayed one is refused), kept by
+// the hash of their signed part (identity-sign-in.ts) until they expire, when they could not be
+// used anyway.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 

@@ -10,6 +10,7 @@ import { MfaLoginBody } from '../mfa/mfa-schemas.ts';
 import { errors } from '../../http/error-schemas.ts';
 import { LoginCodeBody } from '../identities/identity-schemas.ts';
 import { DEAD_LOGIN_CODE, signInWithLoginCode } from '../identities/identity-sign-in.ts';
+import { signInBrowserOf } from '../identities/sign-in-browser.ts';
 
 export function registerLoginRoutes(app: App, ctx: AppContext): void {
   const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
@@ -69,13 +70,14 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         summary:
-          'Finish signing in with another provider in a browser: the one-time code the web flow handed the web client (60 s, once); the answers of POST /auth/login/',
+          'Finish signing in with another provider in a browser: the one-time code the web flow handed the web client (60 s, once, with the __Host-sign-in-browser cookie of the browser that started the flow); the answers of POST /auth/login/',
         security: [],
         body: LoginCodeBody,
         operationId: 'loginWithCode',
         response: { 200: LoginResponse, ...errors({ body: true, rateLimited: true }) },
       },
     },
-    (request) => signInWithLoginCode(ctx, request.body.code, { ip: request.ip, userAgent: request.headers['user-agent'] }),
+    (request) =>
+      signInWithLoginCode(ctx, request.body.code, signInBrowserOf(request), { ip: request.ip, userAgent: request.headers['user-agent'] }),
   );
 }

@@ -4,8 +4,7 @@
 // Every passkey added e-mails the primary address, through the outbox with the insert.
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
 import type { AppContext } from '../../context.ts';
-import { conflict, fieldError, nonFieldError, notFound } from '../../errors.ts';
-import { sessionOpenedAt } from '../../auth/token-queries.ts';
+import { conflict, fieldError, notFound } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
 import { passkeyAddedMessage } from '../../mail/messages.ts';
 import { lockAccount } from '../core/account-lock.ts';
@@ -20,15 +19,14 @@ import {
   type PasskeyRow,
   renamePasskey,
 } from './passkey-queries.ts';
-import { hasPassword, isLastWayIn, waysIn } from '../core/ways-in.ts';
+import { isLastWayIn, waysIn } from '../core/ways-in.ts';
+import { confirmOwner } from '../sessions/owner-confirmation.ts';
 import type { PasskeyCreationBody } from './passkey-schemas.ts';
 import { CEREMONY_TIMEOUT_MS, challengeIn, creationOptions, verifyCreation } from './webauthn-ceremonies.ts';
 
 export const PASSWORD_NEEDED = 'Enter your password to add a passkey.';
 export const SIGN_IN_AGAIN =
   'Your account has no password, so adding a passkey needs a fresh sign-in: sign out, sign in again, and add it within 5 minutes.';
-/** How recent a sign-in stands in for the password of an account without one. */
-export const FRESH_SIGN_IN_MS = 5 * 60_000;
 
 export const DEAD_REGISTRATION = 'This passkey set-up has expired or was already used. Start again: enter your password to get a new one.';
 export const ALREADY_REGISTERED = 'This passkey is already registered.';
@@ -56,13 +54,7 @@ export async function startPasskeyRegistration(
 ): Promise<unknown> {
   const { accountId } = caller;
   const account = await accountOf(ctx, accountId);
-  if (hasPassword(account)) {
-    if (password === undefined) throw fieldError('password', PASSWORD_NEEDED);
-    await (await passwordChecks.checkPassword(account, password)).succeeded();
-  } else {
-    const openedAt = await sessionOpenedAt(ctx.db.kysely, accountId, caller.tokenId);
-    if (openedAt === undefined || ctx.clock.now() - openedAt > FRESH_SIGN_IN_MS) throw nonFieldError(SIGN_IN_AGAIN);
-  }
+  await confirmOwner(ctx, passwordChecks, caller, account, password, { passwordNeeded: PASSWORD_NEEDED, signInAgain: SIGN_IN_AGAIN });
   const options = await creationOptions(ctx.config.webauthn, account, await listPasskeys(ctx.db.kysely, accountId));
   await insertChallenge(ctx.db.kysely, {
     challenge: options.challenge,

@@ -1,7 +1,9 @@
 // /sign-in/provider: where the service sends the browser back from another provider
 // (docs/sign-in-providers.md), with a one-time code in the fragment (or the reason the sign-in was refused). The
 // code is exchanged once for a token — or, with TOTP on, for the two-step answer, finished here
-// as on the sign-in page — and the visitor goes on to `next`.
+// as on the sign-in page — and the visitor goes on to `next`. The exchange is same-origin, so
+// the browser sends the flow's cookie with it: the code works only in the browser that started
+// the flow (docs/sign-in-providers.md).
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../api/client.ts';

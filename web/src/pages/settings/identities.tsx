@@ -1,9 +1,10 @@
 // /settings/identities: the providers the account signs in with (docs/sign-in-providers.md): linking one
-// (the provider's own pages, then back here with #linked or #error), and unlinking — refused
+// (the password again, the provider's own pages, then back here with #linked or #error), and unlinking — refused
 // with the service's sentence (409) when it is the last way in.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import type { Identity, SignInProvider } from '../../api/types.ts';
+import { Field, Form, Submit, text } from '../../components/form.tsx';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
@@ -28,6 +29,7 @@ export const IdentitySettings = signedIn(function IdentitySettings() {
   const identities = useLoad(() => api.GET('/account/identities/'));
   const providers = useLoad(() => api.GET('/auth/providers/'));
   const action = useAction();
+  const linking = useAction();
   const [outcome, setOutcome] = useState(takeOutcome);
   const status = useStatusLine();
   const labelOf = (name: string) => providers.data?.find((provider: SignInProvider) => provider.name === name)?.label ?? name;
@@ -40,10 +42,12 @@ export const IdentitySettings = signedIn(function IdentitySettings() {
     setOutcome({ linked: null, error: null });
   }, [outcome, providersKnown]);
 
-  async function link(provider: SignInProvider) {
-    const done = await action.run(() =>
-      api.POST('/account/identities/{id}/', { params: { path: { id: provider.name } }, body: { redirect: HERE } }),
-    );
+  // The password again (an account without one sends none: a fresh sign-in stands in for it),
+  // and the button pressed names the provider.
+  async function link(data: FormData) {
+    const password = text(data, 'password');
+    const body = { redirect: HERE, ...(password && { password }) };
+    const done = await linking.run(() => api.POST('/account/identities/{id}/', { params: { path: { id: text(data, 'provider') } }, body }));
     if (done && 'authorization_url' in done.data) window.location.assign(done.data.authorization_url);
   }
   async function unlink(identity: Identity) {
@@ -94,13 +98,22 @@ export const IdentitySettings = signedIn(function IdentitySettings() {
       {providers.data && providers.data.length > 0 && (
         <section aria-labelledby="link-heading">
           <h2 id="link-heading">Link a provider</h2>
-          <p class="actions">
-            {providers.data.map((provider) => (
-              <button type="button" class="secondary" key={provider.name} disabled={action.busy} onClick={() => link(provider)}>
-                Link {provider.label}
-              </button>
-            ))}
-          </p>
+          <Form id="link-provider" action={linking} onSubmit={link}>
+            <Field
+              name="password"
+              label="Password"
+              type="password"
+              autocomplete="current-password"
+              hint="No password (you signed up with another provider)? Leave it empty, within 5 minutes of signing in."
+            />
+            <p class="actions">
+              {providers.data.map((provider) => (
+                <Submit action={linking} variant="secondary" name="provider" value={provider.name} key={provider.name}>
+                  Link {provider.label}
+                </Submit>
+              ))}
+            </p>
+          </Form>
         </section>
       )}
     </Page>
