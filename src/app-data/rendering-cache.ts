@@ -1,10 +1,12 @@
 // Serialised JSON renderings of read-heavy views (the profile detail, a topic's items),
-// kept in memory and stamped with the owning app user's data_version: every write to what an
+// kept in memory and stamped with the owning app user's id and data_version: every write to what an
 // app user holds bumps that number in the same transaction, and the current version (the
 // caller's own, or a shared app user's in the caller's grants: src/auth/token-finder.ts) is
 // read before the view, so a request can never be served a rendering older than the data. Each
 // instance keeps its own cache; on PostgreSQL the versions read from the database with the
-// token keep several instances correct.
+// token keep several instances correct. The app user's id is in the stamp because every app
+// user counts from the same start: one deleted and made again by the same account would, after
+// as many writes, otherwise match the renderings of the one that is gone.
 //
 // Renderings are kept per viewer (the key ends with the caller's account id): an accessor's
 // rendering carries media URLs signed for their access, and is served only while the caller
@@ -12,6 +14,7 @@
 // change or a profile made private (a write: a new data version) is a miss on the next request.
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import type { DataVersion } from '../auth/data-version.ts';
 import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -30,6 +33,7 @@ const OWNER: Viewer = { accessorId: 0, privateAccess: true };
 
 interface Entry extends Viewer {
   /** What the rendering was made from (see `Stamp`). */
+  appUserId: number;
   dataVersion: number;
   expiry: number;
   /** UTF-8 bytes, so that sending does not encode the string again each time. */
@@ -41,11 +45,10 @@ interface Entry extends Viewer {
 }
 
 /**
- * What a cached rendering must match: the data version, and the expiry step of the signed media
- * URLs embedded in it (so a cached body never carries a URL older than a fresh one).
+ * What a cached rendering must match: the app user and its data version, and the expiry step of
+ * the signed media URLs embedded in it (so a cached body never carries a URL older than a fresh one).
  */
-export interface Stamp {
-  dataVersion: number;
+export interface Stamp extends DataVersion {
   expiry: number;
 }
 
@@ -63,8 +66,8 @@ export class RenderingCache {
     this.#mediaUrlTtlMs = mediaUrlTtlMs;
   }
 
-  stamp(dataVersion: number, now: number): Stamp {
-    return { dataVersion, expiry: expiryFor(now, this.#mediaUrlTtlMs) };
+  stamp(version: DataVersion, now: number): Stamp {
+    return { appUserId: version.appUserId, dataVersion: version.dataVersion, expiry: expiryFor(now, this.#mediaUrlTtlMs) };
   }
 
   /** Whom the rendering of `key` was made for, if there is one. */
@@ -79,7 +82,12 @@ export class RenderingCache {
       this.counts.misses++;
       return undefined;
     }
-    if (stamp === undefined || entry.dataVersion !== stamp.dataVersion || entry.expiry !== stamp.expiry) {
+    if (
+      stamp === undefined ||
+      entry.dataVersion !== stamp.dataVersion ||
+      entry.appUserId !== stamp.appUserId ||
+      entry.expiry !== stamp.expiry
+    ) {
       this.#drop(key, entry);
       this.counts.misses++;
       return undefined;
@@ -96,7 +104,8 @@ export class RenderingCache {
     if (previous) this.#drop(key, previous);
     if (body.length > this.#maxBytes / 4) return;
     const { accessorId, privateAccess } = viewer;
-    this.#entries.set(key, { accessorId, privateAccess, dataVersion: stamp.dataVersion, expiry: stamp.expiry, body, tag, used: true });
+    const { appUserId, dataVersion, expiry } = stamp;
+    this.#entries.set(key, { accessorId, privateAccess, appUserId, dataVersion, expiry, body, tag, used: true });
     this.#bytes += body.length;
     this.#evict();
   }
@@ -136,7 +145,7 @@ export interface RenderedView {
 }
 
 /** The version a rendering for `viewer` must carry to be served to the caller; undefined: not theirs to have. */
-async function versionFor(caller: Caller, viewer: Viewer): Promise<number | null | undefined> {
+async function versionFor(caller: Caller, viewer: Viewer): Promise<DataVersion | null | undefined> {
   if (viewer.accessorId === OWNER.accessorId) return caller.dataVersion();
   const grant = (await caller.grants()).find((g) => g.accessorId === viewer.accessorId);
   return grant?.privateAccess === viewer.privateAccess ? grant.dataVersion() : undefined;

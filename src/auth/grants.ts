@@ -4,6 +4,7 @@
 // next request on every instance.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { dataVersionOf, type DataVersion } from './data-version.ts';
 
 /** One app user shared with the caller, as the caller's accessor sees it. */
 export interface Grant {
@@ -12,8 +13,8 @@ export interface Grant {
   ownerAccountId: number;
   canWrite: boolean;
   privateAccess: boolean;
-  /** The shared app user's data version (null: gone): cached renderings of its data are stamped with it. */
-  dataVersion(): Promise<number | null>;
+  /** The shared app user and its data version (null: gone): cached renderings of its data are stamped with it. */
+  dataVersion(): Promise<DataVersion | null>;
 }
 
 export const NO_GRANTS: readonly Grant[] = Object.freeze([]);
@@ -27,7 +28,7 @@ export interface GrantRow {
   privateAccess: number;
 }
 
-export const toGrant = (row: GrantRow, dataVersion: () => Promise<number | null>): Grant => ({
+export const toGrant = (row: GrantRow, dataVersion: () => Promise<DataVersion | null>): Grant => ({
   accessorId: row.accessorId,
   appUserId: row.appUserId,
   ownerAccountId: row.ownerAccountId,
@@ -75,7 +76,7 @@ export interface GrantColumns {
 /** The grant a row of the token lookup carries, if any. */
 export function grantOfRow(row: GrantColumns): Grant | undefined {
   if (row.g_accessor_id === null || row.g_data_version === null) return undefined;
-  const version = Promise.resolve(row.g_data_version);
+  const version = Promise.resolve(dataVersionOf(row.g_app_user_id, row.g_data_version));
   return toGrant(
     {
       accessorId: row.g_accessor_id,

@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { DomainError, unauthenticated } from '../errors.ts';
 import type { App } from '../http/types.ts';
+import type { DataVersion } from './data-version.ts';
 import type { Grant } from './grants.ts';
 import { tokenFinder, type TokenFinder } from './token-finder.ts';
 import { revokeToken, touchToken } from './token-queries.ts';
@@ -15,10 +16,10 @@ export interface Caller {
   accountId: number;
   tokenId: number;
   /**
-   * The current data version of the caller's app user (null: no app user yet). Cached views
+   * The caller's app user and its current data version (null: no app user yet). Cached views
    * of the caller's data are stamped with it; read it before reading the data.
    */
-  dataVersion(): Promise<number | null>;
+  dataVersion(): Promise<DataVersion | null>;
   /** The app users others share with the caller (docs/sharing.md): no query of its own. */
   grants(): Promise<readonly Grant[]>;
 }

@@ -7,6 +7,7 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import { preparedStatement } from '../db/prepared-query.ts';
 import type { Db } from '../db/database.ts';
 import { RowCache } from '../db/row-cache.ts';
+import { dataVersionOf, type DataVersion } from './data-version.ts';
 import { GRANT_COLUMNS, GRANT_JOINS, grantOfRow, grantRows, NO_GRANTS, toGrant, type Grant, type GrantColumns } from './grants.ts';
 import { hashSecret } from './token-hash.ts';
 
@@ -17,8 +18,8 @@ export interface TokenRow {
 }
 
 export interface FoundToken extends TokenRow {
-  /** The data version of the account's app user (null: none yet), for the requests that need it. */
-  dataVersion(): Promise<number | null>;
+  /** The account's app user and its data version (null: none yet), for the requests that need it. */
+  dataVersion(): Promise<DataVersion | null>;
   /** The app users others share with the account (accepted accessors), for the requests that need them. */
   grants(): Promise<readonly Grant[]>;
 }
@@ -53,23 +54,28 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
     tokenRows(db).where('auth_tokens.token_hash', '=', p.tokenHash),
   );
   const findDataVersion = preparedStatement(db, 'find_data_version', (p: { accountId: number }) =>
-    db.kysely.selectFrom('app_users').select('data_version').where('account_id', '=', p.accountId),
+    db.kysely.selectFrom('app_users').select(['id', 'data_version']).where('account_id', '=', p.accountId),
   );
   const tokens = new RowCache<FoundToken>(changes, 'tokens', CACHED_ROWS);
-  const dataVersions = new RowCache<number | null>(changes, 'app_user', CACHED_ROWS);
+  const dataVersions = new RowCache<DataVersion | null>(changes, 'app_user', CACHED_ROWS);
   // Kept as grants, each reading its app user's data version from the cache above when asked.
   const grantLists = new RowCache<readonly Grant[]>(changes, 'grants', CACHED_ROWS);
   cacheCounts?.set('token', tokens.counts).set('data_version', dataVersions.counts).set('grants', grantLists.counts);
 
-  const dataVersionOf = async (accountId: number): Promise<number | null> =>
+  const versionOf = async (accountId: number): Promise<DataVersion | null> =>
     (await dataVersions.get(String(accountId), async () => {
       const row = (await findDataVersion({ accountId }))[0];
-      return { accountId, value: row?.data_version ?? null };
+      return { accountId, value: dataVersionOf(row?.id, row?.data_version) };
     }))!;
+  // The owner's app user now, if it is still the one shared (else it is gone: null).
+  const sharedVersionOf = async (ownerAccountId: number, appUserId: number): Promise<DataVersion | null> => {
+    const version = await versionOf(ownerAccountId);
+    return version?.appUserId === appUserId ? version : null;
+  };
 
   const loadGrants = async (accountId: number) => {
     const rows = await grantRows(db.kysely, accountId);
-    const value = rows.length === 0 ? NO_GRANTS : rows.map((row) => toGrant(row, () => dataVersionOf(row.ownerAccountId)));
+    const value = rows.length === 0 ? NO_GRANTS : rows.map((row) => toGrant(row, () => sharedVersionOf(row.ownerAccountId, row.appUserId)));
     return { accountId, value };
   };
   const grantsOf = async (accountId: number): Promise<readonly Grant[]> =>
@@ -87,7 +93,7 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
           id: row.id,
           account_id: accountId,
           last_used_at: row.last_used_at,
-          dataVersion: () => dataVersionOf(accountId),
+          dataVersion: () => versionOf(accountId),
           grants: () => grantsOf(accountId),
         },
       };
@@ -100,16 +106,17 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
 // rows of their own (a token's row once per grant, once with nulls for none): one probe of
 // `accessors_user_with_access` per token, where a JSON aggregate of them cost an accessor's
 // read two thirds more database CPU.
-const FIND_TOKENS = `select wanted.n::int4 as n, t.id, t.account_id, t.last_used_at,
-  (select u.data_version from app_users u where u.account_id = t.account_id) as data_version,
+const FIND_TOKENS = `select wanted.n::int4 as n, t.id, t.account_id, t.last_used_at, u.id as app_user_id, u.data_version,
   ${GRANT_COLUMNS}
 from unnest(string_to_array($1, ',')::bpchar[]) with ordinality as wanted(hash, n)
 join auth_tokens t on t.token_hash = wanted.hash
+left join app_users u on u.account_id = t.account_id
 ${GRANT_JOINS}`;
 
 interface FoundRow extends TokenRow, GrantColumns {
   /** The hash's place in the query's list, from 1. */
   n: number;
+  app_user_id: number | null;
   data_version: number | null;
 }
 
@@ -134,7 +141,7 @@ function batchedFinder(db: Db): TokenFinder {
         }
         const grants = grant ? [grant] : [];
         grantsOf.set(row.n, grants);
-        const dataVersion = Promise.resolve(row.data_version);
+        const dataVersion = Promise.resolve(dataVersionOf(row.app_user_id, row.data_version));
         const answered = Promise.resolve(grants);
         found[row.n - 1] = {
           id: row.id,

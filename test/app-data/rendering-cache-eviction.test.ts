@@ -8,11 +8,13 @@ import { loadConfig } from '../../src/config.ts';
 const NOW = 1_800_000_000_000;
 const body = (bytes: number) => Buffer.alloc(bytes, 'x');
 const OWNER = { accessorId: 0, privateAccess: true };
+/** App user 7 at `dataVersion`. */
+const v = (dataVersion: number, appUserId = 7) => ({ appUserId, dataVersion });
 
 describe('rendering cache bookkeeping', () => {
   test('over its budget, the oldest entry goes unless it was read since eviction last passed it', () => {
     const cache = new RenderingCache(400, 3_600_000);
-    const stamp = cache.stamp(1, NOW);
+    const stamp = cache.stamp(v(1), NOW);
     for (const key of ['a', 'b', 'c', 'd']) cache.set(key, OWNER, stamp, body(100), '"t"');
     // The first eviction passes every entry once (each is new) and takes the oldest, a.
     cache.set('e', OWNER, stamp, body(100), '"t"');
@@ -29,7 +31,7 @@ describe('rendering cache bookkeeping', () => {
 
   test('a body over a quarter of the budget is not kept', () => {
     const cache = new RenderingCache(400, 3_600_000);
-    const stamp = cache.stamp(1, NOW);
+    const stamp = cache.stamp(v(1), NOW);
     cache.set('big', OWNER, stamp, body(101), '"t"');
     assert.equal(cache.get('big', stamp), undefined);
     assert.equal(cache.size, 0);
@@ -37,7 +39,7 @@ describe('rendering cache bookkeeping', () => {
 
   test("a budget of 0 keeps nothing: every read is a miss (RENDER_CACHE_BYTES=0, as in the bench's W1u)", () => {
     const cache = new RenderingCache(loadConfig({ RENDER_CACHE_BYTES: '0' }).renderCacheBytes, 3_600_000);
-    const stamp = cache.stamp(1, NOW);
+    const stamp = cache.stamp(v(1), NOW);
     cache.set('p', OWNER, stamp, body(1), '"t"');
     assert.equal(cache.get('p', stamp), undefined);
     assert.equal(cache.size, 0);
@@ -45,19 +47,26 @@ describe('rendering cache bookkeeping', () => {
 
   test('a newer data version or a later URL expiry is a miss, and the old entry is dropped', () => {
     const cache = new RenderingCache(400, 3_600_000);
-    cache.set('p', OWNER, cache.stamp(1, NOW), body(100), '"t"');
-    assert.ok(cache.get('p', cache.stamp(1, NOW)));
-    assert.equal(cache.get('p', cache.stamp(2, NOW)), undefined);
+    cache.set('p', OWNER, cache.stamp(v(1), NOW), body(100), '"t"');
+    assert.ok(cache.get('p', cache.stamp(v(1), NOW)));
+    assert.equal(cache.get('p', cache.stamp(v(2), NOW)), undefined);
     assert.equal(cache.size, 0);
-    cache.set('p', OWNER, cache.stamp(2, NOW), body(100), '"t"');
-    assert.equal(cache.get('p', cache.stamp(2, NOW + 3_600_000)), undefined);
+    cache.set('p', OWNER, cache.stamp(v(2), NOW), body(100), '"t"');
+    assert.equal(cache.get('p', cache.stamp(v(2), NOW + 3_600_000)), undefined);
     assert.equal(cache.size, 0);
     assert.deepEqual(cache.counts, { hits: 1, misses: 2 });
   });
 
+  test("another app user's stamp with the same data version is a miss, and the old entry is dropped", () => {
+    const cache = new RenderingCache(400, 3_600_000);
+    cache.set('p', OWNER, cache.stamp(v(5), NOW), body(100), '"t"');
+    assert.equal(cache.get('p', cache.stamp(v(5, 8), NOW)), undefined);
+    assert.equal(cache.size, 0);
+  });
+
   test('whom a rendering was made for is kept with it; a read without a stamp the caller may have drops it', () => {
     const cache = new RenderingCache(400, 3_600_000);
-    const stamp = cache.stamp(1, NOW);
+    const stamp = cache.stamp(v(1), NOW);
     cache.set('p|8', { accessorId: 3, privateAccess: false }, stamp, body(100), '"t"');
     assert.deepEqual((({ accessorId, privateAccess }) => ({ accessorId, privateAccess }))(cache.viewerOf('p|8')!), {
       accessorId: 3,

@@ -131,6 +131,33 @@ describe('rendering cache', () => {
     }
   });
 
+  test("a deleted app user's cached profile is 404 once a new app user reaches the same data version", async () => {
+    const former = await createOwner(server);
+    const formerProfile = await createProfile(server, former, { name: 'Gone' });
+    const path = `/app/profiles/${formerProfile.id}/`;
+    const topic = `/app/topics/${(await createTopic(server, former, formerProfile.id)).id}/items/`;
+    for (const read of [path, topic]) assert.equal((await server.request('GET', read, { token: former.token })).status, 200);
+    const db = server.server.ctx.db.kysely;
+    const versionOf = async (appUserId: number) =>
+      (await db.selectFrom('app_users').select('data_version').where('id', '=', appUserId).executeTakeFirstOrThrow()).data_version;
+    const cachedAt = await versionOf(former.appUserId);
+    assert.equal((await server.request('DELETE', `/app/users/${former.appUserId}/`, { token: former.token })).status, 204);
+
+    const created = await server.request('POST', '/app/users/', { token: former.token, body: {} });
+    assert.equal(created.status, 201, created.text);
+    const newcomer = created.body.id as number;
+    for (let version = await versionOf(newcomer); version < cachedAt; version = await versionOf(newcomer)) {
+      const renamed = await server.request('PATCH', `/app/users/${newcomer}/`, { token: former.token, body: { name: `v${version}` } });
+      assert.equal(renamed.status, 200, renamed.text);
+    }
+    assert.equal(await versionOf(newcomer), cachedAt);
+    for (const read of [path, topic]) {
+      const response = await server.request('GET', read, { token: former.token });
+      assert.equal(response.status, 404, `${read}: ${response.text}`);
+      assert.deepEqual(response.body, { detail: 'Not found.' });
+    }
+  });
+
   test('a deleted profile is 404 even though it was cached', async () => {
     const other = await createProfile(server, owner, { name: 'Temporary' });
     assert.equal((await server.request('GET', `/app/profiles/${other.id}/`, { token: owner.token })).status, 200);
