@@ -91,7 +91,13 @@ function commandContext(config: Config, db: Db): AppContext {
     counters: new MemoryCounterStore(),
     cacheCounts: new Map(),
     media: noMedia,
-    secrets: { mediaUrl: randomBytes(32), messagingKey: undefined, mfa: new SecretBox([randomBytes(32)]), recoveryCodes: randomBytes(32) },
+    secrets: {
+      mediaUrl: randomBytes(32),
+      messagingKey: undefined,
+      mfa: new SecretBox([randomBytes(32)]),
+      recoveryCodes: randomBytes(32),
+      cursors: new SecretBox([randomBytes(32)]),
+    },
     // Discovers nothing until asked: a deletion only queues its refresh-token revocations.
     oidc: new OidcProviders(config.oidcProviders, config.publicUrl),
   };

@@ -16,7 +16,8 @@ export function registerChangeRoutes(app: App, ctx: AppContext): void {
         summary: "Changes to an app user's data since a cursor, in commit order (owner and accessors)",
         description:
           'Apply them to a full read taken at the cursor to get a full read taken now. A delete removes what the object holds with it. ' +
-          'A cursor older than the retention (CHANGES_RETENTION), taken with other access, or not recognised is 410: read everything again.',
+          'The cursor is opaque, sealed to the app user and the access it was read with. ' +
+          'A cursor older than the retention (CHANGES_RETENTION), taken with other access or for another app user, altered, or not recognised is 410: read everything again.',
         operationId: 'listChanges',
         params: IdParams,
         querystring: ChangesQuery,
@@ -26,7 +27,7 @@ export function registerChangeRoutes(app: App, ctx: AppContext): void {
             auth: true,
             notFound: true,
             invalid: true,
-            gone: 'The cursor is past the retention, was taken with other access, or is not recognised',
+            gone: 'The cursor is past the retention, was taken with other access or for another app user, or is not recognised',
           }),
         },
       },

@@ -7,7 +7,8 @@ export const ChangesQuery = Type.Object(
   {
     since: Type.Optional(
       Type.String({
-        description: 'A cursor this endpoint gave; without it, the answer is the current cursor and no changes',
+        description:
+          'A cursor this endpoint (or an event id of the live stream) gave for this app user, as is; without it, the answer is the current cursor and no changes',
       }),
     ),
   },
@@ -35,7 +36,11 @@ export const ChangeSchema = Type.Object({
 });
 
 export const ChangesPageSchema = Type.Object({
-  cursor: Type.String({ description: 'Where the next request starts (`since`)' }),
+  cursor: Type.String({
+    description:
+      'Where the next request starts (`since`). Opaque: valid only for this app user and the access it was read with; it reveals nothing of the position and no two are alike',
+    examples: ['v1.5d3e4b2a.nL3p0Qd7wKf2y8Zr.c3Ag2D9Xv0JmQ1s6T5eR7uWk4hYbN8iP2oLz3aF9gHq'],
+  }),
   changes: Type.Array(ChangeSchema, { description: 'In commit order, at most 500; each object once, as it is now' }),
   has_more: Type.Boolean({ description: 'More changes follow: ask again with `cursor`' }),
 });

@@ -15,7 +15,7 @@ import { findAppUser } from '../app-data/app-user-queries.ts';
 import { gone, notFound } from '../errors.ts';
 import { keyOf, loadCurrent } from './change-data.ts';
 import { changesAfter, newestChangeId, profilePrivacy, sweptThrough, type ChangeRow } from './change-queries.ts';
-import { formatCursor, parseCursor, viewOf } from './cursor.ts';
+import { openCursor, sealCursor, viewOf } from './cursor.ts';
 
 export const PAGE_SIZE = 500;
 
@@ -45,13 +45,13 @@ export async function currentChangeId(ctx: AppContext, access: Access, appUserId
 
 /** The change id `since` names, checked against the caller's view and what is kept (410 otherwise). */
 export async function checkedSince(ctx: AppContext, access: Access, appUserId: number, since: string): Promise<number> {
-  const cursor = parseCursor(since);
-  if (!cursor || cursor.view !== viewOf(access)) throw gone(STALE_CURSOR);
+  const changeId = openCursor(ctx.secrets.cursors, since, appUserId, viewOf(access));
+  if (changeId === undefined) throw gone(STALE_CURSOR);
   const [horizon, newest] = await Promise.all([sweptThrough(ctx.db.kysely), newestChangeId(ctx.db.kysely, access.accountId, appUserId)]);
   // What currentChangeId answers, from the horizon already read.
   const current = newest ?? horizon;
-  if (cursor.changeId < horizon || cursor.changeId > current) throw gone(STALE_CURSOR);
-  return cursor.changeId;
+  if (changeId < horizon || changeId > current) throw gone(STALE_CURSOR);
+  return changeId;
 }
 
 /** 404 unless the app user is there for the caller (its owner's, or shared with them). */
@@ -65,14 +65,15 @@ export async function changesSince(access: Access, appUserId: number, since: str
   await requireAppUser(access, appUserId);
   const view = viewOf(access);
   if (since === undefined) {
-    return { cursor: formatCursor({ changeId: await currentChangeId(ctx, access, appUserId), view }), changes: [], has_more: false };
+    const changeId = await currentChangeId(ctx, access, appUserId);
+    return { cursor: sealCursor(ctx.secrets.cursors, { appUserId, view, changeId }), changes: [], has_more: false };
   }
   const after = await checkedSince(ctx, access, appUserId, since);
   const rows = await changesAfter(ctx.db.kysely, access.accountId, appUserId, after, PAGE_SIZE + 1);
   const page = rows.slice(0, PAGE_SIZE);
   const last = page.at(-1);
   return {
-    cursor: formatCursor({ changeId: last ? last.id : after, view }),
+    cursor: sealCursor(ctx.secrets.cursors, { appUserId, view, changeId: last ? last.id : after }),
     changes: (await changesOf(access, appUserId, page)).map((placed) => placed.change),
     has_more: rows.length > PAGE_SIZE,
   };

@@ -14,7 +14,7 @@ import { rateLimited } from '../errors.ts';
 import { changesAfter } from './change-queries.ts';
 import { changesOf, PAGE_SIZE } from './change-service.ts';
 import { listenForCommits } from './commit-signals.ts';
-import { formatCursor } from './cursor.ts';
+import { sealCursor } from './cursor.ts';
 import { streamStillAllowed, type StreamHolder } from './stream-queries.ts';
 
 /** A client that reads slower than its events come: past this much unsent, its stream ends (it resumes from its last event). */
@@ -28,7 +28,7 @@ interface Read {
 }
 
 /**
- * Pages read during one wake, by view and cursor: the streams of one app user at the same place
+ * Pages read during one wake, by app user, view and cursor: the streams of one app user at the same place
  * (the usual case: all caught up) read the log once between them, not once each.
  */
 type Shared = Map<string, Promise<Read>>;
@@ -83,7 +83,7 @@ class LiveStream {
 
   async #send(shared: Shared): Promise<void> {
     for (;;) {
-      const key = `${this.start.view}|${this.#after}`;
+      const key = `${this.start.holder.appUserId}|${this.start.view}|${this.#after}`;
       let read = shared.get(key);
       if (!read) {
         read = this.#read(this.#after);
@@ -99,11 +99,12 @@ class LiveStream {
 
   async #read(after: number): Promise<Read> {
     const { access, view } = this.start;
-    const rows = await changesAfter(access.ctx.db.kysely, access.accountId, this.start.holder.appUserId, after, PAGE_SIZE);
+    const { appUserId } = this.start.holder;
+    const rows = await changesAfter(access.ctx.db.kysely, access.accountId, appUserId, after, PAGE_SIZE);
     if (rows.length === 0) return { lastId: undefined, full: false, events: '' };
     let events = '';
-    for (const { change, at } of await changesOf(access, this.start.holder.appUserId, rows)) {
-      events += `id: ${formatCursor({ changeId: at, view })}\ndata: ${JSON.stringify({ type: change.type, id: change.id, op: change.op })}\n\n`;
+    for (const { change, at } of await changesOf(access, appUserId, rows)) {
+      events += `id: ${sealCursor(access.ctx.secrets.cursors, { appUserId, view, changeId: at })}\ndata: ${JSON.stringify({ type: change.type, id: change.id, op: change.op })}\n\n`;
     }
     return { lastId: rows.at(-1)!.id, full: rows.length === PAGE_SIZE, events };
   }

@@ -27,7 +27,7 @@ describe('changes as an accessor sees them', () => {
 
     const taken = await fullRead(server, reader.token, owner.appUserId);
     const start = await currentCursor(server, reader.token, owner.appUserId);
-    assert.match(start, /^\d+\.r$/);
+    const ownerStart = await currentCursor(server, owner.token, owner.appUserId);
     assert.equal(taken[`profile:${hidden.id}`], undefined);
 
     // Under the private profile: nothing reaches the reader, not even a deletion.
@@ -76,7 +76,6 @@ describe('changes as an accessor sees them', () => {
     );
 
     // The owner sees every change, the private ones included.
-    const ownerStart = start.replace(/\.r$/, '.o');
     const ownerChanges = await changesSince(server, owner.token, owner.appUserId, ownerStart);
     assert.ok(ownerChanges.changes.some((c) => c.type === 'topic' && c.id === secretTopic.id && c.op === 'delete'));
   });
@@ -87,7 +86,6 @@ describe('changes as an accessor sees them', () => {
     const accessorId = await insertAccessor(server, owner, reader.email, reader.id, { canWrite: true, privateAccess: true });
     const hidden = await createProfile(server, owner, { name: 'Diary', is_private: true });
     const start = await currentCursor(server, reader.token, owner.appUserId);
-    assert.match(start, /^\d+\.wp$/);
     const topic = await createTopic(server, owner, hidden.id);
     const seen = await changesSince(server, reader.token, owner.appUserId, start);
     assert.deepEqual(
@@ -99,7 +97,10 @@ describe('changes as an accessor sees them', () => {
     const changed = await server.request('GET', `/app/users/${owner.appUserId}/changes/?since=${seen.cursor}`, { token: reader.token });
     assert.equal(changed.status, 410, 'write access gone: the app user reads differently');
     const fresh = await currentCursor(server, reader.token, owner.appUserId);
-    assert.match(fresh, /^\d+\.rp$/);
+    assert.equal(
+      (await server.request('GET', `/app/users/${owner.appUserId}/changes/?since=${fresh}`, { token: reader.token })).status,
+      200,
+    );
 
     await deleteAccessor(server, accessorId);
     const ended = await server.request('GET', `/app/users/${owner.appUserId}/changes/?since=${fresh}`, { token: reader.token });

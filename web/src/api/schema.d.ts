@@ -532,7 +532,7 @@ export interface paths {
         };
         /**
          * Changes to an app user's data since a cursor, in commit order (owner and accessors)
-         * @description Apply them to a full read taken at the cursor to get a full read taken now. A delete removes what the object holds with it. A cursor older than the retention (CHANGES_RETENTION), taken with other access, or not recognised is 410: read everything again.
+         * @description Apply them to a full read taken at the cursor to get a full read taken now. A delete removes what the object holds with it. The cursor is opaque, sealed to the app user and the access it was read with. A cursor older than the retention (CHANGES_RETENTION), taken with other access or for another app user, altered, or not recognised is 410: read everything again.
          */
         get: operations["listChanges"];
         put?: never;
@@ -8570,7 +8570,7 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description A cursor this endpoint gave; without it, the answer is the current cursor and no changes */
+                /** @description A cursor this endpoint (or an event id of the live stream) gave for this app user, as is; without it, the answer is the current cursor and no changes */
                 since?: string;
             };
             header?: {
@@ -8597,7 +8597,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Where the next request starts (`since`) */
+                        /**
+                         * @description Where the next request starts (`since`). Opaque: valid only for this app user and the access it was read with; it reveals nothing of the position and no two are alike
+                         * @example v1.5d3e4b2a.nL3p0Qd7wKf2y8Zr.c3Ag2D9Xv0JmQ1s6T5eR7uWk4hYbN8iP2oLz3aF9gHq
+                         */
                         cursor: string;
                         /** @description In commit order, at most 500; each object once, as it is now */
                         changes: {
@@ -8652,7 +8655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The cursor is past the retention, was taken with other access, or is not recognised */
+            /** @description The cursor is past the retention, was taken with other access or for another app user, or is not recognised */
             410: {
                 headers: {
                     [name: string]: unknown;
