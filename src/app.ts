@@ -35,7 +35,7 @@ import { devInboxEnabled } from './mail/dev-inbox.ts';
 import { registerDevInboxRoutes } from './mail/dev-inbox-routes.ts';
 import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
 import { answerFrameworkError, registerRequestIdHeader, requestId } from './observability/request-id.ts';
-import { registerOneLineRequestLog, requestLogSerializers } from './observability/request-log.ts';
+import { OneLineRequestLog, requestLogSerializers } from './observability/request-log.ts';
 import { registerRequestMetrics, type RequestMetrics } from './observability/request-metrics.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -45,7 +45,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   const app: App = Fastify({
     // One request serializer for every route, 404 and 405 included: no secret of a URL is logged.
     loggerInstance: ctx.log.child({}, { serializers: requestLogSerializers }),
-    disableRequestLogging: ctx.config.logFormat === 'pretty',
+    ...(ctx.config.logFormat === 'pretty' ? { logController: new OneLineRequestLog() } : {}),
     trustProxy: ctx.config.trustProxy as boolean | string,
     bodyLimit: JSON_BODY_LIMIT,
     routerOptions: ROUTER_OPTIONS,
@@ -67,7 +67,6 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
 
   // First: the id is on every answer (the overload guard's too), and every route is counted.
   registerRequestIdHeader(app);
-  if (ctx.config.logFormat === 'pretty') registerOneLineRequestLog(app);
   if (requestMetrics) registerRequestMetrics(app, requestMetrics);
   await registerHttpConventions(app, ctx.config.overloadEventLoopDelayMs);
   registerErrorSchemas(app);

@@ -3,7 +3,7 @@
 // year and is its own credential; a reset or verification key, a signed media URL's signature,
 // a provider's code and state are each enough to act with. The log keeps where the request
 // went (`/emergency/<token>`, `?key=<redacted>`), never the secret itself.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
 /** Query parameters whose value is a secret, lower-cased. */
 const SECRET_PARAMETERS = new Set([
@@ -68,8 +68,12 @@ export const requestLogSerializers = {
  * in place of Fastify's two (each printed as a block of fields): `GET /app/users/1/ 200 3.1 ms`.
  * JSON logs keep Fastify's lines for the machines that read them.
  */
-export function registerOneLineRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(`${request.method} ${loggableUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
-  });
+export class OneLineRequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = `${request.method} ${loggableUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
+    if (error) request.log.error({ err: error }, line);
+    else request.log.info(line);
+  }
 }
