@@ -61,6 +61,12 @@ export interface Config {
   mediaUrlSecret: string | undefined;
   /** Keys that seal TOTP secrets (MFA_ENCRYPTION_KEY; the first seals, all open); empty: a key kept in the database. */
   mfaEncryptionKeys: Buffer[];
+  /**
+   * Keys that authenticate backups' manifests (BACKUP_KEY; the first signs, all verify). Kept
+   * apart from the backups, so that whoever can change a backup cannot make it restore; empty:
+   * the backup and restore commands refuse.
+   */
+  backupKeys: Buffer[];
   /** The issuer an authenticator app shows beside the account. */
   mfaIssuer: string;
   /** Passkeys (contract §15): the relying party's id and name, and the origins a passkey may be used from. */
@@ -251,7 +257,7 @@ function parseTemplate(name: string, value: string): string {
   return value;
 }
 
-/** MFA_ENCRYPTION_KEY: comma-separated 32-byte keys, base64 or hex (`openssl rand -base64 32`). */
+/** MFA_ENCRYPTION_KEY, BACKUP_KEY: comma-separated 32-byte keys, base64 or hex (`openssl rand -base64 32`). */
 function parseKeys(name: string, value: string | undefined): Buffer[] {
   if (value === undefined) return [];
   return value.split(',').map((text) => {
@@ -328,6 +334,9 @@ export function parseBackupLocation(name: string, value: string, env: Env = proc
     throw new ConfigError(`${name} must be a folder or "s3://<bucket>[/<prefix>]", got "${value}"`);
   return { kind: 'folder', directory: resolve(value) };
 }
+
+export const BACKUP_KEY_MISSING =
+  'backups need BACKUP_KEY, the key that authenticates them: 32 bytes in base64 or hex (make one with "openssl rand -base64 32") kept apart from the backups, as docs/production.md ("Backups and restore") says';
 
 /** BACKUP_SCHEDULE (5 or 6 cron fields, checked by croner), BACKUP_LOCATION, BACKUP_KEEP. */
 function parseBackupSchedule(get: (name: string) => string | undefined, databaseUrl: string, env: Env): Config['backup'] {
@@ -556,6 +565,8 @@ export function loadConfig(env: Env = process.env): Config {
   // Checked only where an s3:// location needs them.
   const mediaStorage = check(() => parseMediaStorage(get, () => parseS3Settings(get)));
   const backup = check(() => parseBackupSchedule(get, databaseUrl, env));
+  const backupKeys = check(() => parseKeys('BACKUP_KEY', get('BACKUP_KEY')), []);
+  if (backup && backupKeys.length === 0) problems.push(BACKUP_KEY_MISSING);
 
   const messagingVars = ['MESSAGING_PROVIDER_ID', 'MESSAGING_KEY_ID', 'MESSAGING_PRIVATE_KEY_FILE'];
   const messagingSet = messagingVars.filter((name) => get(name) !== undefined);
@@ -635,6 +646,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaUrlTtlMs: duration('MEDIA_URL_TTL', '1h'),
     mediaUrlSecret: get('MEDIA_URL_SECRET'),
     mfaEncryptionKeys: check(() => parseKeys('MFA_ENCRYPTION_KEY', get('MFA_ENCRYPTION_KEY')), []),
+    backupKeys,
     mfaIssuer: get('MFA_ISSUER') ?? 'Profile Service',
     webauthn: check(() =>
       parseWebAuthn(get('WEBAUTHN_RP_ID'), get('WEBAUTHN_ORIGINS'), publicUrl, get('WEBAUTHN_RP_NAME') ?? 'Profile Service'),

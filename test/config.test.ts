@@ -218,9 +218,15 @@ describe('configuration', () => {
     assert.deepEqual(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins, ['*']);
   });
 
-  test('BACKUP_SCHEDULE: a cron expression, with BACKUP_LOCATION (a folder or s3://) and BACKUP_KEEP', () => {
+  test('BACKUP_SCHEDULE: a cron expression, with BACKUP_LOCATION (a folder or s3://), BACKUP_KEY and BACKUP_KEEP', () => {
     assert.equal(loadConfig({}).backup, undefined);
-    assert.deepEqual(loadConfig({ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/var/backups/profile-service' }).backup, {
+    assert.deepEqual(loadConfig({}).backupKeys, []);
+    const BACKUP_KEY = Buffer.alloc(32, 7).toString('base64');
+    assert.deepEqual(loadConfig({ BACKUP_KEY: `${BACKUP_KEY},${'ab'.repeat(32)}` }).backupKeys, [
+      Buffer.alloc(32, 7),
+      Buffer.alloc(32, 0xab),
+    ]);
+    assert.deepEqual(loadConfig({ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/var/backups/profile-service', BACKUP_KEY }).backup, {
       schedule: '0 3 * * *',
       location: { kind: 'folder', directory: '/var/backups/profile-service' },
       keep: undefined,
@@ -229,17 +235,18 @@ describe('configuration', () => {
       BACKUP_SCHEDULE: '30 2 * * 0',
       BACKUP_LOCATION: 's3://backups/profile-service',
       BACKUP_KEEP: '7',
+      BACKUP_KEY,
       S3_ENDPOINT: 'http://minio:9000',
       S3_FORCE_PATH_STYLE: 'true',
     }).backup;
     assert.equal(onS3?.keep, 7);
     // The S3 settings are checked where an s3:// location uses them, not otherwise.
     assert.equal(
-      loadConfig({ AWS_ACCESS_KEY_ID: 'k', BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/b' }).backup?.location.kind,
+      loadConfig({ AWS_ACCESS_KEY_ID: 'k', BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/b', BACKUP_KEY }).backup?.location.kind,
       'folder',
     );
     assert.throws(
-      () => loadConfig({ AWS_ACCESS_KEY_ID: 'k', BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: 's3://backups' }),
+      () => loadConfig({ AWS_ACCESS_KEY_ID: 'k', BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: 's3://backups', BACKUP_KEY }),
       /AWS_SECRET_ACCESS_KEY/,
     );
     assert.deepEqual(onS3?.location, {
@@ -261,6 +268,8 @@ describe('configuration', () => {
     [{ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: 's3://Bad_Bucket' }, 'BACKUP_LOCATION'],
     [{ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/backups', BACKUP_KEEP: '0' }, 'BACKUP_KEEP'],
     [{ BACKUP_KEEP: '3' }, 'BACKUP_SCHEDULE'],
+    [{ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/backups' }, 'backups need BACKUP_KEY'],
+    [{ BACKUP_KEY: Buffer.alloc(16).toString('base64') }, 'BACKUP_KEY must be 32-byte keys'],
     [{ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/backups', DATABASE_URL: 'postgres://db/x' }, 'pg_dump'],
     [{ CORS_ORIGINS: 'app.example.com' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],

@@ -113,7 +113,10 @@ describe('production build', () => {
     // The service's own media store (disk, or the suite's S3 server with its settings).
     const mediaEnv = await testMediaStorageEnv(dataDir);
     const cli = (script: string, env: Record<string, string>, ...args: string[]) =>
-      run(process.execPath, [join(outdir, 'cli', script), ...args], { cwd: dataDir, env: { PATH: process.env.PATH, ...mediaEnv, ...env } });
+      run(process.execPath, [join(outdir, 'cli', script), ...args], {
+        cwd: dataDir,
+        env: { PATH: process.env.PATH, ...mediaEnv, BACKUP_KEY: Buffer.alloc(32, 3).toString('base64'), ...env },
+      });
     const backup = await cli('backup.js', { DATABASE_URL: database.url }, backups);
     assert.match(backup.stdout, /^Backup backup-\S+ written to/);
     const fresh = mkdtempSync(join(tmpdir(), 'profile-service-build-restored-'));

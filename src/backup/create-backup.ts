@@ -1,15 +1,25 @@
 // One backup: a snapshot of the SQLite database (sqlite-snapshot.ts), then every media file,
 // then the manifest. The database comes first so that every file it refers to was stored
 // before it (an upload's bytes are stored before its row commits); a file removed between the
-// two is listed in the manifest as missing.
+// two is listed in the manifest as missing. The manifest's MAC (BACKUP_KEY) is written just
+// before it.
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import type { Config } from '../config.ts';
+import { Readable } from 'node:stream';
+import { BACKUP_KEY_MISSING, type Config } from '../config.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
 import { type BackupStore, backupName } from './backup-store.ts';
-import { DATABASE_FILE, hashingStream, type Manifest, type ManifestFile, MANIFEST_FORMAT, MEDIA_FOLDER } from './manifest.ts';
+import {
+  DATABASE_FILE,
+  hashingStream,
+  type Manifest,
+  type ManifestFile,
+  MANIFEST_FORMAT,
+  MANIFEST_MAC_FILE,
+  MEDIA_FOLDER,
+  manifestMac,
+} from './manifest.ts';
 import { snapshotSqlite } from './sqlite-snapshot.ts';
 
 /** Refused before anything was written: one clear sentence for the person who asked. */
@@ -21,6 +31,13 @@ export const POSTGRES_REFUSAL =
 export function sqlitePathOf(databaseUrl: string): string {
   if (!databaseUrl.startsWith('sqlite:')) throw new BackupRefused(POSTGRES_REFUSAL);
   return databaseUrl.slice('sqlite:'.length);
+}
+
+/** The key that signs new backups' manifests; refused without one. */
+export function signingKeyOf(config: Config): Buffer {
+  const key = config.backupKeys[0];
+  if (!key) throw new BackupRefused(`Not backing up: ${BACKUP_KEY_MISSING}.`);
+  return key;
 }
 
 export function describeMediaStorage(config: Config): string {
@@ -35,6 +52,7 @@ export interface BackupResult {
 
 export async function createBackup(config: Config, media: MediaStorage, store: BackupStore): Promise<BackupResult> {
   const databasePath = sqlitePathOf(config.databaseUrl);
+  const key = signingKeyOf(config);
   await mkdir(config.spoolDir, { recursive: true });
   const scratch = await mkdtemp(join(config.spoolDir, 'profile-service-backup-'));
   try {
@@ -70,7 +88,9 @@ export async function createBackup(config: Config, media: MediaStorage, store: B
         files,
         media_missing: [...snapshot.mediaKeys].filter((key) => !copied.has(key)).sort(),
       };
-      await writer.finish(`${JSON.stringify(manifest, null, 2)}\n`);
+      const text = `${JSON.stringify(manifest, null, 2)}\n`;
+      await writer.write(MANIFEST_MAC_FILE, Readable.from([manifestMac(key, text)]));
+      await writer.finish(text);
       return { name, manifest };
     } catch (error) {
       await writer.abandon().catch(() => {});

@@ -1,9 +1,15 @@
 // A backup's manifest.json: when it was made, the schema it holds, and every file with its
-// size and SHA-256, which restore checks before it writes anything into place.
-import { createHash } from 'node:crypto';
+// size and SHA-256, which restore checks before it writes anything into place. The manifest is
+// authenticated by manifest.hmac, an HMAC-SHA256 of its exact bytes under BACKUP_KEY, a key
+// that is never in the backup: whoever can change a backup cannot make a changed one restore.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { Transform } from 'node:stream';
 
-export const MANIFEST_FORMAT = 'profile-service-backup/1';
+export const MANIFEST_FORMAT = 'profile-service-backup/2';
+/** Backups of Profile Service 0.9.0: no MAC, so nothing shows they are as it made them. */
+export const UNAUTHENTICATED_FORMAT = 'profile-service-backup/1';
+export const MANIFEST_MAC_FILE = 'manifest.hmac';
+const MAC_PREFIX = 'hmac-sha256:';
 export const DATABASE_FILE = 'database.sqlite';
 export const MEDIA_FOLDER = 'media/';
 
@@ -66,4 +72,20 @@ export function parseManifest(text: string, where: string): Manifest {
     throw new Error(`${where}: manifest.json lists no ${DATABASE_FILE}`);
   }
   return manifest as Manifest;
+}
+
+/** The content of manifest.hmac for `manifest` (the exact text of manifest.json). */
+export function manifestMac(key: Buffer, manifest: string): string {
+  return `${MAC_PREFIX}${createHmac('sha256', key).update(manifest, 'utf8').digest('hex')}\n`;
+}
+
+/** Whether `mac` (manifest.hmac's content) is the MAC of `manifest` under one of `keys`. */
+export function manifestMacVerifies(keys: Buffer[], manifest: string, mac: string): boolean {
+  const given = mac.trim();
+  if (!given.startsWith(MAC_PREFIX)) return false;
+  const got = Buffer.from(given.slice(MAC_PREFIX.length), 'hex');
+  return keys.some((key) => {
+    const expected = createHmac('sha256', key).update(manifest, 'utf8').digest();
+    return got.length === expected.length && timingSafeEqual(got, expected);
+  });
 }

@@ -5,17 +5,19 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv, parseBackupLocation } from '../config.ts';
 import { openBackupStore } from '../backup/open-backup-store.ts';
-import { BackupRefused, createBackup, pruneBackups, sqlitePathOf } from '../backup/create-backup.ts';
+import { BackupRefused, createBackup, pruneBackups, signingKeyOf, sqlitePathOf } from '../backup/create-backup.ts';
 import { openMediaStorage } from '../storage/open-media-storage.ts';
 
 const USAGE = `Usage:
   backup <folder | s3://<bucket>[/<prefix>]> [--keep N]
       Writes a new backup-<time> folder there: the SQLite database (a consistent copy, made
-      while the service runs), every media file, and manifest.json (sizes and SHA-256).
+      while the service runs), every media file, manifest.json (sizes and SHA-256) and
+      manifest.hmac (its HMAC-SHA256 under BACKUP_KEY). Folders are made 0700, files 0600.
       --keep N: then removes the oldest backups there beyond the newest N.
 
 Configuration as for the service: DATABASE_URL, MEDIA_STORAGE (and S3_ENDPOINT, AWS_* for
-s3:// locations), from the environment or a .env file in the working directory.
+s3:// locations), and BACKUP_KEY (required; "openssl rand -base64 32", kept apart from the
+backups: restore needs it), from the environment or a .env file in the working directory.
 Restore with: restore <the same location, or one backup-<time> folder in it>.
 PostgreSQL: use pg_dump, as docs/production.md ("Backups and restore") describes.`;
 
@@ -37,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
   loadDotEnv();
   const config = loadConfig();
   sqlitePathOf(config.databaseUrl); // PostgreSQL: refused before anything is opened
+  signingKeyOf(config); // likewise without BACKUP_KEY
   const store = await openBackupStore(parseBackupLocation('the location', positionals[0]!));
   try {
     const media = await openMediaStorage(config.mediaStorage);

@@ -1,8 +1,9 @@
 // `npm run restore -- <from> [--force]` (or `node dist/cli/restore.js …` from a build): puts a
 // backup made by `npm run backup` back where DATABASE_URL and MEDIA_STORAGE say, with the
 // service stopped. <from> is one backup-<time> folder, or the location holding them (the
-// newest is taken). Every file is checked against the manifest; a location that already holds
-// a database or media is refused unless --force.
+// newest is taken). The manifest is checked against its MAC under BACKUP_KEY, every file
+// against the manifest; a database in use is refused, and a location that already holds a
+// database or media unless --force.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv, parseBackupLocation } from '../config.ts';
 import { openBackupStore } from '../backup/open-backup-store.ts';
@@ -14,10 +15,13 @@ const USAGE = `Usage:
   restore <folder | s3://<bucket>[/<prefix>]> [--force]
       Restores the backup in that folder, or the newest backup-<time> in it, into the
       database DATABASE_URL names and the media store MEDIA_STORAGE names. Stop the service
-      first. Refuses a database or media store that already holds data, unless --force
-      (the database is then replaced; media files of the backup are added to those there).
+      first: a database in use is refused. Refuses a database or media store that already
+      holds data, unless --force (the database is then replaced; media files of the backup
+      are added to those there).
 
-Configuration as for the service (the environment, or a .env file in the working directory).`;
+Configuration as for the service (the environment, or a .env file in the working directory),
+with BACKUP_KEY, the key the backup was made with: a backup whose manifest does not match its
+MAC under it is refused.`;
 
 class UsageError extends Error {}
 

@@ -2,11 +2,13 @@
 // while writes (profiles and picture uploads) keep arriving over HTTP; it is restored into a
 // fresh folder, a new service starts on the restored data, and every write acknowledged before
 // the backup began is there, every picture byte for byte. Then the refusals: a location that
-// holds data, a damaged file, PostgreSQL. SQLite only (PostgreSQL is backed up with pg_dump),
+// holds data, a damaged file, a manifest changed or signed with another BACKUP_KEY, a database
+// a running service has open, PostgreSQL. SQLite only (PostgreSQL is backed up with pg_dump),
 // with the media wherever the suite keeps them (disk, or S3 with TEST_MEDIA_STORAGE=s3).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -18,10 +20,28 @@ import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { sharedS3Server } from '../helpers/s3-server.ts';
 import { requester, startTestServer, type TestServer } from '../helpers/server.ts';
-import { createAppUser, png, uploadForm } from '../media/media-fixtures.ts';
+import { startServiceProcess } from '../helpers/service-process.ts';
+import { insertAccount } from '../../src/accounts/core/account-queries.ts';
+import { issueToken } from '../../src/auth/token-queries.ts';
+import { openDatabase } from '../../src/db/open-database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { appUserOf } from '../helpers/factories.ts';
+import { createAppUser, png, upload, uploadForm } from '../media/media-fixtures.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
+const BACKUP_KEY = Buffer.alloc(32, 1).toString('base64');
+const OTHER_KEY = Buffer.alloc(32, 2).toString('base64');
+
+/** Every folder and file under `root` with its permission bits, e.g. ["media/x.png", 0o600]. */
+function modesUnder(root: string): Array<[string, number]> {
+  const found: Array<[string, number]> = [];
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    found.push([path.slice(root.length + 1), statSync(path).mode & 0o777]);
+  }
+  return found;
+}
 
 /** MEDIA_STORAGE and the S3 settings a command needs to reach the same store as `spec`. */
 function mediaEnv(spec: MediaStorageSpec): Record<string, string> {
@@ -132,7 +152,12 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
     account = await createAccount(server);
     appUserId = await createAppUser(server, account);
     const config = server.server.ctx.config;
-    serviceEnv = { DATABASE_URL: config.databaseUrl, ...mediaEnv(config.mediaStorage), SPOOL_DIR: join(server.dataDir, 'spool') };
+    serviceEnv = {
+      DATABASE_URL: config.databaseUrl,
+      ...mediaEnv(config.mediaStorage),
+      SPOOL_DIR: join(server.dataDir, 'spool'),
+      BACKUP_KEY,
+    };
   });
   after(() => server?.close());
 
@@ -171,6 +196,7 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
       const fresh = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
       const restoredEnv = {
         ...targetEnv,
+        BACKUP_KEY,
         DATABASE_URL: `sqlite:${join(fresh, 'data/profile-service.db')}`,
         MEDIA_STORAGE: `fs:${join(fresh, 'data/media')}`,
         SPOOL_DIR: join(fresh, 'spool'),
@@ -200,7 +226,7 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
     const [name] = readdirSync(location);
     const folder = join(location, name!);
     const manifest = JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8'));
-    assert.equal(manifest.format, 'profile-service-backup/1');
+    assert.equal(manifest.format, 'profile-service-backup/2');
     assert.match(manifest.schema_version, /^\d{4}-/);
     assert.ok(!Number.isNaN(Date.parse(manifest.created_at)));
     assert.equal(manifest.sealing_key_inside, true, 'no MFA_ENCRYPTION_KEY: the sealing key is in the database');
@@ -213,12 +239,132 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
     const picture = manifest.files.find((file: { path: string }) => file.path.startsWith('media/'));
     writeFileSync(join(folder, picture.path), Buffer.from('not the picture'));
     const fresh = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
-    const restoredEnv = { DATABASE_URL: `sqlite:${join(fresh, 'db.sqlite')}`, MEDIA_STORAGE: `fs:${join(fresh, 'media')}` };
+    const restoredEnv = { DATABASE_URL: `sqlite:${join(fresh, 'db.sqlite')}`, MEDIA_STORAGE: `fs:${join(fresh, 'media')}`, BACKUP_KEY };
     // The backup folder itself names one backup, as the folder of backups names the newest.
     const restore = await command('restore', [folder], restoredEnv);
     assert.equal(restore.code, 1);
     assert.match(restore.stderr, new RegExp(`${picture.path} in the backup is damaged`));
     assert.equal(existsSync(join(fresh, 'db.sqlite')), false, 'no database is put in place from a damaged backup');
+  });
+
+  test('a backup is readable by its owner only: folders 0700, files 0600, and so is the restored database', async () => {
+    const location = join(mkdtempSync(join(tmpdir(), 'profile-service-backups-')), 'made-by-backup');
+    const picture = await upload(server, account.token, appUserId, { name: 'Private', file: png(), type: 'image/png' });
+    assert.equal(picture.status, 201, picture.text);
+    const backup = await command('backup', [location], serviceEnv);
+    assert.equal(backup.code, 0, backup.stderr);
+    assert.equal(statSync(location).mode & 0o777, 0o700, 'the folder of backups, made by the command');
+    const modes = modesUnder(location);
+    assert.ok(
+      modes.some(([path]) => path.endsWith('manifest.hmac')) &&
+        modes.some(([path]) => path.startsWith(join(readdirSync(location)[0]!, 'media'))),
+    );
+    for (const [path, mode] of modes) {
+      const isFolder = statSync(join(location, path)).isDirectory();
+      assert.equal(mode.toString(8), isFolder ? '700' : '600', path);
+    }
+    const fresh = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
+    const database = join(fresh, 'data/db.sqlite');
+    const restore = await command('restore', [location], {
+      DATABASE_URL: `sqlite:${database}`,
+      MEDIA_STORAGE: `fs:${join(fresh, 'media')}`,
+      BACKUP_KEY,
+    });
+    assert.equal(restore.code, 0, restore.stderr);
+    assert.equal((statSync(database).mode & 0o777).toString(8), '600');
+    assert.equal((statSync(join(fresh, 'data')).mode & 0o777).toString(8), '700');
+  });
+
+  test('the manifest is authenticated by BACKUP_KEY: a database changed and listed anew, another key, no MAC are refused', async () => {
+    const location = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
+    const backup = await command('backup', [location], serviceEnv);
+    assert.equal(backup.code, 0, backup.stderr);
+    const folder = join(location, readdirSync(location)[0]!);
+    const fresh = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
+    const restoredEnv = { DATABASE_URL: `sqlite:${join(fresh, 'db.sqlite')}`, MEDIA_STORAGE: `fs:${join(fresh, 'media')}`, BACKUP_KEY };
+
+    // Without a key there is nothing to check the backup with, nor to make one with.
+    const { BACKUP_KEY: _, ...noKey } = restoredEnv;
+    const unkeyed = await command('restore', [location], noKey);
+    assert.equal(unkeyed.code, 1);
+    assert.match(unkeyed.stderr, /^Not restoring: backups need BACKUP_KEY/);
+    const { BACKUP_KEY: __, ...serviceNoKey } = serviceEnv;
+    const refused = await command('backup', [location], serviceNoKey);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^Not backing up: backups need BACKUP_KEY, .*openssl rand -base64 32/);
+    assert.equal(readdirSync(location).length, 1, 'nothing was written');
+
+    // Made with one key, restored with another: refused. The old key after the new one restores it.
+    const otherKey = await command('restore', [location], { ...restoredEnv, BACKUP_KEY: OTHER_KEY });
+    assert.equal(otherKey.code, 1);
+    assert.match(otherKey.stderr, /manifest\.json does not match its MAC under BACKUP_KEY/);
+
+    // A database put in and listed in the manifest with its new size and SHA-256.
+    const manifestPath = join(folder, 'manifest.json');
+    const original = readFileSync(manifestPath, 'utf8');
+    const databasePath = join(folder, 'database.sqlite');
+    const originalDatabase = readFileSync(databasePath);
+    const changed = Buffer.concat([originalDatabase, Buffer.alloc(4096)]);
+    writeFileSync(databasePath, changed);
+    const manifest = JSON.parse(original);
+    const entry = manifest.files.find((file: { path: string }) => file.path === 'database.sqlite');
+    entry.size = changed.length;
+    entry.sha256 = createHash('sha256').update(changed).digest('hex');
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    const tampered = await command('restore', [location], restoredEnv);
+    assert.equal(tampered.code, 1);
+    assert.match(tampered.stderr, /^Not restoring .*: its manifest\.json does not match its MAC under BACKUP_KEY/);
+    assert.equal(existsSync(join(fresh, 'db.sqlite')), false, 'nothing is put in place from a changed backup');
+
+    // No MAC at all.
+    writeFileSync(manifestPath, original);
+    writeFileSync(databasePath, originalDatabase);
+    const mac = readFileSync(join(folder, 'manifest.hmac'));
+    rmSync(join(folder, 'manifest.hmac'));
+    const unsigned = await command('restore', [location], restoredEnv);
+    assert.equal(unsigned.code, 1);
+    assert.match(unsigned.stderr, /it has no manifest\.hmac/);
+
+    writeFileSync(join(folder, 'manifest.hmac'), mac);
+    const rotated = await command('restore', [location], { ...restoredEnv, BACKUP_KEY: `${OTHER_KEY},${BACKUP_KEY}` });
+    assert.equal(rotated.code, 0, rotated.stderr);
+  });
+
+  test('restore refuses, even with --force, a database a running service has open; stopped, it restores', async () => {
+    const location = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
+    assert.equal((await command('backup', [location], serviceEnv)).code, 0);
+    const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-running-'));
+    const databaseUrl = `sqlite:${join(dataDir, 'profile-service.db')}`;
+    // An owner with an app user and a token, written straight into the database before the service opens it.
+    const db = openDatabase(databaseUrl);
+    let token: string;
+    let appUser: number;
+    try {
+      await migrateToLatest(db);
+      const accountId = await insertAccount(db.kysely, { firstName: 'Kim', lastName: 'Running', passwordHash: 'unused', now: 0 });
+      appUser = await appUserOf(db.kysely, accountId, { name: 'Kim', now: 0 });
+      token = await issueToken(db.kysely, accountId, Date.now());
+    } finally {
+      await db.close();
+    }
+    const service = await startServiceProcess(databaseUrl, dataDir);
+    const restoredEnv = { DATABASE_URL: databaseUrl, MEDIA_STORAGE: `fs:${join(dataDir, 'restored-media')}`, BACKUP_KEY };
+    try {
+      const restore = await command('restore', [location, '--force'], restoredEnv);
+      assert.equal(restore.code, 1, restore.stdout);
+      assert.match(restore.stderr, /^Not restoring: the database .*profile-service\.db is in use .* Stop the service, then restore\./);
+      // The service keeps its database: a write after the refusal is there to read.
+      const request = requester(service.url);
+      const created = await request('POST', `/app/users/${appUser}/profiles/`, { token, body: { name: 'After the refusal' } });
+      assert.equal(created.status, 201, created.text);
+      const read = await request('GET', `/app/profiles/${created.body.id}/`, { token });
+      assert.equal(read.status, 200, read.text);
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+    const restore = await command('restore', [location, '--force'], restoredEnv);
+    assert.equal(restore.code, 0, restore.stderr);
   });
 
   test('--keep N leaves the newest N backups', async () => {
@@ -247,6 +393,7 @@ describe('backup refusals', () => {
     const empty = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
     const fresh = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
     const restore = await command('restore', [empty], {
+      BACKUP_KEY,
       DATABASE_URL: `sqlite:${join(fresh, 'db.sqlite')}`,
       MEDIA_STORAGE: `fs:${join(fresh, 'media')}`,
     });

@@ -18,6 +18,7 @@ describe('scheduled backups', { skip: onPostgres && 'BACKUP_SCHEDULE is for SQLi
       BACKUP_SCHEDULE: '* * * * * *',
       BACKUP_LOCATION: location,
       BACKUP_KEEP: '2',
+      BACKUP_KEY: Buffer.alloc(32, 1).toString('base64'),
       METRICS_PORT: '0',
     });
     try {
@@ -50,7 +51,12 @@ describe('scheduled backups', { skip: onPostgres && 'BACKUP_SCHEDULE is for SQLi
     }
 
     // Started again (no backup due for months), it reports the newest backup already there.
-    const again = await startTestServer({ BACKUP_SCHEDULE: '0 0 1 1 *', BACKUP_LOCATION: location, METRICS_PORT: '0' });
+    const again = await startTestServer({
+      BACKUP_SCHEDULE: '0 0 1 1 *',
+      BACKUP_LOCATION: location,
+      BACKUP_KEY: Buffer.alloc(32, 1).toString('base64'),
+      METRICS_PORT: '0',
+    });
     try {
       const newest = left.sort().at(-1)!;
       const expected = Date.parse(newest.slice('backup-'.length).replace(/T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z$/, 'T$1:$2:$3.$4Z')) / 1000;
