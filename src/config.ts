@@ -339,7 +339,7 @@ export const BACKUP_KEY_MISSING =
   'backups need BACKUP_KEY, the key that authenticates them: 32 bytes in base64 or hex (make one with "openssl rand -base64 32") kept apart from the backups, as docs/production.md ("Backups and restore") says';
 
 /** BACKUP_SCHEDULE (5 or 6 cron fields, checked by croner), BACKUP_LOCATION, BACKUP_KEEP. */
-function parseBackupSchedule(get: (name: string) => string | undefined, databaseUrl: string, env: Env): Config['backup'] {
+function parseBackupSchedule(get: (name: string) => string | undefined, env: Env): Config['backup'] {
   const schedule = get('BACKUP_SCHEDULE');
   const locationValue = get('BACKUP_LOCATION');
   const keepValue = get('BACKUP_KEEP');
@@ -355,11 +355,6 @@ function parseBackupSchedule(get: (name: string) => string | undefined, database
     throw new ConfigError(`BACKUP_SCHEDULE must be a cron expression such as "0 3 * * *" (03:00 every day), got "${schedule}": ${reason}`);
   }
   if (locationValue === undefined) throw new ConfigError('BACKUP_SCHEDULE needs BACKUP_LOCATION (a folder or "s3://<bucket>[/<prefix>]")');
-  if (!databaseUrl.startsWith('sqlite:')) {
-    throw new ConfigError(
-      'BACKUP_SCHEDULE works with SQLite only: back PostgreSQL up with pg_dump (docs/production.md, "Backups and restore")',
-    );
-  }
   return { schedule, location: parseBackupLocation('BACKUP_LOCATION', locationValue, env), keep };
 }
 
@@ -564,7 +559,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   // Checked only where an s3:// location needs them.
   const mediaStorage = check(() => parseMediaStorage(get, () => parseS3Settings(get)));
-  const backup = check(() => parseBackupSchedule(get, databaseUrl, env));
+  const backup = check(() => parseBackupSchedule(get, env));
   const backupKeys = check(() => parseKeys('BACKUP_KEY', get('BACKUP_KEY')), []);
   if (backup && backupKeys.length === 0) problems.push(BACKUP_KEY_MISSING);
 

@@ -240,6 +240,11 @@ describe('configuration', () => {
       S3_FORCE_PATH_STYLE: 'true',
     }).backup;
     assert.equal(onS3?.keep, 7);
+    // PostgreSQL is backed up on a schedule too (pg_dump).
+    assert.equal(
+      loadConfig({ DATABASE_URL: 'postgres://db/x', BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/b', BACKUP_KEY }).backup?.schedule,
+      '0 3 * * *',
+    );
     // The S3 settings are checked where an s3:// location uses them, not otherwise.
     assert.equal(
       loadConfig({ AWS_ACCESS_KEY_ID: 'k', BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/b', BACKUP_KEY }).backup?.location.kind,
@@ -270,7 +275,6 @@ describe('configuration', () => {
     [{ BACKUP_KEEP: '3' }, 'BACKUP_SCHEDULE'],
     [{ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/backups' }, 'backups need BACKUP_KEY'],
     [{ BACKUP_KEY: Buffer.alloc(16).toString('base64') }, 'BACKUP_KEY must be 32-byte keys'],
-    [{ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_LOCATION: '/backups', DATABASE_URL: 'postgres://db/x' }, 'pg_dump'],
     [{ CORS_ORIGINS: 'app.example.com' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'ftp://files.example.com' }, 'CORS_ORIGINS'],

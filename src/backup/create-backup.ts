@@ -1,4 +1,5 @@
-// One backup: a snapshot of the SQLite database (sqlite-snapshot.ts), then every media file,
+// One backup: a snapshot of the database (SQLite: sqlite-snapshot.ts; PostgreSQL: pg_dump,
+// postgres-snapshot.ts), then every media file,
 // then the manifest. The database comes first so that every file it refers to was stored
 // before it (an upload's bytes are stored before its row commits); a file removed between the
 // two is listed in the manifest as missing. The manifest's MAC (BACKUP_KEY) is written just
@@ -11,7 +12,8 @@ import { BACKUP_KEY_MISSING, type Config } from '../config.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
 import { type BackupStore, backupName } from './backup-store.ts';
 import {
-  DATABASE_FILE,
+  databaseFileOf,
+  databaseKindOf,
   hashingStream,
   type Manifest,
   type ManifestFile,
@@ -20,16 +22,13 @@ import {
   MEDIA_FOLDER,
   manifestMac,
 } from './manifest.ts';
+import { snapshotPostgres } from './postgres-snapshot.ts';
 import { snapshotSqlite } from './sqlite-snapshot.ts';
 
 /** Refused before anything was written: one clear sentence for the person who asked. */
 export class BackupRefused extends Error {}
 
-export const POSTGRES_REFUSAL =
-  'The backup command copies SQLite databases only; back PostgreSQL up with pg_dump and copy the media beside it, as docs/production.md ("Backups and restore") describes.';
-
 export function sqlitePathOf(databaseUrl: string): string {
-  if (!databaseUrl.startsWith('sqlite:')) throw new BackupRefused(POSTGRES_REFUSAL);
   return databaseUrl.slice('sqlite:'.length);
 }
 
@@ -51,13 +50,17 @@ export interface BackupResult {
 }
 
 export async function createBackup(config: Config, media: MediaStorage, store: BackupStore): Promise<BackupResult> {
-  const databasePath = sqlitePathOf(config.databaseUrl);
+  const kind = databaseKindOf(config.databaseUrl);
   const key = signingKeyOf(config);
   await mkdir(config.spoolDir, { recursive: true });
   const scratch = await mkdtemp(join(config.spoolDir, 'profile-service-backup-'));
   try {
-    const snapshotFile = join(scratch, DATABASE_FILE);
-    const snapshot = await snapshotSqlite(databasePath, snapshotFile);
+    const databaseFile = databaseFileOf(kind);
+    const snapshotFile = join(scratch, databaseFile);
+    const snapshot =
+      kind === 'sqlite'
+        ? await snapshotSqlite(sqlitePathOf(config.databaseUrl), snapshotFile)
+        : await snapshotPostgres(config.databaseUrl, snapshotFile);
     const name = backupName(snapshot.takenAt);
     const writer = await store.create(name);
     try {
@@ -68,7 +71,7 @@ export async function createBackup(config: Config, media: MediaStorage, store: B
         await writer.write(path, source.pipe(hashing.stream));
         files.push({ path, ...hashing.digest() });
       };
-      await write(DATABASE_FILE, createReadStream(snapshotFile));
+      await write(databaseFile, createReadStream(snapshotFile));
       const keys: string[] = [];
       for await (const key of media.list()) keys.push(key);
       const copied = new Set<string>();
@@ -81,7 +84,7 @@ export async function createBackup(config: Config, media: MediaStorage, store: B
       const manifest: Manifest = {
         format: MANIFEST_FORMAT,
         created_at: snapshot.takenAt.toISOString(),
-        database: 'sqlite',
+        database: kind,
         schema_version: snapshot.schemaVersion,
         sealing_key_inside: snapshot.sealingKeyInside,
         media_storage: describeMediaStorage(config),

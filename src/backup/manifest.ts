@@ -11,6 +11,19 @@ export const UNAUTHENTICATED_FORMAT = 'profile-service-backup/1';
 export const MANIFEST_MAC_FILE = 'manifest.hmac';
 const MAC_PREFIX = 'hmac-sha256:';
 export const DATABASE_FILE = 'database.sqlite';
+/** PostgreSQL's database: pg_dump's custom format. */
+export const POSTGRES_DUMP_FILE = 'database.pgdump';
+
+export type DatabaseKind = 'sqlite' | 'postgresql';
+
+export function databaseKindOf(databaseUrl: string): DatabaseKind {
+  return databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgresql';
+}
+
+/** The file of a backup that holds its database. */
+export function databaseFileOf(kind: DatabaseKind): string {
+  return kind === 'sqlite' ? DATABASE_FILE : POSTGRES_DUMP_FILE;
+}
 export const MEDIA_FOLDER = 'media/';
 
 export interface ManifestFile {
@@ -23,7 +36,7 @@ export interface Manifest {
   format: typeof MANIFEST_FORMAT;
   /** When the database snapshot was taken (ISO 8601): every write acknowledged before it is in the backup. */
   created_at: string;
-  database: 'sqlite';
+  database: DatabaseKind;
   /** The last migration applied to the database: a restore needs a service that knows it. */
   schema_version: string;
   /**
@@ -68,8 +81,12 @@ export function parseManifest(text: string, where: string): Manifest {
       `${where}: manifest.json is not a Profile Service backup of format ${MANIFEST_FORMAT} (format: ${String(manifest.format)})`,
     );
   }
-  if (!Array.isArray(manifest.files) || !manifest.files.some((file) => file.path === DATABASE_FILE)) {
-    throw new Error(`${where}: manifest.json lists no ${DATABASE_FILE}`);
+  if (manifest.database !== 'sqlite' && manifest.database !== 'postgresql') {
+    throw new Error(`${where}: manifest.json names no database this version knows (database: ${String(manifest.database)})`);
+  }
+  const databaseFile = databaseFileOf(manifest.database);
+  if (!Array.isArray(manifest.files) || !manifest.files.some((file) => file.path === databaseFile)) {
+    throw new Error(`${where}: manifest.json lists no ${databaseFile}`);
   }
   return manifest as Manifest;
 }

@@ -1,11 +1,12 @@
-// Puts a backup back: its media into MEDIA_STORAGE, its database where DATABASE_URL says,
+// Puts a backup back: its media into MEDIA_STORAGE, its database where DATABASE_URL says (a
+// SQLite file put in place, or a PostgreSQL dump loaded by pg_restore),
 // each file checked against the manifest's size and SHA-256 before it is put in place, the
 // manifest itself against its MAC under BACKUP_KEY. Meant for a fresh location with the service
 // stopped: it refuses a database in use, and one that holds a database or media unless forced.
 // The service migrates a restored database from an older version as it starts.
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BACKUP_KEY_MISSING, type Config } from '../config.ts';
@@ -15,6 +16,7 @@ import { type BackupStore, backupName, MANIFEST_FILE } from './backup-store.ts';
 import { BackupRefused, sqlitePathOf } from './create-backup.ts';
 import {
   DATABASE_FILE,
+  databaseKindOf,
   hashingStream,
   type Manifest,
   type ManifestFile,
@@ -22,8 +24,10 @@ import {
   manifestMacVerifies,
   MEDIA_FOLDER,
   parseManifest,
+  POSTGRES_DUMP_FILE,
   UNAUTHENTICATED_FORMAT,
 } from './manifest.ts';
+import { checkPostgresTarget, emptyPostgresDatabase, loadPostgresDump } from './postgres-restore.ts';
 import { holdSqliteExclusively } from './sqlite-exclusive.ts';
 
 export interface RestoreResult {
@@ -112,7 +116,7 @@ export async function restoreBackup(
   store: BackupStore,
   options: { force: boolean },
 ): Promise<RestoreResult> {
-  const databasePath = resolve(sqlitePathOf(config.databaseUrl));
+  const kind = databaseKindOf(config.databaseUrl);
   if (config.backupKeys.length === 0) throw new BackupRefused(`Not restoring: ${BACKUP_KEY_MISSING}.`);
   const { name, text } = await chooseBackup(store);
   const manifest = await authenticManifest(store, name, text, config.backupKeys);
@@ -121,38 +125,42 @@ export async function restoreBackup(
       `The backup's database is at schema ${manifest.schema_version}, which this version of Profile Service does not know: restore it with the version that made it (or a newer one).`,
     );
   }
+  if (manifest.database !== kind) {
+    throw new BackupRefused(
+      `The backup holds a ${manifest.database} database and DATABASE_URL names a ${kind} one: restore it into a database of its kind.`,
+    );
+  }
 
-  const hold = holdSqliteExclusively(databasePath);
-  try {
-    await restoreFiles(media, store, name, manifest, databasePath, options);
-  } finally {
-    hold.release();
+  if (kind === 'postgresql') {
+    await restorePostgres(config, media, store, name, manifest, options);
+  } else {
+    const databasePath = resolve(sqlitePathOf(config.databaseUrl));
+    const hold = holdSqliteExclusively(databasePath);
+    try {
+      await restoreSqlite(media, store, name, manifest, databasePath, options);
+    } finally {
+      hold.release();
+    }
   }
   return { name, manifest };
 }
 
-async function restoreFiles(
-  media: MediaStorage,
-  store: BackupStore,
-  name: string,
-  manifest: Manifest,
-  databasePath: string,
-  options: { force: boolean },
-): Promise<void> {
-  if (!options.force) {
-    const occupied: string[] = [];
-    if ((await sizeOf(databasePath)) || (await sizeOf(`${databasePath}-wal`)) !== undefined) occupied.push(`the database ${databasePath}`);
-    for await (const _key of media.list()) {
-      occupied.push('the media store (MEDIA_STORAGE)');
-      break;
-    }
-    if (occupied.length > 0) {
-      throw new BackupRefused(
-        `Not restoring over ${occupied.join(' and ')}, which already hold data: restore into a fresh location, or add --force to replace it.`,
-      );
-    }
+/** Refuses, unless forced, when the database (`databaseOccupied`) or the media store already hold data. */
+async function refuseOccupied(media: MediaStorage, databaseOccupied: string | undefined, options: { force: boolean }): Promise<void> {
+  if (options.force) return;
+  const occupied = databaseOccupied ? [databaseOccupied] : [];
+  for await (const _key of media.list()) {
+    occupied.push('the media store (MEDIA_STORAGE)');
+    break;
   }
+  if (occupied.length > 0) {
+    throw new BackupRefused(
+      `Not restoring over ${occupied.join(' and ')}, which already hold data: restore into a fresh location, or add --force to replace it.`,
+    );
+  }
+}
 
+async function restoreMedia(media: MediaStorage, store: BackupStore, name: string, manifest: Manifest): Promise<void> {
   for (const file of manifest.files) {
     if (!file.path.startsWith(MEDIA_FOLDER)) continue;
     const { source, check } = await readChecked(store, name, file);
@@ -165,6 +173,19 @@ async function restoreFiles(
     }
     await incoming.commit();
   }
+}
+
+async function restoreSqlite(
+  media: MediaStorage,
+  store: BackupStore,
+  name: string,
+  manifest: Manifest,
+  databasePath: string,
+  options: { force: boolean },
+): Promise<void> {
+  const holdsData = (await sizeOf(databasePath)) || (await sizeOf(`${databasePath}-wal`)) !== undefined;
+  await refuseOccupied(media, holdsData ? `the database ${databasePath}` : undefined, options);
+  await restoreMedia(media, store, name, manifest);
 
   // The database last, and whole: written beside its place, checked, then renamed into it.
   const databaseFile = manifest.files.find((file) => file.path === DATABASE_FILE)!;
@@ -179,5 +200,33 @@ async function restoreFiles(
     await rename(partial, databasePath);
   } finally {
     await rm(partial, { force: true });
+  }
+}
+
+async function restorePostgres(
+  config: Config,
+  media: MediaStorage,
+  store: BackupStore,
+  name: string,
+  manifest: Manifest,
+  options: { force: boolean },
+): Promise<void> {
+  const target = await checkPostgresTarget(config.databaseUrl);
+  await refuseOccupied(media, target.holdsTables ? `the database ${target.name}` : undefined, options);
+  await restoreMedia(media, store, name, manifest);
+
+  // The database last: the dump is fetched whole and checked before pg_restore reads it.
+  const dumpFile = manifest.files.find((file) => file.path === POSTGRES_DUMP_FILE)!;
+  const { source, check } = await readChecked(store, name, dumpFile);
+  await mkdir(config.spoolDir, { recursive: true });
+  const scratch = await mkdtemp(join(config.spoolDir, 'profile-service-restore-'));
+  try {
+    const local = join(scratch, POSTGRES_DUMP_FILE);
+    await pipeline(source, createWriteStream(local, { mode: 0o600 }));
+    check();
+    if (target.holdsTables) await emptyPostgresDatabase(config.databaseUrl);
+    await loadPostgresDump(config.databaseUrl, local);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
 }

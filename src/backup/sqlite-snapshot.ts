@@ -3,7 +3,8 @@
 // which could catch the database file and its WAL at different moments.
 import SqliteDriver from 'better-sqlite3';
 
-export interface SqliteSnapshot {
+/** A copy of the database, and what the manifest says of it (SQLite here, PostgreSQL in postgres-snapshot.ts). */
+export interface DatabaseSnapshot {
   /** When the copy was complete: it holds every transaction committed before then. */
   takenAt: Date;
   schemaVersion: string;
@@ -13,7 +14,7 @@ export interface SqliteSnapshot {
   sealingKeyInside: boolean;
 }
 
-export async function snapshotSqlite(databasePath: string, destination: string): Promise<SqliteSnapshot> {
+export async function snapshotSqlite(databasePath: string, destination: string): Promise<DatabaseSnapshot> {
   const source = new SqliteDriver(databasePath, { readonly: true, fileMustExist: true });
   try {
     // A write by another connection between two steps makes SQLite start the copy again; after

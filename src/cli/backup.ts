@@ -1,17 +1,17 @@
 // `npm run backup -- <folder or s3://bucket/prefix>` (or `node dist/cli/backup.js …` from a
-// build): a consistent copy of the SQLite database, taken while the service runs, and the
-// media beside it, with a manifest; --keep N then removes all but the newest N backups there.
-// PostgreSQL is backed up with its own tools (docs/production.md, "Backups and restore").
+// build): a consistent copy of the database (SQLite's online backup, or pg_dump), taken while
+// the service runs, and the media beside it, with an authenticated manifest; --keep N then
+// removes all but the newest N backups there.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv, parseBackupLocation } from '../config.ts';
 import { openBackupStore } from '../backup/open-backup-store.ts';
-import { BackupRefused, createBackup, pruneBackups, signingKeyOf, sqlitePathOf } from '../backup/create-backup.ts';
+import { BackupRefused, createBackup, pruneBackups, signingKeyOf } from '../backup/create-backup.ts';
 import { openMediaStorage } from '../storage/open-media-storage.ts';
 
 const USAGE = `Usage:
   backup <folder | s3://<bucket>[/<prefix>]> [--keep N]
-      Writes a new backup-<time> folder there: the SQLite database (a consistent copy, made
-      while the service runs), every media file, manifest.json (sizes and SHA-256) and
+      Writes a new backup-<time> folder there: the database (a consistent copy, made while
+      the service runs: SQLite's online backup, or pg_dump's custom format for PostgreSQL), every media file, manifest.json (sizes and SHA-256) and
       manifest.hmac (its HMAC-SHA256 under BACKUP_KEY). Folders are made 0700, files 0600.
       --keep N: then removes the oldest backups there beyond the newest N.
 
@@ -19,7 +19,7 @@ Configuration as for the service: DATABASE_URL, MEDIA_STORAGE (and S3_ENDPOINT, 
 s3:// locations), and BACKUP_KEY (required; "openssl rand -base64 32", kept apart from the
 backups: restore needs it), from the environment or a .env file in the working directory.
 Restore with: restore <the same location, or one backup-<time> folder in it>.
-PostgreSQL: use pg_dump, as docs/production.md ("Backups and restore") describes.`;
+PostgreSQL needs pg_dump and pg_restore on PATH, of the server's major version or newer.`;
 
 class UsageError extends Error {}
 
@@ -38,8 +38,7 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`--keep must be a positive whole number, got "${values.keep}"`);
   loadDotEnv();
   const config = loadConfig();
-  sqlitePathOf(config.databaseUrl); // PostgreSQL: refused before anything is opened
-  signingKeyOf(config); // likewise without BACKUP_KEY
+  signingKeyOf(config); // without BACKUP_KEY: refused before anything is opened
   const store = await openBackupStore(parseBackupLocation('the location', positionals[0]!));
   try {
     const media = await openMediaStorage(config.mediaStorage);

@@ -7,17 +7,18 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv, parseBackupLocation } from '../config.ts';
 import { openBackupStore } from '../backup/open-backup-store.ts';
-import { BackupRefused, sqlitePathOf } from '../backup/create-backup.ts';
+import { BackupRefused } from '../backup/create-backup.ts';
 import { restoreBackup } from '../backup/restore-backup.ts';
 import { openMediaStorage } from '../storage/open-media-storage.ts';
 
 const USAGE = `Usage:
   restore <folder | s3://<bucket>[/<prefix>]> [--force]
       Restores the backup in that folder, or the newest backup-<time> in it, into the
-      database DATABASE_URL names and the media store MEDIA_STORAGE names. Stop the service
-      first: a database in use is refused. Refuses a database or media store that already
-      holds data, unless --force (the database is then replaced; media files of the backup
-      are added to those there).
+      database DATABASE_URL names (SQLite, or PostgreSQL through pg_restore) and the media
+      store MEDIA_STORAGE names. Stop the service first: a database in use is refused (on
+      PostgreSQL, any other session connected to it). Refuses a database or media store that
+      already holds data, unless --force (the database is then replaced; media files of the
+      backup are added to those there).
 
 Configuration as for the service (the environment, or a .env file in the working directory),
 with BACKUP_KEY, the key the backup was made with: a backup whose manifest does not match its
@@ -39,7 +40,6 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError('restore needs one location: a backup folder, a folder of backups, or s3://<bucket>[/<prefix>]');
   loadDotEnv();
   const config = loadConfig();
-  sqlitePathOf(config.databaseUrl);
   const store = await openBackupStore(parseBackupLocation('the location', positionals[0]!));
   try {
     const media = await openMediaStorage(config.mediaStorage);

@@ -3,21 +3,23 @@
 // fresh folder, a new service starts on the restored data, and every write acknowledged before
 // the backup began is there, every picture byte for byte. Then the refusals: a location that
 // holds data, a damaged file, a manifest changed or signed with another BACKUP_KEY, a database
-// a running service has open, PostgreSQL. SQLite only (PostgreSQL is backed up with pg_dump),
-// with the media wherever the suite keeps them (disk, or S3 with TEST_MEDIA_STORAGE=s3).
+// a running service has open. On the suite's database (SQLite, or PostgreSQL through pg_dump
+// and pg_restore with TEST_DATABASE_URL), with the media wherever the suite keeps them (disk,
+// or S3 with TEST_MEDIA_STORAGE=s3).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
 import type { MediaStorageSpec } from '../../src/storage/open-media-storage.ts';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
-import { onPostgres } from '../helpers/database.ts';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 import { sharedS3Server } from '../helpers/s3-server.ts';
 import { requester, startTestServer, type TestServer } from '../helpers/server.ts';
 import { startServiceProcess } from '../helpers/service-process.ts';
@@ -32,6 +34,30 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 const BACKUP_KEY = Buffer.alloc(32, 1).toString('base64');
 const OTHER_KEY = Buffer.alloc(32, 2).toString('base64');
+
+const DATABASE_FILE = onPostgres ? 'database.pgdump' : 'database.sqlite';
+const databases: TestDatabase[] = [];
+
+/** A fresh place to restore into: a new database (a SQLite file, or a new PostgreSQL database) and an empty media folder. */
+async function freshTarget(): Promise<{ env: Record<string, string>; dir: string; holdsDatabase(): Promise<boolean> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
+  const database = await createTestDatabase();
+  databases.push(database);
+  return {
+    dir,
+    env: { DATABASE_URL: database.url, MEDIA_STORAGE: `fs:${join(dir, 'data/media')}`, SPOOL_DIR: join(dir, 'spool') },
+    async holdsDatabase() {
+      if (!onPostgres) return existsSync(database.url.slice('sqlite:'.length));
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        return (await client.query("select 1 from pg_tables where schemaname = 'public'")).rows.length > 0;
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
 
 /** Every folder and file under `root` with its permission bits, e.g. ["media/x.png", 0o600]. */
 function modesUnder(root: string): Array<[string, number]> {
@@ -141,7 +167,7 @@ async function checkRestored(env: Record<string, string>, token: string, expecte
   }
 }
 
-describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is backed up with pg_dump (docs/production.md)' }, () => {
+describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   let server: TestServer;
   let account: TestAccount;
   let appUserId: number;
@@ -159,7 +185,10 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
       BACKUP_KEY,
     };
   });
-  after(() => server?.close());
+  after(async () => {
+    await server?.close();
+    for (const database of databases) await database.drop();
+  });
 
   const targets = [
     { name: 'a folder', location: async () => mkdtempSync(join(tmpdir(), 'profile-service-backups-')), env: async () => ({}) },
@@ -193,14 +222,8 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
       assert.ok(before.profiles.size > 0 && before.pictures.size > 0);
       assert.ok(during.profiles.size + during.pictures.size >= before.profiles.size + before.pictures.size);
 
-      const fresh = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
-      const restoredEnv = {
-        ...targetEnv,
-        BACKUP_KEY,
-        DATABASE_URL: `sqlite:${join(fresh, 'data/profile-service.db')}`,
-        MEDIA_STORAGE: `fs:${join(fresh, 'data/media')}`,
-        SPOOL_DIR: join(fresh, 'spool'),
-      };
+      const fresh = await freshTarget();
+      const restoredEnv = { ...targetEnv, BACKUP_KEY, ...fresh.env };
       const restore = await command('restore', [location], restoredEnv);
       assert.equal(restore.code, 0, restore.stderr);
       assert.match(restore.stdout, /^Restored backup-/);
@@ -238,13 +261,13 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
 
     const picture = manifest.files.find((file: { path: string }) => file.path.startsWith('media/'));
     writeFileSync(join(folder, picture.path), Buffer.from('not the picture'));
-    const fresh = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
-    const restoredEnv = { DATABASE_URL: `sqlite:${join(fresh, 'db.sqlite')}`, MEDIA_STORAGE: `fs:${join(fresh, 'media')}`, BACKUP_KEY };
+    const fresh = await freshTarget();
+    const restoredEnv = { ...fresh.env, BACKUP_KEY };
     // The backup folder itself names one backup, as the folder of backups names the newest.
     const restore = await command('restore', [folder], restoredEnv);
     assert.equal(restore.code, 1);
     assert.match(restore.stderr, new RegExp(`${picture.path} in the backup is damaged`));
-    assert.equal(existsSync(join(fresh, 'db.sqlite')), false, 'no database is put in place from a damaged backup');
+    assert.equal(await fresh.holdsDatabase(), false, 'no database is put in place from a damaged backup');
   });
 
   test('a backup is readable by its owner only: folders 0700, files 0600, and so is the restored database', async () => {
@@ -263,16 +286,14 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
       const isFolder = statSync(join(location, path)).isDirectory();
       assert.equal(mode.toString(8), isFolder ? '700' : '600', path);
     }
-    const fresh = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
-    const database = join(fresh, 'data/db.sqlite');
-    const restore = await command('restore', [location], {
-      DATABASE_URL: `sqlite:${database}`,
-      MEDIA_STORAGE: `fs:${join(fresh, 'media')}`,
-      BACKUP_KEY,
-    });
+    const fresh = await freshTarget();
+    const restore = await command('restore', [location], { ...fresh.env, BACKUP_KEY });
     assert.equal(restore.code, 0, restore.stderr);
-    assert.equal((statSync(database).mode & 0o777).toString(8), '600');
-    assert.equal((statSync(join(fresh, 'data')).mode & 0o777).toString(8), '700');
+    if (!onPostgres) {
+      const database = fresh.env.DATABASE_URL!.slice('sqlite:'.length);
+      assert.equal((statSync(database).mode & 0o777).toString(8), '600');
+      assert.equal((statSync(dirname(database)).mode & 0o777).toString(8), '700');
+    }
   });
 
   test('the manifest is authenticated by BACKUP_KEY: a database changed and listed anew, another key, no MAC are refused', async () => {
@@ -280,8 +301,8 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
     const backup = await command('backup', [location], serviceEnv);
     assert.equal(backup.code, 0, backup.stderr);
     const folder = join(location, readdirSync(location)[0]!);
-    const fresh = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
-    const restoredEnv = { DATABASE_URL: `sqlite:${join(fresh, 'db.sqlite')}`, MEDIA_STORAGE: `fs:${join(fresh, 'media')}`, BACKUP_KEY };
+    const fresh = await freshTarget();
+    const restoredEnv = { ...fresh.env, BACKUP_KEY };
 
     // Without a key there is nothing to check the backup with, nor to make one with.
     const { BACKUP_KEY: _, ...noKey } = restoredEnv;
@@ -302,19 +323,19 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
     // A database put in and listed in the manifest with its new size and SHA-256.
     const manifestPath = join(folder, 'manifest.json');
     const original = readFileSync(manifestPath, 'utf8');
-    const databasePath = join(folder, 'database.sqlite');
+    const databasePath = join(folder, DATABASE_FILE);
     const originalDatabase = readFileSync(databasePath);
     const changed = Buffer.concat([originalDatabase, Buffer.alloc(4096)]);
     writeFileSync(databasePath, changed);
     const manifest = JSON.parse(original);
-    const entry = manifest.files.find((file: { path: string }) => file.path === 'database.sqlite');
+    const entry = manifest.files.find((file: { path: string }) => file.path === DATABASE_FILE);
     entry.size = changed.length;
     entry.sha256 = createHash('sha256').update(changed).digest('hex');
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
     const tampered = await command('restore', [location], restoredEnv);
     assert.equal(tampered.code, 1);
     assert.match(tampered.stderr, /^Not restoring .*: its manifest\.json does not match its MAC under BACKUP_KEY/);
-    assert.equal(existsSync(join(fresh, 'db.sqlite')), false, 'nothing is put in place from a changed backup');
+    assert.equal(await fresh.holdsDatabase(), false, 'nothing is put in place from a changed backup');
 
     // No MAC at all.
     writeFileSync(manifestPath, original);
@@ -334,7 +355,9 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
     const location = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
     assert.equal((await command('backup', [location], serviceEnv)).code, 0);
     const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-running-'));
-    const databaseUrl = `sqlite:${join(dataDir, 'profile-service.db')}`;
+    const target = await createTestDatabase();
+    databases.push(target);
+    const databaseUrl = target.url;
     // An owner with an app user and a token, written straight into the database before the service opens it.
     const db = openDatabase(databaseUrl);
     let token: string;
@@ -352,7 +375,7 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
     try {
       const restore = await command('restore', [location, '--force'], restoredEnv);
       assert.equal(restore.code, 1, restore.stdout);
-      assert.match(restore.stderr, /^Not restoring: the database .*profile-service\.db is in use .* Stop the service, then restore\./);
+      assert.match(restore.stderr, /^Not restoring: the database .* is in use .* Stop the service.*, then restore\./);
       // The service keeps its database: a write after the refusal is there to read.
       const request = requester(service.url);
       const created = await request('POST', `/app/users/${appUser}/profiles/`, { token, body: { name: 'After the refusal' } });
@@ -365,6 +388,18 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
     }
     const restore = await command('restore', [location, '--force'], restoredEnv);
     assert.equal(restore.code, 0, restore.stderr);
+  });
+
+  test('a backup restores only into a database of its kind', async () => {
+    const location = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
+    assert.equal((await command('backup', [location], serviceEnv)).code, 0);
+    const other = onPostgres
+      ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'profile-service-restored-')), 'db.sqlite')}`
+      : 'postgres://nobody@127.0.0.1:1/none';
+    const restore = await command('restore', [location], { DATABASE_URL: other, BACKUP_KEY });
+    assert.equal(restore.code, 1);
+    const [made, named] = onPostgres ? ['postgresql', 'sqlite'] : ['sqlite', 'postgresql'];
+    assert.match(restore.stderr, new RegExp(`^The backup holds a ${made} database and DATABASE_URL names a ${named} one`));
   });
 
   test('--keep N leaves the newest N backups', async () => {
@@ -381,12 +416,13 @@ describe('backup and restore (SQLite)', { skip: onPostgres && 'PostgreSQL is bac
 });
 
 describe('backup refusals', () => {
-  test('on PostgreSQL the command refuses with a sentence that points to the guide', async () => {
+  test('a database that cannot be reached fails the backup with the reason', async () => {
     const backup = await command('backup', [mkdtempSync(join(tmpdir(), 'profile-service-backups-'))], {
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      BACKUP_KEY,
     });
     assert.equal(backup.code, 1);
-    assert.match(backup.stderr, /copies SQLite databases only; back PostgreSQL up with pg_dump .* docs\/production\.md/);
+    assert.match(backup.stderr, /^Backup failed: .*ECONNREFUSED/);
   });
 
   test('a location that is no backup is refused, and bad usage prints the usage', async () => {

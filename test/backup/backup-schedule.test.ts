@@ -11,7 +11,7 @@ import { startTestServer } from '../helpers/server.ts';
 import { WAIT_MS } from '../helpers/wait.ts';
 import { createAppUser, png, upload } from '../media/media-fixtures.ts';
 
-describe('scheduled backups', { skip: onPostgres && 'BACKUP_SCHEDULE is for SQLite (config refuses it on PostgreSQL)' }, () => {
+describe(`scheduled backups (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   test('every second, keeping the newest two: backups appear, the oldest go, a shutdown leaves no partial one', async () => {
     const location = mkdtempSync(join(tmpdir(), 'profile-service-scheduled-'));
     const server = await startTestServer({
