@@ -4,7 +4,9 @@
 # Run:    docker run -p 8000:8000 -v profile-data:/data -e PUBLIC_URL=https://profiles.example.com profile-service
 # Every setting is an environment variable (docs/configuration.md); docs/production.md has the rest.
 
-ARG NODE_IMAGE=node:24-bookworm-slim
+# An exact release, the one package.json's "node" devDependency pins: a rebuild gets the same
+# Node.js and Debian, not whatever the moving "24" tag names that day. Raise both together.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # 1. Production dependencies only: what the bundle leaves in node_modules (native addons,
 #    packages with files of their own). better-sqlite3 and @node-rs/argon2 ship prebuilt binaries.
@@ -12,7 +14,9 @@ FROM ${NODE_IMAGE} AS dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY web/package.json web/
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# npm links the web client's workspace into node_modules (profile-service-web -> ../web); the
+# image has no web/ (the client is built into dist/), so the link would dangle: removed.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force && rm -f node_modules/profile-service-web
 
 # 2. The build: every dependency (esbuild, Vite, TypeScript), then the bundle and the web client.
 FROM ${NODE_IMAGE} AS build

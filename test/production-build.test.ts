@@ -107,22 +107,25 @@ describe('production build', () => {
     assert.equal(refused.status, 400, 'the bundled accounts command disabled the account');
   });
 
-  test('the backup and restore commands: a backup of the running service, restored into a fresh folder', async (t) => {
-    if (!database.url.startsWith('sqlite:')) return t.skip('backups of PostgreSQL are pg_dump (docs/production.md)');
+  test('the backup and restore commands: a backup of the running service, restored into a fresh database', async () => {
     const backups = mkdtempSync(join(tmpdir(), 'profile-service-build-backups-'));
     // The service's own media store (disk, or the suite's S3 server with its settings).
     const mediaEnv = await testMediaStorageEnv(dataDir);
     const cli = (script: string, env: Record<string, string>, ...args: string[]) =>
-      run(process.execPath, [join(outdir, 'cli', script), ...args], { cwd: dataDir, env: { PATH: process.env.PATH, ...mediaEnv, ...env } });
+      run(process.execPath, [join(outdir, 'cli', script), ...args], {
+        cwd: dataDir,
+        env: { PATH: process.env.PATH, ...mediaEnv, BACKUP_KEY: Buffer.alloc(32, 3).toString('base64'), ...env },
+      });
     const backup = await cli('backup.js', { DATABASE_URL: database.url }, backups);
     assert.match(backup.stdout, /^Backup backup-\S+ written to/);
     const fresh = mkdtempSync(join(tmpdir(), 'profile-service-build-restored-'));
-    const restore = await cli(
-      'restore.js',
-      { DATABASE_URL: `sqlite:${join(fresh, 'db.sqlite')}`, MEDIA_STORAGE: `fs:${join(fresh, 'media')}` },
-      backups,
-    );
-    assert.match(restore.stdout, /^Restored backup-/);
+    const target = await createTestDatabase();
+    try {
+      const restore = await cli('restore.js', { DATABASE_URL: target.url, MEDIA_STORAGE: `fs:${join(fresh, 'media')}` }, backups);
+      assert.match(restore.stdout, /^Restored backup-/);
+    } finally {
+      await target.drop();
+    }
   });
 
   test('on a Node.js older than 22 the entry point says what it needs and exits 1 (it crashed without a word)', async (t) => {
