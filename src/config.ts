@@ -96,6 +96,8 @@ export interface Config {
   changesRetentionMs: number;
   /** Live streams open at once per account, on one instance (contract §14): EVENT_STREAMS_PER_ACCOUNT. */
   eventStreamsPerAccount: number;
+  /** Live streams open at once per client IP (an IPv6 client by its /64), on one instance: EVENT_STREAMS_PER_IP. */
+  eventStreamsPerIp: number;
   /** How often a live stream sends a comment line and checks itself: EVENT_HEARTBEAT (at most 30 s, as contract §14 asks). */
   eventHeartbeatMs: number;
   rateLimits: {
@@ -651,6 +653,7 @@ export function loadConfig(env: Env = process.env): Config {
     unverifiedAccountTtlMs: positiveDuration('UNVERIFIED_ACCOUNT_TTL', '7d'),
     changesRetentionMs: positiveDuration('CHANGES_RETENTION', '30d'),
     eventStreamsPerAccount: integer('EVENT_STREAMS_PER_ACCOUNT', '10', 1),
+    eventStreamsPerIp: integer('EVENT_STREAMS_PER_IP', '50', 1),
     eventHeartbeatMs: check(() => heartbeat(positiveDuration('EVENT_HEARTBEAT', '25s')), 1),
     rateLimits: {
       enabled: onOff('RATE_LIMITS', 'on'),
