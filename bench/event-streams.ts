@@ -94,7 +94,8 @@ async function main(): Promise<void> {
       pinning,
       dataDir: workDir,
       name: 'streams',
-      env: { EVENT_STREAMS_PER_ACCOUNT: String(count) },
+      // Every stream comes from this one process, on one account: both caps must let them all in.
+      env: { EVENT_STREAMS_PER_ACCOUNT: String(count), EVENT_STREAMS_PER_IP: String(count) },
     });
     try {
       const token = (await benchAccounts(service.url, database.url, [1])).accounts[0]!.token;

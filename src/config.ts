@@ -106,6 +106,8 @@ export interface Config {
   changesRetentionMs: number;
   /** Live streams open at once per account, on one instance (docs/offline-and-live.md): EVENT_STREAMS_PER_ACCOUNT. */
   eventStreamsPerAccount: number;
+  /** Live streams open at once per client IP (an IPv6 client by its /64), on one instance: EVENT_STREAMS_PER_IP. */
+  eventStreamsPerIp: number;
   /** How often a live stream sends a comment line and checks itself: EVENT_HEARTBEAT (at most 30 s, as docs/offline-and-live.md asks). */
   eventHeartbeatMs: number;
   rateLimits: {
@@ -669,6 +671,7 @@ export function loadConfig(env: Env = process.env): Config {
     unverifiedAccountTtlMs: positiveDuration('UNVERIFIED_ACCOUNT_TTL', '7d'),
     changesRetentionMs: positiveDuration('CHANGES_RETENTION', '30d'),
     eventStreamsPerAccount: integer('EVENT_STREAMS_PER_ACCOUNT', '10', 1),
+    eventStreamsPerIp: integer('EVENT_STREAMS_PER_IP', '50', 1),
     eventHeartbeatMs: check(() => heartbeat(positiveDuration('EVENT_HEARTBEAT', '25s')), 1),
     rateLimits: {
       enabled: onOff('RATE_LIMITS', 'on'),

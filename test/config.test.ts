@@ -318,6 +318,7 @@ describe('configuration', () => {
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'],
     [{ CHANGES_RETENTION: '0' }, 'CHANGES_RETENTION'],
     [{ EVENT_STREAMS_PER_ACCOUNT: '0' }, 'EVENT_STREAMS_PER_ACCOUNT'],
+    [{ EVENT_STREAMS_PER_IP: '0' }, 'EVENT_STREAMS_PER_IP'],
     [{ EVENT_HEARTBEAT: '31s' }, 'EVENT_HEARTBEAT'],
   ];
   for (const [env, variable] of bad) {

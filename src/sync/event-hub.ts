@@ -10,6 +10,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Access } from '../app-data/access.ts';
 import type { AppContext } from '../context.ts';
+import { clientNetwork } from '../auth/client-network.ts';
 import { rateLimited } from '../errors.ts';
 import { changesAfter } from './change-queries.ts';
 import { changesOf, PAGE_SIZE } from './change-service.ts';
@@ -39,12 +40,16 @@ export interface StreamStart {
   view: string;
   /** The change id the client has (Last-Event-ID), or the newest when it has none. */
   after: number;
+  /** The client's address as seen under TRUST_PROXY (request.ip). */
+  ip: string;
   raw: ServerResponse;
 }
 
 class LiveStream {
   readonly #hub: EventHub;
   readonly start: StreamStart;
+  /** What the per-IP cap counts this stream under. */
+  readonly network: string;
   #after: number;
   #running: Promise<void> | undefined;
   #again = false;
@@ -54,6 +59,7 @@ class LiveStream {
     this.#hub = hub;
     this.start = start;
     this.#after = start.after;
+    this.network = clientNetwork(start.ip);
   }
 
   get ownerAccountId(): number {
@@ -135,6 +141,7 @@ export class EventHub {
   readonly #ctx: AppContext;
   readonly #byOwner = new Map<number, Set<LiveStream>>();
   readonly #byCaller = new Map<number, Set<LiveStream>>();
+  readonly #byNetwork = new Map<string, Set<LiveStream>>();
   readonly #waking = new Set<number>();
   readonly #listening: { close(): Promise<void> };
   readonly #heartbeat: NodeJS.Timeout;
@@ -155,13 +162,18 @@ export class EventHub {
     this.#heartbeat.unref();
   }
 
-  /** 429 when the caller has as many streams open as they may. */
-  admit(callerAccountId: number): void {
-    if ((this.#byCaller.get(callerAccountId)?.size ?? 0) >= this.#ctx.config.eventStreamsPerAccount) {
-      throw rateLimited(
-        30,
-        `At most ${this.#ctx.config.eventStreamsPerAccount} live streams may be open at once per account; close one first.`,
-      );
+  /**
+   * 429 when the caller's account, or the client's IP (`request.ip`, an IPv6 client by its /64),
+   * has as many streams open as it may: a stream holds a connection and a place in every wake,
+   * and accounts are cheap to make.
+   */
+  admit(callerAccountId: number, ip: string): void {
+    const { eventStreamsPerAccount, eventStreamsPerIp } = this.#ctx.config;
+    if ((this.#byCaller.get(callerAccountId)?.size ?? 0) >= eventStreamsPerAccount) {
+      throw rateLimited(30, `At most ${eventStreamsPerAccount} live streams may be open at once per account; close one first.`);
+    }
+    if ((this.#byNetwork.get(clientNetwork(ip))?.size ?? 0) >= eventStreamsPerIp) {
+      throw rateLimited(30, `At most ${eventStreamsPerIp} live streams may be open at once from one address; close one first.`);
     }
   }
 
@@ -170,6 +182,7 @@ export class EventHub {
     const stream = new LiveStream(this, start);
     add(this.#byOwner, stream.ownerAccountId, stream);
     add(this.#byCaller, start.holder.callerAccountId, stream);
+    add(this.#byNetwork, stream.network, stream);
     start.raw.on('close', () => stream.end());
     stream.pump();
   }
@@ -177,6 +190,7 @@ export class EventHub {
   forget(stream: LiveStream): void {
     remove(this.#byOwner, stream.ownerAccountId, stream);
     remove(this.#byCaller, stream.start.holder.callerAccountId, stream);
+    remove(this.#byNetwork, stream.network, stream);
   }
 
   /** Ends every stream (the server is shutting down: clients reconnect elsewhere, from their last event). */
@@ -216,13 +230,13 @@ export class EventHub {
   }
 }
 
-function add(map: Map<number, Set<LiveStream>>, key: number, stream: LiveStream): void {
+function add<K>(map: Map<K, Set<LiveStream>>, key: K, stream: LiveStream): void {
   const set = map.get(key) ?? new Set();
   set.add(stream);
   map.set(key, set);
 }
 
-function remove(map: Map<number, Set<LiveStream>>, key: number, stream: LiveStream): void {
+function remove<K>(map: Map<K, Set<LiveStream>>, key: K, stream: LiveStream): void {
   const set = map.get(key);
   set?.delete(stream);
   if (set?.size === 0) map.delete(key);

@@ -27,7 +27,7 @@ export function registerEventRoutes(app: App, ctx: AppContext): EventHub {
         description:
           'One event per change: `id:` its cursor, `data:` {"type", "id", "op"}. Reconnect with `Last-Event-ID` to resume with no gap and no repeat, ' +
           'on any instance; a comment line comes at least every 30 s. The stream ends when the token is revoked or access changes or ends; ' +
-          'at most EVENT_STREAMS_PER_ACCOUNT streams per account at once (429).',
+          'at most EVENT_STREAMS_PER_ACCOUNT streams per account and EVENT_STREAMS_PER_IP per client address at once (429).',
         operationId: 'streamEvents',
         params: IdParams,
         headers: Type.Object({
@@ -53,7 +53,7 @@ export function registerEventRoutes(app: App, ctx: AppContext): EventHub {
           lastEventId === undefined
             ? await currentChangeId(ctx, access, appUserId)
             : await checkedSince(ctx, access, appUserId, lastEventId);
-        hub.admit(caller.accountId);
+        hub.admit(caller.accountId, request.ip);
         reply.hijack();
         reply.raw.writeHead(200, {
           ...(reply.getHeaders() as Record<string, string>),
@@ -75,6 +75,7 @@ export function registerEventRoutes(app: App, ctx: AppContext): EventHub {
           access,
           view: viewOf(access),
           after,
+          ip: request.ip,
           raw: reply.raw,
         });
       }),

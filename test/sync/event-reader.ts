@@ -24,9 +24,10 @@ export async function openStream(
   path: string,
   token: string | undefined,
   lastEventId?: string,
+  extraHeaders: Record<string, string> = {},
 ): Promise<OpenStream> {
   const controller = new AbortController();
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...extraHeaders };
   if (token) headers.authorization = `Token ${token}`;
   if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
   const response = await fetch(`${server.url}${path}`, { headers, signal: controller.signal });

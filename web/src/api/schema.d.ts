@@ -552,7 +552,7 @@ export interface paths {
         };
         /**
          * A live stream of an app user's changes (Server-Sent Events; owner and accessors)
-         * @description One event per change: `id:` its cursor, `data:` {"type", "id", "op"}. Reconnect with `Last-Event-ID` to resume with no gap and no repeat, on any instance; a comment line comes at least every 30 s. The stream ends when the token is revoked or access changes or ends; at most EVENT_STREAMS_PER_ACCOUNT streams per account at once (429).
+         * @description One event per change: `id:` its cursor, `data:` {"type", "id", "op"}. Reconnect with `Last-Event-ID` to resume with no gap and no repeat, on any instance; a comment line comes at least every 30 s. The stream ends when the token is revoked or access changes or ends; at most EVENT_STREAMS_PER_ACCOUNT streams per account and EVENT_STREAMS_PER_IP per client address at once (429).
          */
         get: operations["streamEvents"];
         put?: never;
