@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import type { FieldErrors } from '../errors.ts';
 import type { App } from './types.ts';
+import { FIELD_ERROR_LEVELS } from './validation-errors.ts';
 
 /** `{"detail": "…"}`: every error but a 400 about fields. */
 export const ErrorDetailSchema = {
@@ -26,20 +27,27 @@ export const PinRequiredSchema = {
   additionalProperties: false,
 } as const;
 
+const MESSAGES = { type: 'array', items: { type: 'string' } } as const;
+
+/** FieldErrors from `level` down: each level spelled out, the last holding messages only. */
+function fieldErrorsFrom(level: number): object {
+  if (level === FIELD_ERROR_LEVELS) return { type: 'object', additionalProperties: MESSAGES };
+  const nested = fieldErrorsFrom(level + 1);
+  return { type: 'object', additionalProperties: { anyOf: [MESSAGES, { type: 'array', items: nested }, nested] } };
+}
+
 /**
  * A 400 about fields: `{"<field>": ["message", …], "non_field_errors": ["…"]}`. Nested objects
  * nest (`{"image_content": {"media_resource": ["…"]}}`), and a list field has one object per
- * element, empty for an element without errors (`{"entries": [{}, {"text": ["…"]}]}`).
+ * element, empty for an element without errors (`{"entries": [{}, {"text": ["…"]}]}`). Written
+ * out to a fixed depth rather than referring to itself: contract-testing tools that generate
+ * requests from the document stop at a recursive $ref.
  */
 export const FieldErrorsSchema = {
   $id: 'FieldErrors',
-  type: 'object',
-  description:
-    'Messages by field name (non_field_errors: about the body as a whole). A nested object has its own FieldErrors; a list has one FieldErrors per element.',
-  additionalProperties: {
-    anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'array', items: { $ref: 'FieldErrors' } }, { $ref: 'FieldErrors' }],
-  },
-} as const;
+  ...fieldErrorsFrom(1),
+  description: `Messages by field name (non_field_errors: about the body as a whole). A nested object has its own FieldErrors; a list has one FieldErrors per element (empty for an element without errors). At most ${FIELD_ERROR_LEVELS} levels of objects: an error deeper in the body is reported at its field on the last level.`,
+};
 
 /** Adds the shared error schemas, so routes can refer to them by $id. */
 export function registerErrorSchemas(app: App): void {

@@ -78,8 +78,33 @@ function decodePointer(pointer: string): string[] {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** Sets errors[a][b]… = [message], making arrays for numeric segments (DRF's list errors). */
-export function placeFieldError(errors: FieldErrors, segments: string[], message: string): void {
+/**
+ * How deep a 400 body's objects nest: the body itself is level 1, each nested object or list
+ * element one more. Bodies the schemas accept need 3; the documented FieldErrors schema has a
+ * fixed depth (contract-testing tools refuse a self-referencing one), so an error about a
+ * field deeper down (a string with a control character inside unknown nested fields) is
+ * reported at its ancestor on the last level.
+ */
+export const FIELD_ERROR_LEVELS = 4;
+
+/** The path cut at the field on the last level, if it goes deeper. */
+function withinLevels(segments: string[]): string[] {
+  let level = 1;
+  for (let i = 0; i < segments.length; i++) {
+    // A number after a field is an element of the list that field holds (see below).
+    if (i > 0 && /^\d+$/.test(segments[i]!)) continue;
+    if (i + 1 < segments.length && level === FIELD_ERROR_LEVELS) return segments.slice(0, i + 1);
+    level++;
+  }
+  return segments;
+}
+
+/**
+ * Sets errors[a][b]… = [message], making arrays for numeric segments (DRF's list errors); no
+ * deeper than FIELD_ERROR_LEVELS.
+ */
+export function placeFieldError(errors: FieldErrors, path: string[], message: string): void {
+  const segments = withinLevels(path);
   // biome-ignore lint/suspicious/noExplicitAny: walks a tree of objects and arrays that this loop itself builds
   let node: any = errors;
   for (let i = 0; i < segments.length - 1; i++) {

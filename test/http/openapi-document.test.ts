@@ -3,6 +3,7 @@
 // is not a positive integer with 404, not 400.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { UNCLEAN_TEXT } from '../../src/http/body-normalisation.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { listOperations, type OpenApiDocument, type Operation } from '../fuzz/openapi-walker.ts';
@@ -197,6 +198,32 @@ describe('the OpenAPI document', () => {
     for (const body of [{ name: 'not a list' }, { name: [1] }, { detail: 'x', extra: 'y' }]) {
       assert.ok(!validate(body), `${JSON.stringify(body)} should not match`);
     }
+  });
+
+  test('FieldErrors has a fixed depth, four levels of objects, with no $ref (contract-testing tools stop at a recursive one)', () => {
+    assert.doesNotMatch(JSON.stringify(doc.components!.schemas!.FieldErrors), /\$ref/);
+    const validate = new ResponseChecker(doc).validator('400 levels', BAD_REQUEST);
+    const nested = (levels: number): Json => (levels === 1 ? { text: ['Not a valid string.'] } : { field: nested(levels - 1) });
+    const listed = (levels: number): Json => (levels === 1 ? { text: ['x'] } : { entries: [{}, listed(levels - 1)] });
+    for (const body of [nested(4), listed(4)]) assert.ok(validate(body), JSON.stringify(body));
+    for (const body of [nested(5), listed(5)]) assert.ok(!validate(body), `${JSON.stringify(body)} is deeper than documented`);
+  });
+
+  test('an error deeper than four levels in the body is reported at its field on the fourth, as documented', async () => {
+    const { token } = await createAccount(server);
+    const create = listOperations(doc).find((operation) => operation.key === 'POST /app/users/')!;
+    const body = { name: 'Deep', extra: { a: { b: { c: { d: { e: 'nul \u0000 here' } } } } } };
+    const response = await server.request('POST', '/app/users/', { token, body });
+    assert.equal(response.status, 400, response.text);
+    assert.deepEqual(response.body, { extra: { a: { b: { c: [UNCLEAN_TEXT] } } } });
+    assert.deepEqual(new ResponseChecker(doc).check(create, 'POST', response), []);
+    const inList = await server.request('POST', '/app/users/', {
+      token,
+      body: { name: 'Deep', extra: [{ a: [{ b: [{ c: { d: ['\u0000'] } }] }] }] },
+    });
+    assert.equal(inList.status, 400, inList.text);
+    assert.deepEqual(inList.body, { extra: [{ a: [{ b: [{ c: [UNCLEAN_TEXT] }] }] }] });
+    assert.deepEqual(new ResponseChecker(doc).check(create, 'POST', inList), []);
   });
 
   test('path ids are integers ≥ 1 in the document; other path parameters keep their type', () => {

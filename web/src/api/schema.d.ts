@@ -1388,9 +1388,37 @@ export interface components {
         ErrorDetail: {
             detail: string;
         };
-        /** @description Messages by field name (non_field_errors: about the body as a whole). A nested object has its own FieldErrors; a list has one FieldErrors per element. */
+        /** @description Messages by field name (non_field_errors: about the body as a whole). A nested object has its own FieldErrors; a list has one FieldErrors per element (empty for an element without errors). At most 4 levels of objects: an error deeper in the body is reported at its field on the last level. */
         FieldErrors: {
-            [key: string]: string[] | components["schemas"]["FieldErrors"][] | components["schemas"]["FieldErrors"];
+            [key: string]: string[] | {
+                [key: string]: string[] | {
+                    [key: string]: string[] | {
+                        [key: string]: string[];
+                    }[] | {
+                        [key: string]: string[];
+                    };
+                }[] | {
+                    [key: string]: string[] | {
+                        [key: string]: string[];
+                    }[] | {
+                        [key: string]: string[];
+                    };
+                };
+            }[] | {
+                [key: string]: string[] | {
+                    [key: string]: string[] | {
+                        [key: string]: string[];
+                    }[] | {
+                        [key: string]: string[];
+                    };
+                }[] | {
+                    [key: string]: string[] | {
+                        [key: string]: string[];
+                    }[] | {
+                        [key: string]: string[];
+                    };
+                };
+            };
         };
         /** @description The link has a PIN: send it with POST {"pin"} to read the link. */
         PinRequired: {
