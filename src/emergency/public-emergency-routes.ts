@@ -6,16 +6,15 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
 import type { AppContext } from '../context.ts';
 import { errors } from '../http/error-schemas.ts';
+import { SECRET_ADDRESS_HEADERS } from '../http/security-headers.ts';
 import type { App } from '../http/types.ts';
 import { openLink, unlockLink, type Viewer } from './public-emergency-service.ts';
 import { PinBody, PublicEmergencyInfoSchema, TokenParams } from './public-emergency-schemas.ts';
 
 const tags = ['emergency links'];
 
-export const PUBLIC_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' };
-
 const publicHeaders: onRequestHookHandler = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-  reply.headers(PUBLIC_HEADERS);
+  reply.headers(SECRET_ADDRESS_HEADERS);
   done();
 };
 
