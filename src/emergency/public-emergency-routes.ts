@@ -59,7 +59,8 @@ export function registerPublicEmergencyRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'Read an emergency link with its PIN (no token needed)',
         description:
-          'A wrong PIN is 400 under `pin`; after 5 wrong PINs in 15 minutes the link answers 429 for 15 minutes, and its owner is e-mailed. A link without a PIN ignores `pin`.',
+          'A wrong PIN is 400 under `pin`; after 5 wrong PINs in 15 minutes the link answers 429 for 15 minutes, twice as long each lock-out in a row, and its owner is e-mailed. ' +
+          'The third lock-out in a row stops the link taking PINs (429 without Retry-After) until its owner sets the PIN again. A link without a PIN ignores `pin`.',
         security: [],
         params: TokenParams,
         body: PinBody,
