@@ -87,6 +87,11 @@ export function rateLimited(retryAfterSeconds: number, detail = 'Too many reques
 }
 
 /** 429 for `waitMs` more: "<reason>; try again in N seconds.", with Retry-After: N (whole seconds, at least 1). */
+/** 429 with no time to try again after: refused until someone acts. */
+export function rateLimitedUntilReset(detail: string): DomainError {
+  return new DomainError('rate-limited', { detail });
+}
+
 export function rateLimitedFor(waitMs: number, reason: string): DomainError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   return rateLimited(seconds, `${reason}; try again in ${seconds} seconds.`);

@@ -26,6 +26,7 @@ import { operatorsMigration } from './migrations/0021-operators.ts';
 import { changesWithoutForeignKeyMigration } from './migrations/0022-changes-without-foreign-key.ts';
 import { listItemFunctionLogsMigration } from './migrations/0023-list-item-function-logs.ts';
 import { signInBrowserMigration } from './migrations/0025-sign-in-browser.ts';
+import { emergencyPinLockoutsMigration } from './migrations/0026-emergency-pin-lockouts.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -53,6 +54,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0022-changes-without-foreign-key': changesWithoutForeignKeyMigration(db.dialect),
     '0023-list-item-function-logs': listItemFunctionLogsMigration(db.dialect),
     '0025-sign-in-browser': signInBrowserMigration(),
+    '0026-emergency-pin-lockouts': emergencyPinLockoutsMigration(),
   };
 }
 

@@ -260,6 +260,8 @@ export interface EmergencyLinksTable {
   pin_hash: string | null;
   /** Too many wrong PINs: the link answers 429 until then. */
   pin_locked_until: number | null;
+  /** Lock-outs in a row (no right PIN, no new PIN since): each lasts longer; enough of them and the link takes no PIN. */
+  pin_lockouts: Generated<number>;
   created_at: number;
   /** null: never expires. */
   expires_at: number | null;

@@ -18,6 +18,7 @@ export interface PublicLinkRow {
   label: string;
   pin_hash: string | null;
   pin_locked_until: number | null;
+  pin_lockouts: number;
   expires_at: number | null;
 }
 
@@ -96,7 +97,7 @@ export async function updateEmergencyLink(
   trx: Db,
   accountId: number,
   id: number,
-  changes: { label?: string; expires_at?: number | null; pin_hash?: string | null; pin_locked_until?: null },
+  changes: { label?: string; expires_at?: number | null; pin_hash?: string | null; pin_locked_until?: null; pin_lockouts?: 0 },
 ): Promise<void> {
   await trx.updateTable('emergency_links').set(changes).where('id', '=', id).where('account_id', '=', accountId).execute();
 }
@@ -122,15 +123,30 @@ export function listLinkViews(db: Db, accountId: number, linkId: number, since: 
 export function findLinkByTokenHash(db: Db, tokenHash: string): Promise<PublicLinkRow | undefined> {
   return db
     .selectFrom('emergency_links')
-    .select(['id', 'account_id', 'app_user_id', 'label', 'pin_hash', 'pin_locked_until', 'expires_at'])
+    .select(['id', 'account_id', 'app_user_id', 'label', 'pin_hash', 'pin_locked_until', 'pin_lockouts', 'expires_at'])
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
 
-/** Locks the link's PIN until `until` (too many wrong PINs); false when the link is gone. */
-export async function lockLinkPin(db: Db, linkId: number, until: number): Promise<boolean> {
-  const result = await db.updateTable('emergency_links').set({ pin_locked_until: until }).where('id', '=', linkId).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/** Counts one more lock-out of the link's PIN; its lock-outs in a row so far, undefined when the link is gone. */
+export async function countLinkLockout(db: Db, linkId: number): Promise<number | undefined> {
+  const row = await db
+    .updateTable('emergency_links')
+    .set((eb) => ({ pin_lockouts: eb('pin_lockouts', '+', 1) }))
+    .where('id', '=', linkId)
+    .returning('pin_lockouts')
+    .executeTakeFirst();
+  return row?.pin_lockouts;
+}
+
+/** Locks the link's PIN until `until` (too many wrong PINs). */
+export async function lockLinkPin(db: Db, linkId: number, until: number): Promise<void> {
+  await db.updateTable('emergency_links').set({ pin_locked_until: until }).where('id', '=', linkId).execute();
+}
+
+/** A right PIN: the lock-outs in a row start again from none. */
+export async function clearLinkLockouts(db: Db, linkId: number): Promise<void> {
+  await db.updateTable('emergency_links').set({ pin_lockouts: 0 }).where('id', '=', linkId).where('pin_lockouts', '>', 0).execute();
 }
 
 /**

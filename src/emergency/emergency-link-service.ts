@@ -88,7 +88,10 @@ export async function createEmergencyLink(
   return { ...toEmergencyLink(ctx, row), link: publicLink(ctx, token) };
 }
 
-/** A new PIN, or none, also lifts a lock-out: the wrong PINs were against the old one. */
+/**
+ * A new PIN (or the same one again), or none, also lifts a lock-out and starts the lock-outs
+ * in a row from none: the owner has acted (pin-lockout.ts).
+ */
 export async function changeEmergencyLink(
   ctx: AppContext,
   accountId: number,
@@ -98,7 +101,11 @@ export async function changeEmergencyLink(
   const values = {
     ...(changes.label !== undefined && { label: changes.label }),
     ...(changes.expires_at !== undefined && { expires_at: expiryAt(changes.expires_at, ctx.clock.now()) }),
-    ...(changes.pin !== undefined && { pin_hash: changes.pin === null ? null : await hashPassword(changes.pin), pin_locked_until: null }),
+    ...(changes.pin !== undefined && {
+      pin_hash: changes.pin === null ? null : await hashPassword(changes.pin),
+      pin_locked_until: null,
+      pin_lockouts: 0 as const,
+    }),
   };
   const row = await writeOwned(
     ctx,

@@ -6,16 +6,15 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import { perIpRateLimit } from '../auth/ip-rate-limits.ts';
 import type { AppContext } from '../context.ts';
 import { errors } from '../http/error-schemas.ts';
+import { SECRET_ADDRESS_HEADERS } from '../http/security-headers.ts';
 import type { App } from '../http/types.ts';
 import { openLink, unlockLink, type Viewer } from './public-emergency-service.ts';
 import { PinBody, PublicEmergencyInfoSchema, TokenParams } from './public-emergency-schemas.ts';
 
 const tags = ['emergency links'];
 
-export const PUBLIC_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' };
-
 const publicHeaders: onRequestHookHandler = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-  reply.headers(PUBLIC_HEADERS);
+  reply.headers(SECRET_ADDRESS_HEADERS);
   done();
 };
 
@@ -60,7 +59,8 @@ export function registerPublicEmergencyRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'Read an emergency link with its PIN (no token needed)',
         description:
-          'A wrong PIN is 400 under `pin`; after 5 wrong PINs in 15 minutes the link answers 429 for 15 minutes, and its owner is e-mailed. A link without a PIN ignores `pin`.',
+          'A wrong PIN is 400 under `pin`; after 5 wrong PINs in 15 minutes the link answers 429 for 15 minutes, twice as long each lock-out in a row, and its owner is e-mailed. ' +
+          'The third lock-out in a row stops the link taking PINs (429 without Retry-After) until its owner sets the PIN again. A link without a PIN ignores `pin`.',
         security: [],
         params: TokenParams,
         body: PinBody,

@@ -11,9 +11,17 @@ import { fieldError, notFound, pinRequired } from '../errors.ts';
 import { storedUserAgent } from '../http/user-agent.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { emergencyLinkLockedMessage, emergencyLinkViewedMessage } from '../mail/messages.ts';
-import { findLinkByTokenHash, insertView, lockLinkPin, ownerAddress, type PublicLinkRow } from './emergency-link-queries.ts';
+import {
+  clearLinkLockouts,
+  countLinkLockout,
+  findLinkByTokenHash,
+  insertView,
+  lockLinkPin,
+  ownerAddress,
+  type PublicLinkRow,
+} from './emergency-link-queries.ts';
 import { isLinkToken, linkTokenHash } from './link-token.ts';
-import { beginPinAttempt, forgetWrongPins, refuseWhileLocked } from './pin-lockout.ts';
+import { beginPinAttempt, forgetWrongPins, lockDurationMs, refuseWhileLocked, stopped } from './pin-lockout.ts';
 import { toPublicEmergencyInfo, type PublicEmergencyInfo } from './public-emergency-schemas.ts';
 
 export const PIN_NEEDED = 'This information is protected by a PIN. Enter the PIN to see it.';
@@ -33,7 +41,7 @@ export interface Viewer {
 export async function openLink(ctx: AppContext, token: string, viewer: Viewer): Promise<PublicEmergencyInfo> {
   const link = await liveLink(ctx, token);
   if (link.pin_hash !== null) {
-    refuseWhileLocked(ctx, link.pin_locked_until);
+    refuseWhileLocked(ctx, link);
     throw pinRequired(PIN_NEEDED);
   }
   return show(ctx, link, viewer);
@@ -43,13 +51,14 @@ export async function openLink(ctx: AppContext, token: string, viewer: Viewer): 
 export async function unlockLink(ctx: AppContext, token: string, pin: string, viewer: Viewer): Promise<PublicEmergencyInfo> {
   const link = await liveLink(ctx, token);
   if (link.pin_hash === null) return show(ctx, link, viewer);
-  refuseWhileLocked(ctx, link.pin_locked_until);
+  refuseWhileLocked(ctx, link);
   const attempt = await beginPinAttempt(ctx, link.id);
   if (!(await verifyPassword(link.pin_hash, pin))) {
-    if (attempt.locksUntil !== undefined) await lock(ctx, link, attempt.locksUntil);
+    if (attempt.locks) await lock(ctx, link);
     throw fieldError('pin', WRONG_PIN);
   }
   await attempt.succeeded();
+  if (link.pin_lockouts > 0) await ctx.db.writeTransaction((trx) => clearLinkLockouts(trx, link.id));
   return show(ctx, link, viewer);
 }
 
@@ -86,11 +95,18 @@ async function show(ctx: AppContext, link: PublicLinkRow, viewer: Viewer): Promi
   return toPublicEmergencyInfo(ctx, appUser.name, items, contacts, now);
 }
 
-/** Too many wrong PINs: the link answers 429 until `until`, and its owner is told. */
-async function lock(ctx: AppContext, link: PublicLinkRow, until: number): Promise<void> {
+/**
+ * Too many wrong PINs: the link answers 429 for longer than the last time, or, its lock-outs
+ * in a row enough, until its owner sets the PIN again; the owner is told either way.
+ */
+async function lock(ctx: AppContext, link: PublicLinkRow): Promise<void> {
   await ctx.db.writeTransaction(async (trx) => {
-    const to = (await lockLinkPin(trx, link.id, until)) ? await ownerAddress(trx, link.account_id) : undefined;
-    if (to) await queueEmail(ctx, trx, emergencyLinkLockedMessage(to, link.label, until - ctx.clock.now()), link.account_id);
+    const lockouts = await countLinkLockout(trx, link.id);
+    if (lockouts === undefined) return;
+    const lockMs = stopped(lockouts) ? null : lockDurationMs(ctx.config.rateLimits.emergencyPinFailures.windowMs, lockouts);
+    if (lockMs !== null) await lockLinkPin(trx, link.id, ctx.clock.now() + lockMs);
+    const to = await ownerAddress(trx, link.account_id);
+    if (to) await queueEmail(ctx, trx, emergencyLinkLockedMessage(to, link.label, lockMs), link.account_id);
   });
   ctx.outbox.wake();
   await forgetWrongPins(ctx, link.id);

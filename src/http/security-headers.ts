@@ -5,6 +5,12 @@
 // a middleware per request. The documentation pages get helmet's fuller set (app.ts).
 import type { App } from './types.ts';
 
+/**
+ * For answers reached through an address that is itself the credential (an emergency link's
+ * token, its API and its page): never stored, sent on as a referrer, or indexed.
+ */
+export const SECRET_ADDRESS_HEADERS = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' } as const;
+
 export function registerSecurityHeaders(app: App, publicUrl: string): void {
   const headers: Record<string, string> = {
     'cache-control': 'no-store',

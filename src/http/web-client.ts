@@ -1,7 +1,8 @@
 // The web client for people (docs/web-client.md), served from its build (WEB_CLIENT_DIR):
 // - its pages — `/` and the paths in PAGE_PATHS, none under an API prefix, so an unknown
 //   /app/, /account/, /auth/, /media/ or /public/ path keeps the API's JSON 404 — answer index.html,
-//   revalidated on every visit (no-cache), so a new build is picked up at once;
+//   revalidated on every visit (no-cache), so a new build is picked up at once; an emergency
+//   link's page, whose address is the link's token, is never stored, sent on or indexed;
 // - its hashed files under /assets/ are cached for a year (immutable): a new build names them anew.
 // Pages get a content security policy of their own: scripts, styles and connections only from
 // this origin (no inline script), images also from data:, blob: (previews of a chosen file) and
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { notFound } from '../errors.ts';
 import { toLoopbackHost } from './loopback.ts';
+import { SECRET_ADDRESS_HEADERS } from './security-headers.ts';
 import type { App } from './types.ts';
 
 const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
@@ -39,6 +41,9 @@ export const PAGE_PATHS = [
   // An emergency link, $PUBLIC_URL/emergency/<token> (docs/emergency-links.md): the page reads /public/emergency/<token>/.
   '/emergency/*',
 ] as const;
+
+/** The page of an emergency link, whose address is its credential: the headers of its API (SECRET_ADDRESS_HEADERS). */
+const EMERGENCY_PAGE = '/emergency/*';
 
 const NOT_BUILT =
   'The web client is not built, so there is no page here yet. Run `npm run build` (or `npm run build:web` while developing) ' +
@@ -112,9 +117,12 @@ export async function registerWebClient(app: App, dir: string, publicUrl: string
         const file = await readFile(indexFile, 'utf8').catch(() => undefined);
         const html = inbox ? file?.replace('</head>', `${DEV_INBOX_META}</head>`) : file;
         if (html === undefined) {
+          if (path === EMERGENCY_PAGE) reply.headers(SECRET_ADDRESS_HEADERS);
           return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_BUILT);
         }
-        return reply.header('cache-control', 'no-cache').header('content-security-policy', csp).type('text/html; charset=utf-8').send(html);
+        reply.header('cache-control', 'no-cache');
+        if (path === EMERGENCY_PAGE) reply.headers(SECRET_ADDRESS_HEADERS);
+        return reply.header('content-security-policy', csp).type('text/html; charset=utf-8').send(html);
       });
     }
   });

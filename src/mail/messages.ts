@@ -192,7 +192,14 @@ export function emergencyLinkViewedMessage(
 }
 
 /** Too many wrong PINs for an emergency link: it is locked for a while. */
-export function emergencyLinkLockedMessage(to: string, label: string, lockMs: number): MailMessage {
+/** `lockMs`: how long the link is locked; null: it takes no PIN until its owner sets one again. */
+export function emergencyLinkLockedMessage(to: string, label: string, lockMs: number | null): MailMessage {
+  if (lockMs === null) {
+    return compose(to, 'Wrong PINs were entered for your emergency link', [
+      `${linkName(label)} was sent too many wrong PINs again, so it no longer takes any PIN, the right one included.`,
+      'To let it open again, set its PIN in the app (the same PIN or a new one), or revoke the link.',
+    ]);
+  }
   const minutes = Math.max(1, Math.ceil(lockMs / 60_000));
   return compose(to, 'Wrong PINs were entered for your emergency link', [
     `${linkName(label)} was sent too many wrong PINs, so it answers nobody for the next ${minutes} minute${minutes === 1 ? '' : 's'}, the right PIN included.`,

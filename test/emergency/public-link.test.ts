@@ -1,8 +1,12 @@
 // docs/emergency-links.md, the public side: what a link shows, with and without a PIN, its headers, the
 // one 404 for unknown, expired, revoked and malformed tokens, the views it records (time, IP
 // as seen under TRUST_PROXY, User-Agent; newest first; 90 days, then swept), its media
-// through file URLs signed for 15 minutes, and a token that never reaches the log.
+// through file URLs signed for 15 minutes, the responder's page with the API's headers, and a
+// token that never reaches the log.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
@@ -205,6 +209,39 @@ describe('emergency links: the public routes', () => {
     const other = await createOwner(server);
     const theirs = await server.request('GET', `/app/emergency-links/${link.id}/views/`, { token: other.token });
     assert.equal(theirs.status, 404);
+  });
+});
+
+describe("emergency links: the responder's page", () => {
+  test('never stored, sent on as a referrer or indexed: valid, unknown, expired and revoked tokens alike, built or not', async () => {
+    const web = mkdtempSync(join(tmpdir(), 'emergency-page-web-'));
+    writeFileSync(join(web, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
+    const server = await startTestServer({ ...ENV, WEB_CLIENT_DIR: web });
+    try {
+      const owner = await createOwner(server);
+      const valid = await createLink(server, owner, { pin: '2468' });
+      const expiring = await createLink(server, owner, { expires_at: new Date(server.clock.now() + MINUTE).toISOString() });
+      const revoked = await createLink(server, owner);
+      assert.equal((await server.request('DELETE', `/app/emergency-links/${revoked.id}/`, { token: owner.token })).status, 204);
+      server.clock.advance(2 * MINUTE);
+      for (const token of [valid.token, 'A'.repeat(22), expiring.token, revoked.token, 'not-a-token']) {
+        const page = await server.request('GET', `/emergency/${token}`);
+        assert.equal(page.status, 200);
+        assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+        assert.deepEqual(publicHeaders(page), NO_STORE, token);
+      }
+      // No build yet: the page's 503 says so, with the same headers.
+      rmSync(join(web, 'index.html'));
+      const notBuilt = await server.request('GET', `/emergency/${valid.token}`);
+      assert.equal(notBuilt.status, 503);
+      assert.deepEqual(publicHeaders(notBuilt), NO_STORE);
+      // The client's other pages are revalidated, as before.
+      writeFileSync(join(web, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+      assert.equal((await server.request('GET', '/sign-in')).headers.get('cache-control'), 'no-cache');
+    } finally {
+      await server.close();
+      rmSync(web, { recursive: true, force: true });
+    }
   });
 });
 

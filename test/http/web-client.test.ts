@@ -47,7 +47,8 @@ describe('web client', () => {
       assert.equal(response.status, 200, path);
       assert.match(response.headers.get('content-type') ?? '', /^text\/html/, path);
       assert.match(response.text, /<div id="app"><\/div>/, path);
-      assert.equal(response.headers.get('cache-control'), 'no-cache', path);
+      // An emergency link's page is never stored (its address is the link's token).
+      assert.equal(response.headers.get('cache-control'), path.startsWith('/emergency/') ? 'no-store' : 'no-cache', path);
       const csp = response.headers.get('content-security-policy') ?? '';
       assert.match(csp, /script-src 'self'(;|$)/, path);
       assert.match(csp, /style-src 'self'(;|$)/, path);

@@ -1,7 +1,8 @@
 // /emergency/:token — the page an emergency link opens (docs/emergency-links.md), for anyone, on any
 // phone, without an account: no token is read or sent (public-client.ts), and the frame shows
 // no navigation (layout.tsx). It reads the link; when the link has a PIN it asks for it and
-// POSTs it; it says plainly when the link is no longer valid (404) or locked after wrong PINs (429).
+// POSTs it; it says plainly when the link is no longer valid (404) or locked after wrong PINs (429,
+// for a while, or until its owner sets the PIN again when no Retry-After comes with it).
 import { useEffect, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { publicApi } from '../../api/public-client.ts';
@@ -17,6 +18,7 @@ type Shown =
   | { kind: 'pin' }
   | { kind: 'gone' }
   | { kind: 'locked'; minutes: number }
+  | { kind: 'stopped' }
   | { kind: 'failed'; message: string };
 
 interface Answer {
@@ -29,8 +31,9 @@ interface Answer {
 function shownFor({ data, error, response }: Answer): Shown | undefined {
   if (response.ok && data) return { kind: 'info', info: data };
   if (response.status === 404) return { kind: 'gone' };
-  if (response.status === 429)
-    return { kind: 'locked', minutes: Math.max(1, Math.ceil(Number(response.headers.get('retry-after') ?? 60) / 60)) };
+  // No Retry-After: the link takes no PIN until its owner sets it again.
+  if (response.status === 429 && response.headers.get('retry-after') === null) return { kind: 'stopped' };
+  if (response.status === 429) return { kind: 'locked', minutes: Math.max(1, Math.ceil(Number(response.headers.get('retry-after')) / 60)) };
   if (response.status === 401 && (error as { pin_required?: boolean } | undefined)?.pin_required) return { kind: 'pin' };
   if (response.status === 400) return undefined;
   return failed(response.status);
@@ -121,6 +124,9 @@ export function PublicEmergency() {
         <Message retry={retry}>
           {`This link is locked for now after too many tries. Try again in about ${shown.minutes} ${shown.minutes === 1 ? 'minute' : 'minutes'}.`}
         </Message>
+      )}
+      {shown.kind === 'stopped' && (
+        <Message>This link no longer takes a PIN after too many wrong ones. Only its owner can open it again.</Message>
       )}
       {shown.kind === 'failed' && <Message retry={retry}>{shown.message}</Message>}
     </>
