@@ -3,15 +3,15 @@
 import { loadConfigOrExit } from './config.ts';
 import { startServer } from './server.ts';
 import { startupFailureMessage } from './startup-failure.ts';
-import { startupSummary } from './startup-summary.ts';
+import { startupMessage, startupSummary } from './startup-summary.ts';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const server = await startServer(config);
   // Where everything is, for the person who just started it (pretty logs print each on a line).
   server.ctx.log.info(
-    { address: server.address, ...startupSummary(config, server.metricsAddress) },
-    `Profile Service listening on ${server.address}; the web client is at ${config.publicUrl}/, the API documentation at ${config.publicUrl}/docs`,
+    { ...startupSummary(config, server.metricsAddress), address: server.address },
+    startupMessage(config, server.address),
   );
 
   const shutdown = (signal: string) => {

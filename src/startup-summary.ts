@@ -45,3 +45,12 @@ export function startupSummary(config: Config, metricsAddress?: string): Startup
     ...(metricsAddress === undefined ? {} : { metrics: `${metricsAddress}/metrics` }),
   };
 }
+
+/**
+ * The start-up line. The addresses a person opens come first: PUBLIC_URL's (by default
+ * http://localhost:8000, where passkeys work: WebAuthn takes no IP address), and the one the
+ * service listens on (http://127.0.0.1:8000) last.
+ */
+export function startupMessage(config: Config, listeningOn: string): string {
+  return `Profile Service: the web client is at ${config.publicUrl}/, the API documentation at ${config.publicUrl}/docs (listening on ${listeningOn})`;
+}

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
-import { startupSummary } from '../src/startup-summary.ts';
+import { startupMessage, startupSummary } from '../src/startup-summary.ts';
 
 describe('start-up summary', () => {
   test('the defaults: SQLite file, mail folder, media folder, docs', () => {
@@ -37,5 +37,11 @@ describe('start-up summary', () => {
     assert.equal(summary.metrics, 'http://127.0.0.1:9464/metrics');
     assert.equal(summary.docs, 'https://api.example/docs');
     assert.ok(!JSON.stringify(summary).includes('secret'));
+  });
+
+  test('the line names PUBLIC_URL first, where passkeys work, and the listening address last', () => {
+    const line = startupMessage(loadConfig({}), 'http://127.0.0.1:8000');
+    assert.equal(line.match(/http:\/\/[^\s/)]+/)?.[0], 'http://localhost:8000', line);
+    assert.ok(line.endsWith('(listening on http://127.0.0.1:8000)'), line);
   });
 });

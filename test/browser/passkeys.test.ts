@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CDPSession } from 'playwright-core';
+import { createAccount } from '../helpers/accounts.ts';
 import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
 import { withServiceAndBrowser } from './service-and-browser.ts';
@@ -107,6 +108,54 @@ describe('passkeys in the web client', () => {
         assert.match(await refusal.innerText(), /^This passkey/, 'the sentence as the service says it, no field name before it');
         assert.equal(new URL(page.url()).pathname, '/sign-in', 'still on the sign-in page');
         await flow.checkAccessible('sign-in, unknown passkey');
+      });
+      assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('at 127.0.0.1, where no passkey works, the pages say to open localhost', async () => {
+    const account = await createAccount(started.service.server);
+    const atLocalhost = new URL(started.service.url);
+    const atIp = `http://127.0.0.1:${atLocalhost.port}`;
+    const context = await newContext(started.browser, DESKTOP);
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'passkeys at 127.0.0.1' });
+      await flow.step('signed in at 127.0.0.1, the passkeys page says passkeys need localhost', async () => {
+        await flow.page.goto(`${atIp}/sign-in`);
+        await signIn(flow, account, account.password);
+        await flow.page.goto(`${atIp}/settings/passkeys`);
+        await flow.arrive('Passkeys', 'passkeys, at an IP address');
+        await visible(
+          flow.page.getByText(
+            `Passkeys do not work at an IP address such as 127.0.0.1: open http://localhost:${atLocalhost.port}/settings/passkeys instead.`,
+            { exact: true },
+          ),
+          'the hint before trying',
+        );
+      });
+      await flow.step('adding one says where it would work', async () => {
+        await field(flow, 'Name of the passkey').fill('Laptop');
+        await field(flow, 'Password').fill(account.password);
+        await flow.press(button(flow, 'Add a passkey'));
+        await visible(
+          alert(
+            flow,
+            `This service's passkeys belong to localhost, and this page is at 127.0.0.1: open http://localhost:${atLocalhost.port}/settings/passkeys to use them.`,
+          ),
+          'the address to open instead',
+        );
+        await flow.checkAccessible('passkeys, refused at an IP address');
+      });
+      await flow.step('signing in with a passkey says the same', async () => {
+        await flow.press(button(flow, 'Sign out'));
+        await atPath(flow.page, '/sign-in');
+        await flow.press(button(flow, 'Sign in with a passkey'));
+        await visible(
+          alert(flow, `open http://localhost:${atLocalhost.port}/sign-in to use them.`),
+          'the address to open instead, on the sign-in page',
+        );
       });
       assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
     } finally {

@@ -13,6 +13,7 @@ import { Page } from '../components/page.tsx';
 import { ProviderButtons } from '../components/provider-buttons.tsx';
 import { SecondStep } from '../components/second-step.tsx';
 import { useAction } from '../hooks/use-action.ts';
+import { rpIdProblem } from '../passkey-address.ts';
 import { keepToken, sessionEndedReason, useToken } from '../session.ts';
 
 /** Where to go once signed in: the page that sent the visitor here (a path of this site), else /data. */
@@ -44,9 +45,15 @@ export function SignIn() {
   async function signInWithPasskey(remember: boolean) {
     const options = await action.run(() => api.POST('/auth/passkey/options/'));
     if (!options) return;
+    const optionsJSON = options.data as PublicKeyCredentialRequestOptionsJSON;
+    const wrongAddress = rpIdProblem(optionsJSON.rpId, window.location);
+    if (wrongAddress) {
+      action.fail(wrongAddress);
+      return;
+    }
     let response: Awaited<ReturnType<typeof startAuthentication>>;
     try {
-      response = await startAuthentication({ optionsJSON: options.data as PublicKeyCredentialRequestOptionsJSON });
+      response = await startAuthentication({ optionsJSON });
     } catch (error) {
       action.fail(authenticatorProblem(error, false));
       return;

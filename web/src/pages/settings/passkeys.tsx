@@ -13,6 +13,7 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
+import { ipAddressHint, rpIdProblem } from '../../passkey-address.ts';
 
 function when(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : 'Never';
@@ -26,9 +27,15 @@ function AddPasskey({ onAdded }: { onAdded(passkey: Passkey): void }) {
     const password = text(data, 'password');
     const options = await action.run(() => api.POST('/account/passkeys/options/', { body: password ? { password } : {} }));
     if (!options) return;
+    const optionsJSON = options.data as PublicKeyCredentialCreationOptionsJSON;
+    const wrongAddress = rpIdProblem(optionsJSON.rp.id, window.location);
+    if (wrongAddress) {
+      action.fail(wrongAddress);
+      return;
+    }
     let response: RegistrationResponseJSON;
     try {
-      response = await startRegistration({ optionsJSON: options.data as PublicKeyCredentialCreationOptionsJSON });
+      response = await startRegistration({ optionsJSON });
     } catch (error) {
       action.fail(authenticatorProblem(error, true));
       return;
@@ -40,10 +47,12 @@ function AddPasskey({ onAdded }: { onAdded(passkey: Passkey): void }) {
       onAdded(done.data);
     }
   }
+  const atIpAddress = ipAddressHint(window.location);
   return (
     <section aria-labelledby="add-passkey-heading">
       <h2 id="add-passkey-heading">Add a passkey</h2>
       <p>Your device or password manager makes the passkey and asks for your PIN, fingerprint or face.</p>
+      {atIpAddress && <p class="notice">{atIpAddress}</p>}
       <Form id="add-passkey" action={action} onSubmit={add}>
         <Field name="name" label="Name of the passkey" hint='What you call it: "Phone", "Laptop".' required />
         <Field
