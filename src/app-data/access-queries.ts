@@ -1,6 +1,7 @@
-// Where a personal-data object sits: its owner's account, its app user, and whether it is in a
-// private profile. Only for callers who have grants, and only once the owner's query has not
-// found it (access.ts): an owner's requests never run these.
+// Where a personal-data object sits: its owner's account, its app user, and whether it is
+// private: in a private profile, or a media resource used only there. Only for callers who have
+// grants, and only once the owner's query has not found it (access.ts): an owner's requests
+// never run these.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
@@ -9,7 +10,10 @@ export type Kind = 'profile' | 'topic' | 'item' | 'list_entry' | 'emergency_item
 export interface Location {
   account_id: number;
   app_user_id: number;
-  /** 1 when the object is a private profile or lies under one. */
+  /**
+   * 1 when the object is a private profile or lies under one, or is a media resource shown only
+   * by image items in private profiles (`media_resources.in_private`, kept by triggers).
+   */
   in_private: number;
 }
 
@@ -17,8 +21,8 @@ type Db = Kysely<Database>;
 
 const underProfile = (db: Db) => db.selectFrom('profiles as p').select(['p.account_id', 'p.app_user_id', 'p.is_private as in_private']);
 
-/** What an app user holds directly (no profile above it): never private. */
-function underAppUser(db: Db, table: 'emergency_items' | 'emergency_contacts' | 'media_resources' | 'emergency_links', id: number) {
+/** What an app user holds directly (no profile above it), but media: never private. */
+function underAppUser(db: Db, table: 'emergency_items' | 'emergency_contacts' | 'emergency_links', id: number) {
   return db
     .selectFrom(table)
     .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
@@ -45,7 +49,8 @@ const LOCATE: Record<Kind, (db: Db, id: number) => Promise<Location | undefined>
       .executeTakeFirst(),
   emergency_item: (db, id) => underAppUser(db, 'emergency_items', id),
   emergency_contact: (db, id) => underAppUser(db, 'emergency_contacts', id),
-  media: (db, id) => underAppUser(db, 'media_resources', id),
+  media: (db, id) =>
+    db.selectFrom('media_resources').select(['account_id', 'app_user_id', 'in_private']).where('id', '=', id).executeTakeFirst(),
   // Owner only (emergency/): located so that an accessor of its app user hears 403, not 404.
   emergency_link: (db, id) => underAppUser(db, 'emergency_links', id),
 };

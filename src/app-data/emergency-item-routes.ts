@@ -54,7 +54,7 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) =>
       createdOnce(ctx, request, reply, (c) =>
-        onAppUser(c, request, 'write', (a, appUserId) => createEmergencyItem(a.ctx, a.accountId, appUserId, request.body)),
+        onAppUser(c, request, 'write', (a, appUserId) => createEmergencyItem(a.ctx, a.accountId, appUserId, request.body, a.seesPrivate)),
       ),
   );
 
@@ -90,7 +90,9 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
         },
       },
       (request, reply) =>
-        changeObject(ctx, request, reply, 'emergency_item', current, (a, id) => changeEmergencyItem(a.ctx, a.accountId, id, request.body)),
+        changeObject(ctx, request, reply, 'emergency_item', current, (a, id) =>
+          changeEmergencyItem(a.ctx, a.accountId, id, request.body, a.seesPrivate),
+        ),
     );
   }
 

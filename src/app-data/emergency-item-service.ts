@@ -33,6 +33,7 @@ export async function createEmergencyItem(
   accountId: number,
   appUserId: number,
   input: EmergencyItemInput,
+  seesPrivate: boolean,
 ): Promise<EmergencyItem> {
   const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
     enforceQuota(
@@ -41,7 +42,7 @@ export async function createEmergencyItem(
       ctx.config.quotas.emergencyItemsPerUser,
       'emergency items per app user',
     );
-    await checkMedia(trx, accountId, appUserId, input.media_resource);
+    await checkMedia(trx, accountId, appUserId, input.media_resource, seesPrivate);
     const id = await insertEmergencyItem(trx, {
       accountId,
       appUserId,
@@ -59,12 +60,13 @@ export async function changeEmergencyItem(
   accountId: number,
   id: number,
   changes: EmergencyItemChanges,
+  seesPrivate: boolean,
 ): Promise<EmergencyItem> {
   const row = await writeOwned(
     ctx,
     (trx) => findEmergencyItem(trx, accountId, id),
     async (trx, item) => {
-      await checkMedia(trx, accountId, item.app_user_id, changes.media_resource);
+      await checkMedia(trx, accountId, item.app_user_id, changes.media_resource, seesPrivate);
       const values = {
         ...(changes.name !== undefined && { name: changes.name }),
         ...(changes.description !== undefined && { description: changes.description }),
@@ -86,8 +88,15 @@ export async function removeEmergencyItem(ctx: AppContext, accountId: number, id
   );
 }
 
-async function checkMedia(trx: Kysely<Database>, accountId: number, appUserId: number, mediaId: number | null | undefined): Promise<void> {
-  const errors = await invalidMediaReferences(trx, accountId, appUserId, { media_resource: mediaId });
+/** `seesPrivate`: whether the writer sees the media used only in private profiles. */
+async function checkMedia(
+  trx: Kysely<Database>,
+  accountId: number,
+  appUserId: number,
+  mediaId: number | null | undefined,
+  seesPrivate: boolean,
+): Promise<void> {
+  const errors = await invalidMediaReferences(trx, accountId, appUserId, { media_resource: mediaId }, seesPrivate);
   if (errors) throw invalid(errors);
 }
 

@@ -19,19 +19,21 @@ export async function ownsAppUser(db: Kysely<Database>, accountId: number, appUs
   return row !== undefined;
 }
 
-export function listMedia(db: Kysely<Database>, accountId: number, appUserId: number): Promise<MediaRow[]> {
-  return db
-    .selectFrom('media_resources')
-    .select(COLUMNS)
-    .where('app_user_id', '=', appUserId)
-    .where('account_id', '=', accountId)
-    .orderBy('id')
-    .execute();
+/** `withPrivate` false: without the resources used only in private profiles. */
+export function listMedia(db: Kysely<Database>, accountId: number, appUserId: number, withPrivate: boolean): Promise<MediaRow[]> {
+  let query = db.selectFrom('media_resources').select(COLUMNS).where('app_user_id', '=', appUserId).where('account_id', '=', accountId);
+  if (!withPrivate) query = query.where('in_private', '=', 0);
+  return query.orderBy('id').execute();
 }
 
-/** Media by id (the changes of docs/offline-and-live.md). */
-export function listMediaByIds(db: Kysely<Database>, accountId: number, ids: readonly number[]): Promise<MediaRow[]> {
-  return db.selectFrom('media_resources').select(COLUMNS).where('id', 'in', ids).where('account_id', '=', accountId).execute();
+/** Media by id, with whether each is used only in private profiles (the changes of docs/offline-and-live.md). */
+export function listMediaByIds(db: Kysely<Database>, accountId: number, ids: readonly number[]) {
+  return db
+    .selectFrom('media_resources')
+    .select([...COLUMNS, 'in_private'])
+    .where('id', 'in', ids)
+    .where('account_id', '=', accountId)
+    .execute();
 }
 
 export function findMedia(db: Kysely<Database>, accountId: number, id: number): Promise<MediaRecord | undefined> {

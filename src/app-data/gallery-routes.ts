@@ -68,12 +68,15 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: "The app user's media resources, by id",
+        description:
+          'To an accessor without private profile access, a media resource shown only by image items in private ' +
+          'profiles does not exist (absent here, 404 on its detail and file URL). One shown nowhere is listed to everyone.',
         params: IdParams,
         operationId: 'listMediaResources',
         response: { 200: MediaListSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onAppUser(ctx, request, 'read', (a, appUserId) => listGallery(a.ctx, a.accountId, appUserId)),
+    (request) => onAppUser(ctx, request, 'read', (a, appUserId) => listGallery(a.ctx, a.accountId, appUserId, a.seesPrivate)),
   );
 
   registerUploadRoute(app, ctx);

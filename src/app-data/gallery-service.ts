@@ -20,9 +20,10 @@ async function requireAppUser(ctx: AppContext, accountId: number, appUserId: num
   if (!(await ownsAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
 }
 
-export async function listGallery(ctx: AppContext, accountId: number, appUserId: number): Promise<MediaResource[]> {
+/** `seesPrivate` false: without the resources used only in private profiles. */
+export async function listGallery(ctx: AppContext, accountId: number, appUserId: number, seesPrivate: boolean): Promise<MediaResource[]> {
   await requireAppUser(ctx, accountId, appUserId);
-  const rows = await listMedia(ctx.db.kysely, accountId, appUserId);
+  const rows = await listMedia(ctx.db.kysely, accountId, appUserId, seesPrivate);
   return rows.map((row) => toMediaResource(ctx, row));
 }
 

@@ -71,7 +71,7 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
     },
     async (request, reply) =>
       createdOnce(ctx, request, reply, (c) =>
-        onObject(c, request, 'topic', 'write', (a, id) => createItem(a.ctx, a.accountId, id, request.body)),
+        onObject(c, request, 'topic', 'write', (a, id) => createItem(a.ctx, a.accountId, id, request.body, a.seesPrivate)),
       ),
   );
 
@@ -107,7 +107,7 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
         },
       },
       async (request, reply) =>
-        changeObject(ctx, request, reply, 'item', current, (a, id) => updateItem(a.ctx, a.accountId, id, request.body)),
+        changeObject(ctx, request, reply, 'item', current, (a, id) => updateItem(a.ctx, a.accountId, id, request.body, a.seesPrivate)),
     );
   }
 

@@ -34,7 +34,14 @@ export async function getItem(ctx: AppContext, accountId: number, id: number): P
   return reload(ctx, ctx.db.kysely, accountId, id);
 }
 
-export async function createItem(ctx: AppContext, accountId: number, topicId: number, input: ItemInput): Promise<Item> {
+/** `seesPrivate`: whether the writer sees private profiles (and the media used only there). */
+export async function createItem(
+  ctx: AppContext,
+  accountId: number,
+  topicId: number,
+  input: ItemInput,
+  seesPrivate: boolean,
+): Promise<Item> {
   const plain = async (trx: Kysely<Database>, { app_user_id: appUserId }: Held, usage: Usage): Promise<Item> => {
     const image = input.image_content ?? null;
     const list = input.list_content ?? null;
@@ -43,7 +50,7 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
     }
     const quota = ctx.config.quotas.itemsPerTopic;
     enforceQuota(await countItems(trx, accountId, topicId), 1, quota, 'items in a topic');
-    if (image) await checkImageMedia(trx, accountId, appUserId, image);
+    if (image) await checkImageMedia(trx, accountId, appUserId, image, seesPrivate);
     const texts = list ? (entryTexts(ctx, list) ?? []) : [];
     enforceAccountBounds(ctx.config.quotas, usage);
 
@@ -75,7 +82,13 @@ export async function createItem(ctx: AppContext, accountId: number, topicId: nu
 }
 
 /** PATCH and PUT: the name, and the fields of the content the item already has. */
-export async function updateItem(ctx: AppContext, accountId: number, itemId: number, changes: ItemChanges): Promise<Item> {
+export async function updateItem(
+  ctx: AppContext,
+  accountId: number,
+  itemId: number,
+  changes: ItemChanges,
+  seesPrivate: boolean,
+): Promise<Item> {
   return writeOwned(
     ctx,
     (trx) => findItem(trx, accountId, itemId),
@@ -92,7 +105,7 @@ export async function updateItem(ctx: AppContext, accountId: number, itemId: num
 
       if (changes.name !== undefined) await updateItemName(trx, accountId, itemId, changes.name);
       if (image && item.image_content_id !== null) {
-        await checkImageMedia(trx, accountId, item.app_user_id, image);
+        await checkImageMedia(trx, accountId, item.app_user_id, image, seesPrivate);
         const values = imageValues(image);
         if (Object.keys(values).length > 0) await updateImageContent(trx, accountId, item.image_content_id, values);
       }
@@ -117,11 +130,15 @@ export async function removeItem(ctx: AppContext, accountId: number, id: number)
   );
 }
 
-async function checkImageMedia(trx: Kysely<Database>, accountId: number, appUserId: number, image: ImageContentInput): Promise<void> {
-  const errors = await invalidMediaReferences(trx, accountId, appUserId, {
-    image_resource: image.image_resource,
-    media_resource: image.media_resource,
-  });
+async function checkImageMedia(
+  trx: Kysely<Database>,
+  accountId: number,
+  appUserId: number,
+  image: ImageContentInput,
+  seesPrivate: boolean,
+): Promise<void> {
+  const references = { image_resource: image.image_resource, media_resource: image.media_resource };
+  const errors = await invalidMediaReferences(trx, accountId, appUserId, references, seesPrivate);
   if (errors) throw invalid({ image_content: errors });
 }
 

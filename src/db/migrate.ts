@@ -27,6 +27,7 @@ import { changesWithoutForeignKeyMigration } from './migrations/0022-changes-wit
 import { listItemFunctionLogsMigration } from './migrations/0023-list-item-function-logs.ts';
 import { signInBrowserMigration } from './migrations/0025-sign-in-browser.ts';
 import { emergencyPinLockoutsMigration } from './migrations/0026-emergency-pin-lockouts.ts';
+import { mediaPrivacyMigration } from './migrations/0028-media-privacy.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -55,6 +56,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0023-list-item-function-logs': listItemFunctionLogsMigration(db.dialect),
     '0025-sign-in-browser': signInBrowserMigration(),
     '0026-emergency-pin-lockouts': emergencyPinLockoutsMigration(),
+    '0028-media-privacy': mediaPrivacyMigration(db.dialect),
   };
 }
 

@@ -152,6 +152,8 @@ export interface MediaResourcesTable {
   content_type: string;
   size: number;
   created_at: number;
+  /** 1: shown only by image items in private profiles (kept by triggers, migration 0028). */
+  in_private: Generated<Flag>;
 }
 
 export interface ProfilesTable {

@@ -1,8 +1,9 @@
 // GET (and HEAD) /media/files/{storage_key}?expires=…&signature=… : the bytes of a stored
 // file. No token: the signed URL is the credential (signed-urls.ts). A bad signature, an
-// unknown key, a deleted file or an accessor's URL whose access has ended: 404, as for any
-// object the caller may not see. A correctly signed but expired URL: 410, so a client knows to
-// fetch the media resource again.
+// unknown key, a deleted file or an accessor's URL whose access has ended (revoked, or the file
+// now used only in private profiles they may not see): 404, as for any object the caller may
+// not see. A correctly signed but expired URL: 410, so a client knows to fetch the media
+// resource again.
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { HttpError } from '../http/errors.ts';
@@ -56,7 +57,7 @@ export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
       if (check === 'expired') throw expired();
       const media = await findMediaByStorageKey(ctx.db.kysely, storageKey);
       if (!media) throw notFound();
-      if (accessor !== undefined && !(await accessorSees(ctx.db.kysely, Number(accessor), media.app_user_id))) throw notFound();
+      if (accessor !== undefined && !(await accessorSees(ctx.db.kysely, Number(accessor), media))) throw notFound();
 
       // Validators are not sent, so a conditional range (If-Range) always gets the whole file.
       const range = request.headers['if-range'] === undefined ? parseByteRange(request.headers.range, media.size) : undefined;

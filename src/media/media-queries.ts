@@ -4,22 +4,31 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { MediaRow } from './media-view.ts';
 
-export function findMediaByStorageKey(db: Kysely<Database>, storageKey: string): Promise<(MediaRow & { app_user_id: number }) | undefined> {
+export interface StoredMedia extends MediaRow {
+  app_user_id: number;
+  /** 1: used only in private profiles. */
+  in_private: number;
+}
+
+export function findMediaByStorageKey(db: Kysely<Database>, storageKey: string): Promise<StoredMedia | undefined> {
   return db
     .selectFrom('media_resources')
-    .select(['id', 'name', 'storage_key', 'content_type', 'size', 'app_user_id'])
+    .select(['id', 'name', 'storage_key', 'content_type', 'size', 'app_user_id', 'in_private'])
     .where('storage_key', '=', storageKey)
     .executeTakeFirst();
 }
 
-/** Whether the accepted accessor `accessorId` still has the app user `appUserId` shared with it. */
-export async function accessorSees(db: Kysely<Database>, accessorId: number, appUserId: number): Promise<boolean> {
-  const row = await db
+/**
+ * Whether the accepted accessor `accessorId` still sees `media`: its app user is still shared
+ * with it, and, for a resource used only in private profiles, with private profile access.
+ */
+export async function accessorSees(db: Kysely<Database>, accessorId: number, media: StoredMedia): Promise<boolean> {
+  let query = db
     .selectFrom('accessors')
     .select('id')
     .where('id', '=', accessorId)
-    .where('app_user_id', '=', appUserId)
-    .where('user_with_access_id', 'is not', null)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('app_user_id', '=', media.app_user_id)
+    .where('user_with_access_id', 'is not', null);
+  if (media.in_private === 1) query = query.where('has_private_profile_access', '=', 1);
+  return (await query.executeTakeFirst()) !== undefined;
 }

@@ -24,10 +24,12 @@ export interface Parent {
   id: number;
 }
 
-/** An object as an upsert sends it, and the profile it is under (null: none). */
+/** An object as an upsert sends it, the profile it is under (null: none), and whether it is private by itself. */
 export interface Current {
   data: Record<string, unknown>;
   profileId: number | null;
+  /** A media resource used only in private profiles. */
+  inPrivate: boolean;
 }
 
 type Loaded = Map<string, Current>;
@@ -45,8 +47,8 @@ export async function loadCurrent(
 ): Promise<Loaded> {
   const { ctx, accountId } = access;
   const loaded: Loaded = new Map();
-  const put = (type: ChangeType, id: number, data: object, parent: Parent | null, profileId: number | null = null) =>
-    loaded.set(keyOf(type, id), { data: withParent(data, parent), profileId });
+  const put = (type: ChangeType, id: number, data: object, parent: Parent | null, profileId: number | null = null, inPrivate = false) =>
+    loaded.set(keyOf(type, id), { data: withParent(data, parent), profileId, inPrivate });
   const holder: Parent = { type: 'app_user', id: appUserId };
   const loads: Promise<void>[] = [];
   const of = (type: ChangeType) => ids.get(type) ?? [];
@@ -111,7 +113,9 @@ export async function loadCurrent(
   if (of('media_resource').length > 0) {
     loads.push(
       listMediaByIds(db, accountId, of('media_resource')).then((rows) => {
-        for (const row of rows) put('media_resource', row.id, toMediaResource(ctx, { ...row, size: Number(row.size) }), holder);
+        for (const row of rows) {
+          put('media_resource', row.id, toMediaResource(ctx, { ...row, size: Number(row.size) }), holder, null, row.in_private === 1);
+        }
       }),
     );
   }

@@ -7,7 +7,9 @@
 // not seen is not mentioned; what is under a private profile is not sent. Whether they had seen
 // it is what the profile's first change in the page says of the time before it (the log keeps
 // it). A profile that stops being private logs everything under it again (the migration's
-// trigger), so it arrives whole.
+// trigger), so it arrives whole. A media resource used only in private profiles is private in
+// the same way (migration 0028): its own rows say whether it was hidden before, and a change of
+// its privacy is logged as an upsert of it.
 import type { Access } from '../app-data/access.ts';
 import type { AppContext } from '../context.ts';
 import type { ChangeType } from '../db/schema.ts';
@@ -36,6 +38,8 @@ const STALE_CURSOR =
   'This cursor is older than the changes kept, was taken with other access, or is not one this service gave: read everything again.';
 
 const UNDER_PROFILE = new Set<ChangeType>(['topic', 'item', 'list_entry']);
+/** What may be private by itself: its rows keep whether it was hidden just before. */
+const PRIVATE_BY_ITSELF = new Set<ChangeType>(['profile', 'media_resource']);
 
 /** The newest change the caller may start from. */
 export async function currentChangeId(ctx: AppContext, access: Access, appUserId: number): Promise<number> {
@@ -94,7 +98,7 @@ export async function changesOf(access: Access, appUserId: number, rows: readonl
     lastOf.set(key, index);
     if (!firstOf.has(key)) firstOf.set(key, row);
   }
-  // Whether a viewer without private access had the profile before this page's changes.
+  // Whether a viewer without private access had the profile (or media resource) before this page's changes.
   const seenBefore = (row: ChangeRow) => firstOf.get(keyOf(row.type, row.object_id))?.in_private === 0;
   const latest = rows.filter((row, index) => lastOf.get(keyOf(row.type, row.object_id)) === index);
 
@@ -116,7 +120,7 @@ export async function changesOf(access: Access, appUserId: number, rows: readonl
   for (const row of latest) {
     const tombstone: Change = { type: row.type, id: row.object_id, op: 'delete' };
     if (row.op === 'delete') {
-      if (privacy && row.type === 'profile' && !seenBefore(row)) continue;
+      if (!access.seesPrivate && PRIVATE_BY_ITSELF.has(row.type) && !seenBefore(row)) continue;
       if (privacy && UNDER_PROFILE.has(row.type) && !deleteSeen(row, privacy)) continue;
       push(tombstone, row);
       continue;
@@ -124,8 +128,9 @@ export async function changesOf(access: Access, appUserId: number, rows: readonl
     const now = current.get(keyOf(row.type, row.object_id));
     // Gone since: its own tombstone follows, or its parent's did.
     if (!now) continue;
-    if (privacy && now.profileId !== null && privacy.get(now.profileId) === true) {
-      if (row.type === 'profile' && seenBefore(row)) push(tombstone, row);
+    const underPrivate = privacy !== undefined && now.profileId !== null && privacy.get(now.profileId) === true;
+    if (!access.seesPrivate && (now.inPrivate || underPrivate)) {
+      if (PRIVATE_BY_ITSELF.has(row.type) && seenBefore(row)) push(tombstone, row);
       continue;
     }
     push({ type: row.type, id: row.object_id, op: 'upsert', data: now.data }, row);

@@ -271,7 +271,13 @@ const emergencyContacts: Emergency = {
 function galleryRows(): Row[] {
   const gallery = (w: World) => `/app/users/${w.tree.owner.appUserId}/gallery/`;
   const path = '/app/media-resources/{picture}/';
+  const privatePath = '/app/media-resources/{picture shown only in the private profile}/';
   const fresh = (w: World) => uploadPicture(w.server, w.tree.owner, 'Fresh');
+  const freshPrivate = async (w: World) => {
+    const id = await fresh(w);
+    await showInPrivateProfile(w, id);
+    return id;
+  };
   const renamed = (id: number, name: string) => (answer: Answer, cell: Cell) => {
     assert.equal(answer.body.id, id, `${cell.label}: the media resource's id`);
     assert.equal(answer.body.name, name, `${cell.label}: the name`);
@@ -285,8 +291,9 @@ function galleryRows(): Row[] {
       prepare: async (w) => ({
         path: gallery(w),
         check: (answer, cell) => {
-          // The gallery belongs to the app user, not to a profile: a private profile's picture is in it for every accessor.
-          assert.deepEqual(ids(answer.body), [w.tree.public.media, w.tree.private.media], `${cell.label}: the app user's media`);
+          // A picture shown only in a private profile is private: absent without private access.
+          const expected = cell.role === 'readerNoPrivate' ? [w.tree.public.media] : [w.tree.public.media, w.tree.private.media];
+          assert.deepEqual(ids(answer.body), expected, `${cell.label}: the app user's media the caller may see`);
           for (const media of answer.body) assertFileFor(cell, media.file);
         },
       }),
@@ -314,6 +321,15 @@ function galleryRows(): Row[] {
       prepare: async (w) => ({ path: `/app/media-resources/${w.tree.public.media}/`, check: renamed(w.tree.public.media, 'Open photo') }),
     },
     {
+      method: 'GET',
+      path: privatePath,
+      expect: reads('private'),
+      prepare: async (w) => ({
+        path: `/app/media-resources/${w.tree.private.media}/`,
+        check: renamed(w.tree.private.media, 'Hidden photo'),
+      }),
+    },
+    {
       method: 'PATCH',
       path,
       expect: writes(200),
@@ -321,6 +337,28 @@ function galleryRows(): Row[] {
         const id = await fresh(w);
         const detail = `/app/media-resources/${id}/`;
         return { path: detail, body: { name: 'Renamed' }, witness: detail, check: renamed(id, 'Renamed') };
+      },
+    },
+    ...(['PATCH', 'PUT'] as const).map(
+      (method): Row => ({
+        method,
+        path: privatePath,
+        expect: writes(200, 'private'),
+        prepare: async (w) => {
+          const id = await freshPrivate(w);
+          const detail = `/app/media-resources/${id}/`;
+          return { path: detail, body: { name: 'Renamed' }, witness: detail, check: renamed(id, 'Renamed') };
+        },
+      }),
+    ),
+    {
+      method: 'DELETE',
+      path: privatePath,
+      expect: writes(204, 'private'),
+      prepare: async (w) => {
+        const id = await freshPrivate(w);
+        const detail = `/app/media-resources/${id}/`;
+        return { path: detail, witness: detail, check: assertGone(detail) };
       },
     },
     {
@@ -351,6 +389,11 @@ function assertPicture(answer: Answer, cell: Cell): void {
   assert.deepEqual(answer.bytes, png(), `${cell.label}: the picture's bytes`);
 }
 
+/** An image item in the private profile showing the picture `media`. */
+async function showInPrivateProfile(w: World, media: number): Promise<void> {
+  await ownerCreates(w, `/app/topics/${w.tree.private.topic}/items/`, { name: 'Hidden picture', image_content: { media_resource: media } });
+}
+
 function fileRows(): Row[] {
   return [
     {
@@ -369,6 +412,28 @@ function fileRows(): Row[] {
       path: "/media/files/{picture} (the owner's file URL: the URL is the credential)",
       expect: { ...reads(), pending: 200, revoked: 200, stranger: 200, anonymous: 200 },
       prepare: async (w) => ({ path: localPath(w.shares.handedUrls.owner!), check: assertPicture }),
+    },
+  ];
+}
+
+/**
+ * Rows that add to the private profile and the gallery while the reads run: the table runs them
+ * after every other read (the other reads check exactly what those hold).
+ */
+export function lastReadRows(): Row[] {
+  return [
+    {
+      method: 'GET',
+      path: '/media/files/{picture} (the URL the caller was handed, then the picture shown only in the private profile)',
+      expect: { ...reads('private'), pending: null, revoked: null, stranger: null, anonymous: null },
+      prepare: async (w, role) => {
+        const media = await uploadPicture(w.server, w.tree.owner, 'Soon hidden');
+        const token = role === 'owner' ? w.tree.owner.token : w.callers[role as keyof Callers].token;
+        const handed = await w.server.request('GET', `/app/media-resources/${media}/`, { token });
+        assert.equal(handed.status, 200, `an unused picture is seen by every accessor: ${handed.text}`);
+        await showInPrivateProfile(w, media);
+        return { path: localPath(handed.body.file), withoutToken: true, check: assertPicture };
+      },
     },
   ];
 }

@@ -13,12 +13,12 @@ import { after, before, describe, test } from 'node:test';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { statusOf, type Answer, type Cell, type Outcome, type Prepared, type Row, type World } from './access-cells.ts';
-import { appUserLevelRows } from './access-rows-app-user.ts';
+import { appUserLevelRows, lastReadRows } from './access-rows-app-user.ts';
 import { emergencyLinkRows } from './access-rows-emergency-links.ts';
 import { profileTreeRows } from './access-rows-profiles.ts';
 import { createCallers, makeTree, ROLES, shareTree, type Role } from './sharing-fixtures.ts';
 
-const rows: Row[] = [...appUserLevelRows(), ...profileTreeRows(), ...emergencyLinkRows()];
+const rows: Row[] = [...appUserLevelRows(), ...profileTreeRows(), ...emergencyLinkRows(), ...lastReadRows()];
 const ordered = [...rows.filter((row) => row.method === 'GET'), ...rows.filter((row) => row.method !== 'GET')];
 
 async function send(world: World, method: string, prepared: Prepared, token: string | undefined): Promise<Answer> {

@@ -117,7 +117,8 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
         'accessors',
       );
       json.value(withoutLinks(await exportedEmergencyLinks(ctx, db, accountId, appUser.id)), 'emergency_links');
-      const media = await listMedia(db, accountId, appUser.id);
+      // The owner's own export: every resource, private ones included.
+      const media = await listMedia(db, accountId, appUser.id, true);
       return { hasAppUser: true, files: media.map((row) => exportFile(ctx, row)) };
     });
     await spool.finish();
