@@ -29,6 +29,13 @@ describe('SecretBox', () => {
     assert.throws(() => new SecretBox([newKey]).open(sealed, 'totp:1'), /MFA_ENCRYPTION_KEY/);
   });
 
+  test('a shortened tag is refused: only the whole 16-byte tag opens a value', () => {
+    const box = new SecretBox([oldKey]);
+    const parts = box.seal('', 'c').split('.');
+    const shortened = Buffer.from(parts[3]!, 'base64url').subarray(0, 4).toString('base64url');
+    assert.throws(() => box.open([...parts.slice(0, 3), shortened].join('.'), 'c'));
+  });
+
   test('a ring with a new key first seals with it and still opens what the old key sealed', () => {
     const sealedOld = new SecretBox([oldKey]).seal('old', 'c');
     const ring = new SecretBox([newKey, oldKey]);
