@@ -9429,6 +9429,8 @@ export interface operations {
                         ip_address: string | null;
                         /** @description true for the session whose token made this request */
                         current: boolean;
+                        /** @description How the session was opened: `password`; `password+totp` (then a TOTP or recovery code); `passkey`; `provider` (another provider); `provider+totp`; `email_code`. null for a session opened before this was recorded */
+                        sign_in_method: "password" | "password+totp" | "passkey" | "provider" | "provider+totp" | "email_code" | null;
                     }[];
                 };
             };
@@ -12967,7 +12969,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13043,7 +13045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13118,7 +13120,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13234,7 +13236,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13350,7 +13352,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13466,7 +13468,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13559,7 +13561,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13652,7 +13654,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13739,7 +13741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13814,7 +13816,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13906,7 +13908,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
