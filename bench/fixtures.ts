@@ -153,7 +153,8 @@ async function logIn(
   const db = openDatabase(databaseUrl);
   try {
     const issued: BenchAccount[] = [];
-    for (const account of accounts) issued.push({ ...account, token: await issueToken(db.kysely, account.accountId, Date.now()) });
+    for (const account of accounts)
+      issued.push({ ...account, token: await issueToken(db.kysely, account.accountId, Date.now(), 'password') });
     return { accounts: issued, via: 'tokens written to the database (POST /auth/login/ answered 404)' };
   } finally {
     await db.close();

@@ -92,7 +92,7 @@ export function listAccountAddresses(db: Kysely<Database>, accountId: number) {
     .execute();
 }
 
-/** What the operators' routes ask of their caller: the role, and a second factor to hold it with. */
+/** What the operators' routes ask of their caller's account: the role, and a second factor (how the session was opened is the caller's, token-auth.ts). */
 export async function operatorStanding(
   db: Kysely<Database>,
   accountId: number,

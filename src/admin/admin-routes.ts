@@ -34,7 +34,8 @@ import {
 import { operatorGate, operatorOf } from './operator-gate.ts';
 
 const tags = ['operators'];
-const FORBIDDEN = 'The caller is an operator without a second factor: turn on two-step sign-in or add a passkey';
+const FORBIDDEN =
+  'The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one';
 const NOT_FOUND = { notFound: true } as const;
 
 function auditLimit(raw: string | undefined): number {

@@ -1,15 +1,23 @@
-// Who may use the operators' routes (docs/operators.md): an operator holding a second factor (TOTP
-// or a passkey). To everyone else, anonymous or with a bad token included, the routes answer
-// as a path nobody serves does (404), before their input is even looked at; an operator
-// without a second factor is told to turn one on (403). Runs on every /admin/ request, after
-// the token check (token-auth.ts, 'hidden'): one small query, on these routes only.
+// Who may use the operators' routes (docs/operators.md): an operator signed in with two factors —
+// the password or a provider and then a TOTP or recovery code, or a passkey — in the session
+// the request comes with, and whose account still holds a second factor. Asked of the
+// session, not only of the account: an account with a passkey also signs in with its
+// password alone, and a factor added within a session does not make that session stronger,
+// so a stolen password opens no operator's session. To everyone else, anonymous or with a bad
+// token included, the routes answer as a path nobody serves does (404), before their input is
+// even looked at; an operator is told in a sentence what to do (403). Runs on every /admin/
+// request, after the token check (token-auth.ts, 'hidden', which reads how the session was
+// opened with the token): one small query, on these routes only.
 import type { FastifyRequest } from 'fastify';
+import { openedWithTwoFactors } from '../auth/sign-in-methods.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { operatorStanding } from './admin-queries.ts';
 
 export const SECOND_FACTOR_NEEDED =
-  'Operators need a second factor: turn on two-step sign-in or add a passkey in your settings, then try again.';
+  'Operators need a second factor: turn on two-step sign-in or add a passkey in your settings, then sign out and sign in again with it.';
+export const SIGN_IN_WITH_SECOND_FACTOR =
+  'Operators must sign in with two factors, and this session was opened without: sign out, then sign in again with your password and the code from your authenticator app, or with a passkey.';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,6 +33,7 @@ export function operatorGate(ctx: AppContext) {
     const standing = await operatorStanding(ctx.db.kysely, caller.accountId);
     if (!standing?.operator) throw notFound();
     if (!standing.secondFactor) throw forbidden(SECOND_FACTOR_NEEDED);
+    if (!openedWithTwoFactors(caller.signInMethod)) throw forbidden(SIGN_IN_WITH_SECOND_FACTOR);
     request.operatorId = caller.accountId;
   };
 }

@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { DomainError, unauthenticated } from '../errors.ts';
+import type { SignInMethod } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
 import type { DataVersion } from './data-version.ts';
 import type { Grant } from './grants.ts';
@@ -15,6 +16,8 @@ import { revokeToken, touchToken } from './token-queries.ts';
 export interface Caller {
   accountId: number;
   tokenId: number;
+  /** How the caller's session was opened (null: before this was recorded), read with the token. */
+  signInMethod: SignInMethod | null;
   /**
    * The caller's app user and its current data version (null: no app user yet). Cached views
    * of the caller's data are stamped with it; read it before reading the data.
@@ -59,7 +62,13 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, header: str
     throw unauthenticated('Token has expired.');
   }
   if (now - row.last_used_at > TOUCH_INTERVAL_MS) await touchToken(ctx.db.kysely, row.id, now);
-  return { accountId: row.account_id, tokenId: row.id, dataVersion: row.dataVersion, grants: row.grants };
+  return {
+    accountId: row.account_id,
+    tokenId: row.id,
+    signInMethod: row.sign_in_method,
+    dataVersion: row.dataVersion,
+    grants: row.grants,
+  };
 }
 
 export function registerTokenAuth(app: App, ctx: AppContext): void {

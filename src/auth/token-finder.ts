@@ -6,6 +6,7 @@ import type { CacheCounts } from '../context.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { preparedStatement } from '../db/prepared-query.ts';
 import type { Db } from '../db/database.ts';
+import type { SignInMethod } from '../db/schema.ts';
 import { RowCache } from '../db/row-cache.ts';
 import { dataVersionOf, type DataVersion } from './data-version.ts';
 import { GRANT_COLUMNS, GRANT_JOINS, grantOfRow, grantRows, NO_GRANTS, toGrant, type Grant, type GrantColumns } from './grants.ts';
@@ -15,6 +16,8 @@ export interface TokenRow {
   id: number;
   account_id: number;
   last_used_at: number;
+  /** How the session was opened (null: before this was recorded). */
+  sign_in_method: SignInMethod | null;
 }
 
 export interface FoundToken extends TokenRow {
@@ -40,7 +43,13 @@ export function tokenFinder(db: Db, cacheCounts?: Map<string, CacheCounts>): Tok
 function tokenRows(db: Db) {
   return db.kysely
     .selectFrom('auth_tokens')
-    .select(['auth_tokens.token_hash', 'auth_tokens.id', 'auth_tokens.account_id', 'auth_tokens.last_used_at']);
+    .select([
+      'auth_tokens.token_hash',
+      'auth_tokens.id',
+      'auth_tokens.account_id',
+      'auth_tokens.last_used_at',
+      'auth_tokens.sign_in_method',
+    ]);
 }
 
 /**
@@ -93,6 +102,7 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
           id: row.id,
           account_id: accountId,
           last_used_at: row.last_used_at,
+          sign_in_method: row.sign_in_method,
           dataVersion: () => versionOf(accountId),
           grants: () => grantsOf(accountId),
         },
@@ -106,7 +116,7 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
 // rows of their own (a token's row once per grant, once with nulls for none): one probe of
 // `accessors_user_with_access` per token, where a JSON aggregate of them cost an accessor's
 // read two thirds more database CPU.
-const FIND_TOKENS = `select wanted.n::int4 as n, t.id, t.account_id, t.last_used_at, u.id as app_user_id, u.data_version,
+const FIND_TOKENS = `select wanted.n::int4 as n, t.id, t.account_id, t.last_used_at, t.sign_in_method, u.id as app_user_id, u.data_version,
   ${GRANT_COLUMNS}
 from unnest(string_to_array($1, ',')::bpchar[]) with ordinality as wanted(hash, n)
 join auth_tokens t on t.token_hash = wanted.hash
@@ -147,6 +157,7 @@ function batchedFinder(db: Db): TokenFinder {
           id: row.id,
           account_id: row.account_id,
           last_used_at: row.last_used_at,
+          sign_in_method: row.sign_in_method,
           dataVersion: () => dataVersion,
           grants: () => answered,
         };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database, SignInMethod } from '../db/schema.ts';
 import { hashSecret, newSecret } from './token-hash.ts';
 
 /** Where a token was asked for: the client's User-Agent and IP address. */
@@ -8,7 +8,14 @@ export interface TokenOrigin {
   ipAddress?: string | null;
 }
 
-export async function issueToken(db: Kysely<Database>, accountId: number, now: number, origin: TokenOrigin = {}): Promise<string> {
+/** A new token for the account, recording how its session was opened. */
+export async function issueToken(
+  db: Kysely<Database>,
+  accountId: number,
+  now: number,
+  method: SignInMethod,
+  origin: TokenOrigin = {},
+): Promise<string> {
   const token = newSecret();
   await db
     .insertInto('auth_tokens')
@@ -19,6 +26,7 @@ export async function issueToken(db: Kysely<Database>, accountId: number, now: n
       last_used_at: now,
       user_agent: origin.userAgent ?? null,
       ip_address: origin.ipAddress ?? null,
+      sign_in_method: method,
     })
     .execute();
   return token;
@@ -31,13 +39,14 @@ export interface SessionRow {
   last_used_at: number;
   user_agent: string | null;
   ip_address: string | null;
+  sign_in_method: SignInMethod | null;
 }
 
 /** The account's tokens as sessions, by id. */
 export function listAccountTokens(db: Kysely<Database>, accountId: number): Promise<SessionRow[]> {
   return db
     .selectFrom('auth_tokens')
-    .select(['id', 'created_at', 'last_used_at', 'user_agent', 'ip_address'])
+    .select(['id', 'created_at', 'last_used_at', 'user_agent', 'ip_address', 'sign_in_method'])
     .where('account_id', '=', accountId)
     .orderBy('id')
     .execute();

@@ -39,7 +39,16 @@ export interface AuthTokensTable {
   /** Where the session was created from (null for tokens issued before migration 0008). */
   user_agent: string | null;
   ip_address: string | null;
+  /** How the session was opened (null for tokens issued before migration 0024: one factor). */
+  sign_in_method: SignInMethod | null;
 }
+
+/**
+ * How a session was opened: the password alone; the password, then a TOTP or recovery code;
+ * a passkey with user verification (both factors at once); another provider, alone or then a
+ * TOTP or recovery code; an e-mailed code.
+ */
+export type SignInMethod = 'password' | 'password+totp' | 'passkey' | 'provider' | 'provider+totp' | 'email_code';
 
 export interface EmailVerificationKeysTable {
   id: Generated<number>;

@@ -208,6 +208,12 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
 
     const second = await webSignIn(google, subject);
     assert.equal(second.status, 200, second.text);
+    const sessions = await request('GET', '/auth/sessions/', { token: second.body.token });
+    assert.deepEqual(
+      sessions.body.map((s: { sign_in_method: string }) => s.sign_in_method),
+      ['provider', 'provider'],
+      'a provider sign-in records its method',
+    );
     const me = await request('GET', '/account/profile/', { token: second.body.token });
     const meBefore = await request('GET', '/account/profile/', { token: first.body.token });
     assert.equal(me.body.id, meBefore.body.id);
@@ -611,6 +617,14 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
       body: { mfa_token: first.body.mfa_token, code: freshCode(mailed.server, secret) },
     });
     assert.equal(completed.status, 200, completed.text);
+    const sessions = await request('GET', '/auth/sessions/', { token: completed.body.token });
+    assert.deepEqual(
+      sessions.body.map((s: { sign_in_method: string; current: boolean }) => [s.sign_in_method, s.current]),
+      [
+        ['password', false],
+        ['provider+totp', true],
+      ],
+    );
     // The session the second step opened is the identity's: Apple's consent-revoked would end it.
     const sessionsOfIdentity = await db()
       .selectFrom('identity_sessions')

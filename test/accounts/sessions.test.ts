@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { USER_AGENT_MAX_LENGTH } from '../../src/http/user-agent.ts';
 import { PASSWORD, registerVerified, startMailedServer, type MailedServer, type RegisteredAccount } from './account-flows.ts';
 
-const FIELDS = ['created_at', 'current', 'id', 'ip_address', 'last_used_at', 'user_agent'];
+const FIELDS = ['created_at', 'current', 'id', 'ip_address', 'last_used_at', 'sign_in_method', 'user_agent'];
 
 describe('sessions (/auth/sessions/)', () => {
   let mailed: MailedServer;
@@ -50,6 +50,7 @@ describe('sessions (/auth/sessions/)', () => {
         user_agent: 'PhoneApp/2.1 (iOS 19)',
         ip_address: '203.0.113.7',
         current: false,
+        sign_in_method: 'password',
       },
     );
     assert.equal(laptopSession.user_agent, 'Mozilla/5.0 Laptop');

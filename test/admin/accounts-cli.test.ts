@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ACCOUNT_DISABLED } from '../../src/accounts/sessions/sign-in-token.ts';
 import { PASSWORD, registerVerified, startMailedServer, uniqueEmail, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
-import { turnOnTotp } from '../accounts/mfa-flows.ts';
-import { runAccountsCli as runCli } from './admin-flows.ts';
+import { freshCode, turnOnTotp } from '../accounts/mfa-flows.ts';
+import { runAccountsCli as runCli, signInWithSecondStep } from './admin-flows.ts';
 
 describe('accounts CLI', () => {
   let mailed: MailedServer;
@@ -23,8 +23,9 @@ describe('accounts CLI', () => {
   const audit = () => mailed.server.server.ctx.db.kysely.selectFrom('operator_audit').selectAll().orderBy('id', 'desc').execute();
 
   test('grant-operator by address gives the role the API then honours; revoke-operator takes it back', async () => {
-    const account = await registerVerified(mailed, uniqueEmail('cli-operator'));
-    await turnOnTotp(mailed.server, account);
+    const registered = await registerVerified(mailed, uniqueEmail('cli-operator'));
+    const { secret } = await turnOnTotp(mailed.server, registered);
+    const account = { ...registered, token: await signInWithSecondStep(mailed.server, registered.email, freshCode(mailed.server, secret)) };
     assert.equal((await mailed.server.request('GET', '/admin/audit/', { token: account.token })).status, 404);
     const granted = await cli('grant-operator', account.email.toUpperCase(), '--reason', 'New on-call operator');
     assert.equal(granted.code, 0, granted.stderr);

@@ -31,7 +31,7 @@ describe('kill -9 during item creates, then restart', () => {
       const accountId = await insertAccount(db.kysely, { firstName: 'Kim', lastName: 'Crash', passwordHash: 'unused', now: 0 });
       const appUserId = await appUserOf(db.kysely, accountId, { name: 'Kim', now: 0 });
       topicId = (await topicOf(db.kysely, accountId, appUserId)).topicId;
-      token = await issueToken(db.kysely, accountId, Date.now());
+      token = await issueToken(db.kysely, accountId, Date.now(), 'password');
     } finally {
       await db.close();
     }

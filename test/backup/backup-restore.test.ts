@@ -366,7 +366,7 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
       await migrateToLatest(db);
       const accountId = await insertAccount(db.kysely, { firstName: 'Kim', lastName: 'Running', passwordHash: 'unused', now: 0 });
       appUser = await appUserOf(db.kysely, accountId, { name: 'Kim', now: 0 });
-      token = await issueToken(db.kysely, accountId, Date.now());
+      token = await issueToken(db.kysely, accountId, Date.now(), 'password');
     } finally {
       await db.close();
     }

@@ -1,11 +1,11 @@
 // The operators' console in a real browser (docs/operators.md): an account made an operator by the
-// command line turns two-step sign-in on, opens /admin from the menu, finds an account and
-// disables it — whose token then answers 401 — and sees it in the audit; deleting an account
-// asks for its address to be typed; every view axe-clean.
+// command line turns two-step sign-in on, signs in again with it, opens /admin from the menu,
+// finds an account and disables it — whose token then answers 401 — and sees it in the audit;
+// deleting an account asks for its address to be typed; every view axe-clean.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { grantOperator } from '../../src/admin/admin-service.ts';
-import { totpCode } from '../accounts/mfa-flows.ts';
+import { STEP_MS, totpCode } from '../accounts/mfa-flows.ts';
 import { runAccountsCli } from '../admin/admin-flows.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { DESKTOP, PHONE, newContext } from './browser.ts';
@@ -16,7 +16,23 @@ import { button, field, mainLink, navLink, newPerson, signIn, signUpAndVerify, s
 describe("the operators' console in the web client", () => {
   const started = withServiceAndBrowser();
 
-  test('granted by the CLI, with two-step sign-in on: find an account, disable it, see it in the audit', async () => {
+  /** Signs in with the password, then the authenticator's code of a step no request has spent yet. */
+  async function signInWithCode(flow: Flow, email: string, password: string, secret: string, shot: string): Promise<void> {
+    const { server } = started.service;
+    await flow.page.goto(`${started.service.url}/sign-in`);
+    await flow.arrive('Sign in', shot);
+    await field(flow, 'E-mail address').fill(email);
+    await field(flow, 'Password').fill(password);
+    await flow.press(button(flow, 'Sign in'));
+    const code = field(flow, 'Code from your authenticator app or a recovery code');
+    await visible(code, 'the second step');
+    server.clock.advance(STEP_MS);
+    await code.fill(totpCode(secret, server.clock.now()));
+    await flow.press(button(flow, 'Verify code'));
+    await visible(flow.heading('Your data'), 'the heading "Your data"');
+  }
+
+  test('granted by the CLI, with two-step sign-in on and used: find an account, disable it, see it in the audit', async () => {
     const context = await newContext(started.browser, DESKTOP);
     try {
       const flow = new Flow(await context.newPage(), { label: 'operators', phone: false });
@@ -34,16 +50,26 @@ describe("the operators' console in the web client", () => {
         await flow.arrive('Operators', 'operators, no second factor');
         await visible(flow.page.getByRole('alert').filter({ hasText: /second factor/ }), 'the sentence about a second factor');
       });
+      let secret = '';
       await flow.step('turn two-step sign-in on', async () => {
         await flow.page.goto(`${started.service.url}/settings/mfa`);
         await flow.arrive('Two-step sign-in', 'two-step, off');
         await field(flow, 'Password').fill(password!);
         await flow.press(button(flow, 'Set up two-step sign-in'));
         await visible(field(flow, 'Code from your authenticator app'), 'the code field');
-        const secret = (await flow.page.locator('#totp-secret').textContent())!.trim();
+        secret = (await flow.page.locator('#totp-secret').textContent())!.trim();
         await field(flow, 'Code from your authenticator app').fill(totpCode(secret, started.service.server.clock.now()));
         await flow.press(button(flow, 'Turn on two-step sign-in'));
         await visible(flow.page.getByRole('heading', { level: 2, name: 'Your recovery codes' }), 'the recovery codes');
+      });
+      await flow.step('the session signed in by the password alone is told to sign in again with the code', async () => {
+        await flow.press(navLink(flow, 'Operators'));
+        await flow.arrive('Operators', 'operators, one-factor session');
+        await visible(flow.page.getByRole('alert').filter({ hasText: /sign in again/ }), 'the sentence saying to sign in again');
+      });
+      await flow.step('sign out, and sign in with the password and a code', async () => {
+        await flow.press(button(flow, 'Sign out'));
+        await signInWithCode(flow, person.email, password!, secret, 'sign-in, operator');
       });
       await flow.step('find the account', async () => {
         await flow.press(navLink(flow, 'Operators'));
@@ -85,33 +111,23 @@ describe("the operators' console in the web client", () => {
     }
   });
 
-  /** An operator with a second factor, made without the browser, signed in on `flow`'s page. */
+  /** An operator with two-step sign-in on, made without the browser, signed in with it on `flow`'s page. */
   async function signInAsOperator(flow: Flow, label: string): Promise<void> {
     const { server } = started.service;
     const operator = await createAccount(server, { email: `operator.${label}.${Date.now().toString(36)}@example.com` });
     await grantOperator(server.server.ctx, { via: 'cli' }, operator.id);
-    // A passkey is a second factor: the password alone signs in, and the console opens.
-    await server.server.ctx.db.kysely
-      .insertInto('passkeys')
-      .values({
-        account_id: operator.id,
-        credential_id: `${label}-${operator.id}`,
-        public_key: 'x',
-        counter: 0,
-        transports: '',
-        backed_up: 0,
-        name: 'Phone',
-        created_at: server.clock.now(),
-      })
-      .execute();
-    await flow.step('sign in', async () => {
-      await flow.page.goto(`${started.service.url}/sign-in`);
-      await flow.arrive('Sign in', 'sign-in');
-      await field(flow, 'E-mail address').fill(operator.email);
-      await field(flow, 'Password').fill(operator.password);
-      await flow.press(button(flow, 'Sign in'));
-      await visible(flow.heading('Your data'), 'the heading "Your data"');
+    // Two-step sign-in on (through the API), then used to sign in: the console opens.
+    const enrolled = await server.request('POST', '/account/mfa/totp/', { token: operator.token, body: { password: operator.password } });
+    assert.equal(enrolled.status, 201, enrolled.text);
+    const secret: string = enrolled.body.secret;
+    const confirmed = await server.request('POST', '/account/mfa/totp/confirm/', {
+      token: operator.token,
+      body: { code: totpCode(secret, server.clock.now()) },
     });
+    assert.equal(confirmed.status, 200, confirmed.text);
+    await flow.step('sign in with the password and a code', () =>
+      signInWithCode(flow, operator.email, operator.password, secret, 'sign-in'),
+    );
   }
 
   test("deleting an account works only once the account's address is typed", async () => {

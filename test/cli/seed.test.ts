@@ -136,7 +136,7 @@ describe('bulk seeder (npm run seed)', () => {
       .select('account_id')
       .where('email_lower', '=', 'bench-2@example.com')
       .executeTakeFirstOrThrow();
-    const token = await issueToken(db.kysely, owner.account_id, server.clock.now());
+    const token = await issueToken(db.kysely, owner.account_id, server.clock.now(), 'password');
     const profile = await db.kysely
       .selectFrom('profiles')
       .select('id')

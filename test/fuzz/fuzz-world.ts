@@ -95,7 +95,7 @@ export class FuzzWorld {
       server,
       caller,
       stranger,
-      await issueToken(server.server.ctx.db.kysely, caller.accountId, server.clock.now()),
+      await issueToken(server.server.ctx.db.kysely, caller.accountId, server.clock.now(), 'password'),
     );
     const logout = await world.call('POST', '/auth/logout/', world.revokedToken);
     assert.equal(logout.status, 204, logout.text);
@@ -112,7 +112,7 @@ export class FuzzWorld {
 
   /** A fresh token for the party (after a logout, logout-all or password change). */
   async renewToken(party: Party): Promise<void> {
-    party.token = await issueToken(this.server.server.ctx.db.kysely, party.accountId, this.server.clock.now());
+    party.token = await issueToken(this.server.server.ctx.db.kysely, party.accountId, this.server.clock.now(), 'password');
   }
 
   /** Puts back every fixture of the party that is gone, and re-reads the ids that changed. */
@@ -220,7 +220,7 @@ export class FuzzWorld {
     // Two sessions at least: the current one and another (a DELETE may end either).
     let sessions = (await this.call('GET', '/auth/sessions/', party.token)).body as Array<{ id: number }>;
     if (sessions.length < 2) {
-      await issueToken(this.server.server.ctx.db.kysely, party.accountId, this.server.clock.now());
+      await issueToken(this.server.server.ctx.db.kysely, party.accountId, this.server.clock.now(), 'password');
       sessions = (await this.call('GET', '/auth/sessions/', party.token)).body;
     }
     ids.session = sessions.map((session) => session.id);

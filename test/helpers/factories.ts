@@ -28,7 +28,7 @@ export async function verifiedAccount(
   });
   const address = await insertAddress(db, { accountId: id, email, primary: true, verifiedAction: 1, now: values.now });
   await markAddressVerified(db, address.id);
-  return { id, email, token: await issueToken(db, id, values.now) };
+  return { id, email, token: await issueToken(db, id, values.now, 'password') };
 }
 
 export async function appUserOf(db: Db, accountId: number, values: { name?: string; now: number }): Promise<number> {

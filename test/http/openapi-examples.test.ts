@@ -16,6 +16,7 @@ import { EXAMPLE_ADDED_EMAIL } from '../../src/accounts/emails/email-schemas.ts'
 import { EXAMPLE_EMAIL, EXAMPLE_PASSWORD } from '../../src/http/openapi-document.ts';
 import { RESET_SUBJECT, startMailedServer, verificationKey, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
 import { freshCode } from '../accounts/mfa-flows.ts';
+import { addPasskey, signInWithPasskey } from '../admin/admin-flows.ts';
 import { listOperations, type OpenApiDocument } from '../fuzz/openapi-walker.ts';
 import { mediaOf, verifiedAccount } from '../helpers/factories.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
@@ -73,13 +74,13 @@ async function accountWithExamplePassword(email: string): Promise<{ id: number; 
   });
 }
 
-/** An operator holding a passkey (a second factor), made once, as the command line makes one. */
+/** An operator, made once as the command line makes one, signed in with a passkey: two factors, as the operators' routes ask. */
 async function exampleOperator(): Promise<string> {
   if (!made.operator) {
     const operator = await accountWithExamplePassword('operator@example.com');
     await grantOperator(mailed.server.server.ctx, { via: 'cli' }, operator.id);
-    await addPasskeyRow(operator.id);
-    made.operator = operator.token;
+    const passkey = await addPasskey(mailed.server, operator.token, EXAMPLE_PASSWORD);
+    made.operator = await signInWithPasskey(mailed.server, passkey);
   }
   return made.operator;
 }

@@ -243,7 +243,13 @@ async function answer(
   identityId: number | null,
   origin: Origin,
 ): Promise<LoginResult> {
-  const result = await signInAnswer(ctx, { account_id: account.id, password_hash: account.password_hash }, origin, identityId ?? undefined);
+  const result = await signInAnswer(
+    ctx,
+    { account_id: account.id, password_hash: account.password_hash },
+    'provider',
+    origin,
+    identityId ?? undefined,
+  );
   if ('token' in result && identityId !== null) await recordIdentitySession(ctx.db.kysely, identityId, hashSecret(result.token));
   return result;
 }

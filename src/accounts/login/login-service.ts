@@ -55,7 +55,7 @@ export async function logIn(ctx: AppContext, throttle: LoginThrottle, input: Log
   // Taking the failure back runs beside issuing the token: it costs a right password no wait.
   const [, token] = await Promise.all([
     attempt.succeeded(),
-    ctx.db.transaction((trx) => issueSignInToken(ctx, trx, address.account_id, sessionOrigin(input.userAgent, input.ip))),
+    ctx.db.transaction((trx) => issueSignInToken(ctx, trx, address.account_id, 'password', sessionOrigin(input.userAgent, input.ip))),
   ]);
   return { token };
 }
@@ -102,7 +102,8 @@ async function judgeSecondStep(
   return ctx.db.transaction(async (trx) => {
     if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
     if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
-    const token = await issueSignInToken(ctx, trx, account.id, sessionOrigin(input.userAgent, input.ip));
+    const method = challenge.identity_id === null ? 'password+totp' : 'provider+totp';
+    const token = await issueSignInToken(ctx, trx, account.id, method, sessionOrigin(input.userAgent, input.ip));
     // A sign-in through another provider: the session is the identity's (docs/sign-in-providers.md).
     if (challenge.identity_id !== null) await recordIdentitySession(trx, challenge.identity_id, hashSecret(token));
     return token;

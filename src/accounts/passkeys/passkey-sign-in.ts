@@ -61,7 +61,7 @@ export async function signInWithPasskey(
   const token = await ctx.db.transaction(async (trx) => {
     // Another sign-in with the same counter got there first: one of the two is a clone.
     if (!(await recordPasskeyUse(trx, passkey, { ...use, at: ctx.clock.now() }))) throw fieldError('response', CLONED_PASSKEY);
-    return issueSignInToken(ctx, trx, passkey.account_id, sessionOrigin(input.userAgent, input.ip));
+    return issueSignInToken(ctx, trx, passkey.account_id, 'passkey', sessionOrigin(input.userAgent, input.ip));
   });
   await attempt.succeeded();
   return token;

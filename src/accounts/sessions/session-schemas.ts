@@ -9,6 +9,21 @@ export const SessionSchema = Type.Object({
   user_agent: Type.Union([Type.String(), Type.Null()], { description: 'The User-Agent of the login, at most 255 characters' }),
   ip_address: Type.Union([Type.String(), Type.Null()], { description: 'The client address of the login, as seen under TRUST_PROXY' }),
   current: Type.Boolean({ description: 'true for the session whose token made this request' }),
+  sign_in_method: Type.Union(
+    [
+      Type.Literal('password'),
+      Type.Literal('password+totp'),
+      Type.Literal('passkey'),
+      Type.Literal('provider'),
+      Type.Literal('provider+totp'),
+      Type.Literal('email_code'),
+      Type.Null(),
+    ],
+    {
+      description:
+        'How the session was opened: `password`; `password+totp` (then a TOTP or recovery code); `passkey`; `provider` (another provider); `provider+totp`; `email_code`. null for a session opened before this was recorded',
+    },
+  ),
 });
 export type Session = Static<typeof SessionSchema>;
 
@@ -24,5 +39,6 @@ export function toSession(row: SessionRow, currentTokenId: number): Session {
     user_agent: row.user_agent,
     ip_address: row.ip_address,
     current: row.id === currentTokenId,
+    sign_in_method: row.sign_in_method,
   };
 }

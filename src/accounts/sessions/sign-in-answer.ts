@@ -4,6 +4,7 @@
 // here, so they answer alike.
 import { hashSecret, newSecret } from '../../auth/token-hash.ts';
 import type { AppContext } from '../../context.ts';
+import type { SignInMethod } from '../../db/schema.ts';
 import { nonFieldError } from '../../errors.ts';
 import { totpEnabled } from '../mfa/mfa-check.ts';
 import { insertChallenge, recordChallengeIdentity } from '../mfa/mfa-queries.ts';
@@ -29,9 +30,9 @@ export function needsSecondStep(ctx: AppContext, accountId: number): Promise<boo
   return totpEnabled(ctx.db.kysely, accountId);
 }
 
-/** A new session for the account; 400 when it is disabled (sign-in-token.ts). */
-export function openSession(ctx: AppContext, accountId: number, origin: Origin): Promise<string> {
-  return ctx.db.transaction((trx) => issueSignInToken(ctx, trx, accountId, sessionOrigin(origin.userAgent, origin.ip)));
+/** A new session for the account, opened by `method`; 400 when it is disabled (sign-in-token.ts). */
+export function openSession(ctx: AppContext, accountId: number, method: SignInMethod, origin: Origin): Promise<string> {
+  return ctx.db.transaction((trx) => issueSignInToken(ctx, trx, accountId, method, sessionOrigin(origin.userAgent, origin.ip)));
 }
 
 /**
@@ -57,10 +58,14 @@ export async function openSecondStep(
   return mfaToken;
 }
 
-/** A token, or with TOTP on the two-step answer; `identityId`: the identity it came by, remembered for the second step. */
+/**
+ * A token for a session opened by `method` (one factor), or with TOTP on the two-step answer;
+ * `identityId`: the identity it came by, remembered for the second step.
+ */
 export async function signInAnswer(
   ctx: AppContext,
   account: { account_id: number; password_hash: string },
+  method: SignInMethod,
   origin: Origin,
   identityId?: number,
 ): Promise<LoginResult> {
@@ -70,5 +75,5 @@ export async function signInAnswer(
   if (await needsSecondStep(ctx, account.account_id)) {
     return { mfa_required: true, mfa_token: await openSecondStep(ctx, account, SIGN_IN_RACED, identityId) };
   }
-  return { token: await openSession(ctx, account.account_id, origin) };
+  return { token: await openSession(ctx, account.account_id, method, origin) };
 }

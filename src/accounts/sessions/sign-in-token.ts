@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import { issueToken, type TokenOrigin } from '../../auth/token-queries.ts';
 import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, SignInMethod } from '../../db/schema.ts';
 import { nonFieldError, type DomainError } from '../../errors.ts';
 import { lockAccount } from '../core/account-lock.ts';
 
@@ -16,8 +16,17 @@ export function accountDisabled(): DomainError {
   return nonFieldError(ACCOUNT_DISABLED);
 }
 
-/** A new session token for the account, inside the caller's transaction; 400 when the account is disabled. */
-export async function issueSignInToken(ctx: AppContext, trx: Kysely<Database>, accountId: number, origin: TokenOrigin): Promise<string> {
+/**
+ * A new session token for the account, inside the caller's transaction, recording how the
+ * session was opened; 400 when the account is disabled.
+ */
+export async function issueSignInToken(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  accountId: number,
+  method: SignInMethod,
+  origin: TokenOrigin,
+): Promise<string> {
   await lockAccount(ctx, trx, accountId);
   const now = ctx.clock.now();
   const updated = await trx
@@ -31,5 +40,5 @@ export async function issueSignInToken(ctx: AppContext, trx: Kysely<Database>, a
     const row = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
     if (row) throw accountDisabled();
   }
-  return issueToken(trx, accountId, now, origin);
+  return issueToken(trx, accountId, now, method, origin);
 }

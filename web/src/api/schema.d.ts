@@ -9452,6 +9452,8 @@ export interface operations {
                         ip_address: string | null;
                         /** @description true for the session whose token made this request */
                         current: boolean;
+                        /** @description How the session was opened: `password`; `password+totp` (then a TOTP or recovery code); `passkey`; `provider` (another provider); `provider+totp`; `email_code`. null for a session opened before this was recorded */
+                        sign_in_method: "password" | "password+totp" | "passkey" | "provider" | "provider+totp" | "email_code" | null;
                     }[];
                 };
             };
@@ -12986,7 +12988,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13062,7 +13064,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13137,7 +13139,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13253,7 +13255,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13369,7 +13371,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13485,7 +13487,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13578,7 +13580,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13671,7 +13673,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13758,7 +13760,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13833,7 +13835,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13925,7 +13927,7 @@ export interface operations {
                     "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The caller is an operator without a second factor: turn on two-step sign-in or add a passkey */
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,7 @@
 // /admin: the operators' console (docs/operators.md, docs/operators.md). One page, its view chosen
 // by the query — ?account=<id>, ?view=outbox, ?view=audit, else finding accounts (?email=) —
 // since every path under /admin/ is the API's. The API answers 404 to anyone but an operator
-// and 403 to one without a second factor; the page says so in words.
+// and 403 to one without a second factor or not signed in with it; the page says so in words.
 import { useRoute } from 'preact-iso';
 import { api } from '../../api/client.ts';
 import { Page } from '../../components/page.tsx';
