@@ -356,6 +356,10 @@ export interface OperatorAuditTable {
   action: string;
   account_id: number | null;
   reason: string | null;
+  /** A find's search text (null: every other action, or a find without text). */
+  search: string | null;
+  /** Who ran a command-line action, `user@host` (null: through the API, or recorded before migration 0024). */
+  cli_user: string | null;
 }
 
 /** An account's identity at another provider (contract §15): one per (issuer, subject). */
