@@ -148,6 +148,8 @@ export interface AuditRecord {
   action: string;
   accountId: number | null;
   reason: string | null;
+  search: string | null;
+  cliUser: string | null;
 }
 
 export async function insertAuditRecord(db: Kysely<Database>, record: AuditRecord): Promise<void> {
@@ -160,6 +162,8 @@ export async function insertAuditRecord(db: Kysely<Database>, record: AuditRecor
       action: record.action,
       account_id: record.accountId,
       reason: record.reason,
+      search: record.search,
+      cli_user: record.cliUser,
     })
     .execute();
 }
@@ -180,6 +184,8 @@ export function listAuditRecords(db: Kysely<Database>, limit: number) {
       'operator_audit.action',
       'operator_audit.account_id',
       'operator_audit.reason',
+      'operator_audit.search',
+      'operator_audit.cli_user',
     ])
     .orderBy('operator_audit.id', 'desc')
     .limit(limit)

@@ -24,7 +24,7 @@ import {
   enableAccount,
   endSessions,
   findAccounts,
-  getAccount,
+  viewAccount,
   MAX_AUDIT_RECORDS,
   outboxView,
   resendVerifications,
@@ -64,7 +64,7 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
         response: { 200: AdminAccountListSchema, ...errors({ invalid: true, forbidden: FORBIDDEN, ...NOT_FOUND }) },
       },
     },
-    (request) => findAccounts(ctx, request.query.email ?? ''),
+    (request) => findAccounts(ctx, actor(request), request.query.email ?? ''),
   );
 
   app.get(
@@ -80,7 +80,7 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
         response: { 200: AdminAccountDetailSchema, ...errors({ forbidden: FORBIDDEN, ...NOT_FOUND }) },
       },
     },
-    (request) => getAccount(ctx, parseId(request.params.id)),
+    (request) => viewAccount(ctx, actor(request), parseId(request.params.id)),
   );
 
   const accountAction = (

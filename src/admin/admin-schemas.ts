@@ -100,6 +100,11 @@ export const AuditListSchema = Type.Array(
     action: Type.String(),
     account_id: Type.Union([Type.Integer(), Type.Null()]),
     reason: Type.Union([Type.String(), Type.Null()]),
+    search: Type.Union([Type.String(), Type.Null()], { description: "A find's search text; null for every other action" }),
+    cli_user: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Who ran a command-line action, as `user@host` of the server; null through the API (and for records from before it was kept)',
+    }),
   }),
 );
 export type AuditList = Static<typeof AuditListSchema>;

@@ -1,6 +1,7 @@
 // What operators may do (docs/operators.md), from the API or the command line alike: find accounts
 // and see their standing, and act on them. Every action is recorded in the audit in the
-// transaction of the change it records, so nothing is done unrecorded, nor recorded undone.
+// transaction of the change it records, so nothing is done unrecorded, nor recorded undone;
+// a find and a view of one account are recorded once read (a read that fails records nothing).
 // Nothing here reads or returns personal data (docs/app-data.md, docs/sharing.md, docs/emergency-links.md): the queries touch only the
 // account's own rows, its addresses, sessions and second factors.
 import type { Kysely } from 'kysely';
@@ -28,10 +29,13 @@ import {
 } from './admin-queries.ts';
 import { toAdminAccount, type AdminAccount, type AdminAccountDetail, type AuditList, type OutboxView } from './admin-schemas.ts';
 
-/** Who acts: an operator through the API, or whoever runs the command line on the server. */
-export type Actor = { via: 'api'; operatorId: number } | { via: 'cli' };
+/** Who acts: an operator through the API, or whoever runs the command line on the server (`user@host`). */
+export type Actor = { via: 'api'; operatorId: number } | { via: 'cli'; user: string };
 
+/** What is recorded: the reads (`find`, `view`) and every action. */
 export type AccountAction =
+  | 'find'
+  | 'view'
   | 'grant-operator'
   | 'revoke-operator'
   | 'disable'
@@ -46,6 +50,9 @@ export const NOT_ON_YOURSELF = 'Operators cannot disable, delete or turn off the
 export const NO_SECOND_FACTOR = 'This account has no second factor to turn off.';
 export const ALL_VERIFIED = 'Every address of this account is verified already: there is nothing to resend.';
 
+/** A find's search text is kept up to the longest an address may be. */
+const MAX_SEARCH_LENGTH = 254;
+
 function record(
   ctx: AppContext,
   trx: Kysely<Database>,
@@ -53,6 +60,7 @@ function record(
   action: AccountAction,
   accountId: number | null,
   reason?: string | null,
+  search?: string,
 ) {
   return insertAuditRecord(trx, {
     at: ctx.clock.now(),
@@ -61,6 +69,8 @@ function record(
     action,
     accountId,
     reason: reason === undefined || reason === null || reason.trim() === '' ? null : reason.trim(),
+    search: search === undefined || search === '' ? null : search.slice(0, MAX_SEARCH_LENGTH),
+    cliUser: actor.via === 'cli' ? actor.user : null,
   });
 }
 
@@ -68,8 +78,18 @@ function refuseOwnAccount(actor: Actor, accountId: number): void {
   if (actor.via === 'api' && actor.operatorId === accountId) throw nonFieldError(NOT_ON_YOURSELF);
 }
 
-export async function findAccounts(ctx: AppContext, text: string): Promise<AdminAccount[]> {
-  return (await findAccountsByEmail(ctx.db.kysely, text)).map(toAdminAccount);
+/** A find, recorded with its text: operators see the addresses it finds anyway, and the audit shows what they looked for. */
+export async function findAccounts(ctx: AppContext, actor: Actor, text: string): Promise<AdminAccount[]> {
+  const found = (await findAccountsByEmail(ctx.db.kysely, text)).map(toAdminAccount);
+  await record(ctx, ctx.db.kysely, actor, 'find', null, null, text);
+  return found;
+}
+
+/** One account's standing, recorded as a `view` of it; 404 (and nothing recorded) when it is not there. */
+export async function viewAccount(ctx: AppContext, actor: Actor, accountId: number): Promise<AdminAccountDetail> {
+  const account = await getAccount(ctx, accountId);
+  await record(ctx, ctx.db.kysely, actor, 'view', accountId);
+  return account;
 }
 
 export async function getAccount(ctx: AppContext, accountId: number, db: Kysely<Database> = ctx.db.kysely): Promise<AdminAccountDetail> {
@@ -241,5 +261,7 @@ export async function auditList(ctx: AppContext, limit: number): Promise<AuditLi
     action: row.action,
     account_id: row.account_id,
     reason: row.reason,
+    search: row.search,
+    cli_user: row.cli_user,
   }));
 }

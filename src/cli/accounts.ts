@@ -1,8 +1,9 @@
 // `npm run accounts -- <command>` (or `node dist/cli/accounts.js <command>` from a build): the
 // operators' actions (docs/operators.md) from the server's command line, for a server with no
 // browser and for giving the operator role, which nothing else gives. Reads the service's
-// configuration (environment and .env) and its database; never migrates. Every change is
-// recorded in the operators' audit with via "cli" and no operator.
+// configuration (environment and .env) and its database; never migrates. Every change, and
+// every find, is recorded in the operators' audit with via "cli", no operator, and who ran the
+// command on which host (`user@host`).
 import { OidcProviders } from '../auth/oidc-relying-party.ts';
 import { parseArgs } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
@@ -31,6 +32,7 @@ import { DomainError } from '../errors.ts';
 import { Outbox } from '../outbox/outbox.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
 import { randomBytes } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
 import { CommandError, openServiceDatabase } from './service-database.ts';
 
 const USAGE = `Usage:
@@ -50,13 +52,31 @@ const USAGE = `Usage:
   accounts delete <email or id> [--reason <text>]
       Deletes the account and everything it holds, as its owner would; a last notice is e-mailed.
 
-Every change is recorded in the operators' audit (via "cli"). E-mails go out through the
-running service's outbox. Configuration as for the service: DATABASE_URL (and a .env file).`;
+Every change and every find is recorded in the operators' audit (via "cli", with user@host).
+E-mails go out through the running service's outbox. Configuration as for the service: DATABASE_URL (and a .env file).`;
 
 /** Bad usage: printed with the usage text, exit status 2. */
 class UsageError extends Error {}
 
-const ACTOR: Actor = { via: 'cli' };
+/**
+ * Who runs the command, for the audit: the OS user and the host, `user@host`, with the user
+ * who ran sudo when there was one. The person with a shell on the server could claim anything;
+ * this tells honest colleagues apart.
+ */
+function commandUser(): string {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    // No entry in the password database (a container's arbitrary uid).
+    user = `uid ${process.getuid?.() ?? 'unknown'}`;
+  }
+  const sudo = process.env.SUDO_USER;
+  const who = sudo && sudo !== user ? `${user} (sudo by ${sudo})` : user;
+  return `${who}@${hostname()}`.slice(0, 300);
+}
+
+const ACTOR: Actor = { via: 'cli', user: commandUser() };
 
 type Action = (ctx: AppContext, actor: Actor, accountId: number, reason: string | null) => Promise<unknown>;
 
@@ -148,7 +168,7 @@ function parse(name: string, args: string[]): Run {
   const target = positionals[0]!;
   if (name === 'find') {
     return async (ctx) => {
-      const accounts = await findAccounts(ctx, target);
+      const accounts = await findAccounts(ctx, ACTOR, target);
       if (values.json) console.log(JSON.stringify(accounts, null, 2));
       else printAccounts(accounts);
       return 0;

@@ -25,7 +25,7 @@ import { identitiesMigration } from './migrations/0020-identities.ts';
 import { operatorsMigration } from './migrations/0021-operators.ts';
 import { changesWithoutForeignKeyMigration } from './migrations/0022-changes-without-foreign-key.ts';
 import { listItemFunctionLogsMigration } from './migrations/0023-list-item-function-logs.ts';
-import { signInMethodsMigration } from './migrations/0024-sign-in-methods.ts';
+import { signInMethodsAndAuditMigration } from './migrations/0024-sign-in-methods-and-audit.ts';
 import { signInBrowserMigration } from './migrations/0025-sign-in-browser.ts';
 import { emergencyPinLockoutsMigration } from './migrations/0026-emergency-pin-lockouts.ts';
 import { mediaPrivacyMigration } from './migrations/0028-media-privacy.ts';
@@ -55,7 +55,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0021-operators': operatorsMigration(db.dialect),
     '0022-changes-without-foreign-key': changesWithoutForeignKeyMigration(db.dialect),
     '0023-list-item-function-logs': listItemFunctionLogsMigration(db.dialect),
-    '0024-sign-in-methods': signInMethodsMigration(),
+    '0024-sign-in-methods-and-audit': signInMethodsAndAuditMigration(),
     '0025-sign-in-browser': signInBrowserMigration(),
     '0026-emergency-pin-lockouts': emergencyPinLockoutsMigration(),
     '0028-media-privacy': mediaPrivacyMigration(db.dialect),

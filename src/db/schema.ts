@@ -360,6 +360,10 @@ export interface OperatorAuditTable {
   action: string;
   account_id: number | null;
   reason: string | null;
+  /** A find's search text (null: every other action, or a find without text). */
+  search: string | null;
+  /** Who ran a command-line action, `user@host` (null: through the API, or recorded before migration 0024). */
+  cli_user: string | null;
 }
 
 /** An account's identity at another provider (docs/sign-in-providers.md): one per (issuer, subject). */

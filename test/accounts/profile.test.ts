@@ -67,7 +67,7 @@ describe('/account/profile/', () => {
 
   test("PATCH and PUT answer the account as GET shows it, an operator's too", async () => {
     const account = await createAccount(server, { firstName: 'Ada', lastName: 'Lovelace' });
-    await grantOperator(server.server.ctx, { via: 'cli' }, account.id);
+    await grantOperator(server.server.ctx, { via: 'cli', user: 'test@localhost' }, account.id);
     const patched = await server.request('PATCH', '/account/profile/', { token: account.token, body: { last_name: 'King' } });
     assert.equal(patched.status, 200);
     assert.deepEqual(patched.body, { id: account.id, email: account.email, first_name: 'Ada', last_name: 'King', is_operator: true });

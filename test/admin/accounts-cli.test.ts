@@ -1,6 +1,7 @@
 // `npm run accounts -- …` (docs/operators.md), run as the operator runs it: a child process on the
 // service's database, while the service runs, each change recorded with via "cli".
 import assert from 'node:assert/strict';
+import { hostname, userInfo } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { ACCOUNT_DISABLED } from '../../src/accounts/sessions/sign-in-token.ts';
 import { PASSWORD, registerVerified, startMailedServer, uniqueEmail, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
@@ -20,6 +21,8 @@ describe('accounts CLI', () => {
   /** The CLI queues its e-mails on the real clock; the test server's stands where the test left it. */
   const catchUpWithCli = () => mailed.server.clock.advance(Math.max(0, Date.now() - mailed.server.clock.now()) + 1_000);
   const logIn = (email: string) => mailed.server.request('POST', '/auth/login/', { body: { username: email, password: PASSWORD } });
+  /** Who the CLI records as having run it: this test's OS user, on this host. */
+  const cliUser = `${userInfo().username}@${hostname()}`;
   const audit = () => mailed.server.server.ctx.db.kysely.selectFrom('operator_audit').selectAll().orderBy('id', 'desc').execute();
 
   test('grant-operator by address gives the role the API then honours; revoke-operator takes it back', async () => {
@@ -34,7 +37,17 @@ describe('accounts CLI', () => {
     assert.equal(seen.status, 200, seen.text);
     assert.deepEqual(
       { ...seen.body[0], id: 0, at: '' },
-      { id: 0, at: '', via: 'cli', operator: null, action: 'grant-operator', account_id: account.id, reason: 'New on-call operator' },
+      {
+        id: 0,
+        at: '',
+        via: 'cli',
+        operator: null,
+        action: 'grant-operator',
+        account_id: account.id,
+        reason: 'New on-call operator',
+        search: null,
+        cli_user: cliUser,
+      },
     );
     const revoked = await cli('revoke-operator', String(account.id));
     assert.equal(revoked.code, 0, revoked.stderr);
@@ -53,6 +66,15 @@ describe('accounts CLI', () => {
     const table = await cli('find', account.email);
     assert.match(table.stdout, /ID\s+EMAIL/);
     assert.match(table.stdout, new RegExp(account.email));
+    const finds = (await audit()).slice(0, 2);
+    assert.deepEqual(
+      finds.map((r) => [r.action, r.account_id, r.search, r.via, r.cli_user]),
+      [
+        ['find', null, account.email, 'cli', cliUser],
+        ['find', null, account.email.slice(0, 14), 'cli', cliUser],
+      ],
+      'each find is recorded with its text and who ran it',
+    );
 
     const disabled = await cli('disable', account.email, '--reason', 'Abuse report 12');
     assert.equal(disabled.code, 0, disabled.stderr);
@@ -91,7 +113,7 @@ describe('accounts CLI', () => {
       records.map((r) => r.action),
       ['delete', 'mfa-off', 'sessions-end', 'enable', 'disable'],
     );
-    assert.ok(records.every((r) => r.via === 'cli' && r.operator_account_id === null));
+    assert.ok(records.every((r) => r.via === 'cli' && r.operator_account_id === null && r.cli_user === cliUser));
     assert.equal(records[0]!.reason, 'Asked by letter');
   });
 

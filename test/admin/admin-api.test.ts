@@ -92,7 +92,11 @@ describe('operators (/admin/)', () => {
     assert.equal(seen.body.sessions, 1);
     assert.equal((await mailed.server.request('GET', '/account/profile/', { token: target.token })).status, 200);
     const audit = await op('GET', '/admin/audit/');
-    assert.ok(!audit.body.some((r: { account_id: number }) => r.account_id === target.id), 'nothing recorded');
+    assert.deepEqual(
+      audit.body.filter((r: { account_id: number }) => r.account_id === target.id).map((r: { action: string }) => r.action),
+      ['view'],
+      "nothing recorded but the operator's own view",
+    );
   });
 
   test('find: by any part of any address, any case, at most 50, by id; the detail adds the addresses and nothing personal', async () => {
@@ -127,6 +131,40 @@ describe('operators (/admin/)', () => {
     assert.deepEqual(detail.body.email_addresses, [{ email: operator.email, verified: true, primary: true }]);
     assert.equal(detail.body.is_operator, true);
     assert.equal(detail.body.second_factor, true);
+  });
+
+  test('reads are recorded: a find with its text, a view with the account; what answers 4xx is not', async () => {
+    const target = await registerVerified(mailed, uniqueEmail('looked-at'));
+    const text = target.email.slice(0, 15).toUpperCase();
+    const found = await op('GET', `/admin/accounts/?email=${encodeURIComponent(text)}`);
+    assert.equal(found.status, 200, found.text);
+    const find = await auditNewest();
+    assert.deepEqual(
+      { ...find, id: 0, at: '' },
+      {
+        id: 0,
+        at: '',
+        via: 'api',
+        operator: { id: operator.id, email: operator.email },
+        action: 'find',
+        account_id: null,
+        reason: null,
+        search: text,
+        cli_user: null,
+      },
+    );
+    assert.equal((await op('GET', '/admin/accounts/')).status, 200);
+    assert.deepEqual([(await auditNewest()).action, (await auditNewest()).search], ['find', null], 'a find without text');
+
+    assert.equal((await op('GET', `/admin/accounts/${target.id}/`)).status, 200);
+    const view = await auditNewest();
+    assert.deepEqual([view.action, view.account_id, view.search, view.operator.id], ['view', target.id, null, operator.id]);
+
+    const before = (await op('GET', '/admin/audit/?limit=500')).body.length;
+    assert.equal((await op('GET', '/admin/accounts/99999999/')).status, 404);
+    assert.equal((await op('GET', `/admin/accounts/?email=${'a'.repeat(255)}`)).status, 400);
+    assert.equal((await as(operator.passwordToken)('GET', `/admin/accounts/${target.id}/`)).status, 403);
+    assert.equal((await op('GET', '/admin/audit/?limit=500')).body.length, before, 'nothing more recorded');
   });
 
   test('bad ids and bad bodies are 4xx, never 500', async () => {
@@ -177,7 +215,8 @@ describe('operators (/admin/)', () => {
     assert.equal(newest.reason, 'Reported stolen');
     assert.equal(newest.via, 'api');
     assert.deepEqual(newest.operator, { id: operator.id, email: operator.email });
-    assert.deepEqual(Object.keys(newest).sort(), ['account_id', 'action', 'at', 'id', 'operator', 'reason', 'via']);
+    assert.deepEqual(Object.keys(newest).sort(), ['account_id', 'action', 'at', 'cli_user', 'id', 'operator', 'reason', 'search', 'via']);
+    assert.deepEqual([newest.search, newest.cli_user], [null, null]);
 
     const enabled = await op('POST', `/admin/accounts/${target.id}/enable/`);
     assert.equal(enabled.status, 200, enabled.text);

@@ -23,7 +23,7 @@ export interface Operator extends RegisteredAccount {
 export const PASSKEY_SITE = { origin: PUBLIC_URL, rpId: new URL(PUBLIC_URL).hostname };
 
 export async function makeOperator(server: TestServer, account: RegisteredAccount): Promise<void> {
-  await grantOperator(server.server.ctx, { via: 'cli' }, account.id);
+  await grantOperator(server.server.ctx, { via: 'cli', user: 'test@localhost' }, account.id);
 }
 
 /** A verified account, made an operator, with TOTP on; `token` is a session signed in with the password and a TOTP code. */

@@ -115,7 +115,7 @@ describe("the operators' console in the web client", () => {
   async function signInAsOperator(flow: Flow, label: string): Promise<void> {
     const { server } = started.service;
     const operator = await createAccount(server, { email: `operator.${label}.${Date.now().toString(36)}@example.com` });
-    await grantOperator(server.server.ctx, { via: 'cli' }, operator.id);
+    await grantOperator(server.server.ctx, { via: 'cli', user: 'test@localhost' }, operator.id);
     // Two-step sign-in on (through the API), then used to sign in: the console opens.
     const enrolled = await server.request('POST', '/account/mfa/totp/', { token: operator.token, body: { password: operator.password } });
     assert.equal(enrolled.status, 201, enrolled.text);

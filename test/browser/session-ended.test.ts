@@ -68,7 +68,7 @@ describe('the sign-in page after a session ended elsewhere', () => {
 
       await flow.step('the account disabled by an operator: the session ended, and the sign-in says it is disabled', async () => {
         await signIn(flow, account, account.password);
-        await disableAccount(server.server.ctx, { via: 'cli' }, account.id, 'Reported as stolen');
+        await disableAccount(server.server.ctx, { via: 'cli', user: 'test@localhost' }, account.id, 'Reported as stolen');
         await flow.press(navLink(flow, 'Emergency'));
         await atPath(flow.page, '/sign-in');
         await visible(status(flow, ENDED), 'why the person is here');

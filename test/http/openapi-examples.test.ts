@@ -78,7 +78,7 @@ async function accountWithExamplePassword(email: string): Promise<{ id: number; 
 async function exampleOperator(): Promise<string> {
   if (!made.operator) {
     const operator = await accountWithExamplePassword('operator@example.com');
-    await grantOperator(mailed.server.server.ctx, { via: 'cli' }, operator.id);
+    await grantOperator(mailed.server.server.ctx, { via: 'cli', user: 'test@localhost' }, operator.id);
     const passkey = await addPasskey(mailed.server, operator.token, EXAMPLE_PASSWORD);
     made.operator = await signInWithPasskey(mailed.server, passkey);
   }

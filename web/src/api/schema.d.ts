@@ -13915,6 +13915,10 @@ export interface operations {
                         action: string;
                         account_id: number | null;
                         reason: string | null;
+                        /** @description A find's search text; null for every other action */
+                        search: string | null;
+                        /** @description Who ran a command-line action, as `user@host` of the server; null through the API (and for records from before it was kept) */
+                        cli_user: string | null;
                     }[];
                 };
             };

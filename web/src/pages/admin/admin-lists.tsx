@@ -1,5 +1,5 @@
 // The console's outbox (messages waiting or given up on, never their recipient or body) and
-// audit (every operator action, newest first).
+// audit (every operator action and read, newest first).
 import { api } from '../../api/client.ts';
 import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
 import { useAction } from '../../hooks/use-action.ts';
@@ -97,7 +97,7 @@ export function AdminAudit() {
         ) : (
           <div class="table-wrap">
             <table>
-              <caption>What operators did, newest first (kept a year)</caption>
+              <caption>What operators looked at and did, newest first (kept a year)</caption>
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -111,10 +111,14 @@ export function AdminAudit() {
                 {audit.data.map((record) => (
                   <tr key={record.id}>
                     <td>{when(record.at)}</td>
-                    <td>{record.operator ? (record.operator.email ?? `account ${record.operator.id}`) : 'command line'}</td>
+                    <td>
+                      {record.operator
+                        ? (record.operator.email ?? `account ${record.operator.id}`)
+                        : `command line${record.cli_user ? ` (${record.cli_user})` : ''}`}
+                    </td>
                     <td>{record.action}</td>
                     <td>{record.account_id === null ? '—' : <a href={`/admin?account=${record.account_id}`}>{record.account_id}</a>}</td>
-                    <td>{record.reason ?? '—'}</td>
+                    <td>{record.search !== null ? `searched for “${record.search}”` : (record.reason ?? '—')}</td>
                   </tr>
                 ))}
               </tbody>
