@@ -13,7 +13,9 @@ import {
   disableAccount,
   enableAccount,
   endSessions,
+  auditList,
   findAccounts,
+  MAX_AUDIT_RECORDS,
   grantOperator,
   resendVerifications,
   revokeOperator,
@@ -21,7 +23,7 @@ import {
   type Actor,
 } from '../admin/admin-service.ts';
 import { findAccountIdByEmail } from '../admin/admin-queries.ts';
-import type { AdminAccount } from '../admin/admin-schemas.ts';
+import type { AdminAccount, AuditList } from '../admin/admin-schemas.ts';
 import { MemoryCounterStore } from '../auth/counter-store.ts';
 import { SecretBox } from '../auth/secret-box.ts';
 import { systemClock } from '../clock.ts';
@@ -38,6 +40,9 @@ import { CommandError, openServiceDatabase } from './service-database.ts';
 const USAGE = `Usage:
   accounts find <text> [--json]
       At most 50 accounts, by id, with an address containing the text (any case).
+  accounts audit [--limit <n>] [--json]
+      The operators' audit, newest first (default 50 records, at most 500): every action and
+      read, through the API or this command line, with who did it and why.
   accounts grant-operator <email or id> [--reason <text>]
   accounts revoke-operator <email or id> [--reason <text>]
       Give or take back the operator role (an operator also needs a second factor).
@@ -156,14 +161,52 @@ function printAccounts(accounts: AdminAccount[]): void {
   for (const row of rows) console.log(line(row));
 }
 
+function printAudit(records: AuditList): void {
+  if (records.length === 0) {
+    console.log('The audit is empty.');
+    return;
+  }
+  const header = ['AT (UTC)', 'ACTION', 'ACCOUNT', 'BY', 'REASON OR SEARCH'];
+  const rows = records.map((r) => [
+    r.at.slice(0, 19).replace('T', ' '),
+    r.action,
+    r.account_id === null ? '-' : String(r.account_id),
+    r.via === 'cli' ? `cli ${r.cli_user ?? ''}`.trim() : `api ${r.operator?.email ?? `operator ${r.operator?.id ?? '?'} (gone)`}`,
+    r.search === null ? (r.reason ?? '') : `"${r.search}"${r.reason ? ` ${r.reason}` : ''}`,
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
+/** `audit`'s --limit: 1 to MAX_AUDIT_RECORDS, 50 unless given. */
+function auditLimit(raw: string | undefined): number {
+  if (raw === undefined) return 50;
+  const limit = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(limit >= 1 && limit <= MAX_AUDIT_RECORDS)) throw new UsageError(`--limit takes a number from 1 to ${MAX_AUDIT_RECORDS}`);
+  return limit;
+}
+
 type Run = (ctx: AppContext) => Promise<number>;
 
 function parse(name: string, args: string[]): Run {
   const { values, positionals } = parseArgs({
     args,
-    options: { reason: { type: 'string' }, json: { type: 'boolean' } },
+    options: { reason: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' } },
     allowPositionals: true,
   });
+  if (name === 'audit') {
+    if (positionals.length !== 0 || values.reason !== undefined) throw new UsageError('audit takes only --limit and --json');
+    const limit = auditLimit(values.limit);
+    return async (ctx) => {
+      const records = await auditList(ctx, limit);
+      if (values.json) console.log(JSON.stringify(records, null, 2));
+      else printAudit(records);
+      return 0;
+    };
+  }
+  if (values.limit !== undefined) throw new UsageError('--limit is for audit');
   if (positionals.length !== 1) throw new UsageError(`${name} takes one ${name === 'find' ? 'text' : 'e-mail address or account id'}`);
   const target = positionals[0]!;
   if (name === 'find') {
@@ -176,7 +219,7 @@ function parse(name: string, args: string[]): Run {
   }
   const action = ACTIONS[name];
   if (!action) throw new UsageError(`unknown command "${name}"`);
-  if (values.json) throw new UsageError('--json is for find');
+  if (values.json) throw new UsageError('--json is for find and audit');
   return async (ctx) => {
     const accountId = await accountOf(ctx.db, target);
     await action.act(ctx, ACTOR, accountId, values.reason ?? null);
@@ -198,7 +241,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return name === undefined ? 2 : 0;
   }
-  if (name !== 'find' && !ACTIONS[name]) throw new UsageError(`unknown command "${name}"`);
+  if (name !== 'find' && name !== 'audit' && !ACTIONS[name]) throw new UsageError(`unknown command "${name}"`);
   const run = parse(name, args);
   loadDotEnv();
   const config = loadConfig();

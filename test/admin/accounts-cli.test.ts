@@ -115,10 +115,31 @@ describe('accounts CLI', () => {
     );
     assert.ok(records.every((r) => r.via === 'cli' && r.operator_account_id === null && r.cli_user === cliUser));
     assert.equal(records[0]!.reason, 'Asked by letter');
+
+    // The audit from the command line: the same records, newest first, as JSON and as a table.
+    const listed = await cli('audit', '--limit', '3', '--json');
+    assert.equal(listed.code, 0, listed.stderr);
+    const newest = (await audit()).slice(0, 3);
+    assert.deepEqual(
+      JSON.parse(listed.stdout).map((r: { id: number; action: string; cli_user: string }) => [r.id, r.action, r.cli_user]),
+      newest.map((r) => [r.id, r.action, r.cli_user]),
+    );
+    const auditTable = (await cli('audit')).stdout.split('\n');
+    assert.match(auditTable[0]!, /^AT \(UTC\)\s+ACTION\s+ACCOUNT\s+BY\s+REASON OR SEARCH$/);
+    assert.match(auditTable[1]!, new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+delete\\s+${account.id}\\s+`));
+    assert.ok(auditTable[1]!.includes(`cli ${cliUser}`) && auditTable[1]!.endsWith('Asked by letter'), auditTable[1]);
   });
 
   test('bad usage exits 2 with the usage; an unknown account exits 1 with one line', async () => {
-    for (const args of [[], ['frobnicate', 'x'], ['disable'], ['disable', 'a', 'b'], ['disable', 'a', '--nope']]) {
+    const bad = [
+      ['frobnicate', 'x'],
+      ['disable'],
+      ['disable', 'a', 'b'],
+      ['disable', 'a', '--nope'],
+      ['audit', 'x'],
+      ['audit', '--limit', '0'],
+    ];
+    for (const args of [[], ...bad, ['audit', '--limit', 'many'], ['find', 'x', '--limit', '3']]) {
       const result = await cli(...args);
       assert.equal(result.code, 2, args.join(' '));
       assert.match(result.stdout + result.stderr, /Usage:/);
