@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createAccount } from '../helpers/accounts.ts';
 import { DESKTOP, newContext } from './browser.ts';
-import { Flow } from './flow.ts';
+import { Flow, visible } from './flow.ts';
+import { signIn } from './person-flow.ts';
 import { withServiceAndBrowser } from './service-and-browser.ts';
 
 describe("the pages' details", () => {
@@ -35,4 +36,29 @@ describe("the pages' details", () => {
         assert.equal(await flow.page.title(), 'Sign in · Profile Service');
       });
     }));
+
+  test('"Your data": "Start over" (deleting all the personal data) comes last, after the Share link', async () => {
+    const account = await createAccount(started.service.server);
+    const created = await started.service.server.request('POST', '/app/users/', { token: account.token, body: { name: 'Ada Lovelace' } });
+    assert.equal(created.status, 201, created.text);
+    await onAPage('data order', async (flow) => {
+      await flow.step('sign in and open "Your data"', async () => {
+        await flow.page.goto(`${started.service.url}/sign-in`);
+        await signIn(flow, account, account.password);
+        await flow.arrive('Your data', 'your data');
+      });
+      await flow.step('the order of the page', async () => {
+        const share = flow.page.getByRole('main').getByRole('link', { name: 'Share', exact: true });
+        const startOver = flow.page.getByRole('heading', { level: 2, name: 'Start over' });
+        await visible(share, 'the Share link');
+        await visible(startOver, '"Start over"');
+        // Headings, links and buttons of the page, in the order a reader meets them.
+        const order = (await flow.page.getByRole('main').locator('h2, a, button').allInnerTexts()).map((t) => t.trim());
+        assert.ok(order.indexOf('Share') < order.indexOf('Start over'), `"Start over" after the Share link: ${order.join(' | ')}`);
+        assert.ok(order.indexOf('Share') < order.indexOf('Delete all my personal data'), 'the button after the Share link');
+        const headings = await flow.page.getByRole('main').getByRole('heading', { level: 2 }).allInnerTexts();
+        assert.equal(headings.at(-1), 'Start over', `the last section: ${headings.join(', ')}`);
+      });
+    });
+  });
 });
