@@ -1,7 +1,8 @@
 // The operators' console in a real browser (docs/operators.md): an account made an operator by the
 // command line turns two-step sign-in on, signs in again with it, opens /admin from the menu,
 // finds an account and disables it — whose token then answers 401 — and sees it in the audit;
-// deleting an account asks for its address to be typed; every view axe-clean.
+// deleting an account asks for its address to be typed; no word of the audit cut across lines;
+// every view axe-clean.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { grantOperator } from '../../src/admin/admin-service.ts';
@@ -11,6 +12,7 @@ import { createAccount } from '../helpers/accounts.ts';
 import { DESKTOP, PHONE, newContext } from './browser.ts';
 import { Flow, visible } from './flow.ts';
 import { withServiceAndBrowser } from './service-and-browser.ts';
+import { wordsCut } from './words-cut.ts';
 import { button, field, mainLink, navLink, newPerson, signIn, signUpAndVerify, status } from './person-flow.ts';
 
 describe("the operators' console in the web client", () => {
@@ -167,6 +169,7 @@ describe("the operators' console in the web client", () => {
         await flow.page.goto(`${started.service.url}/admin?view=audit`);
         await flow.arrive('Audit', 'operators, audit');
         await visible(flow.page.getByRole('row').filter({ hasText: 'Asked for by its owner, ticket 4521' }), 'the deletion in the audit');
+        assert.deepEqual(await flow.page.evaluate(wordsCut('table.audit')), [], 'words of the audit cut across lines');
       });
       assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');
     } finally {
@@ -200,6 +203,8 @@ describe("the operators' console in the web client", () => {
         await flow.arrive('Outbox', 'operators, outbox');
         await flow.page.goto(`${started.service.url}/admin?view=audit`);
         await flow.arrive('Audit', 'operators, audit');
+        await visible(flow.page.locator('table.audit tbody tr').first(), 'a record of the audit');
+        assert.deepEqual(await flow.page.evaluate(wordsCut('table.audit')), [], 'words of the audit cut across lines');
       });
       assert.equal((await server.request('GET', '/account/profile/', { token: target.token })).status, 401);
       assert.deepEqual(flow.pageErrors, [], 'no uncaught exception or console error in the page');

@@ -8,28 +8,11 @@ import { DESKTOP, newContext, PHONE } from './browser.ts';
 import { Flow, visible } from './flow.ts';
 import type { BrowserService } from './harness.ts';
 import { withServiceAndBrowser } from './service-and-browser.ts';
+import { wordsCut } from './words-cut.ts';
 import { button, field, status } from './person-flow.ts';
 
 const LONG_AGENT =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8 Pro Build/UQ1A.240205.004) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.6261.64 Mobile Safari/537.36';
-
-// Run in the page as source text (as flow.ts does): every word of the table whose letters sit on more than one line.
-const WORDS_CUT = `(() => {
-  const cut = [];
-  const table = document.querySelector('table.sessions');
-  const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (node.parentElement && node.parentElement.closest('.visually-hidden, caption')) continue;
-    for (const match of node.textContent.matchAll(/\\S+/g)) {
-      const range = document.createRange();
-      range.setStart(node, match.index);
-      range.setEnd(node, match.index + match[0].length);
-      const tops = new Set(Array.from(range.getClientRects()).filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
-      if (tops.size > 1) cut.push(match[0]);
-    }
-  }
-  return cut;
-})()`;
 
 async function signInElsewhere(service: BrowserService, account: TestAccount): Promise<void> {
   const response = await fetch(`${service.url}/auth/login/`, {
@@ -66,7 +49,7 @@ describe('the sessions page', () => {
           await flow.arrive('Sessions', 'sessions');
           await visible(flow.page.getByText('This device'), 'this device');
           assert.equal(await rows.count(), 5);
-          assert.deepEqual(await flow.page.evaluate(WORDS_CUT), [], 'words cut across lines');
+          assert.deepEqual(await flow.page.evaluate(wordsCut('table.sessions')), [], 'words cut across lines');
         });
         const endFirst = flow.page.getByRole('button', { name: /^End session started/ }).first();
         await flow.step('End session asks first; Cancel ends nothing', async () => {

@@ -30,6 +30,8 @@ describe('two-step sign-in in the web client', () => {
         await visible(code, 'the code field');
         assert.equal(await code.inputValue(), '', 'the password just typed is not in the code field');
         const uri = (await flow.page.locator('#totp-uri').textContent())!.trim();
+        const link = flow.page.getByRole('link', { name: uri, exact: true });
+        assert.equal(await link.getAttribute('href'), uri, 'the page says to open the link: it is one');
         const qr = flow.page.getByRole('img', { name: 'QR code of the link for your authenticator app' });
         await visible(qr, 'the QR code');
         assert.equal(qrTextOfDataUrl((await qr.getAttribute('src'))!), uri, 'the QR code carries exactly the otpauth link');

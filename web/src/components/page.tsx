@@ -6,7 +6,8 @@ import { useStatusMessage } from '../status-line.tsx';
 
 export function Page({ title, children }: { title: string; children: ComponentChildren }) {
   useEffect(() => {
-    document.title = `${title} · Profile Service`;
+    // The home page's heading is the service's name: not said twice.
+    document.title = title === 'Profile Service' ? title : `${title} · Profile Service`;
   }, [title]);
   return (
     <>

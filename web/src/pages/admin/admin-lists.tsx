@@ -96,7 +96,7 @@ export function AdminAudit() {
           <p>No operator has acted yet.</p>
         ) : (
           <div class="table-wrap">
-            <table>
+            <table class="audit">
               <caption>What operators looked at and did, newest first (kept a year)</caption>
               <thead>
                 <tr>
@@ -110,15 +110,19 @@ export function AdminAudit() {
               <tbody>
                 {audit.data.map((record) => (
                   <tr key={record.id}>
-                    <td>{when(record.at)}</td>
-                    <td>
+                    <td data-label="When">{when(record.at)}</td>
+                    <td data-label="Who" class="address">
                       {record.operator
                         ? (record.operator.email ?? `account ${record.operator.id}`)
                         : `command line${record.cli_user ? ` (${record.cli_user})` : ''}`}
                     </td>
-                    <td>{record.action}</td>
-                    <td>{record.account_id === null ? '—' : <a href={`/admin?account=${record.account_id}`}>{record.account_id}</a>}</td>
-                    <td>{record.search !== null ? `searched for “${record.search}”` : (record.reason ?? '—')}</td>
+                    <td data-label="Action" class="action">
+                      {record.action}
+                    </td>
+                    <td data-label="Account">
+                      {record.account_id === null ? '—' : <a href={`/admin?account=${record.account_id}`}>{record.account_id}</a>}
+                    </td>
+                    <td data-label="Reason">{record.search !== null ? `searched for “${record.search}”` : (record.reason ?? '—')}</td>
                   </tr>
                 ))}
               </tbody>

@@ -145,7 +145,6 @@ export const DataHome = signedIn(function DataHome() {
         </section>
       )}
       {user && <Profiles state={{ ...state, user }} />}
-      {user && mine && <DeleteAppUser userId={user.id} onDeleted={reload} />}
       {user && (
         <section aria-labelledby="more-heading">
           <h2 id="more-heading">More</h2>
@@ -164,6 +163,8 @@ export const DataHome = signedIn(function DataHome() {
           </ul>
         </section>
       )}
+      {/* The destructive action last, away from the links a person comes for. */}
+      {user && mine && <DeleteAppUser userId={user.id} onDeleted={reload} />}
     </Page>
   );
 });

@@ -109,7 +109,10 @@ export const MfaSettings = signedIn(function MfaSettings() {
           </dd>
           <dt>Link (otpauth URI)</dt>
           <dd>
-            <code id="totp-uri">{enrolment.otpauth_url}</code>
+            {/* On the device with the app, following it opens the app with the account filled in. */}
+            <a href={enrolment.otpauth_url}>
+              <code id="totp-uri">{enrolment.otpauth_url}</code>
+            </a>
           </dd>
         </dl>
         <Form key="mfa-confirm" id="mfa-confirm" action={action} onSubmit={confirm}>
