@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createAccount } from '../helpers/accounts.ts';
 import { DESKTOP, newContext } from './browser.ts';
-import { Flow, visible } from './flow.ts';
+import { atPath, Flow, visible } from './flow.ts';
 import { signIn } from './person-flow.ts';
 import { withServiceAndBrowser } from './service-and-browser.ts';
 
@@ -58,6 +58,39 @@ describe("the pages' details", () => {
         assert.ok(order.indexOf('Share') < order.indexOf('Delete all my personal data'), 'the button after the Share link');
         const headings = await flow.page.getByRole('main').getByRole('heading', { level: 2 }).allInnerTexts();
         assert.equal(headings.at(-1), 'Start over', `the last section: ${headings.join(', ')}`);
+      });
+    });
+  });
+
+  test("a topic opened from its profile links back to that profile; without ?profile=, to the app user's page", async () => {
+    const { server, url } = started.service;
+    const account = await createAccount(server);
+    const post = async (path: string, body: unknown) => {
+      const response = await server.request('POST', path, { token: account.token, body });
+      assert.equal(response.status, 201, response.text);
+      return response.body as { id: number };
+    };
+    const user = await post('/app/users/', { name: 'Ada Lovelace' });
+    const profile = await post(`/app/users/${user.id}/profiles/`, { name: 'Home' });
+    const topic = await post(`/app/profiles/${profile.id}/topics/`, { name: 'Groceries', topic_type: 3 });
+    await onAPage('topic back link', async (flow) => {
+      await flow.step('sign in, and open the topic from its profile', async () => {
+        await flow.page.goto(`${url}/sign-in`);
+        await signIn(flow, account, account.password);
+        await flow.page.goto(`${url}/data/topics/${topic.id}?profile=${profile.id}`);
+        await flow.arrive('Groceries', 'topic');
+      });
+      await flow.step('the back link names the profile and goes there', async () => {
+        const back = flow.page.getByRole('main').getByRole('link', { name: '← Home', exact: true });
+        await visible(back, 'the link back to the profile');
+        await flow.press(back);
+        await atPath(flow.page, `/data/profiles/${profile.id}`);
+        await flow.arrive('Home', 'profile');
+      });
+      await flow.step("without ?profile=, the back link goes to the app user's page", async () => {
+        await flow.page.goto(`${url}/data/topics/${topic.id}`);
+        await flow.arrive('Groceries', 'topic, no profile named');
+        await visible(flow.page.getByRole('main').getByRole('link', { name: '← Your data', exact: true }), 'the link back to Your data');
       });
     });
   });

@@ -264,9 +264,14 @@ function AddItems({ topicId, gallery, base, onAdded }: AddItemsProps) {
 }
 
 /** The page of the topic's profile when its address names one, else the app user's. */
-function profilePage(base: string, profile: string | undefined): string {
+function profileIdOf(profile: string | undefined): number | null {
   const id = Number(profile);
-  return Number.isSafeInteger(id) && id > 0 ? `${base}/profiles/${id}` : base;
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+function profilePage(base: string, profile: string | undefined): string {
+  const id = profileIdOf(profile);
+  return id ? `${base}/profiles/${id}` : base;
 }
 
 export const TopicPage = signedIn(function TopicPage() {
@@ -275,6 +280,15 @@ export const TopicPage = signedIn(function TopicPage() {
   const { user, base, canWrite } = useAppUser();
   const live = useLiveVersion(user?.id);
   const topic = useLoad(() => api.GET('/app/topics/{id}/', { params: { path: { id } } }), `${id}-${live}`);
+  // Its profile, when the address names it: the way back goes there.
+  const profileId = profileIdOf(route.query.profile);
+  const profile = useLoad(
+    () =>
+      profileId
+        ? api.GET('/app/profiles/{id}/', { params: { path: { id: profileId } } })
+        : Promise.resolve({ data: undefined, response: new Response() }),
+    profileId,
+  );
   const gallery = useLoad(
     () =>
       user
@@ -303,7 +317,13 @@ export const TopicPage = signedIn(function TopicPage() {
   }
   return (
     <Page title={name}>
-      <BackLink user={user} base={base} />
+      {profile.data?.name ? (
+        <p>
+          <a href={profilePage(base, route.query.profile)}>← {profile.data.name}</a>
+        </p>
+      ) : (
+        <BackLink user={user} base={base} />
+      )}
       {user && <SharedNote user={user} />}
       <Status />
       <section aria-labelledby="items-heading">
