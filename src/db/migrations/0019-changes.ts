@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
-import { withId } from './helpers.ts';
+import { createRowTriggers, type RowTrigger, withId } from './helpers.ts';
 
 // The change log (docs/offline-and-live.md): one row per change to something an app user holds, written by
 // triggers in the transaction of the change itself, so no write can forget it, whatever writes
@@ -105,7 +105,7 @@ function upsertOf(dialect: Dialect, type: string, objectId: string, from: string
 }
 
 function statements(dialect: Dialect) {
-  const triggers: { name: string; on: string; when?: string; body: string }[] = [];
+  const triggers: RowTrigger[] = [];
   for (const t of LOGGED) {
     const own = t.table === 'app_users' ? 'app_users a WHERE a.id = NEW.id' : 'app_users a WHERE a.account_id = NEW.account_id';
     // A profile's upsert keeps whether it was hidden just before: a new one was (it did not exist).
@@ -204,22 +204,7 @@ export function changesMigration(dialect: Dialect): Migration {
         .raw(`INSERT INTO changes (${COLUMNS}) SELECT id, account_id, 'app_user', id, 'upsert', NULL, NULL, ${NOW[dialect]} FROM app_users`)
         .execute(db);
 
-      for (const trigger of statements(dialect)) {
-        if (dialect === 'sqlite') {
-          await sql
-            .raw(`CREATE TRIGGER ${trigger.name} ${trigger.on}${trigger.when ? ` WHEN ${trigger.when}` : ''} BEGIN ${trigger.body} END`)
-            .execute(db);
-          continue;
-        }
-        await sql
-          .raw(`CREATE FUNCTION ${trigger.name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${trigger.body} RETURN NULL; END $$`)
-          .execute(db);
-        await sql
-          .raw(
-            `CREATE TRIGGER ${trigger.name} ${trigger.on} FOR EACH ROW${trigger.when ? ` WHEN (${trigger.when})` : ''} EXECUTE FUNCTION ${trigger.name}()`,
-          )
-          .execute(db);
-      }
+      await createRowTriggers(db, dialect, statements(dialect));
       if (dialect === 'postgres') await notifications(db);
     },
   };

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
+import { createRowTriggers, type RowTrigger } from './helpers.ts';
 
 // A media resource used only in private profiles is private too (docs/sharing.md): an accessor
 // without private profile access does not see it anywhere — gallery, detail, file URL, changes,
@@ -52,14 +53,7 @@ const UNDER_PROFILE = ['image_resource_id', 'media_resource_id']
 
 const COLUMNS = 'app_user_id, account_id, type, object_id, op, profile_id, in_private, created_at';
 
-interface Trigger {
-  name: string;
-  on: string;
-  when?: string;
-  body: string;
-}
-
-function triggers(dialect: Dialect): Trigger[] {
+function triggers(dialect: Dialect): RowTrigger[] {
   const log = (op: 'upsert' | 'delete', row: 'NEW' | 'OLD', hiddenBefore: string) =>
     `INSERT INTO changes (${COLUMNS}) SELECT a.id, a.account_id, 'media_resource', ${row}.id, '${op}', NULL, ${hiddenBefore}, ${NOW[dialect]}
       FROM app_users a WHERE a.id = ${row}.app_user_id;`;
@@ -139,22 +133,7 @@ export function mediaPrivacyMigration(dialect: Dialect): Migration {
       await sql.raw(`UPDATE media_resources SET in_private = ${PRIVATE_NOW}`).execute(db);
       await sql`UPDATE changes SET in_private = 0 WHERE type = 'media_resource' AND in_private IS NULL`.execute(db);
 
-      for (const trigger of triggers(dialect)) {
-        if (dialect === 'sqlite') {
-          await sql
-            .raw(`CREATE TRIGGER ${trigger.name} ${trigger.on}${trigger.when ? ` WHEN ${trigger.when}` : ''} BEGIN ${trigger.body} END`)
-            .execute(db);
-          continue;
-        }
-        await sql
-          .raw(`CREATE FUNCTION ${trigger.name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${trigger.body} RETURN NULL; END $$`)
-          .execute(db);
-        await sql
-          .raw(
-            `CREATE TRIGGER ${trigger.name} ${trigger.on} FOR EACH ROW${trigger.when ? ` WHEN (${trigger.when})` : ''} EXECUTE FUNCTION ${trigger.name}()`,
-          )
-          .execute(db);
-      }
+      await createRowTriggers(db, dialect, triggers(dialect));
     },
   };
 }
