@@ -18,6 +18,7 @@ import { RESET_SUBJECT, startMailedServer, verificationKey, waitForMail, type Ma
 import { freshCode } from '../accounts/mfa-flows.ts';
 import { addPasskey, signInWithPasskey } from '../admin/admin-flows.ts';
 import { listOperations, type OpenApiDocument } from '../fuzz/openapi-walker.ts';
+import { CookieJar } from '../helpers/cookie-jar.ts';
 import { mediaOf, verifiedAccount } from '../helpers/factories.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
 import { signInAtProvider, startTestProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
@@ -42,6 +43,8 @@ interface Sending {
   /** Other path parameters, such as an emergency link's `{token}`. */
   params?: Record<string, string>;
   secrets?: Record<string, unknown>;
+  /** Headers a browser would send too, such as the cookie of the browser a provider flow belongs to. */
+  headers?: Record<string, string>;
 }
 
 interface Step {
@@ -231,15 +234,25 @@ const STORY: Step[] = [
       },
     }),
   },
-  { operationId: 'loginWithCode', send: async () => ({ secrets: { code: await webLoginCode('example-web') } }) },
+  {
+    operationId: 'loginWithCode',
+    send: async () => {
+      const { code, browser } = await webLoginCode('example-web');
+      return { secrets: { code }, headers: browser.headers() };
+    },
+  },
   {
     operationId: 'receiveAppleNotification',
     send: async () => ({
       secrets: {
-        payload: await providers.apple.sign({
-          aud: providers.apple.clientIds[0],
-          events: JSON.stringify({ type: 'email-disabled', sub: 'example-app', event_time: Date.now() }),
-        }),
+        // Dated by the service's clock, which the story moves: an event a day old is refused.
+        payload: await providers.apple.sign(
+          {
+            aud: providers.apple.clientIds[0],
+            events: JSON.stringify({ type: 'email-disabled', sub: 'example-app', event_time: mailed.server.clock.now() }),
+          },
+          { issuedAt: Math.floor(mailed.server.clock.now() / 1000) },
+        ),
       },
     }),
   },
@@ -356,14 +369,19 @@ function examplesOf(media: Json): Map<string, unknown> {
 
 let providers: { google: TestOidcProvider; apple: TestOidcProvider };
 
-/** The web flow through the test provider's own pages, up to the one-time code the service hands the web client. */
-async function webLoginCode(subject: string): Promise<string> {
+/**
+ * The web flow through the test provider's own pages, up to the one-time code the service hands
+ * the web client, in one browser: the code is that browser's only.
+ */
+async function webLoginCode(subject: string): Promise<{ code: string; browser: CookieJar }> {
+  const browser = new CookieJar();
   const started = await fetch(`${mailed.server.url}/auth/oidc/google/start/`, { redirect: 'manual' });
   assert.equal(started.status, 302);
+  browser.take(started.headers);
   const answer = await signInAtProvider(started.headers.get('location')!, subject, PUBLIC_URL);
-  const callback = await fetch(mailed.server.url + answer.url.slice(PUBLIC_URL.length), { redirect: 'manual' });
+  const callback = await fetch(mailed.server.url + answer.url.slice(PUBLIC_URL.length), { redirect: 'manual', headers: browser.headers() });
   assert.equal(callback.status, 302);
-  return new URLSearchParams(new URL(callback.headers.get('location')!).hash.slice(1)).get('code')!;
+  return { code: new URLSearchParams(new URL(callback.headers.get('location')!).hash.slice(1)).get('code')!, browser };
 }
 
 function messagingEnv(): Record<string, string> {
@@ -445,7 +463,7 @@ describe('the request examples of the OpenAPI document, sent as they are', () =>
       let path = operation.path.replace('{id}', String(sending.id));
       for (const [name, value] of Object.entries(sending.params ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
       assert.ok(!path.includes('{'), `${stepName(step)}: ${path} needs a path id`);
-      const response = await server.request(operation.method, path, { token: sending.token, body: example });
+      const response = await server.request(operation.method, path, { token: sending.token, body: example, headers: sending.headers });
       assert.ok(
         response.status >= 200 && response.status < 300,
         `${operation.method} ${path} ${JSON.stringify(example)}: ${response.status} ${response.text}`,

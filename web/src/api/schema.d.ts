@@ -311,7 +311,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app user's media resources, by id */
+        /**
+         * The app user's media resources, by id
+         * @description To an accessor without private profile access, a media resource shown only by image items in private profiles does not exist (absent here, 404 on its detail and file URL). One shown nowhere is listed to everyone.
+         */
         get: operations["listMediaResources"];
         put?: never;
         /**
@@ -514,7 +517,7 @@ export interface paths {
         put?: never;
         /**
          * Read an emergency link with its PIN (no token needed)
-         * @description A wrong PIN is 400 under `pin`; after 5 wrong PINs in 15 minutes the link answers 429 for 15 minutes, and its owner is e-mailed. A link without a PIN ignores `pin`.
+         * @description A wrong PIN is 400 under `pin`; after 5 wrong PINs in 15 minutes the link answers 429 for 15 minutes, twice as long each lock-out in a row, and its owner is e-mailed. The third lock-out in a row stops the link taking PINs (429 without Retry-After) until its owner sets the PIN again. A link without a PIN ignores `pin`.
          */
         post: operations["unlockEmergencyLink"];
         delete?: never;
@@ -647,7 +650,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Finish signing in with another provider in a browser: the one-time code the web flow handed the web client (60 s, once); the answers of POST /auth/login/ */
+        /** Finish signing in with another provider in a browser: the one-time code the web flow handed the web client (60 s, once, with the __Host-sign-in-browser cookie of the browser that started the flow); the answers of POST /auth/login/ */
         post: operations["loginWithCode"];
         delete?: never;
         options?: never;
@@ -1088,7 +1091,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Start signing in with the provider in a browser: 302 to the provider's page (state, nonce, PKCE S256) */
+        /** Start signing in with the provider in a browser: 302 to the provider's page (state, nonce, PKCE S256), and the cookie __Host-sign-in-browser that the callback and the login code will need */
         get: operations["startProviderSignIn"];
         put?: never;
         post?: never;
@@ -1105,10 +1108,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The provider's answer: checked (state, nonce, issuer, audience, expiry), then 302 to the web client with a one-time login code (or the reason it failed); 400 when it names no flow under way */
+        /** The provider's answer: checked (state, nonce, issuer, audience, expiry), then 302 to the web client with a one-time login code (or the reason it failed); 400 when it names no flow under way in this browser (its __Host-sign-in-browser cookie) */
         get: operations["completeProviderSignIn"];
         put?: never;
-        /** The same as GET, for providers that answer with a form POST (Apple’s response_mode=form_post) */
+        /** The same answer as a form POST (Apple’s response_mode=form_post): 303 to the GET callback with the same fields, which the browser sends with its cookie */
         post: operations["completeProviderSignInByForm"];
         delete?: never;
         options?: never;
@@ -1177,7 +1180,7 @@ export interface paths {
         /** One of the providers linked to the caller’s account */
         get: operations["getIdentity"];
         put?: never;
-        /** Link a provider: {redirect} → the URL to send the browser to (the web flow, ending in a link), or an app’s {id_token, nonce?, code?} → 201 the identity */
+        /** Link a provider, with the password again (an account without one: a session opened within 5 minutes); the account’s address is told. {redirect} → the URL to send the browser to (the web flow, ending in a link), or an app’s {id_token, nonce?, code?} → 201 the identity */
         post: operations["linkIdentity"];
         /** Unlink a provider (409 when it is the last way in: no password, no other identity, no passkey) */
         delete: operations["deleteIdentity"];
@@ -12315,7 +12318,7 @@ export interface operations {
         };
         responses: {
             /** @description Location: where the browser goes next */
-            302: {
+            303: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12688,12 +12691,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "redirect": "/settings/identities"
+                 *       "redirect": "/settings/identities",
+                 *       "password": "correct-horse-battery-staple-42"
                  *     }
                  */
                 "application/json": {
                     /** @description Web: the web client path to come back to once linked; the answer is the URL to send the browser to */
                     redirect: string;
+                    /** @description The account’s password, asked again before a provider is linked. An account without a password sends none: its session must have been opened (signed in) within the last 5 minutes */
+                    password?: string;
                 } | {
                     /** @description The ID token from the platform's own sign-in */
                     id_token: string;
@@ -12701,6 +12707,8 @@ export interface operations {
                     nonce?: string;
                     /** @description Apple: the authorization code beside the ID token (it yields the refresh token) */
                     code?: string;
+                    /** @description The account’s password, asked again before a provider is linked. An account without a password sends none: its session must have been opened (signed in) within the last 5 minutes */
+                    password?: string;
                 };
             };
         };
@@ -12777,6 +12785,17 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
