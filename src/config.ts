@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Cron } from 'croner';
+import { isLoopbackName } from './http/loopback.ts';
 import type { MediaStorageSpec } from './storage/open-media-storage.ts';
 import type { S3StorageOptions } from './storage/s3-storage.ts';
 
@@ -427,10 +428,6 @@ function parseWebAuthn(
 
 const KNOWN_LABELS: Record<string, string> = { apple: 'Apple', google: 'Google', microsoft: 'Microsoft', gitlab: 'GitLab' };
 
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
-
 /**
  * OIDC_PROVIDERS=<name>,… and for each OIDC_<NAME>_ISSUER, OIDC_<NAME>_CLIENT_ID (comma list),
  * OIDC_<NAME>_CLIENT_SECRET (optional: a public client), OIDC_<NAME>_LABEL (optional); the
@@ -454,7 +451,7 @@ export function parseOidcProviders(get: (name: string) => string | undefined): O
     if (issuerValue === undefined) throw new ConfigError(`OIDC_PROVIDERS names "${name}": set ${prefix}ISSUER (the provider's issuer URL)`);
     const issuer = parseUrl(`${prefix}ISSUER`, issuerValue, ['https:', 'http:']).replace(/\/+$/, '');
     const issuerUrl = new URL(issuer);
-    if (issuerUrl.protocol === 'http:' && !isLoopback(issuerUrl.hostname)) {
+    if (issuerUrl.protocol === 'http:' && !isLoopbackName(issuerUrl.hostname)) {
       throw new ConfigError(
         `${prefix}ISSUER must be https:// (http:// only on a loopback address such as 127.0.0.1), got "${issuerValue}"`,
       );
