@@ -1,7 +1,8 @@
 // A burst of short connections against a small heap: the service keeps nothing per connection
-// once it has closed, so it stays up and its heap ends where it began, however many came.
+// once it has closed, so it stays up however many came. The heap's cap is the measure: resident
+// memory is not, since V8 and the allocator keep pages they have freed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +10,9 @@ import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 
-// With 2.2 KB kept per connection, 40,000 connections need 88 MB more than the service's heap
-// of 96 MB allows once its own ~40 MB are counted; without anything kept, they need nothing.
-const HEAP_MB = 96;
+// With 2.2 KB kept per connection, 40,000 connections need 88 MB, more than the whole heap of
+// 64 MB, of which the service's own use is about 40 MB; without anything kept, they need nothing.
+const HEAP_MB = 64;
 const CONNECTIONS = 40_000;
 const AT_ONCE = 50;
 
@@ -25,14 +26,6 @@ function oneRequest(port: number): Promise<void> {
     socket.once('close', () => done());
     socket.once('error', fail);
   });
-}
-
-/** The service's resident memory in kilobytes, as Linux counts it. */
-function residentKilobytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(/\d+/.exec(line ?? '')?.[0] ?? Number.NaN);
 }
 
 describe('a burst of connections', () => {
@@ -56,11 +49,10 @@ describe('a burst of connections', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test(`${CONNECTIONS} connections, each closed after one request, leave the service up and its memory where it was`, async () => {
+  test(`${CONNECTIONS} connections, each closed after one request, leave the service up`, async () => {
     const port = Number(new URL(service.url).port);
-    // Warm up first, so what the service allocates once (compiled routes, pools) is counted before.
+    // Warm up first, so what the service allocates once (compiled routes, pools) is in place.
     for (let i = 0; i < 500; i += AT_ONCE) await Promise.all(Array.from({ length: AT_ONCE }, () => oneRequest(port)));
-    const before = residentKilobytes(service.child.pid!);
     let sent = 0;
     await Promise.all(
       Array.from({ length: AT_ONCE }, async () => {
@@ -73,9 +65,5 @@ describe('a burst of connections', () => {
     assert.equal(service.child.exitCode, null, 'the service exited during the burst');
     const health = await fetch(`${service.url}/health`);
     assert.equal(health.status, 200);
-    const grown = residentKilobytes(service.child.pid!) - before;
-    // The heap's own slack and the allocator's pages allow some growth; 2.2 KB a connection
-    // would be 86 MB.
-    assert.ok(grown < 48 * 1024, `resident memory grew by ${Math.round(grown / 1024)} MB over ${CONNECTIONS} connections`);
   });
 });
