@@ -8,6 +8,7 @@ import { ACCOUNTS, type AccountsConfig, loadAccounts } from './config/accounts.t
 import { BACKUPS, type BackupsConfig, loadBackups } from './config/backups.ts';
 import { CAPACITY, type CapacityConfig, loadCapacity } from './config/capacity.ts';
 import { DATABASE, DATABASE_POOL, type DatabaseConfig, loadDatabase } from './config/database.ts';
+import { HTTP, type HttpConfig, loadHttp } from './config/http.ts';
 import { loadMail, MAIL, type MailConfig } from './config/mail.ts';
 import { loadMailchimp, MAILCHIMP, type MailchimpConfig } from './config/mailchimp.ts';
 import { loadMedia, MEDIA, type MediaConfig } from './config/media.ts';
@@ -19,7 +20,6 @@ import { loadPasskeys, PASSKEYS, type PasskeysConfig } from './config/passkeys.t
 import { loadQuotas, QUOTAS, type QuotasConfig } from './config/quotas.ts';
 import { loadRateLimits, RATE_LIMITS, type RateLimitsConfig } from './config/rate-limits.ts';
 import { S3 } from './config/s3.ts';
-import { loadServer, SERVER, type ServerConfig } from './config/http.ts';
 import { loadSignInProviders, SIGN_IN_PROVIDERS, type SignInProvidersConfig } from './config/sign-in-providers.ts';
 import { ConfigError, type Env, Settings, type Variable } from './config/variable.ts';
 
@@ -30,7 +30,7 @@ export type { OidcProviderConfig } from './config/sign-in-providers.ts';
 export { ConfigError } from './config/variable.ts';
 
 export interface Config
-  extends ServerConfig,
+  extends HttpConfig,
     DatabaseConfig,
     MailConfig,
     MediaConfig,
@@ -50,7 +50,7 @@ export interface Config
 /** Every variable the service reads, by concern (the S3 settings serve media and backups alike). */
 export const VARIABLES: Record<string, Variable<unknown>[]> = Object.fromEntries(
   Object.entries({
-    server: SERVER,
+    http: HTTP,
     database: { ...DATABASE, ...DATABASE_POOL },
     mail: MAIL,
     media: MEDIA,
@@ -72,15 +72,15 @@ export const VARIABLES: Record<string, Variable<unknown>[]> = Object.fromEntries
 
 export function loadConfig(env: Env = process.env): Config {
   const settings = new Settings(env);
-  const server = loadServer(settings);
+  const http = loadHttp(settings);
   const config: Config = {
-    ...server,
+    ...http,
     ...loadDatabase(settings),
-    ...loadMail(settings, server.publicUrl),
+    ...loadMail(settings, http.publicUrl),
     ...loadMedia(settings),
     ...loadBackups(settings),
     ...loadAccounts(settings),
-    ...loadPasskeys(settings, server.publicUrl),
+    ...loadPasskeys(settings, http.publicUrl),
     ...loadSignInProviders(settings),
     ...loadRateLimits(settings),
     ...loadQuotas(settings),
@@ -88,7 +88,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...loadOutbox(settings),
     ...loadMessaging(settings),
     ...loadMailchimp(settings),
-    ...loadObservability(settings, server.port),
+    ...loadObservability(settings, http.port),
     ...loadCapacity(settings),
   };
   if (settings.problems.length > 0) throw new ConfigError(settings.problems);

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { duration, integer, text, url } from './parsers.ts';
 import { ConfigError, type Parser, type Settings, type Variables } from './variable.ts';
 
-export interface ServerConfig {
+export interface HttpConfig {
   port: number;
   host: string;
   /** No trailing slash. */
@@ -52,7 +52,7 @@ const origins: Parser<string[]> = {
   placeholder: [],
 };
 
-export const SERVER = {
+export const HTTP = {
   port: { name: 'PORT', default: '8000', parser: integer(0, 65535), doc: 'the port the API listens on' },
   host: { name: 'HOST', default: '127.0.0.1', parser: text, doc: 'the address the API listens on' },
   publicUrl: {
@@ -90,17 +90,17 @@ function defaultWebClientDir(): string {
   return fromSources ? resolve(import.meta.dirname, '../../web/dist') : join(import.meta.dirname, 'web');
 }
 
-export function loadServer(settings: Settings): ServerConfig {
-  const port = settings.read(SERVER.port);
+export function loadHttp(settings: Settings): HttpConfig {
+  const port = settings.read(HTTP.port);
   const localUrl = `http://localhost:${port}`;
   return {
     port,
-    host: settings.read(SERVER.host),
-    publicUrl: settings.check(() => settings.value(SERVER.publicUrl, localUrl)!, localUrl).replace(/\/+$/, ''),
-    trustProxy: settings.read(SERVER.trustProxy) ?? false,
-    corsOrigins: settings.read(SERVER.corsOrigins) ?? [],
-    overloadEventLoopDelayMs: settings.read(SERVER.overloadEventLoopDelayMs),
-    webClientDir: resolve(settings.read(SERVER.webClientDir) ?? defaultWebClientDir()),
-    production: settings.read(SERVER.production) ?? false,
+    host: settings.read(HTTP.host),
+    publicUrl: settings.check(() => settings.value(HTTP.publicUrl, localUrl)!, localUrl).replace(/\/+$/, ''),
+    trustProxy: settings.read(HTTP.trustProxy) ?? false,
+    corsOrigins: settings.read(HTTP.corsOrigins) ?? [],
+    overloadEventLoopDelayMs: settings.read(HTTP.overloadEventLoopDelayMs),
+    webClientDir: resolve(settings.read(HTTP.webClientDir) ?? defaultWebClientDir()),
+    production: settings.read(HTTP.production) ?? false,
   };
 }
