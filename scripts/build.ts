@@ -75,7 +75,7 @@ export async function build(outdir = join(ROOT, 'dist')): Promise<void> {
       throw new Error(`build: the hashing pool ended up in ${relative(ROOT, file)}, away from hash-worker.js`);
     }
   }
-  // The web client beside the service (config.ts looks for it there), in the same build directory.
+  // The web client beside the service (src/config/http.ts looks for it there), in the same build directory.
   await buildWeb(join(outdir, 'web'));
 }
 

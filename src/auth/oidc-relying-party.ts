@@ -79,7 +79,7 @@ export class OidcProvider {
         this.settings.clientIds[0]!,
         { redirect_uris: [this.redirectUri] },
         this.#clientAuth(),
-        // http:// is allowed only on a loopback address (config.ts): local development and tests.
+        // http:// is allowed only on a loopback address (src/config/sign-in-providers.ts): local development and tests.
         insecure ? { execute: [client.allowInsecureRequests] } : undefined,
       );
     } catch {

@@ -4,7 +4,7 @@ import { LocalDiskStorage } from './local-disk-storage.ts';
 import type { MediaStorage } from './media-storage.ts';
 import type { S3StorageOptions } from './s3-storage.ts';
 
-/** MEDIA_STORAGE, read by config.ts: `fs:<directory>` or `s3://<bucket>[/<prefix>]` with the S3_* and AWS_* settings. */
+/** MEDIA_STORAGE, read by src/config/media.ts: `fs:<directory>` or `s3://<bucket>[/<prefix>]` with the S3_* and AWS_* settings. */
 export type MediaStorageSpec = { kind: 'fs'; directory: string } | ({ kind: 's3' } & S3StorageOptions);
 
 /** Opens the store MEDIA_STORAGE names, creating (fs) or checking (s3) what it needs. */
