@@ -4,8 +4,10 @@
 // never run these.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { SyncedType } from '../db/synced-types.ts';
 
-export type Kind = 'profile' | 'topic' | 'item' | 'list_entry' | 'emergency_item' | 'emergency_contact' | 'media' | 'emergency_link';
+/** What a path's `{id}` may name: every synced type under the app user, and its emergency links (not synced). */
+export type Kind = Exclude<SyncedType, 'app_user'> | 'emergency_link';
 
 export interface Location {
   account_id: number;
@@ -49,7 +51,7 @@ const LOCATE: Record<Kind, (db: Db, id: number) => Promise<Location | undefined>
       .executeTakeFirst(),
   emergency_item: (db, id) => underAppUser(db, 'emergency_items', id),
   emergency_contact: (db, id) => underAppUser(db, 'emergency_contacts', id),
-  media: (db, id) =>
+  media_resource: (db, id) =>
     db.selectFrom('media_resources').select(['account_id', 'app_user_id', 'in_private']).where('id', '=', id).executeTakeFirst(),
   // Owner only (emergency/): located so that an accessor of its app user hears 403, not 404.
   emergency_link: (db, id) => underAppUser(db, 'emergency_links', id),

@@ -92,7 +92,7 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         response: { 200: MediaResourceSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onObject(ctx, request, 'media', 'read', (a, id) => getMedia(a.ctx, a.accountId, id)),
+    (request) => onObject(ctx, request, 'media_resource', 'read', (a, id) => getMedia(a.ctx, a.accountId, id)),
   );
 
   app.patch(
@@ -110,7 +110,8 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         },
       },
     },
-    (request, reply) => changeObject(ctx, request, reply, 'media', current, (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
+    (request, reply) =>
+      changeObject(ctx, request, reply, 'media_resource', current, (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
   );
 
   app.put(
@@ -128,14 +129,15 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         },
       },
     },
-    (request, reply) => changeObject(ctx, request, reply, 'media', current, (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
+    (request, reply) =>
+      changeObject(ctx, request, reply, 'media_resource', current, (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
   );
 
   registerDelete(
     app,
     ctx,
     '/app/media-resources/:id/',
-    'media',
+    'media_resource',
     { tags, operationId: 'deleteMediaResource', summary: 'Delete a media resource and its file; references to it become null' },
     current,
     (a, id) => removeMedia(a.ctx, a.accountId, id),

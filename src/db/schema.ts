@@ -1,6 +1,7 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers on both databases so that
 // queries and indexes read the same on SQLite and PostgreSQL. Timestamps are epoch milliseconds.
 import type { Generated } from 'kysely';
+import type { SyncedType } from './synced-types.ts';
 
 export type Flag = 0 | 1;
 
@@ -322,7 +323,7 @@ export interface ChangesTable {
   id: Generated<number>;
   app_user_id: number;
   account_id: number;
-  type: ChangeType;
+  type: SyncedType;
   object_id: number;
   op: 'upsert' | 'delete';
   /** A tombstone's profile (for what sits under one). */
@@ -331,16 +332,6 @@ export interface ChangesTable {
   in_private: Flag | null;
   created_at: number;
 }
-
-export type ChangeType =
-  | 'app_user'
-  | 'profile'
-  | 'topic'
-  | 'item'
-  | 'list_entry'
-  | 'emergency_item'
-  | 'emergency_contact'
-  | 'media_resource';
 
 /** The highest change id the retention sweep has deleted. */
 export interface ChangesHorizonTable {

@@ -15,12 +15,13 @@ import { toListEntry } from '../app-data/list-entry-schemas.ts';
 import { listProfiles } from '../app-data/profile-queries.ts';
 import { toProfile } from '../app-data/profile-schemas.ts';
 import { toTopic } from '../app-data/topic-schemas.ts';
-import type { ChangeType, Database } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+import type { SyncedType } from '../db/synced-types.ts';
 import { toMediaResource } from '../media/media-view.ts';
 import { entriesByIds, itemsByIds, topicsByIds } from './change-queries.ts';
 
 export interface Parent {
-  type: ChangeType;
+  type: SyncedType;
   id: number;
 }
 
@@ -32,93 +33,105 @@ export interface Current {
   inPrivate: boolean;
 }
 
-type Loaded = Map<string, Current>;
+export const keyOf = (type: SyncedType, id: number): string => `${type}:${id}`;
 
-export const keyOf = (type: ChangeType, id: number): string => `${type}:${id}`;
+/** How one type is read: its rows among `ids`, and what each row becomes. */
+interface Loader<Row extends { id: number }> {
+  rows(db: Kysely<Database>, accountId: number, appUserId: number, ids: number[]): Promise<Row[]>;
+  data(access: Access, row: Row): object;
+  /** What holds it; the app user when left out. */
+  parent?(row: Row): Parent | null;
+  /** The profile it is under. */
+  profileId?(row: Row): number;
+  inPrivate?(row: Row): boolean;
+}
 
-const withParent = (data: object, parent: Parent | null): Record<string, unknown> => (parent ? { ...data, parent } : { ...data });
+type Load = (db: Kysely<Database>, access: Access, appUserId: number, ids: number[]) => Promise<[number, Current][]>;
+
+function loader<Row extends { id: number }>(spec: Loader<Row>): Load {
+  return async (db, access, appUserId, ids) => {
+    const rows = await spec.rows(db, access.accountId, appUserId, ids);
+    return rows.map((row) => {
+      const parent: Parent | null = spec.parent ? spec.parent(row) : { type: 'app_user', id: appUserId };
+      const data = spec.data(access, row);
+      return [
+        row.id,
+        {
+          data: parent ? { ...data, parent } : { ...data },
+          profileId: spec.profileId?.(row) ?? null,
+          inPrivate: spec.inPrivate?.(row) ?? false,
+        },
+      ];
+    });
+  };
+}
+
+const LOADERS: Record<SyncedType, Load> = {
+  app_user: loader({
+    rows: async (db, accountId, appUserId) => {
+      const row = await findAppUser(db, accountId, appUserId);
+      return row ? [row] : [];
+    },
+    data: (access, row) => toAppUser(access.ctx, row, { grant: access.grant }),
+    parent: () => null,
+  }),
+  profile: loader({
+    rows: async (db, accountId, appUserId, ids) => {
+      const wanted = new Set(ids);
+      return (await listProfiles(db, accountId, appUserId)).filter((row) => wanted.has(row.id));
+    },
+    data: (access, row) => toProfile(access.ctx, row),
+    profileId: (row) => row.id,
+  }),
+  topic: loader({
+    rows: (db, accountId, _appUserId, ids) => topicsByIds(db, accountId, ids),
+    data: (access, row) => {
+      const { items: _embedded, ...topic } = toTopic(access.ctx, row, []);
+      return topic;
+    },
+    parent: (row) => ({ type: 'profile', id: row.profile_id }),
+    profileId: (row) => row.profile_id,
+  }),
+  item: loader({
+    rows: (db, accountId, _appUserId, ids) => itemsByIds(db, accountId, ids),
+    data: (access, row) => {
+      const item = toItem(access.ctx, row, []);
+      return { ...item, list_content: item.list_content && { id: item.list_content.id } };
+    },
+    parent: (row) => ({ type: 'topic', id: row.topic_id }),
+    profileId: (row) => row.profile_id,
+  }),
+  list_entry: loader({
+    rows: (db, accountId, _appUserId, ids) => entriesByIds(db, accountId, ids),
+    data: (access, row) => toListEntry(access.ctx, row),
+    parent: (row) => ({ type: 'item', id: row.item_id }),
+    profileId: (row) => row.profile_id,
+  }),
+  emergency_item: loader({
+    rows: (db, accountId, _appUserId, ids) => listEmergencyItemsByIds(db, accountId, ids),
+    data: (access, row) => toEmergencyItem(access.ctx, row),
+  }),
+  emergency_contact: loader({
+    rows: (db, accountId, _appUserId, ids) => listEmergencyContactsByIds(db, accountId, ids),
+    data: (access, row) => toEmergencyContact(access.ctx, row),
+  }),
+  media_resource: loader({
+    rows: (db, accountId, _appUserId, ids) => listMediaByIds(db, accountId, ids),
+    data: (access, row) => toMediaResource(access.ctx, { ...row, size: Number(row.size) }),
+    inPrivate: (row) => row.in_private === 1,
+  }),
+};
 
 /** The current state of the objects `ids` names, by type; an object gone is absent. */
 export async function loadCurrent(
   db: Kysely<Database>,
   access: Access,
   appUserId: number,
-  ids: ReadonlyMap<ChangeType, number[]>,
-): Promise<Loaded> {
-  const { ctx, accountId } = access;
-  const loaded: Loaded = new Map();
-  const put = (type: ChangeType, id: number, data: object, parent: Parent | null, profileId: number | null = null, inPrivate = false) =>
-    loaded.set(keyOf(type, id), { data: withParent(data, parent), profileId, inPrivate });
-  const holder: Parent = { type: 'app_user', id: appUserId };
-  const loads: Promise<void>[] = [];
-  const of = (type: ChangeType) => ids.get(type) ?? [];
-
-  if (of('app_user').length > 0) {
-    loads.push(
-      findAppUser(db, accountId, appUserId).then((row) => {
-        if (row) put('app_user', row.id, toAppUser(ctx, row, { grant: access.grant }), null);
-      }),
-    );
-  }
-  if (of('profile').length > 0) {
-    const wanted = new Set(of('profile'));
-    loads.push(
-      listProfiles(db, accountId, appUserId).then((rows) => {
-        for (const row of rows) if (wanted.has(row.id)) put('profile', row.id, toProfile(ctx, row), holder, row.id);
-      }),
-    );
-  }
-  if (of('topic').length > 0) {
-    loads.push(
-      topicsByIds(db, accountId, of('topic')).then((rows) => {
-        for (const row of rows) {
-          const { items: _embedded, ...topic } = toTopic(ctx, row, []);
-          put('topic', row.id, topic, { type: 'profile', id: row.profile_id }, row.profile_id);
-        }
-      }),
-    );
-  }
-  if (of('item').length > 0) {
-    loads.push(
-      itemsByIds(db, accountId, of('item')).then((rows) => {
-        for (const row of rows) {
-          const item = toItem(ctx, row, []);
-          const listContent = item.list_content && { id: item.list_content.id };
-          put('item', row.id, { ...item, list_content: listContent }, { type: 'topic', id: row.topic_id }, row.profile_id);
-        }
-      }),
-    );
-  }
-  if (of('list_entry').length > 0) {
-    loads.push(
-      entriesByIds(db, accountId, of('list_entry')).then((rows) => {
-        for (const row of rows) put('list_entry', row.id, toListEntry(ctx, row), { type: 'item', id: row.item_id }, row.profile_id);
-      }),
-    );
-  }
-  if (of('emergency_item').length > 0) {
-    loads.push(
-      listEmergencyItemsByIds(db, accountId, of('emergency_item')).then((rows) => {
-        for (const row of rows) put('emergency_item', row.id, toEmergencyItem(ctx, row), holder);
-      }),
-    );
-  }
-  if (of('emergency_contact').length > 0) {
-    loads.push(
-      listEmergencyContactsByIds(db, accountId, of('emergency_contact')).then((rows) => {
-        for (const row of rows) put('emergency_contact', row.id, toEmergencyContact(ctx, row), holder);
-      }),
-    );
-  }
-  if (of('media_resource').length > 0) {
-    loads.push(
-      listMediaByIds(db, accountId, of('media_resource')).then((rows) => {
-        for (const row of rows) {
-          put('media_resource', row.id, toMediaResource(ctx, { ...row, size: Number(row.size) }), holder, null, row.in_private === 1);
-        }
-      }),
-    );
-  }
-  await Promise.all(loads);
-  return loaded;
+  ids: ReadonlyMap<SyncedType, number[]>,
+): Promise<Map<string, Current>> {
+  const present = [...ids].filter(([, some]) => some.length > 0);
+  const loads = present.map(async ([type, some]) =>
+    (await LOADERS[type](db, access, appUserId, some)).map(([id, current]) => [keyOf(type, id), current] as const),
+  );
+  return new Map((await Promise.all(loads)).flat());
 }

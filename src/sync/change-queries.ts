@@ -1,12 +1,13 @@
 // Queries on the change log (migration 0019) and on what its rows name. Every one takes the
 // owner's account id.
 import type { Kysely } from 'kysely';
-import type { ChangeType, Database, Flag } from '../db/schema.ts';
+import type { Database, Flag } from '../db/schema.ts';
+import type { SyncedType } from '../db/synced-types.ts';
 import { itemRowsQuery } from '../app-data/item-queries.ts';
 
 export interface ChangeRow {
   id: number;
-  type: ChangeType;
+  type: SyncedType;
   object_id: number;
   op: 'upsert' | 'delete';
   profile_id: number | null;

@@ -1,7 +1,6 @@
 // GET /app/users/{id}/changes/ (docs/offline-and-live.md).
 import { Type, type Static } from 'typebox';
-
-const CHANGE_TYPES = ['app_user', 'profile', 'topic', 'item', 'list_entry', 'emergency_item', 'emergency_contact', 'media_resource'];
+import { SYNCED_TYPES } from '../db/synced-types.ts';
 
 export const ChangesQuery = Type.Object(
   {
@@ -18,7 +17,7 @@ export type ChangesQuery = Static<typeof ChangesQuery>;
 
 export const ChangeSchema = Type.Object({
   type: Type.Union(
-    CHANGE_TYPES.map((type) => Type.Literal(type)),
+    SYNCED_TYPES.map((type) => Type.Literal(type)),
     { description: 'The resource' },
   ),
   id: Type.Integer(),

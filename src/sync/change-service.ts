@@ -12,7 +12,7 @@
 // its privacy is logged as an upsert of it.
 import type { Access } from '../app-data/access.ts';
 import type { AppContext } from '../context.ts';
-import type { ChangeType } from '../db/schema.ts';
+import type { SyncedType } from '../db/synced-types.ts';
 import { findAppUser } from '../app-data/app-user-queries.ts';
 import { gone, notFound } from '../errors.ts';
 import { keyOf, loadCurrent } from './change-data.ts';
@@ -22,7 +22,7 @@ import { openCursor, sealCursor, viewOf } from './cursor.ts';
 export const PAGE_SIZE = 500;
 
 export interface Change {
-  type: ChangeType;
+  type: SyncedType;
   id: number;
   op: 'upsert' | 'delete';
   data?: Record<string, unknown>;
@@ -37,9 +37,21 @@ export interface ChangesPage {
 const STALE_CURSOR =
   'This cursor is older than the changes kept, was taken with other access, or is not one this service gave: read everything again.';
 
-const UNDER_PROFILE = new Set<ChangeType>(['topic', 'item', 'list_entry']);
-/** What may be private by itself: its rows keep whether it was hidden just before. */
-const PRIVATE_BY_ITSELF = new Set<ChangeType>(['profile', 'media_resource']);
+/**
+ * How each type is hidden from an accessor without private access: never; with the profile it
+ * lies under; or by itself, its rows keeping whether it was hidden just before.
+ */
+const PRIVACY: Record<SyncedType, 'never' | 'under_profile' | 'by_itself'> = {
+  app_user: 'never',
+  profile: 'by_itself',
+  topic: 'under_profile',
+  item: 'under_profile',
+  list_entry: 'under_profile',
+  emergency_item: 'never',
+  emergency_contact: 'never',
+  media_resource: 'by_itself',
+};
+const underProfile = (type: SyncedType) => PRIVACY[type] === 'under_profile';
 
 /** The newest change the caller may start from. */
 export async function currentChangeId(ctx: AppContext, access: Access, appUserId: number): Promise<number> {
@@ -102,14 +114,14 @@ export async function changesOf(access: Access, appUserId: number, rows: readonl
   const seenBefore = (row: ChangeRow) => firstOf.get(keyOf(row.type, row.object_id))?.in_private === 0;
   const latest = rows.filter((row, index) => lastOf.get(keyOf(row.type, row.object_id)) === index);
 
-  const wanted = new Map<ChangeType, number[]>();
+  const wanted = new Map<SyncedType, number[]>();
   for (const row of latest) {
     if (row.op !== 'upsert') continue;
     const ids = wanted.get(row.type) ?? [];
     ids.push(row.object_id);
     wanted.set(row.type, ids);
   }
-  const hidesPrivate = !access.seesPrivate && latest.some((row) => row.type === 'profile' || UNDER_PROFILE.has(row.type));
+  const hidesPrivate = !access.seesPrivate && latest.some((row) => row.type === 'profile' || underProfile(row.type));
   const [current, privacy] = await Promise.all([
     loadCurrent(access.ctx.db.kysely, access, appUserId, wanted),
     hidesPrivate ? profilePrivacy(access.ctx.db.kysely, access.accountId, appUserId) : Promise.resolve(undefined),
@@ -120,8 +132,8 @@ export async function changesOf(access: Access, appUserId: number, rows: readonl
   for (const row of latest) {
     const tombstone: Change = { type: row.type, id: row.object_id, op: 'delete' };
     if (row.op === 'delete') {
-      if (!access.seesPrivate && PRIVATE_BY_ITSELF.has(row.type) && !seenBefore(row)) continue;
-      if (privacy && UNDER_PROFILE.has(row.type) && !deleteSeen(row, privacy)) continue;
+      if (!access.seesPrivate && PRIVACY[row.type] === 'by_itself' && !seenBefore(row)) continue;
+      if (privacy && underProfile(row.type) && !deleteSeen(row, privacy)) continue;
       push(tombstone, row);
       continue;
     }
@@ -130,7 +142,7 @@ export async function changesOf(access: Access, appUserId: number, rows: readonl
     if (!now) continue;
     const underPrivate = privacy !== undefined && now.profileId !== null && privacy.get(now.profileId) === true;
     if (!access.seesPrivate && (now.inPrivate || underPrivate)) {
-      if (PRIVATE_BY_ITSELF.has(row.type) && seenBefore(row)) push(tombstone, row);
+      if (PRIVACY[row.type] === 'by_itself' && seenBefore(row)) push(tombstone, row);
       continue;
     }
     push({ type: row.type, id: row.object_id, op: 'upsert', data: now.data }, row);

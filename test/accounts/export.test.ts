@@ -6,6 +6,8 @@ import { existsSync, readlinkSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import { EXPORTED } from '../../src/accounts/export/export-schemas.ts';
+import { SYNCED_TYPES } from '../../src/db/synced-types.ts';
 import { createOwner, insertMedia } from '../app-data/fixtures.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
@@ -233,6 +235,22 @@ describe('data export (GET /account/export/)', () => {
       stripLinks(gallery),
     );
     assert.doesNotMatch(JSON.stringify(document), /https?:\/\/|"url"|_url"|"file"/, 'no URL field is left');
+  });
+
+  test('every object the change log names is in account.json, where EXPORTED says its type is', async () => {
+    const { document } = await exportOf(server, alice.token);
+    const [appUser] = document.app_users;
+    const logged = await server.server.ctx.db.kysely
+      .selectFrom('changes')
+      .select(['type', 'object_id'])
+      .distinct()
+      .where('app_user_id', '=', aliceAppUser)
+      .execute();
+    assert.deepEqual(new Set(logged.map((row) => row.type)), new Set(SYNCED_TYPES), 'the fixture holds every synced type');
+    for (const { type, object_id } of logged) {
+      const exported = EXPORTED[type](appUser).map((object) => object.id);
+      assert.ok(exported.includes(object_id), `${type} ${object_id} is exported`);
+    }
   });
 
   test('every media file is in the archive at its path, byte for byte as uploaded; stored, not deflated; account.json last', async () => {

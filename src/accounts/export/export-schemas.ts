@@ -7,6 +7,7 @@ import type { AppUser } from '../../app-data/app-user-schemas.ts';
 import type { EmergencyContact } from '../../app-data/emergency-contact-schemas.ts';
 import type { EmergencyItem } from '../../app-data/emergency-item-schemas.ts';
 import type { ProfileDetail } from '../../app-data/profile-schemas.ts';
+import type { SyncedType } from '../../db/synced-types.ts';
 import type { ExportedEmergencyLink } from '../../emergency/emergency-link-export.ts';
 import type { MediaResource } from '../../media/media-view.ts';
 import type { Accessor } from '../../sharing/accessor-schemas.ts';
@@ -57,6 +58,21 @@ export type ExportedAppUser = WithoutLinks<AppUser> & {
   accessors: WithoutLinks<Accessor>[];
   emergency_links: WithoutLinks<ExportedEmergencyLink>[];
   media_resources: ExportedMedia[];
+};
+
+const topicsOf = (appUser: ExportedAppUser) => appUser.profiles.flatMap((profile) => profile.topics);
+const itemsOf = (appUser: ExportedAppUser) => topicsOf(appUser).flatMap((topic) => topic.items);
+
+/** Where an exported app user holds the objects of each synced type: all the change log can name is exported. */
+export const EXPORTED: Record<SyncedType, (appUser: ExportedAppUser) => readonly { id: number }[]> = {
+  app_user: (appUser) => [appUser],
+  profile: (appUser) => appUser.profiles,
+  topic: topicsOf,
+  item: itemsOf,
+  list_entry: (appUser) => itemsOf(appUser).flatMap((item) => item.list_content?.entries ?? []),
+  emergency_item: (appUser) => appUser.emergency_items,
+  emergency_contact: (appUser) => appUser.emergency_contacts,
+  media_resource: (appUser) => appUser.media_resources,
 };
 
 export interface ExportDocument {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
-import { createRowTriggers, type RowTrigger, withId } from './helpers.ts';
+import { CHANGE_COLUMNS, changeLogTriggers, createRowTriggers, type LoggedTable, logUpsert, NOW_MS, withId } from './helpers.ts';
 
 // The change log (docs/offline-and-live.md): one row per change to something an app user holds, written by
 // triggers in the transaction of the change itself, so no write can forget it, whatever writes
@@ -32,23 +32,7 @@ import { createRowTriggers, type RowTrigger, withId } from './helpers.ts';
 // account id), and every change of a token or an accessor on `profile_access` (the account
 // concerned): the live streams of every instance wake on them.
 
-const NOW = {
-  sqlite: `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`,
-  postgres: `(extract(epoch from now()) * 1000)::bigint`,
-};
-
-interface Logged {
-  table: string;
-  type: string;
-  /** Columns whose update is a change of the object; null: any update. */
-  updateOf: string[] | null;
-  /** How a delete finds the app user, the profile and its privacy: FROM … (with `a` the app user), or null: deletes are not logged. */
-  deleteFrom: string | null;
-  profile: string;
-  private: string;
-}
-
-const LOGGED: Logged[] = [
+const LOGGED: LoggedTable[] = [
   { table: 'app_users', type: 'app_user', updateOf: ['name', 'quote'], deleteFrom: null, profile: 'NULL', private: 'NULL' },
   {
     table: 'profiles',
@@ -97,55 +81,26 @@ const LOGGED: Logged[] = [
   }),
 ];
 
-const COLUMNS = 'app_user_id, account_id, type, object_id, op, profile_id, in_private, created_at';
-
-/** The statements each trigger runs, the same SQL on both databases but for the time. */
-function upsertOf(dialect: Dialect, type: string, objectId: string, from: string, privateBefore = 'NULL'): string {
-  return `INSERT INTO changes (${COLUMNS}) SELECT a.id, a.account_id, '${type}', ${objectId}, 'upsert', NULL, ${privateBefore}, ${NOW[dialect]} FROM ${from};`;
-}
-
 function statements(dialect: Dialect) {
-  const triggers: RowTrigger[] = [];
-  for (const t of LOGGED) {
-    const own = t.table === 'app_users' ? 'app_users a WHERE a.id = NEW.id' : 'app_users a WHERE a.account_id = NEW.account_id';
-    // A profile's upsert keeps whether it was hidden just before: a new one was (it did not exist).
-    const profile = t.table === 'profiles';
-    triggers.push({
-      name: `log_${t.table}_insert`,
-      on: `AFTER INSERT ON ${t.table}`,
-      body: upsertOf(dialect, t.type, 'NEW.id', own, profile ? '1' : 'NULL'),
-    });
-    triggers.push({
-      name: `log_${t.table}_update`,
-      on: `AFTER UPDATE${t.updateOf ? ` OF ${t.updateOf.join(', ')}` : ''} ON ${t.table}`,
-      body: upsertOf(dialect, t.type, 'NEW.id', own, profile ? 'OLD.is_private' : 'NULL'),
-    });
-    if (t.deleteFrom) {
-      triggers.push({
-        name: `log_${t.table}_delete`,
-        on: `AFTER DELETE ON ${t.table}`,
-        body: `INSERT INTO changes (${COLUMNS}) SELECT a.id, a.account_id, '${t.type}', OLD.id, 'delete', ${t.profile}, ${t.private}, ${NOW[dialect]} FROM ${t.deleteFrom};`,
-      });
-    }
-  }
+  const triggers = LOGGED.flatMap((t) => changeLogTriggers(dialect, t));
   // An image content is part of its item: its change is the item's.
   triggers.push({
     name: 'log_image_contents_update',
     on: 'AFTER UPDATE ON image_contents',
-    body: upsertOf(dialect, 'item', 'NEW.item_id', 'app_users a WHERE a.account_id = NEW.account_id'),
+    body: logUpsert(dialect, 'item', 'NEW.item_id', 'app_users a WHERE a.account_id = NEW.account_id'),
   });
   triggers.push({
     name: 'log_media_resources_rename',
     on: 'AFTER UPDATE OF name ON media_resources',
     body: [
-      upsertOf(
+      logUpsert(
         dialect,
         'item',
         'ic.item_id',
         `app_users a JOIN image_contents ic ON ic.account_id = a.account_id
           AND (ic.image_resource_id = NEW.id OR ic.media_resource_id = NEW.id) WHERE a.id = NEW.app_user_id`,
       ),
-      upsertOf(
+      logUpsert(
         dialect,
         'emergency_item',
         'ei.id',
@@ -159,14 +114,14 @@ function statements(dialect: Dialect) {
     on: 'AFTER UPDATE OF is_private ON profiles',
     when: 'OLD.is_private = 1 AND NEW.is_private = 0',
     body: [
-      upsertOf(dialect, 'topic', 't.id', 'app_users a JOIN topics t ON t.profile_id = NEW.id WHERE a.id = NEW.app_user_id'),
-      upsertOf(
+      logUpsert(dialect, 'topic', 't.id', 'app_users a JOIN topics t ON t.profile_id = NEW.id WHERE a.id = NEW.app_user_id'),
+      logUpsert(
         dialect,
         'item',
         'i.id',
         'app_users a JOIN topics t ON t.profile_id = NEW.id JOIN items i ON i.topic_id = t.id WHERE a.id = NEW.app_user_id',
       ),
-      upsertOf(
+      logUpsert(
         dialect,
         'list_entry',
         'e.id',
@@ -201,7 +156,9 @@ export function changesMigration(dialect: Dialect): Migration {
       // What exists already is the state every client starts from: one upsert per app user
       // gives each a cursor.
       await sql
-        .raw(`INSERT INTO changes (${COLUMNS}) SELECT id, account_id, 'app_user', id, 'upsert', NULL, NULL, ${NOW[dialect]} FROM app_users`)
+        .raw(
+          `INSERT INTO changes (${CHANGE_COLUMNS}) SELECT id, account_id, 'app_user', id, 'upsert', NULL, NULL, ${NOW_MS[dialect]} FROM app_users`,
+        )
         .execute(db);
 
       await createRowTriggers(db, dialect, statements(dialect));

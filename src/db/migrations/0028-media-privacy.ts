@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
-import { createRowTriggers, type RowTrigger } from './helpers.ts';
+import { CHANGE_COLUMNS, createRowTriggers, NOW_MS, type RowTrigger } from './helpers.ts';
 
 // A media resource used only in private profiles is private too (docs/sharing.md): an accessor
 // without private profile access does not see it anywhere — gallery, detail, file URL, changes,
@@ -20,11 +20,6 @@ import { createRowTriggers, type RowTrigger } from './helpers.ts';
 //   change of `in_private` is an upsert of its own, so an accessor without private access is
 //   told of a deletion when it goes private and gets it whole when it stops being private.
 //   The resources' rows already in the log were visible to everyone: they are marked so.
-
-const NOW = {
-  sqlite: `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`,
-  postgres: `(extract(epoch from now()) * 1000)::bigint`,
-};
 
 /** Whether an image item in a profile with `is_private = flag` shows the media resource `m`. */
 function shownIn(flag: 0 | 1, m: string): string {
@@ -51,11 +46,9 @@ const UNDER_PROFILE = ['image_resource_id', 'media_resource_id']
   )
   .join(' UNION ');
 
-const COLUMNS = 'app_user_id, account_id, type, object_id, op, profile_id, in_private, created_at';
-
 function triggers(dialect: Dialect): RowTrigger[] {
   const log = (op: 'upsert' | 'delete', row: 'NEW' | 'OLD', hiddenBefore: string) =>
-    `INSERT INTO changes (${COLUMNS}) SELECT a.id, a.account_id, 'media_resource', ${row}.id, '${op}', NULL, ${hiddenBefore}, ${NOW[dialect]}
+    `INSERT INTO changes (${CHANGE_COLUMNS}) SELECT a.id, a.account_id, 'media_resource', ${row}.id, '${op}', NULL, ${hiddenBefore}, ${NOW_MS[dialect]}
       FROM app_users a WHERE a.id = ${row}.app_user_id;`;
   return [
     {
