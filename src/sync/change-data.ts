@@ -3,6 +3,7 @@
 // `parent`, what holds it. Read when the changes are, a query per type present in the page.
 import type { Kysely } from 'kysely';
 import type { Access } from '../app-data/access.ts';
+import type { AppContext } from '../context.ts';
 import { findAppUser } from '../app-data/app-user-queries.ts';
 import { toAppUser } from '../app-data/app-user-schemas.ts';
 import { listEmergencyContactsByIds } from '../app-data/emergency-contact-queries.ts';
@@ -40,12 +41,13 @@ const withParent = (data: object, parent: Parent | null): Record<string, unknown
 
 /** The current state of the objects `ids` names, by type; an object gone is absent. */
 export async function loadCurrent(
-  db: Kysely<Database>,
+  ctx: AppContext,
   access: Access,
+  db: Kysely<Database>,
   appUserId: number,
   ids: ReadonlyMap<ChangeType, number[]>,
 ): Promise<Loaded> {
-  const { ctx, accountId } = access;
+  const { accountId } = access;
   const loaded: Loaded = new Map();
   const put = (type: ChangeType, id: number, data: object, parent: Parent | null, profileId: number | null = null, inPrivate = false) =>
     loaded.set(keyOf(type, id), { data: withParent(data, parent), profileId, inPrivate });
@@ -82,7 +84,7 @@ export async function loadCurrent(
     loads.push(
       itemsByIds(db, accountId, of('item')).then((rows) => {
         for (const row of rows) {
-          const item = toItem(ctx, row, []);
+          const item = toItem(ctx, access, row, []);
           const listContent = item.list_content && { id: item.list_content.id };
           put('item', row.id, { ...item, list_content: listContent }, { type: 'topic', id: row.topic_id }, row.profile_id);
         }
@@ -99,7 +101,7 @@ export async function loadCurrent(
   if (of('emergency_item').length > 0) {
     loads.push(
       listEmergencyItemsByIds(db, accountId, of('emergency_item')).then((rows) => {
-        for (const row of rows) put('emergency_item', row.id, toEmergencyItem(ctx, row), holder);
+        for (const row of rows) put('emergency_item', row.id, toEmergencyItem(ctx, access, row), holder);
       }),
     );
   }
@@ -114,7 +116,14 @@ export async function loadCurrent(
     loads.push(
       listMediaByIds(db, accountId, of('media_resource')).then((rows) => {
         for (const row of rows) {
-          put('media_resource', row.id, toMediaResource(ctx, { ...row, size: Number(row.size) }), holder, null, row.in_private === 1);
+          put(
+            'media_resource',
+            row.id,
+            toMediaResource(ctx, access, { ...row, size: Number(row.size) }),
+            holder,
+            null,
+            row.in_private === 1,
+          );
         }
       }),
     );

@@ -59,14 +59,13 @@ export async function checkedSince(ctx: AppContext, access: Access, appUserId: n
 }
 
 /** 404 unless the app user is there for the caller (its owner's, or shared with them). */
-export async function requireAppUser(access: Access, appUserId: number): Promise<void> {
-  if (!(await findAppUser(access.ctx.db.kysely, access.accountId, appUserId))) throw notFound();
+export async function requireAppUser(ctx: AppContext, access: Access, appUserId: number): Promise<void> {
+  if (!(await findAppUser(ctx.db.kysely, access.accountId, appUserId))) throw notFound();
 }
 
 /** GET /app/users/{id}/changes/: without `since`, the current cursor and nothing else. */
-export async function changesSince(access: Access, appUserId: number, since: string | undefined): Promise<ChangesPage> {
-  const { ctx } = access;
-  await requireAppUser(access, appUserId);
+export async function changesSince(ctx: AppContext, access: Access, appUserId: number, since: string | undefined): Promise<ChangesPage> {
+  await requireAppUser(ctx, access, appUserId);
   const view = viewOf(access);
   if (since === undefined) {
     const changeId = await currentChangeId(ctx, access, appUserId);
@@ -78,7 +77,7 @@ export async function changesSince(access: Access, appUserId: number, since: str
   const last = page.at(-1);
   return {
     cursor: sealCursor(ctx.secrets.cursors, { appUserId, view, changeId: last ? last.id : after }),
-    changes: (await changesOf(access, appUserId, page)).map((placed) => placed.change),
+    changes: (await changesOf(ctx, access, appUserId, page)).map((placed) => placed.change),
     has_more: rows.length > PAGE_SIZE,
   };
 }
@@ -90,7 +89,7 @@ export interface Placed {
 }
 
 /** The page's rows as the caller sees them: each object once, at its last change. */
-export async function changesOf(access: Access, appUserId: number, rows: readonly ChangeRow[]): Promise<Placed[]> {
+export async function changesOf(ctx: AppContext, access: Access, appUserId: number, rows: readonly ChangeRow[]): Promise<Placed[]> {
   const lastOf = new Map<string, number>();
   const firstOf = new Map<string, ChangeRow>();
   for (const [index, row] of rows.entries()) {
@@ -111,8 +110,8 @@ export async function changesOf(access: Access, appUserId: number, rows: readonl
   }
   const hidesPrivate = !access.seesPrivate && latest.some((row) => row.type === 'profile' || UNDER_PROFILE.has(row.type));
   const [current, privacy] = await Promise.all([
-    loadCurrent(access.ctx.db.kysely, access, appUserId, wanted),
-    hidesPrivate ? profilePrivacy(access.ctx.db.kysely, access.accountId, appUserId) : Promise.resolve(undefined),
+    loadCurrent(ctx, access, ctx.db.kysely, appUserId, wanted),
+    hidesPrivate ? profilePrivacy(ctx.db.kysely, access.accountId, appUserId) : Promise.resolve(undefined),
   ]);
 
   const changes: Placed[] = [];

@@ -45,9 +45,9 @@ export function registerEventRoutes(app: App, ctx: AppContext): EventHub {
       },
     },
     (request, reply) =>
-      onAppUser(ctx, request, 'read', async (access, appUserId) => {
+      onAppUser(request, 'read', async (access, appUserId) => {
         const caller = callerOf(request);
-        await requireAppUser(access, appUserId);
+        await requireAppUser(ctx, access, appUserId);
         const lastEventId = request.headers['last-event-id'];
         const after =
           lastEventId === undefined
