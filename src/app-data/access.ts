@@ -15,7 +15,7 @@
 // grants has the object located first (access-queries.ts): it is then the caller's own, or under
 // an app user one of its grants names, or 404. A request under an app user by id (its profiles,
 // emergency data, gallery) finds the grant in memory.
-import type { Grant } from '../auth/grants.ts';
+import { grantSees, type Grant } from '../auth/grants.ts';
 import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -69,21 +69,9 @@ function accessorAccess(grant: Grant, need: Need): Access {
   };
 }
 
-/** What a grant's accessor may be shown of a located object. */
-export interface Seen {
-  app_user_id: number;
-  in_private: number;
-}
-
-/**
- * The rule of what an accessor sees: what its grant's app user holds, and of that what is private
- * (a private profile, what lies under one, media used only there) only with private access.
- * Everything that asks whether a grant still sees something asks this (the access decision, the
- * rendering cache, the live stream, the signed download).
- */
-export function grantSees(grant: Pick<Grant, 'appUserId' | 'privateAccess'>, seen: Seen): boolean {
-  return grant.appUserId === seen.app_user_id && (seen.in_private === 0 || grant.privateAccess);
-}
+// The rule of what a grant sees is auth/grants.ts's `grantSees`: the signed download (media/)
+// asks it too, and media/ does not import app-data/.
+export { grantSees, type Seen } from '../auth/grants.ts';
 
 /**
  * The caller's access to the app user `appUserId`, for a request under it. Without a grant for
