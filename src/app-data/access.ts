@@ -74,12 +74,23 @@ function accessorAccess(grant: Grant, need: Need): Access {
 export { grantSees, type Seen } from '../auth/grants.ts';
 
 /**
- * The caller's access to the app user `appUserId`, for a request under it. Without a grant for
- * it, the caller is taken for its owner: the owner's queries then find it, or answer 404.
+ * The caller's access to the app user `appUserId`, for a request under it: as the accessor of a
+ * grant for it, or as its owner when it is the caller's own app user (the caller carries its
+ * id: no query), else 404. The access then names the app user: services need not find it.
  */
 export async function appUserAccess(caller: Caller, appUserId: number, need: Need): Promise<Access> {
   const grant = (await caller.grants()).find((g) => g.appUserId === appUserId);
-  return grant ? accessorAccess(grant, need) : ownerAccess(caller.accountId);
+  if (grant) return accessorAccess(grant, need);
+  if ((await caller.appUserId()) !== appUserId) throw notFound();
+  return ownerAccess(caller.accountId, appUserId);
+}
+
+/**
+ * 404 unless the access was decided for the app user `appUserId` (a request under it:
+ * `appUserAccess` decided it, so it exists for the caller).
+ */
+export function requireAppUser(access: Access, appUserId: number): void {
+  if (access.appUserId !== appUserId) throw notFound();
 }
 
 /** A decided access, with where the object was found when it was located (null: it was not). */

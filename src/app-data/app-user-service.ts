@@ -96,7 +96,7 @@ export async function changeAppUser(
   terms: WriteTerms,
 ): Promise<AppUserDetail> {
   const { accountId } = access;
-  const row = await writeOwned(ctx, terms, ownedAppUser(accountId, id), async (trx) => {
+  const row = await writeOwned(ctx, terms, ownedAppUser(access, id), async (trx) => {
     const values = {
       ...(changes.name !== undefined && { name: changes.name }),
       ...(changes.quote !== undefined && { quote: changes.quote }),
@@ -110,7 +110,7 @@ export async function changeAppUser(
 /** Deletes the app user and, through the foreign keys, everything it holds; then its media files. Owner only. */
 export async function removeAppUser(ctx: AppContext, access: Access, id: number, terms: WriteTerms): Promise<void> {
   const { accountId } = access;
-  await writeOwned(ctx, terms, ownedAppUser(accountId, id), async (trx) => {
+  await writeOwned(ctx, terms, ownedAppUser(access, id), async (trx) => {
     const keys = await mediaStorageKeys(trx, accountId, id);
     if (!(await deleteAppUser(trx, accountId, id))) throw notFound();
     // Durable: the removal commits with the delete, and survives a crash right after it.

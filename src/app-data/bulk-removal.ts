@@ -21,7 +21,7 @@ export async function appUserHolding(db: Kysely<Database>, accountId: number) {
 
 /** The app user's list entries, then its items, a batch at a time. */
 export async function removeInBatches(ctx: AppContext, accountId: number, appUserId: number): Promise<void> {
-  const owned = ownedAppUser(accountId, appUserId);
+  const owned = ownedAppUser({ accountId, appUserId: null }, appUserId);
   while ((await writeOwned(ctx, NO_TERMS, owned, (trx) => deleteEntryBatch(trx, accountId, appUserId))) === ENTRIES_PER_BATCH);
   while ((await writeOwned(ctx, NO_TERMS, owned, (trx) => deleteItemBatch(trx, accountId, appUserId))) === ITEMS_PER_BATCH);
 }

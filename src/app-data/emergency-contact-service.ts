@@ -1,8 +1,7 @@
 // Emergency contacts (docs/app-data.md).
 import type { AppContext } from '../context.ts';
-import type { Access } from './access.ts';
+import { requireAppUser, type Access } from './access.ts';
 import { notFound } from '../errors.ts';
-import { findAppUser } from './app-user-queries.ts';
 import {
   countEmergencyContacts,
   deleteEmergencyContact,
@@ -31,7 +30,7 @@ function definedValues(changes: EmergencyContactChanges): EmergencyContactValues
 
 export async function listUserEmergencyContacts(ctx: AppContext, access: Access, appUserId: number): Promise<EmergencyContact[]> {
   const { accountId } = access;
-  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
+  requireAppUser(access, appUserId);
   const rows = await listEmergencyContacts(ctx.db.kysely, accountId, appUserId);
   return rows.map((row) => toEmergencyContact(ctx, row));
 }
@@ -51,7 +50,7 @@ export async function createEmergencyContact(
   terms: WriteTerms,
 ): Promise<EmergencyContact> {
   const { accountId } = access;
-  const row = await writeOwned(ctx, terms, ownedAppUser(accountId, appUserId), async (trx) => {
+  const row = await writeOwned(ctx, terms, ownedAppUser(access, appUserId), async (trx) => {
     enforceQuota(
       await countEmergencyContacts(trx, accountId, appUserId),
       1,

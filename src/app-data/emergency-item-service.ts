@@ -1,10 +1,9 @@
 // Emergency items (docs/app-data.md): the attached media must be the same app user's.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
-import type { Access } from './access.ts';
+import { requireAppUser, type Access } from './access.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid, notFound } from '../errors.ts';
-import { findAppUser } from './app-user-queries.ts';
 import {
   countEmergencyItems,
   deleteEmergencyItem,
@@ -22,7 +21,7 @@ import { enforceQuota } from './quotas.ts';
 
 export async function listUserEmergencyItems(ctx: AppContext, access: Access, appUserId: number): Promise<EmergencyItem[]> {
   const { accountId } = access;
-  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
+  requireAppUser(access, appUserId);
   const rows = await listEmergencyItems(ctx.db.kysely, accountId, appUserId);
   return rows.map((row) => toEmergencyItem(ctx, access, row));
 }
@@ -40,7 +39,7 @@ export async function createEmergencyItem(
   terms: WriteTerms,
 ): Promise<EmergencyItem> {
   const { accountId } = access;
-  const row = await writeOwned(ctx, terms, ownedAppUser(accountId, appUserId), async (trx) => {
+  const row = await writeOwned(ctx, terms, ownedAppUser(access, appUserId), async (trx) => {
     enforceQuota(
       await countEmergencyItems(trx, accountId, appUserId),
       1,

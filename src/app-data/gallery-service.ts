@@ -5,27 +5,23 @@
 import { fingerprintUpload } from './idempotent-create.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
-import type { Access } from './access.ts';
+import { requireAppUser, type Access } from './access.ts';
 import { invalid, notFound, type FieldErrors } from '../errors.ts';
 import { removeMediaFiles } from '../media/media-cleanup.ts';
 import { queueMediaRemoval } from '../media/media-removal.ts';
 import type { UploadForm } from '../media/media-upload.ts';
 import { toMediaResource, type MediaResource } from '../media/media-view.ts';
-import { countMedia, deleteMedia, findMedia, insertMedia, listMedia, ownsAppUser, renameMedia } from './gallery-queries.ts';
+import { countMedia, deleteMedia, findMedia, insertMedia, listMedia, renameMedia } from './gallery-queries.ts';
 import type { MediaChanges } from './gallery-schemas.ts';
 import { checkUploadFields } from './gallery-upload-fields.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
 import type { WriteTerms } from './write-terms.ts';
 import { enforceAccountBounds, enforceQuota } from './quotas.ts';
 
-async function requireAppUser(ctx: AppContext, accountId: number, appUserId: number): Promise<void> {
-  if (!(await ownsAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
-}
-
 /** `seesPrivate` false: without the resources used only in private profiles. */
 export async function listGallery(ctx: AppContext, access: Access, appUserId: number): Promise<MediaResource[]> {
   const { accountId } = access;
-  await requireAppUser(ctx, accountId, appUserId);
+  requireAppUser(access, appUserId);
   const rows = await listMedia(ctx.db.kysely, accountId, appUserId, access.seesPrivate);
   return rows.map((row) => toMediaResource(ctx, access, row));
 }
@@ -44,7 +40,7 @@ export async function uploadMedia(
 ): Promise<MediaResource> {
   const { accountId } = access;
   // Checked before the body is read: a stranger's upload is not stored even for a moment.
-  await requireAppUser(ctx, accountId, appUserId);
+  requireAppUser(access, appUserId);
   const { fields, file, fileError } = await readForm();
   const checked = checkUploadFields(fields);
   if ('errors' in checked || !file) {
@@ -61,7 +57,7 @@ export async function uploadMedia(
     const row = await writeOwned(
       ctx,
       terms,
-      ownedAppUser(accountId, appUserId),
+      ownedAppUser(access, appUserId),
       async (trx, _, usage) => {
         enforceQuota(await countMedia(trx, accountId, appUserId), 1, ctx.config.quotas.mediaPerUser, 'media resources per app user');
         enforceAccountBounds(ctx.config.quotas, usage);

@@ -26,6 +26,7 @@
 // trip and one commit for the lot, instead of seven round trips and a commit each.
 import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import type { Access } from './access.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
@@ -188,8 +189,17 @@ export async function writeListItemUnderTopic<T>(
   return answer(await createListItemTogether(ctx, create));
 }
 
-/** The finder of writes to an app user, or under one (its profiles, emergency data, gallery). */
-export function ownedAppUser(accountId: number, appUserId: number): Finder<Held> {
+/**
+ * The finder of writes to an app user, or under one (its profiles, emergency data, gallery):
+ * none when the access was decided for that app user (the bump then finds it, or answers 404
+ * when it has just gone); else a query with the owner's account.
+ */
+export function ownedAppUser(access: Pick<Access, 'accountId' | 'appUserId'>, appUserId: number): Finder<Held> {
+  if (access.appUserId === appUserId) {
+    const held: Held = { app_user_id: appUserId };
+    return () => Promise.resolve(held);
+  }
+  const { accountId } = access;
   return (trx) =>
     trx
       .selectFrom('app_users')

@@ -6,8 +6,7 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { requireOwner, type Access } from './access.ts';
-import { findAppUser } from './app-user-queries.ts';
+import { requireAppUser, requireOwner, type Access } from './access.ts';
 import { loadProfileDetail } from './profile-detail.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
 import type { WriteTerms } from './write-terms.ts';
@@ -27,7 +26,7 @@ const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
 export async function listUserProfiles(ctx: AppContext, access: Access, appUserId: number): Promise<Profile[]> {
   const { accountId } = access;
-  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
+  requireAppUser(access, appUserId);
   const rows = await listProfiles(ctx.db.kysely, accountId, appUserId, access.seesPrivate);
   return rows.map((row) => toProfile(ctx, row));
 }
@@ -42,7 +41,7 @@ export async function createProfile(
   const { accountId } = access;
   const isPrivate = input.is_private === true;
   if (isPrivate) requireOwner(access);
-  const row = await writeOwned(ctx, terms, ownedAppUser(accountId, appUserId), async (trx) => {
+  const row = await writeOwned(ctx, terms, ownedAppUser(access, appUserId), async (trx) => {
     enforceQuota(await countProfiles(trx, accountId, appUserId), 1, ctx.config.quotas.profilesPerUser, 'profiles per app user');
     const isDefault = input.is_default === true;
     if (isDefault) await clearDefaultProfile(trx, accountId, appUserId);

@@ -3,13 +3,12 @@
 // reaches these (the routes ask access.ts for 'owner'); every query filters on the owner's
 // account, so anyone else's request is 404.
 import type { Kysely } from 'kysely';
-import { findAppUser } from '../app-data/app-user-queries.ts';
 import { ownedAppUser, writeOwned } from '../app-data/owned-write.ts';
 import type { WriteTerms } from '../app-data/write-terms.ts';
 import { enforceQuota } from '../app-data/quotas.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
-import type { Access } from '../app-data/access.ts';
+import { requireAppUser, type Access } from '../app-data/access.ts';
 import type { Database } from '../db/schema.ts';
 import { fieldError, notFound } from '../errors.ts';
 import {
@@ -50,7 +49,7 @@ const LATEST_EXPIRY = Date.UTC(10_000, 0, 1);
 
 export async function listUserEmergencyLinks(ctx: AppContext, access: Access, appUserId: number): Promise<EmergencyLink[]> {
   const { accountId } = access;
-  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
+  requireAppUser(access, appUserId);
   const rows = await listEmergencyLinks(ctx.db.kysely, accountId, appUserId);
   return rows.map((row) => toEmergencyLink(ctx, row));
 }
@@ -73,7 +72,7 @@ export async function createEmergencyLink(
   // Hashed before the write: the write transaction waits for no hash.
   const pinHash = input.pin ? await hashPassword(input.pin) : null;
   const token = newLinkToken();
-  const row = await writeOwned(ctx, terms, ownedAppUser(accountId, appUserId), async (trx) => {
+  const row = await writeOwned(ctx, terms, ownedAppUser(access, appUserId), async (trx) => {
     enforceQuota(
       await countEmergencyLinks(trx, accountId, appUserId),
       1,

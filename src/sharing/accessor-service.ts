@@ -8,11 +8,10 @@
 // (app-data/access.ts) for the owner: an accessor of that app user gets 403, anyone else is
 // taken for its owner and the queries, filtered on the owner's account, answer 404.
 import type { Kysely } from 'kysely';
-import { appUserAccess } from '../app-data/access.ts';
+import { appUserAccess, requireAppUser } from '../app-data/access.ts';
 import type { Precondition } from '../app-data/conditional-write.ts';
 import { claimKey } from '../app-data/idempotent-create.ts';
 import type { WriteTerms } from '../app-data/write-terms.ts';
-import { findAppUser } from '../app-data/app-user-queries.ts';
 import { enforceQuota } from '../app-data/quotas.ts';
 import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
@@ -65,7 +64,7 @@ async function inWriteTransaction<T>(ctx: AppContext, work: (trx: Kysely<Databas
 
 export async function listUserAccessors(ctx: AppContext, caller: Caller, appUserId: number): Promise<Accessor[]> {
   const access = await appUserAccess(caller, appUserId, 'owner');
-  if (!(await findAppUser(ctx.db.kysely, access.accountId, appUserId))) throw notFound();
+  requireAppUser(access, appUserId);
   const rows = await listAccessors(ctx.db.kysely, access.accountId, appUserId);
   return rows.map((row) => toAccessor(ctx, row));
 }

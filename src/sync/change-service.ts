@@ -10,11 +10,10 @@
 // trigger), so it arrives whole. A media resource used only in private profiles is private in
 // the same way (migration 0028): its own rows say whether it was hidden before, and a change of
 // its privacy is logged as an upsert of it.
-import type { Access } from '../app-data/access.ts';
+import { requireAppUser, type Access } from '../app-data/access.ts';
 import type { AppContext } from '../context.ts';
 import type { ChangeType } from '../db/schema.ts';
-import { findAppUser } from '../app-data/app-user-queries.ts';
-import { gone, notFound } from '../errors.ts';
+import { gone } from '../errors.ts';
 import { keyOf, loadCurrent } from './change-data.ts';
 import { changesAfter, newestChangeId, profilePrivacy, sweptThrough, type ChangeRow } from './change-queries.ts';
 import { openCursor, sealCursor, viewOf } from './cursor.ts';
@@ -58,14 +57,9 @@ export async function checkedSince(ctx: AppContext, access: Access, appUserId: n
   return changeId;
 }
 
-/** 404 unless the app user is there for the caller (its owner's, or shared with them). */
-export async function requireAppUser(ctx: AppContext, access: Access, appUserId: number): Promise<void> {
-  if (!(await findAppUser(ctx.db.kysely, access.accountId, appUserId))) throw notFound();
-}
-
 /** GET /app/users/{id}/changes/: without `since`, the current cursor and nothing else. */
 export async function changesSince(ctx: AppContext, access: Access, appUserId: number, since: string | undefined): Promise<ChangesPage> {
-  await requireAppUser(ctx, access, appUserId);
+  requireAppUser(access, appUserId);
   const view = viewOf(access);
   if (since === undefined) {
     const changeId = await currentChangeId(ctx, access, appUserId);

@@ -6,7 +6,8 @@ import { IdParams } from '../app-data/field-schemas.ts';
 import { onAppUser } from '../app-data/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 import type { App } from '../http/types.ts';
-import { checkedSince, currentChangeId, requireAppUser } from './change-service.ts';
+import { requireAppUser } from '../app-data/access.ts';
+import { checkedSince, currentChangeId } from './change-service.ts';
 import { viewOf } from './cursor.ts';
 import { EventHub } from './event-hub.ts';
 
@@ -47,7 +48,7 @@ export function registerEventRoutes(app: App, ctx: AppContext): EventHub {
     (request, reply) =>
       onAppUser(request, 'read', async (access, appUserId) => {
         const caller = callerOf(request);
-        await requireAppUser(ctx, access, appUserId);
+        requireAppUser(access, appUserId);
         const lastEventId = request.headers['last-event-id'];
         const after =
           lastEventId === undefined
