@@ -18,7 +18,7 @@ import { ownedAppUser, writeOwned } from './owned-write.ts';
 import type { WriteTerms } from './write-terms.ts';
 import { enforceAccountBounds, enforceQuota } from './quotas.ts';
 
-/** `seesPrivate` false: without the resources used only in private profiles. */
+/** Without `access.seesPrivate`: without the resources used only in private profiles. */
 export async function listGallery(ctx: AppContext, access: Access, appUserId: number): Promise<MediaResource[]> {
   const { accountId } = access;
   requireAppUser(access, appUserId);

@@ -41,7 +41,7 @@ export async function getItem(ctx: AppContext, access: Access, id: number, locat
   return item;
 }
 
-/** `seesPrivate`: whether the writer sees private profiles (and the media used only there). */
+/** Media used only in private profiles is an image content's only when `access.seesPrivate`. */
 export async function createItem(ctx: AppContext, access: Access, topicId: number, input: ItemInput, terms: WriteTerms): Promise<Item> {
   const { accountId } = access;
   const plain = async (trx: Kysely<Database>, { app_user_id: appUserId }: Held, usage: Usage): Promise<Item> => {
