@@ -14,7 +14,7 @@
 // owner of whatever it names, and the owner's queries find it or answer 404. A caller who holds
 // grants has the object located first (access-queries.ts): it is then the caller's own, or under
 // an app user one of its grants names, or 404. A request under an app user by id (its profiles,
-// emergency data, gallery) finds the grant in memory.
+// emergency data, gallery) finds the grant, or the caller's own app user, in memory.
 import { grantSees, type Grant } from '../auth/grants.ts';
 import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
