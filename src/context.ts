@@ -27,22 +27,6 @@ export interface AppContext {
   counters: CounterStore;
   /** The in-memory caches' hit and miss counts by cache name (whoever makes a cache adds it); GET /metrics reads them. */
   cacheCounts: Map<string, CacheCounts>;
-  /**
-   * Set only on the context a request of an accessor answers in (app-data/access.ts): media
-   * file URLs are then signed for that accessor, and stop working when their access ends.
-   */
-  accessorId?: number;
-  /**
-   * Set only on the context of a conditional write (If-Match, app-data/conditional-write.ts):
-   * the app user's data version its tag was checked at. The write kernel refuses to write
-   * when another write came in between (`VersionMoved`), and the check is made again.
-   */
-  checkedAtVersion?: number;
-  /**
-   * Set only on the context of a create sent with an Idempotency-Key (app-data/idempotent-create.ts):
-   * the create's transaction claims the key, so the key and the object commit together.
-   */
-  idempotencyKey?: { accountId: number; key: string; fingerprint: string };
   /** The OpenID providers people may sign in with (OIDC_PROVIDERS; docs/sign-in-providers.md). */
   oidc: OidcProviders;
   /** Where uploaded media files are stored (MEDIA_STORAGE). */

@@ -1,10 +1,12 @@
 // Where a personal-data object sits: its owner's account, its app user, and whether it is
 // private: in a private profile, or a media resource used only there. Only for callers who have
-// grants, and only once the owner's query has not found it (access.ts): an owner's requests
-// never run these.
+// grants (access.ts): the requests of a caller who holds none never run these. An item is
+// located with its row as its read answers it (item-loads.ts), so that the read need not fetch
+// it again.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { SyncedType } from '../db/synced-types.ts';
+import { itemRowsFrom, type ItemRow } from './item-queries.ts';
 
 /** What a path's `{id}` may name: every synced type under the app user, and its emergency links (not synced). */
 export type Kind = Exclude<SyncedType, 'app_user'> | 'emergency_link';
@@ -17,6 +19,14 @@ export interface Location {
    * by image items in private profiles (`media_resources.in_private`, kept by triggers).
    */
   in_private: number;
+}
+
+/** An item where it sits, with its row (content and media). */
+export type LocatedItem = Location & ItemRow;
+
+/** Whether `location` is an item's, located with its row. */
+export function isLocatedItem(location: Location | null | undefined): location is LocatedItem {
+  return location != null && 'list_content_id' in location;
 }
 
 type Db = Kysely<Database>;
@@ -35,11 +45,11 @@ function underAppUser(db: Db, table: 'emergency_items' | 'emergency_contacts' | 
 const LOCATE: Record<Kind, (db: Db, id: number) => Promise<Location | undefined>> = {
   profile: (db, id) => underProfile(db).where('p.id', '=', id).executeTakeFirst(),
   topic: (db, id) => underProfile(db).innerJoin('topics as t', 't.profile_id', 'p.id').where('t.id', '=', id).executeTakeFirst(),
-  item: (db, id) =>
-    underProfile(db)
-      .innerJoin('topics as t', 't.profile_id', 'p.id')
-      .innerJoin('items as i', 'i.topic_id', 't.id')
-      .where('i.id', '=', id)
+  item: (db, id): Promise<LocatedItem | undefined> =>
+    itemRowsFrom(db)
+      .innerJoin('profiles as p', 'p.id', 'topics.profile_id')
+      .select(['p.account_id', 'p.app_user_id', 'p.is_private as in_private'])
+      .where('items.id', '=', id)
       .executeTakeFirst(),
   list_entry: (db, id) =>
     underProfile(db)

@@ -1,6 +1,7 @@
-// Who may do what to an app user's data (docs/sharing.md): the one decision, made here and used by
-// every read and write of personal data. A caller is, to one app user, its owner, a writer or a
-// reader (an accepted accessor, with or without private profiles), or nobody.
+// Who may do what to an app user's data (docs/sharing.md): the one decision, made here before
+// any service runs, and carried to it as a value (`Access`, a service's first argument after the
+// app-wide context). A caller is, to one app user, its owner, a writer or a reader (an accepted
+// accessor, with or without private profiles), or nobody.
 //
 // - What the caller cannot see is 404, as before sharing: a stranger learns nothing.
 // - What the caller can see but may not change is 403 with a sentence saying why: a reader's
@@ -9,30 +10,39 @@
 // - Every query still filters on an account id, the owner's: once access is decided, an
 //   accessor's request runs the owner's queries (`Access.accountId`).
 //
-// Owners pay nothing: a request about an object by id runs as the caller's own first, and only
-// when that finds nothing and the caller has grants (read with the token, auth/grants.ts) is
-// the object located (access-queries.ts) and the grant for its app user looked at. A request
-// under an app user by id (its profiles, emergency data, gallery) finds the grant in memory.
-import type { AppContext } from '../context.ts';
-import type { Grant } from '../auth/grants.ts';
+// Owners pay nothing: a caller who holds no grants (read with the token, auth/grants.ts) is the
+// owner of whatever it names, and the owner's queries find it or answer 404. A caller who holds
+// grants has the object located first (access-queries.ts): it is then the caller's own, or under
+// an app user one of its grants names, or 404. A request under an app user by id (its profiles,
+// emergency data, gallery) finds the grant, or the caller's own app user, in memory.
+import { grantSees, type Grant } from '../auth/grants.ts';
 import type { Caller } from '../auth/token-auth.ts';
-import { DomainError, forbidden, notFound } from '../errors.ts';
-import { locate, type Kind } from './access-queries.ts';
+import type { AppContext } from '../context.ts';
+import { forbidden, notFound } from '../errors.ts';
+import { locate, type Kind, type Location } from './access-queries.ts';
 
 export type { Kind } from './access-queries.ts';
 
 /** What a request needs: to read, to change the data, or to be the owner. */
 export type Need = 'read' | 'write' | 'owner';
 
+/** A request's decided access to one app user's data. */
 export interface Access {
   /** The owner's account: what every personal-data query filters on. */
   accountId: number;
+  /**
+   * The app user the request is about, when it is known before the service runs (an accessor's,
+   * a located object's, or the caller's own); null when the owner's queries are to find it.
+   */
+  appUserId: number | null;
   /** The caller's accessor when the data is someone else's; null for the owner. */
   grant: Grant | null;
+  /** Whether the caller may change the data (the owner, or a writer). */
+  mayWrite: boolean;
   /** Whether private profiles, and what is under them, exist for the caller. */
   seesPrivate: boolean;
-  /** The context to answer in: for an accessor, media file URLs are signed for their access. */
-  ctx: AppContext;
+  /** The accessor that media file URLs are signed for (they stop working when it ends); null for the owner. */
+  accessorId: number | null;
 }
 
 /** The 403 of a write, as the OpenAPI document describes it. */
@@ -41,52 +51,69 @@ export const NOT_ALLOWED = 'An accessor without write access, or an owner-only a
 export const READ_ONLY = 'You have read-only access to this data; its owner can give you write access.';
 export const OWNER_ONLY = 'Only the owner of this data can do this.';
 
-function asOwner(ctx: AppContext, accountId: number): Access {
-  return { accountId, grant: null, seesPrivate: true, ctx };
+/** The owner's access to their own data (`appUserId`: when already known). */
+export function ownerAccess(accountId: number, appUserId: number | null = null): Access {
+  return { accountId, appUserId, grant: null, mayWrite: true, seesPrivate: true, accessorId: null };
 }
 
-function asAccessor(ctx: AppContext, grant: Grant, need: Need): Access {
+function accessorAccess(grant: Grant, need: Need): Access {
   if (need === 'owner') throw forbidden(OWNER_ONLY);
   if (need === 'write' && !grant.canWrite) throw forbidden(READ_ONLY);
-  return { accountId: grant.ownerAccountId, grant, seesPrivate: grant.privateAccess, ctx: { ...ctx, accessorId: grant.accessorId } };
+  return {
+    accountId: grant.ownerAccountId,
+    appUserId: grant.appUserId,
+    grant,
+    mayWrite: grant.canWrite,
+    seesPrivate: grant.privateAccess,
+    accessorId: grant.accessorId,
+  };
 }
 
+// The rule of what a grant sees is auth/grants.ts's `grantSees`: the signed download (media/)
+// asks it too, and media/ does not import app-data/.
+export { grantSees, type Seen } from '../auth/grants.ts';
+
 /**
- * The caller's access to the app user `appUserId`, for a request under it. Without a grant for
- * it, the caller is taken for its owner: the owner's queries then find it, or answer 404.
+ * The caller's access to the app user `appUserId`, for a request under it: as the accessor of a
+ * grant for it, or as its owner when it is the caller's own app user (the caller carries its
+ * id: no query), else 404. The access then names the app user: services need not find it.
  */
-export async function appUserAccess(ctx: AppContext, caller: Caller, appUserId: number, need: Need): Promise<Access> {
+export async function appUserAccess(caller: Caller, appUserId: number, need: Need): Promise<Access> {
   const grant = (await caller.grants()).find((g) => g.appUserId === appUserId);
-  return grant ? asAccessor(ctx, grant, need) : asOwner(ctx, caller.accountId);
+  if (grant) return accessorAccess(grant, need);
+  if ((await caller.appUserId()) !== appUserId) throw notFound();
+  return ownerAccess(caller.accountId, appUserId);
 }
 
-const isNotFound = (error: unknown): boolean => error instanceof DomainError && error.kind === 'not-found';
+/**
+ * 404 unless the access was decided for the app user `appUserId` (a request under it:
+ * `appUserAccess` decided it, so it exists for the caller).
+ */
+export function requireAppUser(access: Access, appUserId: number): void {
+  if (access.appUserId !== appUserId) throw notFound();
+}
+
+/** A decided access, with where the object was found when it was located (null: it was not). */
+export interface Decision {
+  access: Access;
+  location: Location | null;
+}
 
 /**
- * Runs `run` with the caller's access to the object `kind` `id` (or to what is under it): as its
- * owner first; when that answers 404 and the caller has grants, as the accessor of the object's
- * app user, if the object is visible to them and they may do what `need` says. `run` must
- * answer 404 without having changed anything (the write kernel's transaction does).
+ * The caller's access to the object `kind` `id` (or to what is under it), for a request that
+ * needs `need`. A caller without grants is its owner (the owner's queries find it or answer
+ * 404); a caller with grants has it located: its own, or under a shared app user it may see
+ * (404 otherwise), and then 403 when the grant does not allow `need`.
  */
-export async function objectAccess<T>(
-  ctx: AppContext,
-  caller: Caller,
-  kind: Kind,
-  id: number,
-  need: Need,
-  run: (access: Access) => Promise<T>,
-): Promise<T> {
-  try {
-    return await run(asOwner(ctx, caller.accountId));
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
+export async function objectAccess(ctx: AppContext, caller: Caller, kind: Kind, id: number, need: Need): Promise<Decision> {
   const grants = await caller.grants();
-  if (grants.length === 0) throw notFound();
+  if (grants.length === 0) return { access: ownerAccess(caller.accountId), location: null };
   const location = await locate(ctx.db.kysely, kind, id);
-  const grant = location && grants.find((g) => g.appUserId === location.app_user_id);
-  if (!grant || (location.in_private === 1 && !grant.privateAccess)) throw notFound();
-  return run(asAccessor(ctx, grant, need));
+  if (!location) throw notFound();
+  if (location.account_id === caller.accountId) return { access: ownerAccess(caller.accountId, location.app_user_id), location };
+  const grant = grants.find((g) => grantSees(g, location));
+  if (!grant) throw notFound();
+  return { access: accessorAccess(grant, need), location };
 }
 
 /** An owner-only change within a request the caller may otherwise make (a profile's `is_private`). */

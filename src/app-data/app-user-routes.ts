@@ -42,7 +42,8 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
         response: { 201: AppUserSchema, ...errors({ auth: true, body: true, idempotent: true }) },
       },
     },
-    async (request, reply) => createdOnce(ctx, request, reply, (c) => createAppUser(c, callerOf(request).accountId, request.body)),
+    async (request, reply) =>
+      createdOnce(ctx, request, reply, (terms) => createAppUser(ctx, callerOf(request).accountId, request.body, terms)),
   );
 
   app.get(
@@ -56,7 +57,7 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
         response: { 200: AppUserDetailSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onAppUser(ctx, request, 'read', getAppUser),
+    (request) => onAppUser(request, 'read', (a, id) => getAppUser(ctx, a, id)),
   );
 
   for (const method of ['patch', 'put'] as const) {
@@ -76,8 +77,8 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
         },
       },
       (request, reply) =>
-        onAppUser(ctx, request, 'owner', (a, id) =>
-          writeIfMatch(request, reply, a, id, current, (w) => changeAppUser(w, id, request.body)),
+        onAppUser(request, 'owner', (a, id) =>
+          writeIfMatch(ctx, request, reply, a, id, current, (terms) => changeAppUser(ctx, a, id, request.body, terms)),
         ),
     );
   }
@@ -89,6 +90,6 @@ export function registerAppUserRoutes(app: App, ctx: AppContext): void {
     'app_user',
     { tags, operationId: 'deleteAppUser', summary: 'Delete an app user and everything it holds, media files included' },
     current,
-    removeAppUser,
+    (a, id, terms) => removeAppUser(ctx, a, id, terms),
   );
 }

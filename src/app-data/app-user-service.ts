@@ -29,6 +29,7 @@ import {
 } from './app-user-schemas.ts';
 import { claimKey } from './idempotent-create.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
+import type { WriteTerms } from './write-terms.ts';
 import { listProfiles } from './profile-queries.ts';
 import { toProfile } from './profile-schemas.ts';
 
@@ -36,9 +37,8 @@ const ONE_APP_USER = 'This account already has an app user; an account may have 
 
 const APP_USER_PER_ACCOUNT: UniqueIndex = { name: 'app_users_account_key', columns: 'app_users.account_id' };
 
-async function detail(access: Access, row: AppUserRow): Promise<AppUserDetail> {
-  const { ctx, accountId } = access;
-  const profiles = await listProfiles(ctx.db.kysely, accountId, row.id, access.seesPrivate);
+async function detail(ctx: AppContext, access: Access, row: AppUserRow): Promise<AppUserDetail> {
+  const profiles = await listProfiles(ctx.db.kysely, access.accountId, row.id, access.seesPrivate);
   return toAppUserDetail(
     ctx,
     row,
@@ -64,20 +64,20 @@ export async function listCallerAppUsers(ctx: AppContext, caller: Caller): Promi
   return list;
 }
 
-export async function getAppUser(access: Access, id: number): Promise<AppUserDetail> {
-  const row = await findAppUser(access.ctx.db.kysely, access.accountId, id);
+export async function getAppUser(ctx: AppContext, access: Access, id: number): Promise<AppUserDetail> {
+  const row = await findAppUser(ctx.db.kysely, access.accountId, id);
   if (!row) throw notFound();
-  return detail(access, row);
+  return detail(ctx, access, row);
 }
 
 /** The one write with nothing above it to bump: the new row starts its data version. */
-export async function createAppUser(ctx: AppContext, accountId: number, input: AppUserInput): Promise<AppUser> {
+export async function createAppUser(ctx: AppContext, accountId: number, input: AppUserInput, terms: WriteTerms): Promise<AppUser> {
   const db = ctx.db.kysely;
   if (await accountHasAppUser(db, accountId)) throw nonFieldError(ONE_APP_USER);
   const name = input.name ?? (await accountFirstName(db, accountId));
   try {
     const row = await ctx.db.writeTransaction(async (trx) => {
-      await claimKey(ctx, trx);
+      await claimKey(ctx, trx, terms.idempotencyKey);
       return insertAppUser(trx, { accountId, name, quote: input.quote ?? null, now: ctx.clock.now() });
     });
     return toAppUser(ctx, row, OWNED);
@@ -88,9 +88,15 @@ export async function createAppUser(ctx: AppContext, accountId: number, input: A
 }
 
 /** Owner only (the route asks for it). */
-export async function changeAppUser(access: Access, id: number, changes: AppUserInput): Promise<AppUserDetail> {
-  const { ctx, accountId } = access;
-  const row = await writeOwned(ctx, ownedAppUser(accountId, id), async (trx) => {
+export async function changeAppUser(
+  ctx: AppContext,
+  access: Access,
+  id: number,
+  changes: AppUserInput,
+  terms: WriteTerms,
+): Promise<AppUserDetail> {
+  const { accountId } = access;
+  const row = await writeOwned(ctx, terms, ownedAppUser(access, id), async (trx) => {
     const values = {
       ...(changes.name !== undefined && { name: changes.name }),
       ...(changes.quote !== undefined && { quote: changes.quote }),
@@ -98,13 +104,13 @@ export async function changeAppUser(access: Access, id: number, changes: AppUser
     return Object.keys(values).length === 0 ? findAppUser(trx, accountId, id) : updateAppUser(trx, accountId, id, values);
   });
   if (!row) throw notFound();
-  return detail(access, row);
+  return detail(ctx, access, row);
 }
 
 /** Deletes the app user and, through the foreign keys, everything it holds; then its media files. Owner only. */
-export async function removeAppUser(access: Access, id: number): Promise<void> {
-  const { ctx, accountId } = access;
-  await writeOwned(ctx, ownedAppUser(accountId, id), async (trx) => {
+export async function removeAppUser(ctx: AppContext, access: Access, id: number, terms: WriteTerms): Promise<void> {
+  const { accountId } = access;
+  await writeOwned(ctx, terms, ownedAppUser(access, id), async (trx) => {
     const keys = await mediaStorageKeys(trx, accountId, id);
     if (!(await deleteAppUser(trx, accountId, id))) throw notFound();
     // Durable: the removal commits with the delete, and survives a crash right after it.

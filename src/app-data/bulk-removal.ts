@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
+import { NO_TERMS } from './write-terms.ts';
 
 const ENTRIES_PER_BATCH = 5_000;
 const ITEMS_PER_BATCH = 500;
@@ -20,9 +21,9 @@ export async function appUserHolding(db: Kysely<Database>, accountId: number) {
 
 /** The app user's list entries, then its items, a batch at a time. */
 export async function removeInBatches(ctx: AppContext, accountId: number, appUserId: number): Promise<void> {
-  const owned = ownedAppUser(accountId, appUserId);
-  while ((await writeOwned(ctx, owned, (trx) => deleteEntryBatch(trx, accountId, appUserId))) === ENTRIES_PER_BATCH);
-  while ((await writeOwned(ctx, owned, (trx) => deleteItemBatch(trx, accountId, appUserId))) === ITEMS_PER_BATCH);
+  const owned = ownedAppUser({ accountId, appUserId: null }, appUserId);
+  while ((await writeOwned(ctx, NO_TERMS, owned, (trx) => deleteEntryBatch(trx, accountId, appUserId))) === ENTRIES_PER_BATCH);
+  while ((await writeOwned(ctx, NO_TERMS, owned, (trx) => deleteItemBatch(trx, accountId, appUserId))) === ITEMS_PER_BATCH);
 }
 
 async function deleteEntryBatch(trx: Kysely<Database>, accountId: number, appUserId: number): Promise<number> {

@@ -12,11 +12,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { preconditionFailed } from '../errors.ts';
 import { entityTag, tagListMatches } from '../http/entity-tags.ts';
 import type { Access } from './access.ts';
 import { VersionMoved } from './owned-write.ts';
+import { NO_TERMS, type WriteTerms } from './write-terms.ts';
 import { isStream } from './tree-views.ts';
 
 /** Checks made again when other writes keep landing in between, before giving up with 412. */
@@ -32,30 +34,32 @@ async function currentVersion(db: Kysely<Database>, ownerAccountId: number): Pro
 /** The resource as the caller would GET it (its detail's schema, and how to read it). */
 export interface Current {
   schema: TSchema;
-  read: (access: Access, id: number) => Promise<object | undefined>;
+  read: (ctx: AppContext, access: Access, id: number) => Promise<object | undefined>;
 }
 
 /**
- * Runs `write` with `access`, or, when the request has `If-Match`, only while one of its tags is
- * the current tag of the resource `id` (`*`: while it exists).
+ * Runs `write`, or, when the request has `If-Match`, only while one of its tags is the current
+ * tag of the resource `id` as `access` reads it (`*`: while it exists): then with the data
+ * version it was checked at in its terms, for the write kernel.
  */
 export async function writeIfMatch<T>(
+  ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   access: Access,
   id: number,
   current: Current,
-  write: (access: Access) => Promise<T>,
+  write: (terms: WriteTerms) => Promise<T>,
 ): Promise<T> {
   const header = request.headers['if-match'];
-  if (header === undefined) return write(access);
+  if (header === undefined) return write(NO_TERMS);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const version = await currentVersion(access.ctx.db.kysely, access.accountId);
-    const value = await current.read(access, id);
-    if (version === undefined || value === undefined) return write(access); // gone: the write answers its 404
+    const version = await currentVersion(ctx.db.kysely, access.accountId);
+    const value = await current.read(ctx, access, id);
+    if (version === undefined || value === undefined) return write(NO_TERMS); // gone: the write answers its 404
     if (!ifMatchHolds(header, reply, value, current.schema)) throw preconditionFailed(STALE);
     try {
-      return await write({ ...access, ctx: { ...access.ctx, checkedAtVersion: version } });
+      return await write({ checkedAtVersion: version });
     } catch (error) {
       if (!(error instanceof VersionMoved)) throw error;
     }

@@ -20,7 +20,7 @@ import { errors } from '../http/error-schemas.ts';
 const tags = ['emergency contacts'];
 
 /** The detail as a GET answers it: what If-Match is checked against. */
-const current: Current = { schema: EmergencyContactSchema, read: (a, id) => getEmergencyContact(a.ctx, a.accountId, id) };
+const current: Current = { schema: EmergencyContactSchema, read: getEmergencyContact };
 
 export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -34,7 +34,7 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
         response: { 200: Type.Array(EmergencyContactSchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onAppUser(ctx, request, 'read', (a, appUserId) => listUserEmergencyContacts(a.ctx, a.accountId, appUserId)),
+    (request) => onAppUser(request, 'read', (a, appUserId) => listUserEmergencyContacts(ctx, a, appUserId)),
   );
 
   app.post(
@@ -53,8 +53,8 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
       },
     },
     async (request, reply) =>
-      createdOnce(ctx, request, reply, (c) =>
-        onAppUser(c, request, 'write', (a, appUserId) => createEmergencyContact(a.ctx, a.accountId, appUserId, request.body)),
+      createdOnce(ctx, request, reply, (terms) =>
+        onAppUser(request, 'write', (a, appUserId) => createEmergencyContact(ctx, a, appUserId, request.body, terms)),
       ),
   );
 
@@ -69,7 +69,7 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
         response: { 200: EmergencyContactSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onObject(ctx, request, 'emergency_contact', 'read', (a, id) => getEmergencyContact(a.ctx, a.accountId, id)),
+    (request) => onObject(ctx, request, 'emergency_contact', 'read', (a, id) => getEmergencyContact(ctx, a, id)),
   );
 
   const changeSchemas = { patch: EmergencyContactPatchBody, put: EmergencyContactBody };
@@ -90,8 +90,8 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
         },
       },
       (request, reply) =>
-        changeObject(ctx, request, reply, 'emergency_contact', current, (a, id) =>
-          changeEmergencyContact(a.ctx, a.accountId, id, request.body),
+        changeObject(ctx, request, reply, 'emergency_contact', current, (a, id, terms) =>
+          changeEmergencyContact(ctx, a, id, request.body, terms),
         ),
     );
   }
@@ -103,6 +103,6 @@ export function registerEmergencyContactRoutes(app: App, ctx: AppContext): void 
     'emergency_contact',
     { tags, operationId: 'deleteEmergencyContact', summary: 'Delete an emergency contact' },
     current,
-    (a, id) => removeEmergencyContact(a.ctx, a.accountId, id),
+    (a, id, terms) => removeEmergencyContact(ctx, a, id, terms),
   );
 }

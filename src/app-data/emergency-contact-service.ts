@@ -1,7 +1,7 @@
 // Emergency contacts (docs/app-data.md).
 import type { AppContext } from '../context.ts';
+import { requireAppUser, type Access } from './access.ts';
 import { notFound } from '../errors.ts';
-import { findAppUser } from './app-user-queries.ts';
 import {
   countEmergencyContacts,
   deleteEmergencyContact,
@@ -18,6 +18,7 @@ import {
   type EmergencyContactInput,
 } from './emergency-contact-schemas.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
+import type { WriteTerms } from './write-terms.ts';
 import { enforceQuota } from './quotas.ts';
 
 const WRITABLE_FIELDS = ['name', 'relation', 'phone_number', 'alt_phone_number', 'email'] as const;
@@ -27,13 +28,15 @@ function definedValues(changes: EmergencyContactChanges): EmergencyContactValues
   return Object.fromEntries(WRITABLE_FIELDS.filter((field) => changes[field] !== undefined).map((field) => [field, changes[field]]));
 }
 
-export async function listUserEmergencyContacts(ctx: AppContext, accountId: number, appUserId: number): Promise<EmergencyContact[]> {
-  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
+export async function listUserEmergencyContacts(ctx: AppContext, access: Access, appUserId: number): Promise<EmergencyContact[]> {
+  const { accountId } = access;
+  requireAppUser(access, appUserId);
   const rows = await listEmergencyContacts(ctx.db.kysely, accountId, appUserId);
   return rows.map((row) => toEmergencyContact(ctx, row));
 }
 
-export async function getEmergencyContact(ctx: AppContext, accountId: number, id: number): Promise<EmergencyContact> {
+export async function getEmergencyContact(ctx: AppContext, access: Access, id: number): Promise<EmergencyContact> {
+  const { accountId } = access;
   const row = await findEmergencyContact(ctx.db.kysely, accountId, id);
   if (!row) throw notFound();
   return toEmergencyContact(ctx, row);
@@ -41,11 +44,13 @@ export async function getEmergencyContact(ctx: AppContext, accountId: number, id
 
 export async function createEmergencyContact(
   ctx: AppContext,
-  accountId: number,
+  access: Access,
   appUserId: number,
   input: EmergencyContactInput,
+  terms: WriteTerms,
 ): Promise<EmergencyContact> {
-  const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
+  const { accountId } = access;
+  const row = await writeOwned(ctx, terms, ownedAppUser(access, appUserId), async (trx) => {
     enforceQuota(
       await countEmergencyContacts(trx, accountId, appUserId),
       1,
@@ -65,13 +70,16 @@ export async function createEmergencyContact(
 
 export async function changeEmergencyContact(
   ctx: AppContext,
-  accountId: number,
+  access: Access,
   id: number,
   changes: EmergencyContactChanges,
+  terms: WriteTerms,
 ): Promise<EmergencyContact> {
+  const { accountId } = access;
   const values = definedValues(changes);
   const row = await writeOwned(
     ctx,
+    terms,
     (trx) => findEmergencyContact(trx, accountId, id),
     async (trx, contact) => (Object.keys(values).length === 0 ? contact : updateEmergencyContact(trx, accountId, id, values)),
   );
@@ -79,9 +87,11 @@ export async function changeEmergencyContact(
   return toEmergencyContact(ctx, row);
 }
 
-export async function removeEmergencyContact(ctx: AppContext, accountId: number, id: number): Promise<void> {
+export async function removeEmergencyContact(ctx: AppContext, access: Access, id: number, terms: WriteTerms): Promise<void> {
+  const { accountId } = access;
   await writeOwned(
     ctx,
+    terms,
     (trx) => findEmergencyContact(trx, accountId, id),
     (trx) => deleteEmergencyContact(trx, accountId, id),
   );

@@ -20,7 +20,7 @@ import { errors } from '../http/error-schemas.ts';
 const tags = ['emergency items'];
 
 /** The detail as a GET answers it: what If-Match is checked against. */
-const current: Current = { schema: EmergencyItemSchema, read: (a, id) => getEmergencyItem(a.ctx, a.accountId, id) };
+const current: Current = { schema: EmergencyItemSchema, read: getEmergencyItem };
 
 export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -34,7 +34,7 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(EmergencyItemSchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onAppUser(ctx, request, 'read', (a, appUserId) => listUserEmergencyItems(a.ctx, a.accountId, appUserId)),
+    (request) => onAppUser(request, 'read', (a, appUserId) => listUserEmergencyItems(ctx, a, appUserId)),
   );
 
   app.post(
@@ -53,8 +53,8 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) =>
-      createdOnce(ctx, request, reply, (c) =>
-        onAppUser(c, request, 'write', (a, appUserId) => createEmergencyItem(a.ctx, a.accountId, appUserId, request.body, a.seesPrivate)),
+      createdOnce(ctx, request, reply, (terms) =>
+        onAppUser(request, 'write', (a, appUserId) => createEmergencyItem(ctx, a, appUserId, request.body, terms)),
       ),
   );
 
@@ -69,7 +69,7 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
         response: { 200: EmergencyItemSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onObject(ctx, request, 'emergency_item', 'read', (a, id) => getEmergencyItem(a.ctx, a.accountId, id)),
+    (request) => onObject(ctx, request, 'emergency_item', 'read', (a, id) => getEmergencyItem(ctx, a, id)),
   );
 
   const changeSchemas = { patch: EmergencyItemPatchBody, put: EmergencyItemBody };
@@ -90,8 +90,8 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
         },
       },
       (request, reply) =>
-        changeObject(ctx, request, reply, 'emergency_item', current, (a, id) =>
-          changeEmergencyItem(a.ctx, a.accountId, id, request.body, a.seesPrivate),
+        changeObject(ctx, request, reply, 'emergency_item', current, (a, id, terms) =>
+          changeEmergencyItem(ctx, a, id, request.body, terms),
         ),
     );
   }
@@ -107,6 +107,6 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
       summary: 'Delete an emergency item (its media resource stays in the gallery)',
     },
     current,
-    (a, id) => removeEmergencyItem(a.ctx, a.accountId, id),
+    (a, id, terms) => removeEmergencyItem(ctx, a, id, terms),
   );
 }

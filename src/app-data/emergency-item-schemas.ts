@@ -2,7 +2,7 @@
 // read, an id of the same app user's media (or null) on write.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { toMediaResource, type MediaRow } from '../media/media-view.ts';
+import { toMediaResource, type MediaRow, type SignedFor } from '../media/media-view.ts';
 import { LongTextField, MediaIdField, MediaObjectSchema, NameField, Nullable, Url } from './field-schemas.ts';
 import { emergencyItemUrl } from './urls.ts';
 
@@ -34,12 +34,13 @@ export interface EmergencyItemRow {
   media: MediaRow | null;
 }
 
-export function toEmergencyItem(ctx: AppContext, row: EmergencyItemRow): EmergencyItem {
+/** `signedFor`: whom its media URL is signed for. */
+export function toEmergencyItem(ctx: AppContext, signedFor: SignedFor, row: EmergencyItemRow): EmergencyItem {
   return {
     id: row.id,
     url: emergencyItemUrl(ctx, row.id),
     name: row.name,
     description: row.description,
-    media_resource: row.media ? toMediaResource(ctx, row.media) : null,
+    media_resource: row.media ? toMediaResource(ctx, signedFor, row.media) : null,
   };
 }

@@ -1,9 +1,9 @@
 // Emergency items (docs/app-data.md): the attached media must be the same app user's.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import { requireAppUser, type Access } from './access.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid, notFound } from '../errors.ts';
-import { findAppUser } from './app-user-queries.ts';
 import {
   countEmergencyItems,
   deleteEmergencyItem,
@@ -16,33 +16,37 @@ import {
 import { toEmergencyItem, type EmergencyItem, type EmergencyItemChanges, type EmergencyItemInput } from './emergency-item-schemas.ts';
 import { invalidMediaReferences } from './media-references.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
+import type { WriteTerms } from './write-terms.ts';
 import { enforceQuota } from './quotas.ts';
 
-export async function listUserEmergencyItems(ctx: AppContext, accountId: number, appUserId: number): Promise<EmergencyItem[]> {
-  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
+export async function listUserEmergencyItems(ctx: AppContext, access: Access, appUserId: number): Promise<EmergencyItem[]> {
+  const { accountId } = access;
+  requireAppUser(access, appUserId);
   const rows = await listEmergencyItems(ctx.db.kysely, accountId, appUserId);
-  return rows.map((row) => toEmergencyItem(ctx, row));
+  return rows.map((row) => toEmergencyItem(ctx, access, row));
 }
 
-export async function getEmergencyItem(ctx: AppContext, accountId: number, id: number): Promise<EmergencyItem> {
-  return toEmergencyItem(ctx, await reload(ctx.db.kysely, accountId, id));
+export async function getEmergencyItem(ctx: AppContext, access: Access, id: number): Promise<EmergencyItem> {
+  const { accountId } = access;
+  return toEmergencyItem(ctx, access, await reload(ctx.db.kysely, accountId, id));
 }
 
 export async function createEmergencyItem(
   ctx: AppContext,
-  accountId: number,
+  access: Access,
   appUserId: number,
   input: EmergencyItemInput,
-  seesPrivate: boolean,
+  terms: WriteTerms,
 ): Promise<EmergencyItem> {
-  const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
+  const { accountId } = access;
+  const row = await writeOwned(ctx, terms, ownedAppUser(access, appUserId), async (trx) => {
     enforceQuota(
       await countEmergencyItems(trx, accountId, appUserId),
       1,
       ctx.config.quotas.emergencyItemsPerUser,
       'emergency items per app user',
     );
-    await checkMedia(trx, accountId, appUserId, input.media_resource, seesPrivate);
+    await checkMedia(trx, accountId, appUserId, input.media_resource, access.seesPrivate);
     const id = await insertEmergencyItem(trx, {
       accountId,
       appUserId,
@@ -52,21 +56,23 @@ export async function createEmergencyItem(
     });
     return reload(trx, accountId, id);
   });
-  return toEmergencyItem(ctx, row);
+  return toEmergencyItem(ctx, access, row);
 }
 
 export async function changeEmergencyItem(
   ctx: AppContext,
-  accountId: number,
+  access: Access,
   id: number,
   changes: EmergencyItemChanges,
-  seesPrivate: boolean,
+  terms: WriteTerms,
 ): Promise<EmergencyItem> {
+  const { accountId } = access;
   const row = await writeOwned(
     ctx,
+    terms,
     (trx) => findEmergencyItem(trx, accountId, id),
     async (trx, item) => {
-      await checkMedia(trx, accountId, item.app_user_id, changes.media_resource, seesPrivate);
+      await checkMedia(trx, accountId, item.app_user_id, changes.media_resource, access.seesPrivate);
       const values = {
         ...(changes.name !== undefined && { name: changes.name }),
         ...(changes.description !== undefined && { description: changes.description }),
@@ -76,13 +82,15 @@ export async function changeEmergencyItem(
       return reload(trx, accountId, id);
     },
   );
-  return toEmergencyItem(ctx, row);
+  return toEmergencyItem(ctx, access, row);
 }
 
 /** The item goes; its media resource stays in the gallery. */
-export async function removeEmergencyItem(ctx: AppContext, accountId: number, id: number): Promise<void> {
+export async function removeEmergencyItem(ctx: AppContext, access: Access, id: number, terms: WriteTerms): Promise<void> {
+  const { accountId } = access;
   await writeOwned(
     ctx,
+    terms,
     (trx) => findEmergencyItem(trx, accountId, id),
     (trx) => deleteEmergencyItem(trx, accountId, id),
   );

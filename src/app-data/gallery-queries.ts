@@ -9,16 +9,6 @@ export interface MediaRecord extends MediaRow {
   app_user_id: number;
 }
 
-export async function ownsAppUser(db: Kysely<Database>, accountId: number, appUserId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('app_users')
-    .select('id')
-    .where('id', '=', appUserId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** `withPrivate` false: without the resources used only in private profiles. */
 export function listMedia(db: Kysely<Database>, accountId: number, appUserId: number, withPrivate: boolean): Promise<MediaRow[]> {
   let query = db.selectFrom('media_resources').select(COLUMNS).where('app_user_id', '=', appUserId).where('account_id', '=', accountId);

@@ -48,9 +48,9 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
           ctx,
           request,
           reply,
-          (c) =>
-            onAppUser(c, request as typeof request & { params: { id: string } }, 'write', (a, appUserId) =>
-              uploadMedia(a.ctx, a.accountId, appUserId, () => readUploadForm(ctx, request), request.log),
+          (terms) =>
+            onAppUser(request as typeof request & { params: { id: string } }, 'write', (a, appUserId) =>
+              uploadMedia(ctx, a, appUserId, () => readUploadForm(ctx, request), request.log, terms),
             ),
           { readsBody: true },
         ),
@@ -59,7 +59,7 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
 }
 
 /** The detail as a GET answers it: what If-Match is checked against. */
-const current: Current = { schema: MediaResourceSchema, read: (a, id) => getMedia(a.ctx, a.accountId, id) };
+const current: Current = { schema: MediaResourceSchema, read: getMedia };
 
 export function registerGalleryRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -76,7 +76,7 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         response: { 200: MediaListSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onAppUser(ctx, request, 'read', (a, appUserId) => listGallery(a.ctx, a.accountId, appUserId, a.seesPrivate)),
+    (request) => onAppUser(request, 'read', (a, appUserId) => listGallery(ctx, a, appUserId)),
   );
 
   registerUploadRoute(app, ctx);
@@ -92,7 +92,7 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
         response: { 200: MediaResourceSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onObject(ctx, request, 'media_resource', 'read', (a, id) => getMedia(a.ctx, a.accountId, id)),
+    (request) => onObject(ctx, request, 'media_resource', 'read', (a, id) => getMedia(ctx, a, id)),
   );
 
   app.patch(
@@ -111,7 +111,7 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
       },
     },
     (request, reply) =>
-      changeObject(ctx, request, reply, 'media_resource', current, (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
+      changeObject(ctx, request, reply, 'media_resource', current, (a, id, terms) => updateMedia(ctx, a, id, request.body, terms)),
   );
 
   app.put(
@@ -130,7 +130,7 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
       },
     },
     (request, reply) =>
-      changeObject(ctx, request, reply, 'media_resource', current, (a, id) => updateMedia(a.ctx, a.accountId, id, request.body)),
+      changeObject(ctx, request, reply, 'media_resource', current, (a, id, terms) => updateMedia(ctx, a, id, request.body, terms)),
   );
 
   registerDelete(
@@ -140,6 +140,6 @@ export function registerGalleryRoutes(app: App, ctx: AppContext): void {
     'media_resource',
     { tags, operationId: 'deleteMediaResource', summary: 'Delete a media resource and its file; references to it become null' },
     current,
-    (a, id) => removeMedia(a.ctx, a.accountId, id),
+    (a, id, terms) => removeMedia(ctx, a, id, terms),
   );
 }

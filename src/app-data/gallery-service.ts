@@ -5,26 +5,25 @@
 import { fingerprintUpload } from './idempotent-create.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { requireAppUser, type Access } from './access.ts';
 import { invalid, notFound, type FieldErrors } from '../errors.ts';
 import { removeMediaFiles } from '../media/media-cleanup.ts';
 import { queueMediaRemoval } from '../media/media-removal.ts';
 import type { UploadForm } from '../media/media-upload.ts';
 import { toMediaResource, type MediaResource } from '../media/media-view.ts';
-import { countMedia, deleteMedia, findMedia, insertMedia, listMedia, ownsAppUser, renameMedia } from './gallery-queries.ts';
+import { countMedia, deleteMedia, findMedia, insertMedia, listMedia, renameMedia } from './gallery-queries.ts';
 import type { MediaChanges } from './gallery-schemas.ts';
 import { checkUploadFields } from './gallery-upload-fields.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
+import type { WriteTerms } from './write-terms.ts';
 import { enforceAccountBounds, enforceQuota } from './quotas.ts';
 
-async function requireAppUser(ctx: AppContext, accountId: number, appUserId: number): Promise<void> {
-  if (!(await ownsAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
-}
-
-/** `seesPrivate` false: without the resources used only in private profiles. */
-export async function listGallery(ctx: AppContext, accountId: number, appUserId: number, seesPrivate: boolean): Promise<MediaResource[]> {
-  await requireAppUser(ctx, accountId, appUserId);
-  const rows = await listMedia(ctx.db.kysely, accountId, appUserId, seesPrivate);
-  return rows.map((row) => toMediaResource(ctx, row));
+/** Without `access.seesPrivate`: without the resources used only in private profiles. */
+export async function listGallery(ctx: AppContext, access: Access, appUserId: number): Promise<MediaResource[]> {
+  const { accountId } = access;
+  requireAppUser(access, appUserId);
+  const rows = await listMedia(ctx.db.kysely, accountId, appUserId, access.seesPrivate);
+  return rows.map((row) => toMediaResource(ctx, access, row));
 }
 
 /**
@@ -33,13 +32,15 @@ export async function listGallery(ctx: AppContext, accountId: number, appUserId:
  */
 export async function uploadMedia(
   ctx: AppContext,
-  accountId: number,
+  access: Access,
   appUserId: number,
   readForm: () => Promise<UploadForm>,
   log: FastifyBaseLogger,
+  terms: WriteTerms,
 ): Promise<MediaResource> {
+  const { accountId } = access;
   // Checked before the body is read: a stranger's upload is not stored even for a moment.
-  await requireAppUser(ctx, accountId, appUserId);
+  requireAppUser(access, appUserId);
   const { fields, file, fileError } = await readForm();
   const checked = checkUploadFields(fields);
   if ('errors' in checked || !file) {
@@ -49,13 +50,14 @@ export async function uploadMedia(
     throw invalid(errors);
   }
   const { name } = checked.valid;
-  fingerprintUpload(ctx, [`upload /app/users/${appUserId}/gallery/`, name, file.contentType, String(file.incoming.size), file.sha256]);
+  fingerprintUpload(terms, [`upload /app/users/${appUserId}/gallery/`, name, file.contentType, String(file.incoming.size), file.sha256]);
 
   let committed = false;
   try {
     const row = await writeOwned(
       ctx,
-      ownedAppUser(accountId, appUserId),
+      terms,
+      ownedAppUser(access, appUserId),
       async (trx, _, usage) => {
         enforceQuota(await countMedia(trx, accountId, appUserId), 1, ctx.config.quotas.mediaPerUser, 'media resources per app user');
         enforceAccountBounds(ctx.config.quotas, usage);
@@ -75,7 +77,7 @@ export async function uploadMedia(
       },
       { mediaBytes: file.incoming.size },
     );
-    return toMediaResource(ctx, row);
+    return toMediaResource(ctx, access, row);
   } catch (error) {
     if (committed) await removeMediaFiles(ctx, [file.storageKey], log);
     else await file.incoming.discard();
@@ -83,27 +85,38 @@ export async function uploadMedia(
   }
 }
 
-export async function getMedia(ctx: AppContext, accountId: number, id: number): Promise<MediaResource> {
+export async function getMedia(ctx: AppContext, access: Access, id: number): Promise<MediaResource> {
+  const { accountId } = access;
   const row = await findMedia(ctx.db.kysely, accountId, id);
   if (!row) throw notFound();
-  return toMediaResource(ctx, row);
+  return toMediaResource(ctx, access, row);
 }
 
-export async function updateMedia(ctx: AppContext, accountId: number, id: number, changes: MediaChanges): Promise<MediaResource> {
+export async function updateMedia(
+  ctx: AppContext,
+  access: Access,
+  id: number,
+  changes: MediaChanges,
+  terms: WriteTerms,
+): Promise<MediaResource> {
+  const { accountId } = access;
   const { name } = changes;
-  if (name === undefined) return getMedia(ctx, accountId, id);
+  if (name === undefined) return getMedia(ctx, access, id);
   const row = await writeOwned(
     ctx,
+    terms,
     (trx) => findMedia(trx, accountId, id),
     (trx) => renameMedia(trx, accountId, id, name),
   );
   if (!row) throw notFound();
-  return toMediaResource(ctx, row);
+  return toMediaResource(ctx, access, row);
 }
 
-export async function removeMedia(ctx: AppContext, accountId: number, id: number): Promise<void> {
+export async function removeMedia(ctx: AppContext, access: Access, id: number, terms: WriteTerms): Promise<void> {
+  const { accountId } = access;
   const deleted = await writeOwned(
     ctx,
+    terms,
     (trx) => findMedia(trx, accountId, id),
     async (trx) => {
       const row = await deleteMedia(trx, accountId, id);

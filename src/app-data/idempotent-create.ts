@@ -17,6 +17,7 @@ import { callerOf } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { conflict, invalid, unprocessable } from '../errors.ts';
+import { NO_TERMS, type IdempotencyClaim, type WriteTerms } from './write-terms.ts';
 
 export const KEY_LIFETIME_MS = 24 * 60 * 60_000;
 
@@ -51,8 +52,7 @@ function fingerprintOf(request: FastifyRequest): string {
  * Claims the create's key within its transaction (a no-op without one). A key older than 24
  * hours is taken over; a live one is `KeyTaken`.
  */
-export async function claimKey(ctx: AppContext, trx: Kysely<Database>): Promise<void> {
-  const claim = ctx.idempotencyKey;
+export async function claimKey(ctx: AppContext, trx: Kysely<Database>, claim: IdempotencyClaim | undefined): Promise<void> {
   if (!claim) return;
   if (claim.fingerprint === '') throw new Error('an upload claimed its Idempotency-Key before it had read its body');
   const now = ctx.clock.now();
@@ -121,16 +121,16 @@ export function created<T extends { url: string }>(reply: FastifyReply, body: T)
 }
 
 /**
- * An upload's fingerprint, set on its context's key once the file is read (the upload reads its
+ * An upload's fingerprint, set on its write's key once the file is read (the upload reads its
  * own body): its path, its name and the file's type, size and SHA-256.
  */
-export function fingerprintUpload(ctx: AppContext, parts: string[]): void {
-  if (ctx.idempotencyKey) ctx.idempotencyKey.fingerprint = createHash('sha256').update(parts.join('\n')).digest('hex');
+export function fingerprintUpload(terms: WriteTerms, parts: string[]): void {
+  if (terms.idempotencyKey) terms.idempotencyKey.fingerprint = createHash('sha256').update(parts.join('\n')).digest('hex');
 }
 
 /**
  * Answers a create (201 with `Location`): once per Idempotency-Key when the request has one.
- * `create` must run its write with the context it is given (the kernel claims the key).
+ * `create` must run its write with the terms it is given (the kernel claims the key).
  * `readsBody`: the create reads the request's body itself (an upload), so the key can only be
  * checked once it has, by its claim (`fingerprintUpload` first); a retry's file is then read and
  * thrown away.
@@ -139,25 +139,25 @@ export async function createdOnce<T extends { url: string }>(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  create: (ctx: AppContext) => Promise<T>,
+  create: (terms: WriteTerms) => Promise<T>,
   options: { readsBody?: boolean } = {},
 ): Promise<FastifyReply> {
   const key = request.headers['idempotency-key'];
   if (key === undefined) {
-    return created(reply, await create(ctx));
+    return created(reply, await create(NO_TERMS));
   }
   if (typeof key !== 'string' || !VALID_KEY.test(key) || key.trim() === '') {
     throw invalid({ non_field_errors: ['Idempotency-Key must be 1 to 255 printable characters.'] });
   }
   const accountId = callerOf(request).accountId;
-  const claim = { accountId, key, fingerprint: options.readsBody ? '' : fingerprintOf(request) };
+  const claim: IdempotencyClaim = { accountId, key, fingerprint: options.readsBody ? '' : fingerprintOf(request) };
   if (!options.readsBody) {
     const replayed = await replay(ctx, reply, accountId, key, claim.fingerprint);
     if (replayed) return replayed;
   }
   let body: T;
   try {
-    body = await create({ ...ctx, idempotencyKey: claim });
+    body = await create({ idempotencyKey: claim });
   } catch (error) {
     if (!(error instanceof KeyTaken)) throw error;
     const answer = await replay(ctx, reply, accountId, key, claim.fingerprint);

@@ -32,6 +32,11 @@ export function selectItemRows(db: Kysely<Database>, accountId: number, scope: I
 }
 
 export function itemRowsQuery(db: Kysely<Database>, accountId: Id, scope: ItemScope) {
+  return itemRowsFrom(db).where(inScope(scope, accountId)).where('items.account_id', '=', accountId).orderBy('items.id');
+}
+
+/** Items with their content and media, of anyone's: the rows `itemRowsQuery` filters (and access-queries.ts locates an item with). */
+export function itemRowsFrom(db: Kysely<Database>) {
   return db
     .selectFrom('items')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
@@ -60,10 +65,7 @@ export function itemRowsQuery(db: Kysely<Database>, accountId: Id, scope: ItemSc
       'content_media.storage_key as content_media_storage_key',
       'content_media.content_type as content_media_content_type',
       'content_media.size as content_media_size',
-    ])
-    .where(inScope(scope, accountId))
-    .where('items.account_id', '=', accountId)
-    .orderBy('items.id');
+    ]);
 }
 
 export type ItemRow = Awaited<ReturnType<typeof selectItemRows>>[number];

@@ -21,7 +21,7 @@ import { errors } from '../http/error-schemas.ts';
 const tags = ['items'];
 
 /** The detail as a GET answers it: what If-Match is checked against. */
-const current: Current = { schema: ItemSchema, read: (a, id) => getItem(a.ctx, a.accountId, id) };
+const current: Current = { schema: ItemSchema, read: getItem };
 
 export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
   app.get(
@@ -43,16 +43,16 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
         if (!topic) return undefined;
         if (!fitsInline(topic)) {
           return spoolView(
-            a.ctx,
+            ctx,
             (db) => findTopicWithHeld(db, a.accountId, topicId),
             async (db, out, current) => {
               out.json.openArray();
-              await writeItems(a.ctx, db, out, a.accountId, current);
+              await writeItems(ctx, a, db, out, current);
               out.json.close();
             },
           );
         }
-        return loadItems(a.ctx, ctx.db.kysely, a.accountId, { topicId });
+        return loadItems(ctx, a, ctx.db.kysely, { topicId });
       });
     },
   );
@@ -70,8 +70,8 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
       },
     },
     async (request, reply) =>
-      createdOnce(ctx, request, reply, (c) =>
-        onObject(c, request, 'topic', 'write', (a, id) => createItem(a.ctx, a.accountId, id, request.body, a.seesPrivate)),
+      createdOnce(ctx, request, reply, (terms) =>
+        onObject(ctx, request, 'topic', 'write', (a, id) => createItem(ctx, a, id, request.body, terms)),
       ),
   );
 
@@ -86,7 +86,7 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
         response: { 200: ItemSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onObject(ctx, request, 'item', 'read', (a, id) => getItem(a.ctx, a.accountId, id)),
+    (request) => onObject(ctx, request, 'item', 'read', (a, id, location) => getItem(ctx, a, id, location)),
   );
 
   const changeSchemas = { patch: ItemPatchBody, put: ItemBody };
@@ -107,7 +107,7 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
         },
       },
       async (request, reply) =>
-        changeObject(ctx, request, reply, 'item', current, (a, id) => updateItem(a.ctx, a.accountId, id, request.body, a.seesPrivate)),
+        changeObject(ctx, request, reply, 'item', current, (a, id, terms) => updateItem(ctx, a, id, request.body, terms)),
     );
   }
 
@@ -118,6 +118,6 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
     'item',
     { tags, operationId: 'deleteItem', summary: 'Delete an item with its content' },
     current,
-    (a, id) => removeItem(a.ctx, a.accountId, id),
+    (a, id, terms) => removeItem(ctx, a, id, terms),
   );
 }

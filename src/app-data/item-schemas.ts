@@ -3,7 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { namedExamples } from '../http/openapi-document.ts';
 import type { AppContext } from '../context.ts';
-import { toMediaResource, type MediaResource } from '../media/media-view.ts';
+import { toMediaResource, type MediaResource, type SignedFor } from '../media/media-view.ts';
 import { LongTextField, MediaIdField, MediaObjectSchema, NameField, Nullable, Url } from './field-schemas.ts';
 import type { ItemRow } from './item-queries.ts';
 import { EntryTextField, ListEntrySchema, toListEntry, type ListEntryRow } from './list-entry-schemas.ts';
@@ -84,7 +84,8 @@ export const NO_IMAGE_CONTENT = {
 } as const;
 
 /** The read shape of an item, from its row (item-queries.ts) and its list entries (none for an image item). */
-export function toItem(ctx: AppContext, row: ItemRow, entries: ListEntryRow[]): Item {
+/** `signedFor`: whom its media URLs are signed for. */
+export function toItem(ctx: AppContext, signedFor: SignedFor, row: ItemRow, entries: ListEntryRow[]): Item {
   return {
     id: row.id,
     url: itemUrl(ctx, row.id),
@@ -97,6 +98,7 @@ export function toItem(ctx: AppContext, row: ItemRow, entries: ListEntryRow[]): 
             description: row.description ?? '',
             image_resource: media(
               ctx,
+              signedFor,
               row.image_media_id,
               row.image_media_name,
               row.image_media_storage_key,
@@ -105,6 +107,7 @@ export function toItem(ctx: AppContext, row: ItemRow, entries: ListEntryRow[]): 
             ),
             media_resource: media(
               ctx,
+              signedFor,
               row.content_media_id,
               row.content_media_name,
               row.content_media_storage_key,
@@ -119,6 +122,7 @@ export function toItem(ctx: AppContext, row: ItemRow, entries: ListEntryRow[]): 
 
 function media(
   ctx: AppContext,
+  signedFor: SignedFor,
   id: number | null,
   name: string | null,
   storageKey: string | null,
@@ -126,5 +130,5 @@ function media(
   size: number | null,
 ): MediaResource | null {
   if (id === null || name === null || storageKey === null || contentType === null || size === null) return null;
-  return toMediaResource(ctx, { id, name, storage_key: storageKey, content_type: contentType, size: Number(size) });
+  return toMediaResource(ctx, signedFor, { id, name, storage_key: storageKey, content_type: contentType, size: Number(size) });
 }

@@ -2,6 +2,8 @@
 // the same app user only, a list written as a whole.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import type { Access } from './access.ts';
+import { isLocatedItem, type Location } from './access-queries.ts';
 import type { Database } from '../db/schema.ts';
 import { fieldError, invalid, nonFieldError, notFound } from '../errors.ts';
 import {
@@ -27,21 +29,21 @@ import {
 import { insertEntries, replaceEntries } from './list-entry-queries.ts';
 import { invalidMediaReferences } from './media-references.ts';
 import { countAdded, writeListItemUnderTopic, writeOwned, writeUnderTopic, type Held } from './owned-write.ts';
+import type { WriteTerms } from './write-terms.ts';
 import { loadItems } from './item-loads.ts';
 import { enforceAccountBounds, enforceQuota, type Usage } from './quotas.ts';
 
-export async function getItem(ctx: AppContext, accountId: number, id: number): Promise<Item> {
-  return reload(ctx, ctx.db.kysely, accountId, id);
+/** `location`: where the item was found, with its row, when the access decision located it. */
+export async function getItem(ctx: AppContext, access: Access, id: number, location: Location | null = null): Promise<Item> {
+  if (!isLocatedItem(location)) return reload(ctx, access, ctx.db.kysely, id);
+  const [item] = await loadItems(ctx, access, ctx.db.kysely, { itemId: id }, [location]);
+  if (!item) throw notFound();
+  return item;
 }
 
-/** `seesPrivate`: whether the writer sees private profiles (and the media used only there). */
-export async function createItem(
-  ctx: AppContext,
-  accountId: number,
-  topicId: number,
-  input: ItemInput,
-  seesPrivate: boolean,
-): Promise<Item> {
+/** Media used only in private profiles is an image content's only when `access.seesPrivate`. */
+export async function createItem(ctx: AppContext, access: Access, topicId: number, input: ItemInput, terms: WriteTerms): Promise<Item> {
+  const { accountId } = access;
   const plain = async (trx: Kysely<Database>, { app_user_id: appUserId }: Held, usage: Usage): Promise<Item> => {
     const image = input.image_content ?? null;
     const list = input.list_content ?? null;
@@ -50,19 +52,24 @@ export async function createItem(
     }
     const quota = ctx.config.quotas.itemsPerTopic;
     enforceQuota(await countItems(trx, accountId, topicId), 1, quota, 'items in a topic');
-    if (image) await checkImageMedia(trx, accountId, appUserId, image, seesPrivate);
+    if (image) await checkImageMedia(trx, accountId, appUserId, image, access.seesPrivate);
     const texts = list ? (entryTexts(ctx, list) ?? []) : [];
     enforceAccountBounds(ctx.config.quotas, usage);
 
     const itemId = await insertItem(trx, { accountId, topicId, name: input.name });
     if (image) {
       await insertImageContent(trx, accountId, itemId, imageValues(image));
-      return reload(ctx, trx, accountId, itemId);
+      return reload(ctx, access, trx, itemId);
     }
     // A new list item is all in hand: answer without reading it back.
     const listContentId = await insertListContent(trx, accountId, itemId);
     const entries = await insertEntries(trx, accountId, listContentId, texts);
-    return toItem(ctx, { ...NO_IMAGE_CONTENT, id: itemId, topic_id: topicId, name: input.name, list_content_id: listContentId }, entries);
+    return toItem(
+      ctx,
+      access,
+      { ...NO_IMAGE_CONTENT, id: itemId, topic_id: topicId, name: input.name, list_content_id: listContentId },
+      entries,
+    );
   };
   // The busiest write, with the others of this turn in one round trip where the database can
   // (the write kernel chooses). A list over its entries quota takes the plain path, which
@@ -72,25 +79,27 @@ export async function createItem(
     const texts = entryTexts(ctx, list) ?? [];
     return writeListItemUnderTopic(
       ctx,
+      terms,
       { accountId, topicId, name: input.name, texts },
       ({ itemId, listContentId, entries }) =>
-        toItem(ctx, { ...NO_IMAGE_CONTENT, id: itemId, topic_id: topicId, name: input.name, list_content_id: listContentId }, entries),
+        toItem(
+          ctx,
+          access,
+          { ...NO_IMAGE_CONTENT, id: itemId, topic_id: topicId, name: input.name, list_content_id: listContentId },
+          entries,
+        ),
       plain,
     );
   }
-  return writeUnderTopic(ctx, accountId, topicId, plain, { items: 1, entries: input.list_content?.entries?.length ?? 0 });
+  return writeUnderTopic(ctx, terms, accountId, topicId, plain, { items: 1, entries: input.list_content?.entries?.length ?? 0 });
 }
 
 /** PATCH and PUT: the name, and the fields of the content the item already has. */
-export async function updateItem(
-  ctx: AppContext,
-  accountId: number,
-  itemId: number,
-  changes: ItemChanges,
-  seesPrivate: boolean,
-): Promise<Item> {
+export async function updateItem(ctx: AppContext, access: Access, itemId: number, changes: ItemChanges, terms: WriteTerms): Promise<Item> {
+  const { accountId } = access;
   return writeOwned(
     ctx,
+    terms,
     (trx) => findItem(trx, accountId, itemId),
     async (trx, item) => {
       const isImage = item.image_content_id !== null;
@@ -105,7 +114,7 @@ export async function updateItem(
 
       if (changes.name !== undefined) await updateItemName(trx, accountId, itemId, changes.name);
       if (image && item.image_content_id !== null) {
-        await checkImageMedia(trx, accountId, item.app_user_id, image, seesPrivate);
+        await checkImageMedia(trx, accountId, item.app_user_id, image, access.seesPrivate);
         const values = imageValues(image);
         if (Object.keys(values).length > 0) await updateImageContent(trx, accountId, item.image_content_id, values);
       }
@@ -117,14 +126,16 @@ export async function updateItem(
           enforceAccountBounds(ctx.config.quotas, await countAdded(trx, item.app_user_id, { entries: texts.length }));
         }
       }
-      return reload(ctx, trx, accountId, itemId);
+      return reload(ctx, access, trx, itemId);
     },
   );
 }
 
-export async function removeItem(ctx: AppContext, accountId: number, id: number): Promise<void> {
+export async function removeItem(ctx: AppContext, access: Access, id: number, terms: WriteTerms): Promise<void> {
+  const { accountId } = access;
   await writeOwned(
     ctx,
+    terms,
     (trx) => findItem(trx, accountId, id),
     (trx) => deleteItem(trx, accountId, id),
   );
@@ -157,8 +168,8 @@ function entryTexts(ctx: AppContext, list: ListContentInput): string[] | undefin
   return list.entries.map((entry) => entry.text);
 }
 
-async function reload(ctx: AppContext, trx: Kysely<Database>, accountId: number, itemId: number): Promise<Item> {
-  const [item] = await loadItems(ctx, trx, accountId, { itemId });
+async function reload(ctx: AppContext, access: Access, trx: Kysely<Database>, itemId: number): Promise<Item> {
+  const [item] = await loadItems(ctx, access, trx, { itemId });
   if (!item) throw notFound();
   return item;
 }

@@ -14,7 +14,7 @@ import { errors } from '../http/error-schemas.ts';
 const tags = ['list entries'];
 
 /** The detail as a GET answers it: what If-Match is checked against. */
-const current: Current = { schema: ListEntrySchema, read: (a, id) => getEntry(a.ctx, a.accountId, id) };
+const current: Current = { schema: ListEntrySchema, read: getEntry };
 
 export function registerListEntryRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -28,7 +28,7 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(ListEntrySchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onObject(ctx, request, 'item', 'read', (a, id) => listItemEntries(a.ctx, a.accountId, id)),
+    (request) => onObject(ctx, request, 'item', 'read', (a, id) => listItemEntries(ctx, a, id)),
   );
 
   app.post(
@@ -44,8 +44,8 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) =>
-      createdOnce(ctx, request, reply, (c) =>
-        onObject(c, request, 'item', 'write', (a, id) => createEntry(a.ctx, a.accountId, id, request.body)),
+      createdOnce(ctx, request, reply, (terms) =>
+        onObject(ctx, request, 'item', 'write', (a, id) => createEntry(ctx, a, id, request.body, terms)),
       ),
   );
 
@@ -60,7 +60,7 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
         response: { 200: ListEntrySchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onObject(ctx, request, 'list_entry', 'read', (a, id) => getEntry(a.ctx, a.accountId, id)),
+    (request) => onObject(ctx, request, 'list_entry', 'read', (a, id) => getEntry(ctx, a, id)),
   );
 
   const changeSchemas = { patch: ListEntryPatchBody, put: ListEntryBody };
@@ -81,7 +81,7 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
         },
       },
       (request, reply) =>
-        changeObject(ctx, request, reply, 'list_entry', current, (a, id) => changeEntry(a.ctx, a.accountId, id, request.body)),
+        changeObject(ctx, request, reply, 'list_entry', current, (a, id, terms) => changeEntry(ctx, a, id, request.body, terms)),
     );
   }
 
@@ -92,6 +92,6 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
     'list_entry',
     { tags, operationId: 'deleteListEntry', summary: 'Delete a list entry' },
     current,
-    (a, id) => removeEntry(a.ctx, a.accountId, id),
+    (a, id, terms) => removeEntry(ctx, a, id, terms),
   );
 }

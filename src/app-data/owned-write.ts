@@ -26,12 +26,14 @@
 // trip and one commit for the lot, instead of seven round trips and a commit each.
 import { sql, type Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import type { Access } from './access.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { claimKey } from './idempotent-create.ts';
 import { createListItemTogether, type CreatedListItem, type ListItemCreate } from './list-item-creates.ts';
 import type { Usage } from './quotas.ts';
+import type { WriteTerms } from './write-terms.ts';
 import { topicAppUser } from './topic-queries.ts';
 
 /** What a write finds first: the caller's object, with the app user that holds it. */
@@ -63,8 +65,8 @@ const USAGE = ['item_count', 'entry_count', 'media_bytes'] as const;
 export class VersionMoved extends Error {}
 
 /** After the bump, which holds the app user's row until commit: the check still holds only if no write came in between. */
-function requireUnmoved(ctx: AppContext, bumpedTo: number): void {
-  if (ctx.checkedAtVersion !== undefined && bumpedTo !== ctx.checkedAtVersion + 1) throw new VersionMoved();
+function requireUnmoved(terms: WriteTerms, bumpedTo: number): void {
+  if (terms.checkedAtVersion !== undefined && bumpedTo !== terms.checkedAtVersion + 1) throw new VersionMoved();
 }
 
 /** What a create adds to its app user's totals; the bump counts it, and returns the totals with it. */
@@ -97,12 +99,14 @@ export const bumpDataVersion = preparedQuery((db, p: { appUserId: number } & Cou
 
 /**
  * Finds the caller's object (404 when it is not there), bumps its app user's data version, then
- * writes. `adding`: what the write creates, counted in the app user's totals by the bump itself;
+ * writes, held to `terms` (write-terms.ts: the version If-Match was checked at, the
+ * Idempotency-Key to claim). `adding`: what the write creates, counted in the app user's totals by the bump itself;
  * `usage` is the totals with it, which `write` checks against the account-wide bounds (a
  * refusal rolls the count back with the rest).
  */
 export async function writeOwned<R extends Held, T>(
   ctx: AppContext,
+  terms: WriteTerms,
   find: Finder<R>,
   write: (trx: Kysely<Database>, found: R, usage: Usage) => Promise<T>,
   adding: Adding = {},
@@ -114,8 +118,8 @@ export async function writeOwned<R extends Held, T>(
     // Gone between the find and the bump: only a concurrent deletion does that.
     if (!bumped) throw notFound();
     const { data_version, ...usage } = bumped;
-    requireUnmoved(ctx, data_version);
-    await claimKey(ctx, trx);
+    requireUnmoved(terms, data_version);
+    await claimKey(ctx, trx, terms.idempotencyKey);
     return write(trx, found, usage);
   });
 }
@@ -150,6 +154,7 @@ export const bumpTopicOwnersVersion = preparedQuery((db, p: { accountId: number;
  */
 export async function writeUnderTopic<T>(
   ctx: AppContext,
+  terms: WriteTerms,
   accountId: number,
   topicId: number,
   write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
@@ -159,8 +164,8 @@ export async function writeUnderTopic<T>(
     const [bumped] = await bumpTopicOwnersVersion(trx, { accountId, topicId, ...counted(adding) });
     if (!bumped) throw notFound();
     const { id, data_version, ...usage } = bumped;
-    requireUnmoved(ctx, data_version);
-    await claimKey(ctx, trx);
+    requireUnmoved(terms, data_version);
+    await claimKey(ctx, trx, terms.idempotencyKey);
     return write(trx, { app_user_id: id }, usage);
   });
 }
@@ -172,19 +177,29 @@ export async function writeUnderTopic<T>(
  */
 export async function writeListItemUnderTopic<T>(
   ctx: AppContext,
+  terms: WriteTerms,
   create: ListItemCreate,
   answer: (created: CreatedListItem) => T,
   write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
 ): Promise<T> {
   // A create under an Idempotency-Key claims it in its own transaction: not gathered.
-  if (!ctx.db.writeFunctions || ctx.idempotencyKey) {
-    return writeUnderTopic(ctx, create.accountId, create.topicId, write, { items: 1, entries: create.texts.length });
+  if (!ctx.db.writeFunctions || terms.idempotencyKey) {
+    return writeUnderTopic(ctx, terms, create.accountId, create.topicId, write, { items: 1, entries: create.texts.length });
   }
   return answer(await createListItemTogether(ctx, create));
 }
 
-/** The finder of writes to an app user, or under one (its profiles, emergency data, gallery). */
-export function ownedAppUser(accountId: number, appUserId: number): Finder<Held> {
+/**
+ * The finder of writes to an app user, or under one (its profiles, emergency data, gallery):
+ * none when the access was decided for that app user (the bump then finds it, or answers 404
+ * when it has just gone); else a query with the owner's account.
+ */
+export function ownedAppUser(access: Pick<Access, 'accountId' | 'appUserId'>, appUserId: number): Finder<Held> {
+  if (access.appUserId === appUserId) {
+    const held: Held = { app_user_id: appUserId };
+    return () => Promise.resolve(held);
+  }
+  const { accountId } = access;
   return (trx) =>
     trx
       .selectFrom('app_users')

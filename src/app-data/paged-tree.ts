@@ -5,6 +5,7 @@
 // API's own mapper, then `out.map` (the export leaves the links out).
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import type { Access } from './access.ts';
 import type { Database } from '../db/schema.ts';
 import type { JsonWriter } from '../spool/json-writer.ts';
 import { loadItems } from './item-loads.ts';
@@ -24,16 +25,16 @@ export interface PagedOutput {
 /** The topic's items as elements of the open array. */
 export async function writeItems(
   ctx: AppContext,
+  access: Access,
   db: Kysely<Database>,
   out: PagedOutput,
-  accountId: number,
   topic: CountedTopicRow,
 ): Promise<void> {
   let afterId = 0;
   while (topic.item_count > 0) {
-    const itemIds = await topicItemIdsPage(db, accountId, topic.id, afterId, PAGE_ITEMS);
+    const itemIds = await topicItemIdsPage(db, access.accountId, topic.id, afterId, PAGE_ITEMS);
     if (itemIds.length === 0) break;
-    for (const item of await loadItems(ctx, db, accountId, { itemIds })) out.json.value(out.map(item));
+    for (const item of await loadItems(ctx, access, db, { itemIds })) out.json.value(out.map(item));
     await out.between();
     if (itemIds.length < PAGE_ITEMS) break;
     afterId = itemIds.at(-1)!;
@@ -43,15 +44,15 @@ export async function writeItems(
 /** The topic with its items: an element of the open array, or the member `key` of the open object. */
 export async function writeTopic(
   ctx: AppContext,
+  access: Access,
   db: Kysely<Database>,
   out: PagedOutput,
-  accountId: number,
   topic: CountedTopicRow,
 ): Promise<void> {
   out.json.openObject();
   out.json.members(out.map(toTopic(ctx, topic, [])) as object, 'items');
   out.json.openArray('items');
-  await writeItems(ctx, db, out, accountId, topic);
+  await writeItems(ctx, access, db, out, topic);
   out.json.close();
   out.json.close();
 }
@@ -59,13 +60,13 @@ export async function writeTopic(
 /** The profile's topics with their items, as the array `key` of the open object (or a document of its own). */
 export async function writeTopics(
   ctx: AppContext,
+  access: Access,
   db: Kysely<Database>,
   out: PagedOutput,
-  accountId: number,
   profileId: number,
   key?: string,
 ): Promise<void> {
   out.json.openArray(key);
-  for (const topic of await listCountedTopics(db, accountId, profileId)) await writeTopic(ctx, db, out, accountId, topic);
+  for (const topic of await listCountedTopics(db, access.accountId, profileId)) await writeTopic(ctx, access, db, out, topic);
   out.json.close();
 }

@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import type { Access } from './access.ts';
 import type { Database } from '../db/schema.ts';
 import { loadItemsByTopic } from './item-loads.ts';
 import { toItem, type Item } from './item-schemas.ts';
@@ -19,11 +20,8 @@ import { findProfileWithHeld } from './tree-queries.ts';
 import { fitsInline, spoolView } from './tree-views.ts';
 
 /** 1 query: the profile with its topics, their items (with contents and media) and the list entries. */
-export async function loadProfileDetail(
-  ctx: AppContext,
-  accountId: number,
-  profileId: number,
-): Promise<ProfileDetail | Readable | undefined> {
+export async function loadProfileDetail(ctx: AppContext, access: Access, profileId: number): Promise<ProfileDetail | Readable | undefined> {
+  const { accountId } = access;
   const row = await readProfileTree(ctx.db, accountId, profileId);
   if (!row) return undefined;
   const { profile, topics, items } = profileTree(row);
@@ -34,14 +32,14 @@ export async function loadProfileDetail(
       async (db, out, current) => {
         out.json.openObject();
         out.json.members(toProfileDetail(ctx, current, []), 'topics');
-        await writeTopics(ctx, db, out, accountId, profileId, 'topics');
+        await writeTopics(ctx, access, db, out, profileId, 'topics');
         out.json.close();
       },
     );
   }
   const byTopic = new Map<number, Item[]>();
   for (const row of items) {
-    const item = toItem(ctx, row, row.entries);
+    const item = toItem(ctx, access, row, row.entries);
     const list = byTopic.get(row.topic_id);
     if (list) list.push(item);
     else byTopic.set(row.topic_id, [item]);
@@ -54,8 +52,8 @@ export async function loadProfileDetail(
 }
 
 /** 3 queries: the topics in scope, their items, the list entries. */
-export async function loadTopics(ctx: AppContext, db: Kysely<Database>, accountId: number, scope: TopicScope): Promise<Topic[]> {
-  const rows = await selectTopics(db, accountId, scope);
-  const items = await loadItemsByTopic(ctx, db, accountId, scope);
+export async function loadTopics(ctx: AppContext, access: Access, db: Kysely<Database>, scope: TopicScope): Promise<Topic[]> {
+  const rows = await selectTopics(db, access.accountId, scope);
+  const items = await loadItemsByTopic(ctx, access, db, scope);
   return rows.map((row) => toTopic(ctx, row, items.get(row.id) ?? []));
 }

@@ -19,7 +19,7 @@ import { errors } from '../http/error-schemas.ts';
 const tags = ['profiles'];
 
 /** The detail as a GET answers it: what If-Match is checked against. */
-const current: Current = { schema: ProfileDetailSchema, read: (a, id) => loadProfileDetail(a.ctx, a.accountId, id) };
+const current: Current = { schema: ProfileDetailSchema, read: loadProfileDetail };
 
 export function registerProfileRoutes(app: App, ctx: AppContext, cache: RenderingCache): void {
   app.get(
@@ -33,7 +33,7 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
         response: { 200: Type.Array(ProfileSchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onAppUser(ctx, request, 'read', listUserProfiles),
+    (request) => onAppUser(request, 'read', (a, appUserId) => listUserProfiles(ctx, a, appUserId)),
   );
 
   app.post(
@@ -49,7 +49,9 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
       },
     },
     async (request, reply) =>
-      createdOnce(ctx, request, reply, (c) => onAppUser(c, request, 'write', (a, appUserId) => createProfile(a, appUserId, request.body))),
+      createdOnce(ctx, request, reply, (terms) =>
+        onAppUser(request, 'write', (a, appUserId) => createProfile(ctx, a, appUserId, request.body, terms)),
+      ),
   );
 
   app.get(
@@ -66,9 +68,7 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
     async (request, reply) => {
       const caller = callerOf(request);
       const id = parseId(request.params.id);
-      return sendRendering(reply, ctx, cache, { kind: 'profile', id, key: `profile:${id}` }, caller, (a) =>
-        loadProfileDetail(a.ctx, a.accountId, id),
-      );
+      return sendRendering(reply, ctx, cache, { kind: 'profile', id, key: `profile:${id}` }, caller, (a) => loadProfileDetail(ctx, a, id));
     },
   );
 
@@ -90,7 +90,10 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
         },
       },
       async (request, reply) =>
-        sendView(reply, await changeObject(ctx, request, reply, 'profile', current, (a, id) => changeProfile(a, id, request.body))),
+        sendView(
+          reply,
+          await changeObject(ctx, request, reply, 'profile', current, (a, id, terms) => changeProfile(ctx, a, id, request.body, terms)),
+        ),
     );
   }
 
@@ -101,6 +104,6 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
     'profile',
     { tags, operationId: 'deleteProfile', summary: 'Delete a profile with its topics and items' },
     current,
-    (a, id) => removeProfile(a, id),
+    (a, id, terms) => removeProfile(ctx, a, id, terms),
   );
 }

@@ -4,11 +4,12 @@
 // collide on the one-default index). `is_private` is the owner's to change: an accessor who can
 // write may do anything else to a profile they see.
 import type { Readable } from 'node:stream';
+import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { requireOwner, type Access } from './access.ts';
-import { findAppUser } from './app-user-queries.ts';
+import { requireAppUser, requireOwner, type Access } from './access.ts';
 import { loadProfileDetail } from './profile-detail.ts';
 import { ownedAppUser, writeOwned } from './owned-write.ts';
+import type { WriteTerms } from './write-terms.ts';
 import {
   clearDefaultProfile,
   countProfiles,
@@ -23,22 +24,24 @@ import { enforceQuota } from './quotas.ts';
 
 const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
-export async function listUserProfiles(access: Access, appUserId: number): Promise<Profile[]> {
-  const { ctx, accountId } = access;
-  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
+export async function listUserProfiles(ctx: AppContext, access: Access, appUserId: number): Promise<Profile[]> {
+  const { accountId } = access;
+  requireAppUser(access, appUserId);
   const rows = await listProfiles(ctx.db.kysely, accountId, appUserId, access.seesPrivate);
   return rows.map((row) => toProfile(ctx, row));
 }
 
 export async function createProfile(
+  ctx: AppContext,
   access: Access,
   appUserId: number,
   input: { name: string; is_default?: boolean; is_private?: boolean },
+  terms: WriteTerms,
 ): Promise<Profile> {
-  const { ctx, accountId } = access;
+  const { accountId } = access;
   const isPrivate = input.is_private === true;
   if (isPrivate) requireOwner(access);
-  const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
+  const row = await writeOwned(ctx, terms, ownedAppUser(access, appUserId), async (trx) => {
     enforceQuota(await countProfiles(trx, accountId, appUserId), 1, ctx.config.quotas.profilesPerUser, 'profiles per app user');
     const isDefault = input.is_default === true;
     if (isDefault) await clearDefaultProfile(trx, accountId, appUserId);
@@ -47,10 +50,17 @@ export async function createProfile(
   return toProfile(ctx, row);
 }
 
-export async function changeProfile(access: Access, profileId: number, changes: ProfileChanges): Promise<ProfileDetail | Readable> {
-  const { ctx, accountId } = access;
+export async function changeProfile(
+  ctx: AppContext,
+  access: Access,
+  profileId: number,
+  changes: ProfileChanges,
+  terms: WriteTerms,
+): Promise<ProfileDetail | Readable> {
+  const { accountId } = access;
   await writeOwned(
     ctx,
+    terms,
     (trx) => findProfile(trx, accountId, profileId),
     async (trx, profile) => {
       if (changes.is_private !== undefined && flag(changes.is_private) !== profile.is_private) requireOwner(access);
@@ -63,15 +73,16 @@ export async function changeProfile(access: Access, profileId: number, changes: 
       if (Object.keys(values).length > 0) await updateProfile(trx, accountId, profileId, values);
     },
   );
-  const detail = await loadProfileDetail(ctx, accountId, profileId);
+  const detail = await loadProfileDetail(ctx, access, profileId);
   if (!detail) throw notFound();
   return detail;
 }
 
-export async function removeProfile(access: Access, id: number): Promise<void> {
-  const { ctx, accountId } = access;
+export async function removeProfile(ctx: AppContext, access: Access, id: number, terms: WriteTerms): Promise<void> {
+  const { accountId } = access;
   await writeOwned(
     ctx,
+    terms,
     (trx) => findProfile(trx, accountId, id),
     (trx) => deleteProfile(trx, accountId, id),
   );

@@ -10,8 +10,9 @@
 //
 // Renderings are kept per viewer (the key ends with the caller's account id): an accessor's
 // rendering carries media URLs signed for their access, and is served only while the caller
-// holds that same accessor with the same private-profile access; a revocation, a permission
-// change or a profile made private (a write: a new data version) is a miss on the next request.
+// holds that same accessor and it still sees what the rendering shows (access.ts's `grantSees`,
+// asked of where the object was found when the rendering was made); a revocation, a loss of
+// private access or a profile made private (a write: a new data version) is a miss on the next request.
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { DataVersion } from '../auth/data-version.ts';
@@ -20,16 +21,16 @@ import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { entityTag, sendTagged } from '../http/entity-tags.ts';
 import { expiryFor } from '../media/signed-urls.ts';
-import { objectAccess, type Access, type Kind } from './access.ts';
+import { grantSees, objectAccess, type Access, type Kind, type Seen } from './access.ts';
 import { isStream } from './tree-views.ts';
 
-/** Whom a rendering was made for: its owner (accessor 0), or one accessor with their private-profile access. */
+/** Whom a rendering was made for: its owner (accessor 0), or one accessor, with where what it shows was found. */
 interface Viewer {
   accessorId: number;
-  privateAccess: boolean;
+  seen: Seen | null;
 }
 
-const OWNER: Viewer = { accessorId: 0, privateAccess: true };
+const OWNER: Viewer = { accessorId: 0, seen: null };
 
 interface Entry extends Viewer {
   /** What the rendering was made from (see `Stamp`). */
@@ -103,9 +104,9 @@ export class RenderingCache {
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
     if (body.length > this.#maxBytes / 4) return;
-    const { accessorId, privateAccess } = viewer;
+    const { accessorId, seen } = viewer;
     const { appUserId, dataVersion, expiry } = stamp;
-    this.#entries.set(key, { accessorId, privateAccess, appUserId, dataVersion, expiry, body, tag, used: true });
+    this.#entries.set(key, { accessorId, seen, appUserId, dataVersion, expiry, body, tag, used: true });
     this.#bytes += body.length;
     this.#evict();
   }
@@ -148,7 +149,7 @@ export interface RenderedView {
 async function versionFor(caller: Caller, viewer: Viewer): Promise<DataVersion | null | undefined> {
   if (viewer.accessorId === OWNER.accessorId) return caller.dataVersion();
   const grant = (await caller.grants()).find((g) => g.accessorId === viewer.accessorId);
-  return grant?.privateAccess === viewer.privateAccess ? grant.dataVersion() : undefined;
+  return grant && viewer.seen && grantSees(grant, viewer.seen) ? grant.dataVersion() : undefined;
 }
 
 /**
@@ -176,15 +177,15 @@ export async function sendRendering(
   } else {
     cache.counts.misses++;
   }
-  return objectAccess(ctx, caller, view.kind, view.id, 'read', async (access) => {
-    // Read before the data: a rendering is never stamped newer than what it shows.
-    const version = await (access.grant ? access.grant.dataVersion() : caller.dataVersion());
-    const value = await load(access);
-    if (value === undefined) throw notFound();
-    if (isStream(value)) return reply.type('application/json; charset=utf-8').send(value);
-    const body = Buffer.from(String(reply.serialize(value)));
-    const tag = entityTag(body);
-    if (version !== null) cache.set(key, access.grant ?? OWNER, cache.stamp(version, now), body, tag);
-    return sendTagged(reply.request, reply, tag, body);
-  });
+  const { access, location } = await objectAccess(ctx, caller, view.kind, view.id, 'read');
+  // Read before the data: a rendering is never stamped newer than what it shows.
+  const version = await (access.grant ? access.grant.dataVersion() : caller.dataVersion());
+  const value = await load(access);
+  if (value === undefined) throw notFound();
+  if (isStream(value)) return reply.type('application/json; charset=utf-8').send(value);
+  const body = Buffer.from(String(reply.serialize(value)));
+  const tag = entityTag(body);
+  const made: Viewer = access.grant ? { accessorId: access.grant.accessorId, seen: location } : OWNER;
+  if (version !== null) cache.set(key, made, cache.stamp(version, now), body, tag);
+  return sendTagged(reply.request, reply, tag, body);
 }

@@ -9,32 +9,34 @@ import { errors } from '../http/error-schemas.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { appUserAccess, NOT_ALLOWED, objectAccess, type Access, type Kind, type Need } from './access.ts';
+import type { Location } from './access-queries.ts';
 import { writeIfMatch, type Current } from './conditional-write.ts';
 import { IdParams } from './field-schemas.ts';
+import type { WriteTerms } from './write-terms.ts';
 
 type WithId = FastifyRequest & { params: { id: string } };
 
-/** `run` with the caller's access to the object `kind` the path's `{id}` names, or to what is under it. */
-export function onObject<T>(
+/**
+ * `run` with the caller's access to the object `kind` the path's `{id}` names, or to what is
+ * under it, decided first; `location`: where the object was found when it had to be located
+ * (a caller with grants), for a read that can use it.
+ */
+export async function onObject<T>(
   ctx: AppContext,
   request: WithId,
   kind: Kind,
   need: Need,
-  run: (access: Access, id: number) => Promise<T>,
+  run: (access: Access, id: number, location: Location | null) => Promise<T>,
 ): Promise<T> {
   const id = parseId(request.params.id);
-  return objectAccess(ctx, callerOf(request), kind, id, need, (access) => run(access, id));
+  const { access, location } = await objectAccess(ctx, callerOf(request), kind, id, need);
+  return run(access, id, location);
 }
 
 /** `run` with the caller's access to the app user the path's `{id}` names, for a request under it. */
-export async function onAppUser<T>(
-  ctx: AppContext,
-  request: WithId,
-  need: Need,
-  run: (access: Access, appUserId: number) => Promise<T>,
-): Promise<T> {
+export async function onAppUser<T>(request: WithId, need: Need, run: (access: Access, appUserId: number) => Promise<T>): Promise<T> {
   const appUserId = parseId(request.params.id);
-  return run(await appUserAccess(ctx, callerOf(request), appUserId, need), appUserId);
+  return run(await appUserAccess(callerOf(request), appUserId, need), appUserId);
 }
 
 /**
@@ -48,10 +50,10 @@ export function changeObject<T>(
   reply: FastifyReply,
   kind: Kind,
   current: Current,
-  change: (access: Access, id: number) => Promise<T>,
+  change: (access: Access, id: number, terms: WriteTerms) => Promise<T>,
   need: Exclude<Need, 'read'> = 'write',
 ): Promise<T> {
-  return onObject(ctx, request, kind, need, (a, id) => writeIfMatch(request, reply, a, id, current, (w) => change(w, id)));
+  return onObject(ctx, request, kind, need, (a, id) => writeIfMatch(ctx, request, reply, a, id, current, (terms) => change(a, id, terms)));
 }
 
 /**
@@ -67,7 +69,7 @@ export function registerDelete(
   kind: Kind | 'app_user',
   doc: { tags: string[]; operationId: string; summary: string },
   current: Current,
-  remove: (access: Access, id: number) => Promise<void>,
+  remove: (access: Access, id: number, terms: WriteTerms) => Promise<void>,
   need: Exclude<Need, 'read'> = 'write',
 ): void {
   app.delete(
@@ -80,8 +82,8 @@ export function registerDelete(
       },
     },
     async (request, reply) => {
-      const removeIfMatch = (a: Access, id: number) => writeIfMatch(request, reply, a, id, current, (w) => remove(w, id));
-      if (kind === 'app_user') await onAppUser(ctx, request, 'owner', removeIfMatch);
+      const removeIfMatch = (a: Access, id: number) => writeIfMatch(ctx, request, reply, a, id, current, (terms) => remove(a, id, terms));
+      if (kind === 'app_user') await onAppUser(request, 'owner', removeIfMatch);
       else await onObject(ctx, request, kind, need, removeIfMatch);
       return reply.code(204).send(null);
     },

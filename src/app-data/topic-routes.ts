@@ -16,7 +16,7 @@ import { errors } from '../http/error-schemas.ts';
 const tags = ['topics'];
 
 /** The detail as a GET answers it: what If-Match is checked against. */
-const current: Current = { schema: TopicSchema, read: (a, id) => getTopic(a.ctx, a.accountId, id) };
+const current: Current = { schema: TopicSchema, read: getTopic };
 
 export function registerTopicRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -43,8 +43,7 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(TopicSchema), ...errors({ auth: true, notFound: true }) },
       },
     },
-    async (request, reply) =>
-      sendView(reply, await onObject(ctx, request, 'profile', 'read', (a, id) => listTopics(a.ctx, a.accountId, id))),
+    async (request, reply) => sendView(reply, await onObject(ctx, request, 'profile', 'read', (a, id) => listTopics(ctx, a, id))),
   );
 
   app.post(
@@ -60,8 +59,8 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) =>
-      createdOnce(ctx, request, reply, (c) =>
-        onObject(c, request, 'profile', 'write', (a, id) => createTopic(a.ctx, a.accountId, id, request.body)),
+      createdOnce(ctx, request, reply, (terms) =>
+        onObject(ctx, request, 'profile', 'write', (a, id) => createTopic(ctx, a, id, request.body, terms)),
       ),
   );
 
@@ -76,7 +75,7 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
         response: { 200: TopicSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    async (request, reply) => sendView(reply, await onObject(ctx, request, 'topic', 'read', (a, id) => getTopic(a.ctx, a.accountId, id))),
+    async (request, reply) => sendView(reply, await onObject(ctx, request, 'topic', 'read', (a, id) => getTopic(ctx, a, id))),
   );
 
   const changeSchemas = { patch: TopicPatchBody, put: TopicBody };
@@ -99,7 +98,7 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
       async (request, reply) =>
         sendView(
           reply,
-          await changeObject(ctx, request, reply, 'topic', current, (a, id) => changeTopic(a.ctx, a.accountId, id, request.body)),
+          await changeObject(ctx, request, reply, 'topic', current, (a, id, terms) => changeTopic(ctx, a, id, request.body, terms)),
         ),
     );
   }
@@ -111,6 +110,6 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
     'topic',
     { tags, operationId: 'deleteTopic', summary: 'Delete a topic with its items' },
     current,
-    (a, id) => removeTopic(a.ctx, a.accountId, id),
+    (a, id, terms) => removeTopic(ctx, a, id, terms),
   );
 }

@@ -1,8 +1,10 @@
 // Topics (docs/app-data.md): read with their items in full, written through the owned-write kernel.
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
+import type { Access } from './access.ts';
 import { notFound } from '../errors.ts';
 import { writeOwned } from './owned-write.ts';
+import type { WriteTerms } from './write-terms.ts';
 import { loadTopics } from './profile-detail.ts';
 import { writeTopic, writeTopics } from './paged-tree.ts';
 import { findProfile } from './profile-queries.ts';
@@ -13,47 +15,52 @@ import { findProfileWithHeld, findTopicWithHeld } from './tree-queries.ts';
 import { fitsInline, spoolView } from './tree-views.ts';
 
 /** A stream when the app user holds more than the inline bounds (tree-views.ts). */
-export async function listTopics(ctx: AppContext, accountId: number, profileId: number): Promise<Topic[] | Readable> {
+export async function listTopics(ctx: AppContext, access: Access, profileId: number): Promise<Topic[] | Readable> {
+  const { accountId } = access;
   const profile = await findProfileWithHeld(ctx.db.kysely, accountId, profileId);
   if (!profile) throw notFound();
   if (!fitsInline(profile)) {
     const view = await spoolView(
       ctx,
       (db) => findProfileWithHeld(db, accountId, profileId),
-      (db, out) => writeTopics(ctx, db, out, accountId, profileId),
+      (db, out) => writeTopics(ctx, access, db, out, profileId),
     );
     if (!view) throw notFound();
     return view;
   }
-  return loadTopics(ctx, ctx.db.kysely, accountId, { profileId });
+  return loadTopics(ctx, access, ctx.db.kysely, { profileId });
 }
 
 /** A stream when the app user holds more than the inline bounds (tree-views.ts). */
-export async function getTopic(ctx: AppContext, accountId: number, id: number): Promise<Topic | Readable> {
+export async function getTopic(ctx: AppContext, access: Access, id: number): Promise<Topic | Readable> {
+  const { accountId } = access;
   const found = await findTopicWithHeld(ctx.db.kysely, accountId, id);
   if (!found) throw notFound();
   if (!fitsInline(found)) {
     const view = await spoolView(
       ctx,
       (db) => findTopicWithHeld(db, accountId, id),
-      (db, out, topic) => writeTopic(ctx, db, out, accountId, topic),
+      (db, out, topic) => writeTopic(ctx, access, db, out, topic),
     );
     if (!view) throw notFound();
     return view;
   }
-  const [topic] = await loadTopics(ctx, ctx.db.kysely, accountId, { topicId: id });
+  const [topic] = await loadTopics(ctx, access, ctx.db.kysely, { topicId: id });
   if (!topic) throw notFound();
   return topic;
 }
 
 export async function createTopic(
   ctx: AppContext,
-  accountId: number,
+  access: Access,
   profileId: number,
   input: { name: string; topic_type: number },
+  terms: WriteTerms,
 ): Promise<Topic> {
+  const { accountId } = access;
   const row = await writeOwned(
     ctx,
+    terms,
     (trx) => findProfile(trx, accountId, profileId),
     async (trx) => {
       enforceQuota(await countTopics(trx, accountId, profileId), 1, ctx.config.quotas.topicsPerProfile, 'topics in a profile');
@@ -65,12 +72,15 @@ export async function createTopic(
 
 export async function changeTopic(
   ctx: AppContext,
-  accountId: number,
+  access: Access,
   id: number,
   changes: { name?: string; topic_type?: number },
+  terms: WriteTerms,
 ): Promise<Topic | Readable> {
+  const { accountId } = access;
   await writeOwned(
     ctx,
+    terms,
     (trx) => findTopic(trx, accountId, id),
     async (trx) => {
       const values = {
@@ -80,12 +90,14 @@ export async function changeTopic(
       if (Object.keys(values).length > 0) await updateTopic(trx, accountId, id, values);
     },
   );
-  return getTopic(ctx, accountId, id);
+  return getTopic(ctx, access, id);
 }
 
-export async function removeTopic(ctx: AppContext, accountId: number, id: number): Promise<void> {
+export async function removeTopic(ctx: AppContext, access: Access, id: number, terms: WriteTerms): Promise<void> {
+  const { accountId } = access;
   await writeOwned(
     ctx,
+    terms,
     (trx) => findTopic(trx, accountId, id),
     (trx) => deleteTopic(trx, accountId, id),
   );

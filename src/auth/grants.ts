@@ -19,6 +19,52 @@ export interface Grant {
 
 export const NO_GRANTS: readonly Grant[] = Object.freeze([]);
 
+/** Where something a grant's accessor asks for sits: its app user, and whether it is private (1). */
+export interface Seen {
+  app_user_id: number;
+  in_private: number;
+}
+
+/**
+ * The rule of what an accessor sees (docs/sharing.md): what its grant's app user holds, and of
+ * that what is private (a private profile, what lies under one, media used only there) only with
+ * private access. The access decision (app-data/access.ts), the rendering cache, the live stream
+ * and the signed download all ask this; it sits here, beside the grants, because media/ may not
+ * import app-data/.
+ */
+export function grantSees(grant: Pick<Grant, 'appUserId' | 'privateAccess'>, seen: Seen): boolean {
+  return grant.appUserId === seen.app_user_id && (seen.in_private === 0 || grant.privateAccess);
+}
+
+/** An accepted accessor as it is now, for a check of a grant handed out before (a signed URL, a live stream). */
+export interface CurrentGrant {
+  accessorId: number;
+  appUserId: number;
+  /** The account it was accepted by. */
+  accessorAccountId: number;
+  canWrite: boolean;
+  privateAccess: boolean;
+}
+
+/** The accessor `accessorId` if it is accepted (undefined: gone, or not accepted): one probe of its primary key. */
+export async function currentGrant(db: Kysely<Database>, accessorId: number): Promise<CurrentGrant | undefined> {
+  const row = await db
+    .selectFrom('accessors')
+    .select(['app_user_id', 'user_with_access_id', 'can_write', 'has_private_profile_access'])
+    .where('id', '=', accessorId)
+    .where('user_with_access_id', 'is not', null)
+    .where('accepted_at', 'is not', null)
+    .executeTakeFirst();
+  if (!row || row.user_with_access_id === null) return undefined;
+  return {
+    accessorId,
+    appUserId: row.app_user_id,
+    accessorAccountId: row.user_with_access_id,
+    canWrite: row.can_write === 1,
+    privateAccess: row.has_private_profile_access === 1,
+  };
+}
+
 /** A grant's columns as the queries below read them (flags as 0/1). */
 export interface GrantRow {
   accessorId: number;

@@ -23,6 +23,12 @@ export interface Caller {
    * of the caller's data are stamped with it; read it before reading the data.
    */
   dataVersion(): Promise<DataVersion | null>;
+  /**
+   * The caller's own app user (null: none yet), from the same row as `dataVersion`: read with
+   * the token on PostgreSQL, kept in memory on SQLite. The access decision takes it for the
+   * app user a request under one is about, so services need not find it again.
+   */
+  appUserId(): Promise<number | null>;
   /** The app users others share with the caller (docs/sharing.md): no query of its own. */
   grants(): Promise<readonly Grant[]>;
 }
@@ -67,6 +73,7 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, header: str
     tokenId: row.id,
     signInMethod: row.sign_in_method,
     dataVersion: row.dataVersion,
+    appUserId: async () => (await row.dataVersion())?.appUserId ?? null,
     grants: row.grants,
   };
 }

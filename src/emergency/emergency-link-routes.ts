@@ -5,6 +5,7 @@ import { IdParams } from '../app-data/field-schemas.ts';
 import type { Current } from '../app-data/conditional-write.ts';
 import { created } from '../app-data/idempotent-create.ts';
 import { changeObject, onAppUser, onObject, registerDelete } from '../app-data/route-helpers.ts';
+import { NO_TERMS } from '../app-data/write-terms.ts';
 import type { AppContext } from '../context.ts';
 import { errors } from '../http/error-schemas.ts';
 import type { App } from '../http/types.ts';
@@ -27,7 +28,7 @@ import {
 const tags = ['emergency links'];
 
 /** The link as a GET answers it: what If-Match is checked against. */
-const current: Current = { schema: EmergencyLinkSchema, read: (a, id) => getEmergencyLink(a.ctx, a.accountId, id) };
+const current: Current = { schema: EmergencyLinkSchema, read: getEmergencyLink };
 
 /** The 403 of every route here, as the document describes it. */
 const OWNER_ONLY = 'An accessor of the app user: emergency links are its owner’s only (docs/sharing.md)';
@@ -44,7 +45,7 @@ export function registerEmergencyLinkRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(EmergencyLinkSchema), ...errors({ auth: true, forbidden: OWNER_ONLY, notFound: true }) },
       },
     },
-    (request) => onAppUser(ctx, request, 'owner', (a, appUserId) => listUserEmergencyLinks(a.ctx, a.accountId, appUserId)),
+    (request) => onAppUser(request, 'owner', (a, appUserId) => listUserEmergencyLinks(ctx, a, appUserId)),
   );
 
   app.post(
@@ -62,10 +63,7 @@ export function registerEmergencyLinkRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) =>
-      created(
-        reply,
-        await onAppUser(ctx, request, 'owner', (a, appUserId) => createEmergencyLink(a.ctx, a.accountId, appUserId, request.body)),
-      ),
+      created(reply, await onAppUser(request, 'owner', (a, appUserId) => createEmergencyLink(ctx, a, appUserId, request.body, NO_TERMS))),
   );
 
   app.get(
@@ -79,7 +77,7 @@ export function registerEmergencyLinkRoutes(app: App, ctx: AppContext): void {
         response: { 200: EmergencyLinkSchema, ...errors({ auth: true, forbidden: OWNER_ONLY, notFound: true }) },
       },
     },
-    (request) => onObject(ctx, request, 'emergency_link', 'owner', (a, id) => getEmergencyLink(a.ctx, a.accountId, id)),
+    (request) => onObject(ctx, request, 'emergency_link', 'owner', (a, id) => getEmergencyLink(ctx, a, id)),
   );
 
   app.patch(
@@ -105,7 +103,7 @@ export function registerEmergencyLinkRoutes(app: App, ctx: AppContext): void {
         reply,
         'emergency_link',
         current,
-        (a, id) => changeEmergencyLink(a.ctx, a.accountId, id, request.body),
+        (a, id, terms) => changeEmergencyLink(ctx, a, id, request.body, terms),
         'owner',
       ),
   );
@@ -121,7 +119,7 @@ export function registerEmergencyLinkRoutes(app: App, ctx: AppContext): void {
       summary: 'Revoke an emergency link: it answers 404 from the next request, and its views go',
     },
     current,
-    (a, id) => removeEmergencyLink(a.ctx, a.accountId, id),
+    (a, id, terms) => removeEmergencyLink(ctx, a, id, terms),
     'owner',
   );
 
@@ -136,6 +134,6 @@ export function registerEmergencyLinkRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Array(LinkViewSchema), ...errors({ auth: true, forbidden: OWNER_ONLY, notFound: true }) },
       },
     },
-    (request) => onObject(ctx, request, 'emergency_link', 'owner', (a, id) => listEmergencyLinkViews(a.ctx, a.accountId, id)),
+    (request) => onObject(ctx, request, 'emergency_link', 'owner', (a, id) => listEmergencyLinkViews(ctx, a, id)),
   );
 }

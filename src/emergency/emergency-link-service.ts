@@ -3,11 +3,12 @@
 // reaches these (the routes ask access.ts for 'owner'); every query filters on the owner's
 // account, so anyone else's request is 404.
 import type { Kysely } from 'kysely';
-import { findAppUser } from '../app-data/app-user-queries.ts';
 import { ownedAppUser, writeOwned } from '../app-data/owned-write.ts';
+import type { WriteTerms } from '../app-data/write-terms.ts';
 import { enforceQuota } from '../app-data/quotas.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
+import { requireAppUser, type Access } from '../app-data/access.ts';
 import type { Database } from '../db/schema.ts';
 import { fieldError, notFound } from '../errors.ts';
 import {
@@ -46,28 +47,32 @@ export const EXPIRY_IN_PAST = 'The expiry must be in the future.';
 const EXPIRY_TOO_FAR = 'The expiry must be before the year 10000.';
 const LATEST_EXPIRY = Date.UTC(10_000, 0, 1);
 
-export async function listUserEmergencyLinks(ctx: AppContext, accountId: number, appUserId: number): Promise<EmergencyLink[]> {
-  if (!(await findAppUser(ctx.db.kysely, accountId, appUserId))) throw notFound();
+export async function listUserEmergencyLinks(ctx: AppContext, access: Access, appUserId: number): Promise<EmergencyLink[]> {
+  const { accountId } = access;
+  requireAppUser(access, appUserId);
   const rows = await listEmergencyLinks(ctx.db.kysely, accountId, appUserId);
   return rows.map((row) => toEmergencyLink(ctx, row));
 }
 
-export async function getEmergencyLink(ctx: AppContext, accountId: number, id: number): Promise<EmergencyLink> {
+export async function getEmergencyLink(ctx: AppContext, access: Access, id: number): Promise<EmergencyLink> {
+  const { accountId } = access;
   return toEmergencyLink(ctx, await reload(ctx.db.kysely, accountId, id));
 }
 
 export async function createEmergencyLink(
   ctx: AppContext,
-  accountId: number,
+  access: Access,
   appUserId: number,
   input: EmergencyLinkInput,
+  terms: WriteTerms,
 ): Promise<CreatedEmergencyLink> {
+  const { accountId } = access;
   const now = ctx.clock.now();
   const expiresAt = input.expires_at === undefined ? now + DEFAULT_LINK_LIFETIME_MS : expiryAt(input.expires_at, now);
   // Hashed before the write: the write transaction waits for no hash.
   const pinHash = input.pin ? await hashPassword(input.pin) : null;
   const token = newLinkToken();
-  const row = await writeOwned(ctx, ownedAppUser(accountId, appUserId), async (trx) => {
+  const row = await writeOwned(ctx, terms, ownedAppUser(access, appUserId), async (trx) => {
     enforceQuota(
       await countEmergencyLinks(trx, accountId, appUserId),
       1,
@@ -94,10 +99,12 @@ export async function createEmergencyLink(
  */
 export async function changeEmergencyLink(
   ctx: AppContext,
-  accountId: number,
+  access: Access,
   id: number,
   changes: EmergencyLinkChanges,
+  terms: WriteTerms,
 ): Promise<EmergencyLink> {
+  const { accountId } = access;
   const values = {
     ...(changes.label !== undefined && { label: changes.label }),
     ...(changes.expires_at !== undefined && { expires_at: expiryAt(changes.expires_at, ctx.clock.now()) }),
@@ -109,6 +116,7 @@ export async function changeEmergencyLink(
   };
   const row = await writeOwned(
     ctx,
+    terms,
     (trx) => findEmergencyLink(trx, accountId, id),
     async (trx) => {
       if (Object.keys(values).length > 0) await updateEmergencyLink(trx, accountId, id, values);
@@ -120,15 +128,18 @@ export async function changeEmergencyLink(
 }
 
 /** Revokes the link: from the next request it is 404, like a token nobody has. Its views go with it. */
-export async function removeEmergencyLink(ctx: AppContext, accountId: number, id: number): Promise<void> {
+export async function removeEmergencyLink(ctx: AppContext, access: Access, id: number, terms: WriteTerms): Promise<void> {
+  const { accountId } = access;
   await writeOwned(
     ctx,
+    terms,
     (trx) => findEmergencyLink(trx, accountId, id),
     (trx) => deleteEmergencyLink(trx, accountId, id),
   );
 }
 
-export async function listEmergencyLinkViews(ctx: AppContext, accountId: number, id: number): Promise<LinkView[]> {
+export async function listEmergencyLinkViews(ctx: AppContext, access: Access, id: number): Promise<LinkView[]> {
+  const { accountId } = access;
   await reload(ctx.db.kysely, accountId, id);
   const rows = await listLinkViews(ctx.db.kysely, accountId, id, ctx.clock.now() - VIEW_RETENTION_MS, VIEWS_LISTED);
   return rows.map(toLinkView);

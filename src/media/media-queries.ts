@@ -1,6 +1,7 @@
 // The lookup of the file behind a signed URL. It takes no account id: there the signature is
 // the credential (signed-urls.ts). The gallery's own queries are in src/app-data/gallery-queries.ts.
 import type { Kysely } from 'kysely';
+import { currentGrant, grantSees } from '../auth/grants.ts';
 import type { Database } from '../db/schema.ts';
 import type { MediaRow } from './media-view.ts';
 
@@ -23,12 +24,6 @@ export function findMediaByStorageKey(db: Kysely<Database>, storageKey: string):
  * with it, and, for a resource used only in private profiles, with private profile access.
  */
 export async function accessorSees(db: Kysely<Database>, accessorId: number, media: StoredMedia): Promise<boolean> {
-  let query = db
-    .selectFrom('accessors')
-    .select('id')
-    .where('id', '=', accessorId)
-    .where('app_user_id', '=', media.app_user_id)
-    .where('user_with_access_id', 'is not', null);
-  if (media.in_private === 1) query = query.where('has_private_profile_access', '=', 1);
-  return (await query.executeTakeFirst()) !== undefined;
+  const grant = await currentGrant(db, accessorId);
+  return grant !== undefined && grantSees(grant, media);
 }

@@ -30,13 +30,23 @@ export function mediaUrl(ctx: AppContext, id: number): string {
   return `${ctx.config.publicUrl}/app/media-resources/${id}/`;
 }
 
-export function toMediaResource(ctx: AppContext, row: MediaRow): MediaResource {
+/**
+ * For whom a media file URL is signed: an accessor's URLs carry its id, and stop working when its
+ * access ends (a request's decided access, app-data/access.ts, is one); `OWNER_URLS` for the owner.
+ */
+export interface SignedFor {
+  accessorId: number | null;
+}
+
+export const OWNER_URLS: SignedFor = Object.freeze({ accessorId: null });
+
+export function toMediaResource(ctx: AppContext, signedFor: SignedFor, row: MediaRow): MediaResource {
   const expires = expiryFor(ctx.clock.now(), ctx.config.mediaUrlTtlMs);
   return {
     id: row.id,
     url: mediaUrl(ctx, row.id),
     name: row.name,
-    file: signedFileUrl(ctx.config.publicUrl, ctx.secrets.mediaUrl, row.storage_key, expires, ctx.accessorId),
+    file: signedFileUrl(ctx.config.publicUrl, ctx.secrets.mediaUrl, row.storage_key, expires, signedFor.accessorId ?? undefined),
     content_type: row.content_type,
     size: row.size,
   };

@@ -59,7 +59,7 @@ export function registerAccessorRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) =>
-      createdOnce(ctx, request, reply, (c) => createAccessor(c, callerOf(request), parseId(request.params.id), request.body)),
+      createdOnce(ctx, request, reply, (terms) => createAccessor(ctx, callerOf(request), parseId(request.params.id), request.body, terms)),
   );
 
   app.get(

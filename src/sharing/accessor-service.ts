@@ -8,10 +8,10 @@
 // (app-data/access.ts) for the owner: an accessor of that app user gets 403, anyone else is
 // taken for its owner and the queries, filtered on the owner's account, answer 404.
 import type { Kysely } from 'kysely';
-import { appUserAccess } from '../app-data/access.ts';
+import { appUserAccess, requireAppUser } from '../app-data/access.ts';
 import type { Precondition } from '../app-data/conditional-write.ts';
 import { claimKey } from '../app-data/idempotent-create.ts';
-import { findAppUser } from '../app-data/app-user-queries.ts';
+import type { WriteTerms } from '../app-data/write-terms.ts';
 import { enforceQuota } from '../app-data/quotas.ts';
 import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
@@ -63,14 +63,20 @@ async function inWriteTransaction<T>(ctx: AppContext, work: (trx: Kysely<Databas
 }
 
 export async function listUserAccessors(ctx: AppContext, caller: Caller, appUserId: number): Promise<Accessor[]> {
-  const access = await appUserAccess(ctx, caller, appUserId, 'owner');
-  if (!(await findAppUser(ctx.db.kysely, access.accountId, appUserId))) throw notFound();
+  const access = await appUserAccess(caller, appUserId, 'owner');
+  requireAppUser(access, appUserId);
   const rows = await listAccessors(ctx.db.kysely, access.accountId, appUserId);
   return rows.map((row) => toAccessor(ctx, row));
 }
 
-export async function createAccessor(ctx: AppContext, caller: Caller, appUserId: number, input: AccessorInput): Promise<Accessor> {
-  const access = await appUserAccess(ctx, caller, appUserId, 'owner');
+export async function createAccessor(
+  ctx: AppContext,
+  caller: Caller,
+  appUserId: number,
+  input: AccessorInput,
+  terms: WriteTerms,
+): Promise<Accessor> {
+  const access = await appUserAccess(caller, appUserId, 'owner');
   const ownerAccountId = access.accountId;
   const canWrite = input.can_write ?? false;
   const privateAccess = input.has_private_profile_access ?? false;
@@ -82,7 +88,7 @@ export async function createAccessor(ctx: AppContext, caller: Caller, appUserId:
     if (await isInvited(trx, appUserId, input.email)) throw fieldError('email', ALREADY_INVITED);
     enforceQuota(await countAccessors(trx, appUserId), 1, ctx.config.quotas.accessorsPerUser, 'accessors per app user');
     await checkInvitationsPerAccount(ctx, trx, ownerAccountId);
-    await claimKey(ctx, trx);
+    await claimKey(ctx, trx, terms.idempotencyKey);
     const id = await insertAccessor(trx, { appUserId, ownerAccountId, email: input.email, canWrite, privateAccess, now });
     await queueInvitation(ctx, trx, { ownerAccountId, email: input.email, appUserName: appUser.name, canWrite });
     return { id, appUserName: appUser.name };

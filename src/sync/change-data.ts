@@ -3,6 +3,7 @@
 // `parent`, what holds it. Read when the changes are, a query per type present in the page.
 import type { Kysely } from 'kysely';
 import type { Access } from '../app-data/access.ts';
+import type { AppContext } from '../context.ts';
 import { findAppUser } from '../app-data/app-user-queries.ts';
 import { toAppUser } from '../app-data/app-user-schemas.ts';
 import { listEmergencyContactsByIds } from '../app-data/emergency-contact-queries.ts';
@@ -38,7 +39,7 @@ export const keyOf = (type: SyncedType, id: number): string => `${type}:${id}`;
 /** How one type is read: its rows among `ids`, and what each row becomes. */
 interface Loader<Row extends { id: number }> {
   rows(db: Kysely<Database>, accountId: number, appUserId: number, ids: number[]): Promise<Row[]>;
-  data(access: Access, row: Row): object;
+  data(ctx: AppContext, access: Access, row: Row): object;
   /** What holds it; the app user when left out. */
   parent?(row: Row): Parent | null;
   /** The profile it is under. */
@@ -46,14 +47,14 @@ interface Loader<Row extends { id: number }> {
   inPrivate?(row: Row): boolean;
 }
 
-type Load = (db: Kysely<Database>, access: Access, appUserId: number, ids: number[]) => Promise<[number, Current][]>;
+type Load = (ctx: AppContext, db: Kysely<Database>, access: Access, appUserId: number, ids: number[]) => Promise<[number, Current][]>;
 
 function loader<Row extends { id: number }>(spec: Loader<Row>): Load {
-  return async (db, access, appUserId, ids) => {
+  return async (ctx, db, access, appUserId, ids) => {
     const rows = await spec.rows(db, access.accountId, appUserId, ids);
     return rows.map((row) => {
       const parent: Parent | null = spec.parent ? spec.parent(row) : { type: 'app_user', id: appUserId };
-      const data = spec.data(access, row);
+      const data = spec.data(ctx, access, row);
       return [
         row.id,
         {
@@ -72,7 +73,7 @@ const LOADERS: Record<SyncedType, Load> = {
       const row = await findAppUser(db, accountId, appUserId);
       return row ? [row] : [];
     },
-    data: (access, row) => toAppUser(access.ctx, row, { grant: access.grant }),
+    data: (ctx, access, row) => toAppUser(ctx, row, { grant: access.grant }),
     parent: () => null,
   }),
   profile: loader({
@@ -80,13 +81,13 @@ const LOADERS: Record<SyncedType, Load> = {
       const wanted = new Set(ids);
       return (await listProfiles(db, accountId, appUserId)).filter((row) => wanted.has(row.id));
     },
-    data: (access, row) => toProfile(access.ctx, row),
+    data: (ctx, _access, row) => toProfile(ctx, row),
     profileId: (row) => row.id,
   }),
   topic: loader({
     rows: (db, accountId, _appUserId, ids) => topicsByIds(db, accountId, ids),
-    data: (access, row) => {
-      const { items: _embedded, ...topic } = toTopic(access.ctx, row, []);
+    data: (ctx, _access, row) => {
+      const { items: _embedded, ...topic } = toTopic(ctx, row, []);
       return topic;
     },
     parent: (row) => ({ type: 'profile', id: row.profile_id }),
@@ -94,8 +95,8 @@ const LOADERS: Record<SyncedType, Load> = {
   }),
   item: loader({
     rows: (db, accountId, _appUserId, ids) => itemsByIds(db, accountId, ids),
-    data: (access, row) => {
-      const item = toItem(access.ctx, row, []);
+    data: (ctx, access, row) => {
+      const item = toItem(ctx, access, row, []);
       return { ...item, list_content: item.list_content && { id: item.list_content.id } };
     },
     parent: (row) => ({ type: 'topic', id: row.topic_id }),
@@ -103,35 +104,36 @@ const LOADERS: Record<SyncedType, Load> = {
   }),
   list_entry: loader({
     rows: (db, accountId, _appUserId, ids) => entriesByIds(db, accountId, ids),
-    data: (access, row) => toListEntry(access.ctx, row),
+    data: (ctx, _access, row) => toListEntry(ctx, row),
     parent: (row) => ({ type: 'item', id: row.item_id }),
     profileId: (row) => row.profile_id,
   }),
   emergency_item: loader({
     rows: (db, accountId, _appUserId, ids) => listEmergencyItemsByIds(db, accountId, ids),
-    data: (access, row) => toEmergencyItem(access.ctx, row),
+    data: (ctx, access, row) => toEmergencyItem(ctx, access, row),
   }),
   emergency_contact: loader({
     rows: (db, accountId, _appUserId, ids) => listEmergencyContactsByIds(db, accountId, ids),
-    data: (access, row) => toEmergencyContact(access.ctx, row),
+    data: (ctx, _access, row) => toEmergencyContact(ctx, row),
   }),
   media_resource: loader({
     rows: (db, accountId, _appUserId, ids) => listMediaByIds(db, accountId, ids),
-    data: (access, row) => toMediaResource(access.ctx, { ...row, size: Number(row.size) }),
+    data: (ctx, access, row) => toMediaResource(ctx, access, { ...row, size: Number(row.size) }),
     inPrivate: (row) => row.in_private === 1,
   }),
 };
 
 /** The current state of the objects `ids` names, by type; an object gone is absent. */
 export async function loadCurrent(
-  db: Kysely<Database>,
+  ctx: AppContext,
   access: Access,
+  db: Kysely<Database>,
   appUserId: number,
   ids: ReadonlyMap<SyncedType, number[]>,
 ): Promise<Map<string, Current>> {
   const present = [...ids].filter(([, some]) => some.length > 0);
   const loads = present.map(async ([type, some]) =>
-    (await LOADERS[type](db, access, appUserId, some)).map(([id, current]) => [keyOf(type, id), current] as const),
+    (await LOADERS[type](ctx, db, access, appUserId, some)).map(([id, current]) => [keyOf(type, id), current] as const),
   );
   return new Map((await Promise.all(loads)).flat());
 }

@@ -32,6 +32,6 @@ export function registerChangeRoutes(app: App, ctx: AppContext): void {
         },
       },
     },
-    (request) => onAppUser(ctx, request, 'read', (access, appUserId) => changesSince(access, appUserId, request.query.since)),
+    (request) => onAppUser(request, 'read', (access, appUserId) => changesSince(ctx, access, appUserId, request.query.since)),
   );
 }

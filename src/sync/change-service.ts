@@ -10,11 +10,10 @@
 // trigger), so it arrives whole. A media resource used only in private profiles is private in
 // the same way (migration 0028): its own rows say whether it was hidden before, and a change of
 // its privacy is logged as an upsert of it.
-import type { Access } from '../app-data/access.ts';
+import { requireAppUser, type Access } from '../app-data/access.ts';
 import type { AppContext } from '../context.ts';
 import type { SyncedType } from '../db/synced-types.ts';
-import { findAppUser } from '../app-data/app-user-queries.ts';
-import { gone, notFound } from '../errors.ts';
+import { gone } from '../errors.ts';
 import { keyOf, loadCurrent } from './change-data.ts';
 import { changesAfter, newestChangeId, profilePrivacy, sweptThrough, type ChangeRow } from './change-queries.ts';
 import { openCursor, sealCursor, viewOf } from './cursor.ts';
@@ -70,15 +69,9 @@ export async function checkedSince(ctx: AppContext, access: Access, appUserId: n
   return changeId;
 }
 
-/** 404 unless the app user is there for the caller (its owner's, or shared with them). */
-export async function requireAppUser(access: Access, appUserId: number): Promise<void> {
-  if (!(await findAppUser(access.ctx.db.kysely, access.accountId, appUserId))) throw notFound();
-}
-
 /** GET /app/users/{id}/changes/: without `since`, the current cursor and nothing else. */
-export async function changesSince(access: Access, appUserId: number, since: string | undefined): Promise<ChangesPage> {
-  const { ctx } = access;
-  await requireAppUser(access, appUserId);
+export async function changesSince(ctx: AppContext, access: Access, appUserId: number, since: string | undefined): Promise<ChangesPage> {
+  requireAppUser(access, appUserId);
   const view = viewOf(access);
   if (since === undefined) {
     const changeId = await currentChangeId(ctx, access, appUserId);
@@ -90,7 +83,7 @@ export async function changesSince(access: Access, appUserId: number, since: str
   const last = page.at(-1);
   return {
     cursor: sealCursor(ctx.secrets.cursors, { appUserId, view, changeId: last ? last.id : after }),
-    changes: (await changesOf(access, appUserId, page)).map((placed) => placed.change),
+    changes: (await changesOf(ctx, access, appUserId, page)).map((placed) => placed.change),
     has_more: rows.length > PAGE_SIZE,
   };
 }
@@ -102,7 +95,7 @@ export interface Placed {
 }
 
 /** The page's rows as the caller sees them: each object once, at its last change. */
-export async function changesOf(access: Access, appUserId: number, rows: readonly ChangeRow[]): Promise<Placed[]> {
+export async function changesOf(ctx: AppContext, access: Access, appUserId: number, rows: readonly ChangeRow[]): Promise<Placed[]> {
   const lastOf = new Map<string, number>();
   const firstOf = new Map<string, ChangeRow>();
   for (const [index, row] of rows.entries()) {
@@ -123,8 +116,8 @@ export async function changesOf(access: Access, appUserId: number, rows: readonl
   }
   const hidesPrivate = !access.seesPrivate && latest.some((row) => row.type === 'profile' || underProfile(row.type));
   const [current, privacy] = await Promise.all([
-    loadCurrent(access.ctx.db.kysely, access, appUserId, wanted),
-    hidesPrivate ? profilePrivacy(access.ctx.db.kysely, access.accountId, appUserId) : Promise.resolve(undefined),
+    loadCurrent(ctx, access, ctx.db.kysely, appUserId, wanted),
+    hidesPrivate ? profilePrivacy(ctx.db.kysely, access.accountId, appUserId) : Promise.resolve(undefined),
   ]);
 
   const changes: Placed[] = [];

@@ -47,6 +47,7 @@ export interface StreamStart {
 
 class LiveStream {
   readonly #hub: EventHub;
+  readonly #ctx: AppContext;
   readonly start: StreamStart;
   /** What the per-IP cap counts this stream under. */
   readonly network: string;
@@ -55,8 +56,9 @@ class LiveStream {
   #again = false;
   closed = false;
 
-  constructor(hub: EventHub, start: StreamStart) {
+  constructor(hub: EventHub, ctx: AppContext, start: StreamStart) {
     this.#hub = hub;
+    this.#ctx = ctx;
     this.start = start;
     this.#after = start.after;
     this.network = clientNetwork(start.ip);
@@ -106,11 +108,12 @@ class LiveStream {
   async #read(after: number): Promise<Read> {
     const { access, view } = this.start;
     const { appUserId } = this.start.holder;
-    const rows = await changesAfter(access.ctx.db.kysely, access.accountId, appUserId, after, PAGE_SIZE);
+    const ctx = this.#ctx;
+    const rows = await changesAfter(ctx.db.kysely, access.accountId, appUserId, after, PAGE_SIZE);
     if (rows.length === 0) return { lastId: undefined, full: false, events: '' };
     let events = '';
-    for (const { change, at } of await changesOf(access, appUserId, rows)) {
-      events += `id: ${sealCursor(access.ctx.secrets.cursors, { appUserId, view, changeId: at })}\ndata: ${JSON.stringify({ type: change.type, id: change.id, op: change.op })}\n\n`;
+    for (const { change, at } of await changesOf(ctx, access, appUserId, rows)) {
+      events += `id: ${sealCursor(ctx.secrets.cursors, { appUserId, view, changeId: at })}\ndata: ${JSON.stringify({ type: change.type, id: change.id, op: change.op })}\n\n`;
     }
     return { lastId: rows.at(-1)!.id, full: rows.length === PAGE_SIZE, events };
   }
@@ -118,7 +121,7 @@ class LiveStream {
   /** Checks the stream may go on; ends it when not. */
   async check(): Promise<void> {
     if (this.closed) return;
-    const allowed = await streamStillAllowed(this.start.access.ctx.db.kysely, this.start.holder).catch(() => true);
+    const allowed = await streamStillAllowed(this.#ctx.db.kysely, this.start.holder).catch(() => true);
     if (!allowed) this.end();
   }
 
@@ -179,7 +182,7 @@ export class EventHub {
 
   /** Starts a stream whose response is already open: it first sends what came after `after`. */
   add(start: StreamStart): void {
-    const stream = new LiveStream(this, start);
+    const stream = new LiveStream(this, this.#ctx, start);
     add(this.#byOwner, stream.ownerAccountId, stream);
     add(this.#byCaller, start.holder.callerAccountId, stream);
     add(this.#byNetwork, stream.network, stream);

@@ -6,7 +6,8 @@ import { IdParams } from '../app-data/field-schemas.ts';
 import { onAppUser } from '../app-data/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 import type { App } from '../http/types.ts';
-import { checkedSince, currentChangeId, requireAppUser } from './change-service.ts';
+import { requireAppUser } from '../app-data/access.ts';
+import { checkedSince, currentChangeId } from './change-service.ts';
 import { viewOf } from './cursor.ts';
 import { EventHub } from './event-hub.ts';
 
@@ -45,9 +46,9 @@ export function registerEventRoutes(app: App, ctx: AppContext): EventHub {
       },
     },
     (request, reply) =>
-      onAppUser(ctx, request, 'read', async (access, appUserId) => {
+      onAppUser(request, 'read', async (access, appUserId) => {
         const caller = callerOf(request);
-        await requireAppUser(access, appUserId);
+        requireAppUser(access, appUserId);
         const lastEventId = request.headers['last-event-id'];
         const after =
           lastEventId === undefined

@@ -1,6 +1,7 @@
 // Whether a live stream may go on: its token still there, and the caller's access to the app
 // user what it was when the stream began.
 import type { Kysely } from 'kysely';
+import { currentGrant, grantSees } from '../auth/grants.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface StreamHolder {
@@ -28,17 +29,14 @@ export async function streamStillAllowed(db: Kysely<Database>, holder: StreamHol
       .executeTakeFirst();
     return own !== undefined;
   }
-  const accessor = await db
-    .selectFrom('accessors')
-    .select(['can_write', 'has_private_profile_access'])
-    .where('id', '=', holder.grant.accessorId)
-    .where('user_with_access_id', '=', holder.callerAccountId)
-    .where('app_user_id', '=', holder.appUserId)
-    .where('accepted_at', 'is not', null)
-    .executeTakeFirst();
+  // The app user itself is never private: the grant must still see it, held by the same
+  // account, with the rights the stream began with (its cursors are sealed to them).
+  const now = await currentGrant(db, holder.grant.accessorId);
   return (
-    accessor !== undefined &&
-    (accessor.can_write === 1) === holder.grant.canWrite &&
-    (accessor.has_private_profile_access === 1) === holder.grant.privateAccess
+    now !== undefined &&
+    now.accessorAccountId === holder.callerAccountId &&
+    grantSees(now, { app_user_id: holder.appUserId, in_private: 0 }) &&
+    now.canWrite === holder.grant.canWrite &&
+    now.privateAccess === holder.grant.privateAccess
   );
 }

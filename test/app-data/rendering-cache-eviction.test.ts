@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 
 const NOW = 1_800_000_000_000;
 const body = (bytes: number) => Buffer.alloc(bytes, 'x');
-const OWNER = { accessorId: 0, privateAccess: true };
+const OWNER = { accessorId: 0, seen: null };
 /** App user 7 at `dataVersion`. */
 const v = (dataVersion: number, appUserId = 7) => ({ appUserId, dataVersion });
 
@@ -67,10 +67,10 @@ describe('rendering cache bookkeeping', () => {
   test('whom a rendering was made for is kept with it; a read without a stamp the caller may have drops it', () => {
     const cache = new RenderingCache(400, 3_600_000);
     const stamp = cache.stamp(v(1), NOW);
-    cache.set('p|8', { accessorId: 3, privateAccess: false }, stamp, body(100), '"t"');
-    assert.deepEqual((({ accessorId, privateAccess }) => ({ accessorId, privateAccess }))(cache.viewerOf('p|8')!), {
+    cache.set('p|8', { accessorId: 3, seen: { app_user_id: 5, in_private: 0 } }, stamp, body(100), '"t"');
+    assert.deepEqual((({ accessorId, seen }) => ({ accessorId, seen }))(cache.viewerOf('p|8')!), {
       accessorId: 3,
-      privateAccess: false,
+      seen: { app_user_id: 5, in_private: 0 },
     });
     assert.equal(cache.get('p|8', undefined), undefined);
     assert.equal(cache.viewerOf('p|8'), undefined);

@@ -23,7 +23,8 @@ import { listAccountTokens } from '../../auth/token-queries.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import { toMediaResource, type MediaRow } from '../../media/media-view.ts';
+import { OWNER_URLS, toMediaResource, type MediaRow } from '../../media/media-view.ts';
+import { ownerAccess } from '../../app-data/access.ts';
 import { listAccessors, listAccessorsSharedWith } from '../../sharing/accessor-queries.ts';
 import { toAccessor } from '../../sharing/accessor-schemas.ts';
 import { extensionOf } from '../../storage/storage-keys.ts';
@@ -105,7 +106,7 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
       json.members(withoutLinks(exported), 'profiles');
       await writeProfiles(ctx, db, out, accountId, appUser.id);
       json.value(
-        (await listEmergencyItems(db, accountId, appUser.id)).map((row) => withoutLinks(toEmergencyItem(ctx, row))),
+        (await listEmergencyItems(db, accountId, appUser.id)).map((row) => withoutLinks(toEmergencyItem(ctx, OWNER_URLS, row))),
         'emergency_items',
       );
       json.value(
@@ -151,11 +152,12 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
 
 /** The app user's profiles, each with its topics and their items. */
 async function writeProfiles(ctx: AppContext, db: Kysely<Database>, out: PagedOutput, accountId: number, appUserId: number): Promise<void> {
+  const access = ownerAccess(accountId, appUserId);
   out.json.openArray('profiles');
   for (const profile of await listProfiles(db, accountId, appUserId)) {
     out.json.openObject();
     out.json.members(withoutLinks(toProfileDetail(ctx, profile, [])), 'topics');
-    await writeTopics(ctx, db, out, accountId, profile.id, 'topics');
+    await writeTopics(ctx, access, db, out, profile.id, 'topics');
     out.json.close();
   }
   out.json.close();
@@ -163,7 +165,7 @@ async function writeProfiles(ctx: AppContext, db: Kysely<Database>, out: PagedOu
 
 function exportFile(ctx: AppContext, row: MediaRow): ExportFile {
   const path = archivePath(row);
-  return { storageKey: row.storage_key, path, entry: { ...withoutLinks(toMediaResource(ctx, row)), path } };
+  return { storageKey: row.storage_key, path, entry: { ...withoutLinks(toMediaResource(ctx, OWNER_URLS, row)), path } };
 }
 
 /** `media/<id>-<name>.<ext>`: unique by the id; the name kept to letters, digits, `.`, `-`, `_` and spaces. */

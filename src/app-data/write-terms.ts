@@ -1,0 +1,24 @@
+// What one write is held to beyond the caller's access, given by the route that takes it in
+// and passed to the write kernel (owned-write.ts): none for most writes.
+
+/** A create's Idempotency-Key (idempotent-create.ts), claimed by the write kernel within the create's transaction. */
+export interface IdempotencyClaim {
+  accountId: number;
+  key: string;
+  /** The request's; an upload's is set once its file is read (`fingerprintUpload`). */
+  fingerprint: string;
+}
+
+export interface WriteTerms {
+  /**
+   * A conditional write's (If-Match, conditional-write.ts): the app user's data version its tag
+   * was checked at. The write is refused when another write came in between (`VersionMoved`),
+   * and the check is made again.
+   */
+  checkedAtVersion?: number;
+  /** A create sent with an Idempotency-Key: claimed in the create's transaction, so the key commits with it. */
+  idempotencyKey?: IdempotencyClaim;
+}
+
+/** A write held to nothing more. */
+export const NO_TERMS: WriteTerms = Object.freeze({});
