@@ -19,6 +19,8 @@ import { grantSees, type Grant } from '../auth/grants.ts';
 import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import { locate, type Kind, type Location } from './access-queries.ts';
 
 export type { Kind } from './access-queries.ts';
@@ -94,10 +96,16 @@ export function requireAppUser(access: Access, appUserId: number): void {
 }
 
 /** A decided access, with where the object was found when it was located (null: it was not). */
-export interface Decision {
+export interface Decision<L extends Location = Location> {
   access: Access;
-  location: Location | null;
+  location: L | null;
 }
+
+/**
+ * How a caller with grants has an object located: `locate` for its kind, or a read's own query
+ * that also fetches what the read answers.
+ */
+export type Locator<L extends Location> = (db: Kysely<Database>, id: number) => Promise<L | undefined>;
 
 /**
  * The caller's access to the object `kind` `id` (or to what is under it), for a request that
@@ -105,10 +113,17 @@ export interface Decision {
  * 404); a caller with grants has it located: its own, or under a shared app user it may see
  * (404 otherwise), and then 403 when the grant does not allow `need`.
  */
-export async function objectAccess(ctx: AppContext, caller: Caller, kind: Kind, id: number, need: Need): Promise<Decision> {
+export async function objectAccess<L extends Location = Location>(
+  ctx: AppContext,
+  caller: Caller,
+  kind: Kind,
+  id: number,
+  need: Need,
+  locator?: Locator<L>,
+): Promise<Decision<L>> {
   const grants = await caller.grants();
   if (grants.length === 0) return { access: ownerAccess(caller.accountId), location: null };
-  const location = await locate(ctx.db.kysely, kind, id);
+  const location = locator ? await locator(ctx.db.kysely, id) : ((await locate(ctx.db.kysely, kind, id)) as L | undefined);
   if (!location) throw notFound();
   if (location.account_id === caller.accountId) return { access: ownerAccess(caller.accountId, location.app_user_id), location };
   const grant = grants.find((g) => grantSees(g, location));

@@ -19,7 +19,7 @@ import { entityTag, tagListMatches } from '../http/entity-tags.ts';
 import type { Access } from './access.ts';
 import { VersionMoved } from './owned-write.ts';
 import { NO_TERMS, type WriteTerms } from './write-terms.ts';
-import { isStream } from './tree-views.ts';
+import { isStream } from '../spool/spool-file.ts';
 
 /** Checks made again when other writes keep landing in between, before giving up with 412. */
 const ATTEMPTS = 5;

@@ -6,6 +6,7 @@ import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
 import { NOT_ALLOWED } from './access.ts';
 import { IdParams } from './field-schemas.ts';
+import { locateItem } from './item-queries.ts';
 import { ItemBody, ItemPatchBody, ItemSchema } from './item-schemas.ts';
 import { createItem, getItem, removeItem, updateItem } from './item-service.ts';
 import { loadItems } from './item-loads.ts';
@@ -86,7 +87,7 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
         response: { 200: ItemSchema, ...errors({ auth: true, notFound: true }) },
       },
     },
-    (request) => onObject(ctx, request, 'item', 'read', (a, id, location) => getItem(ctx, a, id, location)),
+    (request) => onObject(ctx, request, 'item', 'read', (a, id, location) => getItem(ctx, a, id, location), locateItem),
   );
 
   const changeSchemas = { patch: ItemPatchBody, put: ItemBody };

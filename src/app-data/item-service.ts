@@ -3,7 +3,6 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Access } from './access.ts';
-import { isLocatedItem, type Location } from './access-queries.ts';
 import type { Database } from '../db/schema.ts';
 import { fieldError, invalid, nonFieldError, notFound } from '../errors.ts';
 import {
@@ -16,6 +15,7 @@ import {
   updateImageContent,
   updateItemName,
   type ImageContentValues,
+  type LocatedItem,
 } from './item-queries.ts';
 import {
   NO_IMAGE_CONTENT,
@@ -28,14 +28,15 @@ import {
 } from './item-schemas.ts';
 import { insertEntries, replaceEntries } from './list-entry-queries.ts';
 import { invalidMediaReferences } from './media-references.ts';
-import { countAdded, writeListItemUnderTopic, writeOwned, writeUnderTopic, type Held } from './owned-write.ts';
+import { countAdded, writeOwned, writeUnderTopic, type Held } from './owned-write.ts';
+import { writeListItemUnderTopic } from './list-item-creates.ts';
 import type { WriteTerms } from './write-terms.ts';
 import { loadItems } from './item-loads.ts';
 import { enforceAccountBounds, enforceQuota, type Usage } from './quotas.ts';
 
 /** `location`: where the item was found, with its row, when the access decision located it. */
-export async function getItem(ctx: AppContext, access: Access, id: number, location: Location | null = null): Promise<Item> {
-  if (!isLocatedItem(location)) return reload(ctx, access, ctx.db.kysely, id);
+export async function getItem(ctx: AppContext, access: Access, id: number, location: LocatedItem | null = null): Promise<Item> {
+  if (!location) return reload(ctx, access, ctx.db.kysely, id);
   const [item] = await loadItems(ctx, access, ctx.db.kysely, { itemId: id }, [location]);
   if (!item) throw notFound();
   return item;

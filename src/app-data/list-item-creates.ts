@@ -1,5 +1,5 @@
-// List item creates where the database has the write functions (PostgreSQL; chosen by the
-// write kernel, owned-write.ts): those that arrive in one
+// List item creates where the database has the write functions (PostgreSQL; elsewhere they go
+// through the write kernel's writeUnderTopic, owned-write.ts): those that arrive in one
 // turn of the event loop go to the database as one call of create_list_items (migration 0012),
 // one round trip and one durable commit for them all, as the token lookups of one turn are one
 // query (auth/token-finder.ts). Each create makes the same checks in the same order as the
@@ -7,12 +7,15 @@
 // caller's, 400 over the items quota or an account-wide bound; one create's refusal does not
 // touch the others.
 import DataLoader from 'dataloader';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
 import { codeOf } from '../db/driver-errors.ts';
 import { notFound } from '../errors.ts';
 import type { ListEntryRow } from './list-entry-schemas.ts';
-import { entriesBoundRefusal, itemsBoundRefusal, quotaRefusal } from './quotas.ts';
+import { writeUnderTopic, type Held } from './owned-write.ts';
+import { entriesBoundRefusal, itemsBoundRefusal, quotaRefusal, type Usage } from './quotas.ts';
+import type { WriteTerms } from './write-terms.ts';
 
 const CALL = 'select o_index, o_outcome, o_item_id, o_list_content_id, o_entry_ids from create_list_items($1, $2, $3, $4, $5, $6, $7, $8)';
 
@@ -118,4 +121,23 @@ function loaderFor(ctx: AppContext): DataLoader<ListItemCreate, CreatedListItem>
 /** Creates the list item with the others that arrive in this turn; resolves once it is durable. */
 export function createListItemTogether(ctx: AppContext, create: ListItemCreate): Promise<CreatedListItem> {
   return loaderFor(ctx).load(create);
+}
+
+/**
+ * A list item create under one of the caller's topics: gathered with the others of this turn
+ * into one database call where the database has the write functions, answered by `answer`;
+ * elsewhere `write` runs through `writeUnderTopic`. Both paths check and answer alike.
+ */
+export async function writeListItemUnderTopic<T>(
+  ctx: AppContext,
+  terms: WriteTerms,
+  create: ListItemCreate,
+  answer: (created: CreatedListItem) => T,
+  write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
+): Promise<T> {
+  // A create under an Idempotency-Key claims it in its own transaction: not gathered.
+  if (!ctx.db.writeFunctions || terms.idempotencyKey) {
+    return writeUnderTopic(ctx, terms, create.accountId, create.topicId, write, { items: 1, entries: create.texts.length });
+  }
+  return answer(await createListItemTogether(ctx, create));
 }

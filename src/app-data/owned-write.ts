@@ -31,10 +31,9 @@ import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
 import { claimKey } from './idempotent-create.ts';
-import { createListItemTogether, type CreatedListItem, type ListItemCreate } from './list-item-creates.ts';
 import type { Usage } from './quotas.ts';
 import type { WriteTerms } from './write-terms.ts';
-import { topicAppUser } from './topic-queries.ts';
+import { topicAppUser } from './access-queries.ts';
 
 /** What a write finds first: the caller's object, with the app user that holds it. */
 export interface Held {
@@ -168,25 +167,6 @@ export async function writeUnderTopic<T>(
     await claimKey(ctx, trx, terms.idempotencyKey);
     return write(trx, { app_user_id: id }, usage);
   });
-}
-
-/**
- * A list item create under one of the caller's topics: gathered with the others of this turn
- * into one database call where the database has the write functions, answered by `answer`;
- * elsewhere `write` runs through `writeUnderTopic`. Both paths check and answer alike.
- */
-export async function writeListItemUnderTopic<T>(
-  ctx: AppContext,
-  terms: WriteTerms,
-  create: ListItemCreate,
-  answer: (created: CreatedListItem) => T,
-  write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
-): Promise<T> {
-  // A create under an Idempotency-Key claims it in its own transaction: not gathered.
-  if (!ctx.db.writeFunctions || terms.idempotencyKey) {
-    return writeUnderTopic(ctx, terms, create.accountId, create.topicId, write, { items: 1, entries: create.texts.length });
-  }
-  return answer(await createListItemTogether(ctx, create));
 }
 
 /**

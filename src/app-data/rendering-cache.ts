@@ -22,7 +22,7 @@ import { notFound } from '../errors.ts';
 import { entityTag, sendTagged } from '../http/entity-tags.ts';
 import { expiryFor } from '../media/signed-urls.ts';
 import { grantSees, objectAccess, type Access, type Kind, type Seen } from './access.ts';
-import { isStream } from './tree-views.ts';
+import { isStream } from '../spool/spool-file.ts';
 
 /** Whom a rendering was made for: its owner (accessor 0), or one accessor, with where what it shows was found. */
 interface Viewer {

@@ -8,7 +8,7 @@ import { callerOf } from '../auth/token-auth.ts';
 import { errors } from '../http/error-schemas.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
-import { appUserAccess, NOT_ALLOWED, objectAccess, type Access, type Kind, type Need } from './access.ts';
+import { appUserAccess, NOT_ALLOWED, objectAccess, type Access, type Kind, type Locator, type Need } from './access.ts';
 import type { Location } from './access-queries.ts';
 import { writeIfMatch, type Current } from './conditional-write.ts';
 import { IdParams } from './field-schemas.ts';
@@ -19,17 +19,18 @@ type WithId = FastifyRequest & { params: { id: string } };
 /**
  * `run` with the caller's access to the object `kind` the path's `{id}` names, or to what is
  * under it, decided first; `location`: where the object was found when it had to be located
- * (a caller with grants), for a read that can use it.
+ * (a caller with grants), for a read that can use it; `locator`: a read's own locate (access.ts).
  */
-export async function onObject<T>(
+export async function onObject<T, L extends Location = Location>(
   ctx: AppContext,
   request: WithId,
   kind: Kind,
   need: Need,
-  run: (access: Access, id: number, location: Location | null) => Promise<T>,
+  run: (access: Access, id: number, location: L | null) => Promise<T>,
+  locator?: Locator<L>,
 ): Promise<T> {
   const id = parseId(request.params.id);
-  const { access, location } = await objectAccess(ctx, callerOf(request), kind, id, need);
+  const { access, location } = await objectAccess(ctx, callerOf(request), kind, id, need, locator);
   return run(access, id, location);
 }
 

@@ -1,5 +1,6 @@
 // Queries on topics. Every one takes the caller's account id.
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { topicAppUser } from './access-queries.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { TopicRow } from './topic-schemas.ts';
@@ -23,14 +24,6 @@ export function topicsQuery(db: Kysely<Database>, accountId: Id, scope: TopicSco
   const [column, value] =
     'profileId' in scope ? (['topics.profile_id', scope.profileId] as const) : (['topics.id', scope.topicId] as const);
   return db.selectFrom('topics').select(COLUMNS).where(column, '=', value).where('topics.account_id', '=', accountId).orderBy('topics.id');
-}
-
-/**
- * The app user who holds the topic in scope, as a scalar subquery rather than a join: the same
- * plan, which SQLite runs faster, and item creates look it up every time.
- */
-export function topicAppUser(eb: ExpressionBuilder<Database, 'topics'>) {
-  return eb.selectFrom('profiles').select('profiles.app_user_id').whereRef('profiles.id', '=', 'topics.profile_id').$asScalar();
 }
 
 export const selectOwnedTopic = preparedQuery((db, p: { accountId: number; id: number }) =>

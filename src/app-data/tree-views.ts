@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ReadSlots } from '../spool/read-slots.ts';
-import { SpoolFile } from '../spool/spool-file.ts';
+import { isStream, SpoolFile } from '../spool/spool-file.ts';
 import { JsonWriter } from '../spool/json-writer.ts';
 import type { PagedOutput } from './paged-tree.ts';
 import type { HeldCounts } from './tree-queries.ts';
@@ -79,8 +79,4 @@ export async function spoolView<R>(
 export function sendView<T>(reply: FastifyReply, view: T | Readable): T | FastifyReply {
   if (isStream(view)) return reply.type('application/json; charset=utf-8').send(view);
   return view;
-}
-
-export function isStream(value: unknown): value is Readable {
-  return typeof value === 'object' && value !== null && typeof (value as Readable).pipe === 'function';
 }

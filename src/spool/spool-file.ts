@@ -77,3 +77,8 @@ export class SpoolFile {
     if (!this.#file.write(text)) await once(this.#file, 'drain');
   }
 }
+
+/** Whether an answer is a stream to send as it is (a spooled one), not a value to serialise. */
+export function isStream(value: unknown): value is Readable {
+  return typeof value === 'object' && value !== null && typeof (value as Readable).pipe === 'function';
+}
