@@ -226,7 +226,7 @@ export async function w1(ctx: BenchContext): Promise<void> {
   await readWorkload(ctx, 'W1', 'W1 GET /app/profiles/{id}/', profileReads(ctx.readers));
 }
 
-/** The rendering cache holds nothing (src/app-data/rendering-cache.ts keeps no rendering larger than a quarter of it). */
+/** The rendering cache holds nothing (src/app-data/views/rendering-cache.ts keeps no rendering larger than a quarter of it). */
 export const NO_RENDER_CACHE = { RENDER_CACHE_BYTES: '0' };
 
 /** W1u: W1 with every read a rendering-cache miss, as the first read after each write is. */

@@ -16,7 +16,7 @@ import { deleteChallengesBefore } from './mfa/mfa-queries.ts';
 import { deleteWebauthnChallengesBefore } from './passkeys/challenge-queries.ts';
 import { deleteOidcLeftoversBefore } from './identities/flow-queries.ts';
 import { deleteExpiredHolds } from './emails/unverified-holds.ts';
-import { deleteKeysBefore, KEY_LIFETIME_MS } from '../app-data/idempotent-create.ts';
+import { deleteKeysBefore, KEY_LIFETIME_MS } from '../app-data/kernel/idempotent-create.ts';
 import { deleteViewsBefore } from '../emergency/emergency-link-queries.ts';
 import { VIEW_RETENTION_MS } from '../emergency/emergency-link-service.ts';
 import { sweepChangeLog } from '../sync/change-retention.ts';

@@ -8,7 +8,7 @@ import { registerGalleryRoutes } from './gallery-routes.ts';
 import { registerItemRoutes } from './item-routes.ts';
 import { registerListEntryRoutes } from './list-entry-routes.ts';
 import { registerProfileRoutes } from './profile-routes.ts';
-import { RenderingCache } from './rendering-cache.ts';
+import { RenderingCache } from './views/rendering-cache.ts';
 import { registerTopicRoutes } from './topic-routes.ts';
 
 export function registerAppDataRoutes(app: App, ctx: AppContext): void {

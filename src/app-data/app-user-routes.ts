@@ -5,11 +5,11 @@ import { callerOf } from '../auth/token-auth.ts';
 import type { App } from '../http/types.ts';
 import { AppUserBody, AppUserDetailSchema, AppUserSchema } from './app-user-schemas.ts';
 import { changeAppUser, createAppUser, getAppUser, listCallerAppUsers, removeAppUser } from './app-user-service.ts';
-import { NOT_ALLOWED } from './access.ts';
-import { IdParams } from './field-schemas.ts';
-import { writeIfMatch, type Current } from './conditional-write.ts';
-import { createdOnce } from './idempotent-create.ts';
-import { onAppUser, registerDelete } from './route-helpers.ts';
+import { NOT_ALLOWED } from './kernel/access.ts';
+import { IdParams } from './kernel/field-schemas.ts';
+import { writeIfMatch, type Current } from './kernel/conditional-write.ts';
+import { createdOnce } from './kernel/idempotent-create.ts';
+import { onAppUser, registerDelete } from './kernel/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['app users'];

@@ -3,7 +3,7 @@
 // them.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { LongTextField, NameField, Nullable, Url } from './field-schemas.ts';
+import { LongTextField, NameField, Nullable, Url } from './kernel/field-schemas.ts';
 import { ProfileSchema, type Profile } from './profile-schemas.ts';
 import { appUserUrl, emergencyContactsUrl, emergencyItemsUrl, galleryUrl, profilesUrl } from './urls.ts';
 

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { UniqueIndex } from '../db/database.ts';
 import { nonFieldError, notFound } from '../errors.ts';
 import { queueMediaRemoval } from '../media/media-removal.ts';
-import type { Access } from './access.ts';
+import type { Access } from './kernel/access.ts';
 import {
   accountFirstName,
   accountHasAppUser,
@@ -27,9 +27,9 @@ import {
   type AppUserInput,
   type AppUserRow,
 } from './app-user-schemas.ts';
-import { claimKey } from './idempotent-create.ts';
-import { ownedAppUser, writeOwned } from './owned-write.ts';
-import type { WriteTerms } from './write-terms.ts';
+import { claimKey } from './kernel/idempotent-create.ts';
+import { ownedAppUser, writeOwned } from './kernel/owned-write.ts';
+import type { WriteTerms } from './kernel/write-terms.ts';
 import { listProfiles } from './profile-queries.ts';
 import { toProfile } from './profile-schemas.ts';
 

@@ -6,8 +6,8 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { ownedAppUser, writeOwned } from './owned-write.ts';
-import { NO_TERMS } from './write-terms.ts';
+import { ownedAppUser, writeOwned } from './kernel/owned-write.ts';
+import { NO_TERMS } from './kernel/write-terms.ts';
 
 const ENTRIES_PER_BATCH = 5_000;
 const ITEMS_PER_BATCH = 500;

@@ -10,11 +10,11 @@ import {
   listUserEmergencyContacts,
   removeEmergencyContact,
 } from './emergency-contact-service.ts';
-import { NOT_ALLOWED } from './access.ts';
-import { IdParams } from './field-schemas.ts';
-import type { Current } from './conditional-write.ts';
-import { createdOnce } from './idempotent-create.ts';
-import { changeObject, onAppUser, onObject, registerDelete } from './route-helpers.ts';
+import { NOT_ALLOWED } from './kernel/access.ts';
+import { IdParams } from './kernel/field-schemas.ts';
+import type { Current } from './kernel/conditional-write.ts';
+import { createdOnce } from './kernel/idempotent-create.ts';
+import { changeObject, onAppUser, onObject, registerDelete } from './kernel/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['emergency contacts'];

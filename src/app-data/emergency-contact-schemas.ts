@@ -1,7 +1,7 @@
 // Emergency contact (docs/app-data.md): {id, url, name, relation, phone_number, alt_phone_number, email}.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { NAME_MAX_LENGTH, NameField, Url } from './field-schemas.ts';
+import { NAME_MAX_LENGTH, NameField, Url } from './kernel/field-schemas.ts';
 import { emergencyContactUrl } from './urls.ts';
 
 // validation-errors.ts recognises the \d{9,15} patterns and words the v1 phone message.

@@ -1,6 +1,6 @@
 // Emergency contacts (docs/app-data.md).
 import type { AppContext } from '../context.ts';
-import { requireAppUser, type Access } from './access.ts';
+import { requireAppUser, type Access } from './kernel/access.ts';
 import { notFound } from '../errors.ts';
 import {
   countEmergencyContacts,
@@ -17,9 +17,9 @@ import {
   type EmergencyContactChanges,
   type EmergencyContactInput,
 } from './emergency-contact-schemas.ts';
-import { ownedAppUser, writeOwned } from './owned-write.ts';
-import type { WriteTerms } from './write-terms.ts';
-import { enforceQuota } from './quotas.ts';
+import { ownedAppUser, writeOwned } from './kernel/owned-write.ts';
+import type { WriteTerms } from './kernel/write-terms.ts';
+import { enforceQuota } from './kernel/quotas.ts';
 
 const WRITABLE_FIELDS = ['name', 'relation', 'phone_number', 'alt_phone_number', 'email'] as const;
 

@@ -3,7 +3,7 @@
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { toMediaResource, type MediaRow, type SignedFor } from '../media/media-view.ts';
-import { LongTextField, MediaIdField, MediaObjectSchema, NameField, Nullable, Url } from './field-schemas.ts';
+import { LongTextField, MediaIdField, MediaObjectSchema, NameField, Nullable, Url } from './kernel/field-schemas.ts';
 import { emergencyItemUrl } from './urls.ts';
 
 export const EmergencyItemSchema = Type.Object({

@@ -1,7 +1,7 @@
 // Emergency items (docs/app-data.md): the attached media must be the same app user's.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
-import { requireAppUser, type Access } from './access.ts';
+import { requireAppUser, type Access } from './kernel/access.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid, notFound } from '../errors.ts';
 import {
@@ -15,9 +15,9 @@ import {
 } from './emergency-item-queries.ts';
 import { toEmergencyItem, type EmergencyItem, type EmergencyItemChanges, type EmergencyItemInput } from './emergency-item-schemas.ts';
 import { invalidMediaReferences } from './media-references.ts';
-import { ownedAppUser, writeOwned } from './owned-write.ts';
-import type { WriteTerms } from './write-terms.ts';
-import { enforceQuota } from './quotas.ts';
+import { ownedAppUser, writeOwned } from './kernel/owned-write.ts';
+import type { WriteTerms } from './kernel/write-terms.ts';
+import { enforceQuota } from './kernel/quotas.ts';
 
 export async function listUserEmergencyItems(ctx: AppContext, access: Access, appUserId: number): Promise<EmergencyItem[]> {
   const { accountId } = access;

@@ -6,13 +6,13 @@ import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
 import { readUploadForm, uploadLimits } from '../media/media-upload.ts';
 import { MediaResourceSchema } from '../media/media-view.ts';
-import { NOT_ALLOWED } from './access.ts';
-import { IdParams } from './field-schemas.ts';
+import { NOT_ALLOWED } from './kernel/access.ts';
+import { IdParams } from './kernel/field-schemas.ts';
 import { MediaListSchema, MediaPatchBody, MediaPutBody, UploadFormSchema } from './gallery-schemas.ts';
 import { getMedia, listGallery, removeMedia, updateMedia, uploadMedia } from './gallery-service.ts';
-import type { Current } from './conditional-write.ts';
-import { createdOnce } from './idempotent-create.ts';
-import { changeObject, onAppUser, onObject, registerDelete } from './route-helpers.ts';
+import type { Current } from './kernel/conditional-write.ts';
+import { createdOnce } from './kernel/idempotent-create.ts';
+import { changeObject, onAppUser, onObject, registerDelete } from './kernel/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['media'];

@@ -1,7 +1,7 @@
 // Request shapes of the media gallery (docs/app-data.md). The response shape, MediaResourceSchema,
 // lives in src/media/media-view.ts because items and emergency items embed it too.
 import { Type, type Static } from 'typebox';
-import { NAME_MAX_LENGTH, NameField } from './field-schemas.ts';
+import { NAME_MAX_LENGTH, NameField } from './kernel/field-schemas.ts';
 import { MediaResourceSchema } from '../media/media-view.ts';
 
 export const MediaListSchema = Type.Array(MediaResourceSchema);

@@ -1,11 +1,11 @@
 // The gallery's logic: list, upload, rename, delete. Database writes go through the
-// owned-write kernel (src/app-data/owned-write.ts); stored files follow the database: an upload's file
+// owned-write kernel (src/app-data/kernel/owned-write.ts); stored files follow the database: an upload's file
 // is committed inside the transaction (and removed if the transaction fails), a deleted
 // resource's file is removed after the commit by an outbox message written with the delete.
-import { fingerprintUpload } from './idempotent-create.ts';
+import { fingerprintUpload } from './kernel/idempotent-create.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { requireAppUser, type Access } from './access.ts';
+import { requireAppUser, type Access } from './kernel/access.ts';
 import { invalid, notFound, type FieldErrors } from '../errors.ts';
 import { removeMediaFiles } from '../media/media-cleanup.ts';
 import { queueMediaRemoval } from '../media/media-removal.ts';
@@ -14,9 +14,9 @@ import { toMediaResource, type MediaResource } from '../media/media-view.ts';
 import { countMedia, deleteMedia, findMedia, insertMedia, listMedia, renameMedia } from './gallery-queries.ts';
 import type { MediaChanges } from './gallery-schemas.ts';
 import { checkUploadFields } from './gallery-upload-fields.ts';
-import { ownedAppUser, writeOwned } from './owned-write.ts';
-import type { WriteTerms } from './write-terms.ts';
-import { enforceAccountBounds, enforceQuota } from './quotas.ts';
+import { ownedAppUser, writeOwned } from './kernel/owned-write.ts';
+import type { WriteTerms } from './kernel/write-terms.ts';
+import { enforceAccountBounds, enforceQuota } from './kernel/quotas.ts';
 
 /** Without `access.seesPrivate`: without the resources used only in private profiles. */
 export async function listGallery(ctx: AppContext, access: Access, appUserId: number): Promise<MediaResource[]> {

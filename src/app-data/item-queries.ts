@@ -2,7 +2,7 @@
 import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
-import type { Location } from './access-queries.ts';
+import type { Location } from './kernel/access-queries.ts';
 
 /** Which items to read: those of a profile (all its topics), of a topic, one, or a page of them (the export). */
 export type ItemScope = { profileId: Id } | { topicId: number } | { itemId: number } | { itemIds: readonly number[] };

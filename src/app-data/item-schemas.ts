@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 import { namedExamples } from '../http/openapi-document.ts';
 import type { AppContext } from '../context.ts';
 import { toMediaResource, type MediaResource, type SignedFor } from '../media/media-view.ts';
-import { LongTextField, MediaIdField, MediaObjectSchema, NameField, Nullable, Url } from './field-schemas.ts';
+import { LongTextField, MediaIdField, MediaObjectSchema, NameField, Nullable, Url } from './kernel/field-schemas.ts';
 import type { ItemRow } from './item-queries.ts';
 import { EntryTextField, ListEntrySchema, toListEntry, type ListEntryRow } from './list-entry-schemas.ts';
 import { itemUrl } from './urls.ts';

@@ -2,7 +2,7 @@
 // the same app user only, a list written as a whole.
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
-import type { Access } from './access.ts';
+import type { Access } from './kernel/access.ts';
 import type { Database } from '../db/schema.ts';
 import { fieldError, invalid, nonFieldError, notFound } from '../errors.ts';
 import {
@@ -28,11 +28,11 @@ import {
 } from './item-schemas.ts';
 import { insertEntries, replaceEntries } from './list-entry-queries.ts';
 import { invalidMediaReferences } from './media-references.ts';
-import { countAdded, writeOwned, writeUnderTopic, type Held } from './owned-write.ts';
+import { countAdded, writeOwned, writeUnderTopic, type Held } from './kernel/owned-write.ts';
 import { writeListItemUnderTopic } from './list-item-creates.ts';
-import type { WriteTerms } from './write-terms.ts';
-import { loadItems } from './item-loads.ts';
-import { enforceAccountBounds, enforceQuota, type Usage } from './quotas.ts';
+import type { WriteTerms } from './kernel/write-terms.ts';
+import { loadItems } from './views/item-loads.ts';
+import { enforceAccountBounds, enforceQuota, type Usage } from './kernel/quotas.ts';
 
 /** `location`: where the item was found, with its row, when the access decision located it. */
 export async function getItem(ctx: AppContext, access: Access, id: number, location: LocatedItem | null = null): Promise<Item> {

@@ -2,13 +2,13 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
-import { NOT_ALLOWED } from './access.ts';
-import { IdParams } from './field-schemas.ts';
+import { NOT_ALLOWED } from './kernel/access.ts';
+import { IdParams } from './kernel/field-schemas.ts';
 import { ListEntryBody, ListEntryPatchBody, ListEntrySchema } from './list-entry-schemas.ts';
 import { changeEntry, createEntry, getEntry, listItemEntries, removeEntry } from './list-entry-service.ts';
-import type { Current } from './conditional-write.ts';
-import { createdOnce } from './idempotent-create.ts';
-import { changeObject, onObject, registerDelete } from './route-helpers.ts';
+import type { Current } from './kernel/conditional-write.ts';
+import { createdOnce } from './kernel/idempotent-create.ts';
+import { changeObject, onObject, registerDelete } from './kernel/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['list entries'];

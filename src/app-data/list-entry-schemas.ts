@@ -1,7 +1,7 @@
 // List entry (docs/app-data.md): {id, url, text}, text required, at most 255 characters.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { NAME_MAX_LENGTH, Url } from './field-schemas.ts';
+import { NAME_MAX_LENGTH, Url } from './kernel/field-schemas.ts';
 import { listEntryUrl } from './urls.ts';
 
 export const EntryTextField = Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH });

@@ -1,13 +1,13 @@
 // List entries (docs/app-data.md): the entries of a list item, one by one. An image item has no
 // list: its entries are 404, like a missing item's.
 import type { AppContext } from '../context.ts';
-import type { Access } from './access.ts';
+import type { Access } from './kernel/access.ts';
 import { notFound } from '../errors.ts';
 import { countEntries, deleteEntry, findEntry, findListOfItem, insertEntry, listEntries, updateEntry } from './list-entry-queries.ts';
 import { toListEntry, type ListEntry } from './list-entry-schemas.ts';
-import { writeOwned } from './owned-write.ts';
-import type { WriteTerms } from './write-terms.ts';
-import { enforceAccountBounds, enforceQuota } from './quotas.ts';
+import { writeOwned } from './kernel/owned-write.ts';
+import type { WriteTerms } from './kernel/write-terms.ts';
+import { enforceAccountBounds, enforceQuota } from './kernel/quotas.ts';
 
 export async function listItemEntries(ctx: AppContext, access: Access, itemId: number): Promise<ListEntry[]> {
   const { accountId } = access;

@@ -13,9 +13,9 @@ import type { Database } from '../db/schema.ts';
 import { codeOf } from '../db/driver-errors.ts';
 import { notFound } from '../errors.ts';
 import type { ListEntryRow } from './list-entry-schemas.ts';
-import { writeUnderTopic, type Held } from './owned-write.ts';
-import { entriesBoundRefusal, itemsBoundRefusal, quotaRefusal, type Usage } from './quotas.ts';
-import type { WriteTerms } from './write-terms.ts';
+import { writeUnderTopic, type Held } from './kernel/owned-write.ts';
+import { entriesBoundRefusal, itemsBoundRefusal, quotaRefusal, type Usage } from './kernel/quotas.ts';
+import type { WriteTerms } from './kernel/write-terms.ts';
 
 const CALL = 'select o_index, o_outcome, o_item_id, o_list_content_id, o_entry_ids from create_list_items($1, $2, $3, $4, $5, $6, $7, $8)';
 

@@ -3,7 +3,7 @@
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { Flag } from '../db/schema.ts';
-import { NameField, Url } from './field-schemas.ts';
+import { NameField, Url } from './kernel/field-schemas.ts';
 import { TopicSchema, type Topic } from './topic-schemas.ts';
 import { profileUrl, topicsUrl } from './urls.ts';
 

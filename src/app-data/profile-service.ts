@@ -6,10 +6,10 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { requireAppUser, requireOwner, type Access } from './access.ts';
-import { loadProfileDetail } from './profile-detail.ts';
-import { ownedAppUser, writeOwned } from './owned-write.ts';
-import type { WriteTerms } from './write-terms.ts';
+import { requireAppUser, requireOwner, type Access } from './kernel/access.ts';
+import { loadProfileDetail } from './views/profile-detail.ts';
+import { ownedAppUser, writeOwned } from './kernel/owned-write.ts';
+import type { WriteTerms } from './kernel/write-terms.ts';
 import {
   clearDefaultProfile,
   countProfiles,
@@ -20,7 +20,7 @@ import {
   updateProfile,
 } from './profile-queries.ts';
 import { toProfile, type Profile, type ProfileChanges, type ProfileDetail } from './profile-schemas.ts';
-import { enforceQuota } from './quotas.ts';
+import { enforceQuota } from './kernel/quotas.ts';
 
 const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
 

@@ -1,6 +1,6 @@
 // Queries on topics. Every one takes the caller's account id.
 import type { Kysely } from 'kysely';
-import { topicAppUser } from './access-queries.ts';
+import { topicAppUser } from './kernel/access-queries.ts';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { TopicRow } from './topic-schemas.ts';

@@ -2,14 +2,14 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { App } from '../http/types.ts';
-import { NOT_ALLOWED } from './access.ts';
-import { IdParams } from './field-schemas.ts';
-import type { Current } from './conditional-write.ts';
-import { createdOnce } from './idempotent-create.ts';
-import { changeObject, onObject, registerDelete } from './route-helpers.ts';
+import { NOT_ALLOWED } from './kernel/access.ts';
+import { IdParams } from './kernel/field-schemas.ts';
+import type { Current } from './kernel/conditional-write.ts';
+import { createdOnce } from './kernel/idempotent-create.ts';
+import { changeObject, onObject, registerDelete } from './kernel/route-helpers.ts';
 import { TopicBody, TopicPatchBody, TopicSchema } from './topic-schemas.ts';
 import { changeTopic, createTopic, getTopic, listTopics, removeTopic } from './topic-service.ts';
-import { sendView } from './tree-views.ts';
+import { sendView } from './views/tree-views.ts';
 import { TOPIC_TYPES, TopicTypeSchema } from './topic-types.ts';
 import { errors } from '../http/error-schemas.ts';
 

@@ -1,7 +1,7 @@
 // Topic (docs/app-data.md): {id, url, name, topic_type, items_url, items}, items in full, everywhere.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { NameField, Url } from './field-schemas.ts';
+import { NameField, Url } from './kernel/field-schemas.ts';
 import { ItemSchema, type Item } from './item-schemas.ts';
 import { TopicTypeField } from './topic-types.ts';
 import { itemsUrl, topicUrl } from './urls.ts';

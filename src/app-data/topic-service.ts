@@ -1,18 +1,18 @@
 // Topics (docs/app-data.md): read with their items in full, written through the owned-write kernel.
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
-import type { Access } from './access.ts';
+import type { Access } from './kernel/access.ts';
 import { notFound } from '../errors.ts';
-import { writeOwned } from './owned-write.ts';
-import type { WriteTerms } from './write-terms.ts';
-import { loadTopics } from './profile-detail.ts';
-import { writeTopic, writeTopics } from './paged-tree.ts';
+import { writeOwned } from './kernel/owned-write.ts';
+import type { WriteTerms } from './kernel/write-terms.ts';
+import { loadTopics } from './views/profile-detail.ts';
+import { writeTopic, writeTopics } from './views/paged-tree.ts';
 import { findProfile } from './profile-queries.ts';
-import { enforceQuota } from './quotas.ts';
+import { enforceQuota } from './kernel/quotas.ts';
 import { countTopics, deleteTopic, findTopic, insertTopic, updateTopic } from './topic-queries.ts';
 import { toTopic, type Topic } from './topic-schemas.ts';
-import { findProfileWithHeld, findTopicWithHeld } from './tree-queries.ts';
-import { fitsInline, spoolView } from './tree-views.ts';
+import { findProfileWithHeld, findTopicWithHeld } from './views/tree-queries.ts';
+import { fitsInline, spoolView } from './views/tree-views.ts';
 
 /** A stream when the app user holds more than the inline bounds (tree-views.ts). */
 export async function listTopics(ctx: AppContext, access: Access, profileId: number): Promise<Topic[] | Readable> {

@@ -28,7 +28,7 @@ export interface Seen {
 /**
  * The rule of what an accessor sees (docs/sharing.md): what its grant's app user holds, and of
  * that what is private (a private profile, what lies under one, media used only there) only with
- * private access. The access decision (app-data/access.ts), the rendering cache, the live stream
+ * private access. The access decision (app-data/kernel/access.ts), the rendering cache, the live stream
  * and the signed download all ask this; it sits here, beside the grants, because media/ may not
  * import app-data/.
  */

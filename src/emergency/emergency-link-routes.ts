@@ -1,11 +1,11 @@
 // /app/users/{id}/emergency-links/, /app/emergency-links/{id}/ and its views/ (docs/emergency-links.md):
 // the owner's only. An accessor of the app user is 403 (access.ts), anyone else 404.
 import { Type } from 'typebox';
-import { IdParams } from '../app-data/field-schemas.ts';
-import type { Current } from '../app-data/conditional-write.ts';
-import { created } from '../app-data/idempotent-create.ts';
-import { changeObject, onAppUser, onObject, registerDelete } from '../app-data/route-helpers.ts';
-import { NO_TERMS } from '../app-data/write-terms.ts';
+import { IdParams } from '../app-data/kernel/field-schemas.ts';
+import type { Current } from '../app-data/kernel/conditional-write.ts';
+import { created } from '../app-data/kernel/idempotent-create.ts';
+import { changeObject, onAppUser, onObject, registerDelete } from '../app-data/kernel/route-helpers.ts';
+import { NO_TERMS } from '../app-data/kernel/write-terms.ts';
 import type { AppContext } from '../context.ts';
 import { errors } from '../http/error-schemas.ts';
 import type { App } from '../http/types.ts';

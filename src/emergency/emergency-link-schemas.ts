@@ -3,7 +3,7 @@
 // shown then only. And a view: {viewed_at, ip_address, user_agent}.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { NAME_MAX_LENGTH, Nullable, Url } from '../app-data/field-schemas.ts';
+import { NAME_MAX_LENGTH, Nullable, Url } from '../app-data/kernel/field-schemas.ts';
 import { PIN_PATTERN } from '../http/validation-errors.ts';
 
 const Time = Type.String({ format: 'date-time' });

@@ -3,12 +3,12 @@
 // reaches these (the routes ask access.ts for 'owner'); every query filters on the owner's
 // account, so anyone else's request is 404.
 import type { Kysely } from 'kysely';
-import { ownedAppUser, writeOwned } from '../app-data/owned-write.ts';
-import type { WriteTerms } from '../app-data/write-terms.ts';
-import { enforceQuota } from '../app-data/quotas.ts';
+import { ownedAppUser, writeOwned } from '../app-data/kernel/owned-write.ts';
+import type { WriteTerms } from '../app-data/kernel/write-terms.ts';
+import { enforceQuota } from '../app-data/kernel/quotas.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
-import { requireAppUser, type Access } from '../app-data/access.ts';
+import { requireAppUser, type Access } from '../app-data/kernel/access.ts';
 import type { Database } from '../db/schema.ts';
 import { fieldError, notFound } from '../errors.ts';
 import {

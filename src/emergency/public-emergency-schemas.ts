@@ -6,7 +6,7 @@ import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import type { EmergencyContactRow } from '../app-data/emergency-contact-schemas.ts';
 import type { EmergencyItemRow } from '../app-data/emergency-item-schemas.ts';
-import { Nullable } from '../app-data/field-schemas.ts';
+import { Nullable } from '../app-data/kernel/field-schemas.ts';
 import { PIN_PATTERN } from '../http/validation-errors.ts';
 import { expiryFor, signedFileUrl } from '../media/signed-urls.ts';
 

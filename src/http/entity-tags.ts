@@ -2,7 +2,7 @@
 // `ETag`, a hash of the exact bytes the caller gets, so it changes exactly when their body
 // does (an owner and an accessor see different bodies: different tags). `If-None-Match` with
 // the current tag answers 304 with no body. A rendering served from the cache
-// (app-data/rendering-cache.ts) brings the tag it was stored with, so a hit hashes nothing.
+// (app-data/views/rendering-cache.ts) brings the tag it was stored with, so a hit hashes nothing.
 import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { appendRouteHook } from './route-hooks.ts';

@@ -32,7 +32,7 @@ export function mediaUrl(ctx: AppContext, id: number): string {
 
 /**
  * For whom a media file URL is signed: an accessor's URLs carry its id, and stop working when its
- * access ends (a request's decided access, app-data/access.ts, is one); `OWNER_URLS` for the owner.
+ * access ends (a request's decided access, app-data/kernel/access.ts, is one); `OWNER_URLS` for the owner.
  */
 export interface SignedFor {
   accessorId: number | null;

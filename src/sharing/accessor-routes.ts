@@ -1,9 +1,9 @@
 // /app/users/{id}/accessors/, /app/accessors/{id}/, /app/accessors/pending/ and
 // /app/accessors/{id}/accept/ (docs/sharing.md, "Granting access").
-import { ifMatchPrecondition } from '../app-data/conditional-write.ts';
+import { ifMatchPrecondition } from '../app-data/kernel/conditional-write.ts';
 import { Type } from 'typebox';
-import { IdParams } from '../app-data/field-schemas.ts';
-import { createdOnce } from '../app-data/idempotent-create.ts';
+import { IdParams } from '../app-data/kernel/field-schemas.ts';
+import { createdOnce } from '../app-data/kernel/idempotent-create.ts';
 import { callerOf } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import { errors } from '../http/error-schemas.ts';

@@ -1,7 +1,7 @@
 // Accessor (docs/sharing.md): {id, url, email, accepted, can_write, has_private_profile_access,
 // created_at, app_user: {id, url, name}, user_with_access: {first_name, last_name} | null}.
 import { Type, type Static } from 'typebox';
-import { Nullable, Url } from '../app-data/field-schemas.ts';
+import { Nullable, Url } from '../app-data/kernel/field-schemas.ts';
 import { appUserUrl } from '../app-data/urls.ts';
 import type { AppContext } from '../context.ts';
 import type { Flag } from '../db/schema.ts';

@@ -5,14 +5,14 @@
 // Who the caller is to an accessor: its owner; the person invited (the account that accepted
 // it, or, while it is pending, any account with its address verified); or nobody, who gets 404.
 // The routes under an app user (its accessor list and creates) ask the access kernel
-// (app-data/access.ts) for the owner: an accessor of that app user gets 403, anyone else is
+// (app-data/kernel/access.ts) for the owner: an accessor of that app user gets 403, anyone else is
 // taken for its owner and the queries, filtered on the owner's account, answer 404.
 import type { Kysely } from 'kysely';
-import { appUserAccess, requireAppUser } from '../app-data/access.ts';
-import type { Precondition } from '../app-data/conditional-write.ts';
-import { claimKey } from '../app-data/idempotent-create.ts';
-import type { WriteTerms } from '../app-data/write-terms.ts';
-import { enforceQuota } from '../app-data/quotas.ts';
+import { appUserAccess, requireAppUser } from '../app-data/kernel/access.ts';
+import type { Precondition } from '../app-data/kernel/conditional-write.ts';
+import { claimKey } from '../app-data/kernel/idempotent-create.ts';
+import type { WriteTerms } from '../app-data/kernel/write-terms.ts';
+import { enforceQuota } from '../app-data/kernel/quotas.ts';
 import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import type { UniqueIndex } from '../db/database.ts';

@@ -2,7 +2,7 @@
 // GET uses, without the resources it embeds (those come as changes of their own), plus
 // `parent`, what holds it. Read when the changes are, a query per type present in the page.
 import type { Kysely } from 'kysely';
-import type { Access } from '../app-data/access.ts';
+import type { Access } from '../app-data/kernel/access.ts';
 import type { AppContext } from '../context.ts';
 import { findAppUser } from '../app-data/app-user-queries.ts';
 import { toAppUser } from '../app-data/app-user-schemas.ts';

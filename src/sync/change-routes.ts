@@ -1,7 +1,7 @@
 // GET /app/users/{id}/changes/ (docs/offline-and-live.md): what changed since a cursor.
 import type { AppContext } from '../context.ts';
-import { IdParams } from '../app-data/field-schemas.ts';
-import { onAppUser } from '../app-data/route-helpers.ts';
+import { IdParams } from '../app-data/kernel/field-schemas.ts';
+import { onAppUser } from '../app-data/kernel/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 import type { App } from '../http/types.ts';
 import { ChangesPageSchema, ChangesQuery } from './change-schemas.ts';

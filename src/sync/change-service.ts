@@ -10,7 +10,7 @@
 // trigger), so it arrives whole. A media resource used only in private profiles is private in
 // the same way (migration 0028): its own rows say whether it was hidden before, and a change of
 // its privacy is logged as an upsert of it.
-import { requireAppUser, type Access } from '../app-data/access.ts';
+import { requireAppUser, type Access } from '../app-data/kernel/access.ts';
 import type { AppContext } from '../context.ts';
 import type { SyncedType } from '../db/synced-types.ts';
 import { gone } from '../errors.ts';

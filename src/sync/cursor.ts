@@ -9,7 +9,7 @@
 // the app user): a cursor taken under another view no longer fits the client's copy, so it is
 // refused (410) and the client reads everything again; so is one for another app user, or one
 // altered.
-import type { Access } from '../app-data/access.ts';
+import type { Access } from '../app-data/kernel/access.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 
 export interface Cursor {

@@ -8,7 +8,7 @@
 // one heartbeat's delay).
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Access } from '../app-data/access.ts';
+import type { Access } from '../app-data/kernel/access.ts';
 import type { AppContext } from '../context.ts';
 import { clientNetwork } from '../auth/client-network.ts';
 import { rateLimited } from '../errors.ts';

@@ -2,11 +2,11 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { callerOf } from '../auth/token-auth.ts';
-import { IdParams } from '../app-data/field-schemas.ts';
-import { onAppUser } from '../app-data/route-helpers.ts';
+import { IdParams } from '../app-data/kernel/field-schemas.ts';
+import { onAppUser } from '../app-data/kernel/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 import type { App } from '../http/types.ts';
-import { requireAppUser } from '../app-data/access.ts';
+import { requireAppUser } from '../app-data/kernel/access.ts';
 import { checkedSince, currentChangeId } from './change-service.ts';
 import { viewOf } from './cursor.ts';
 import { EventHub } from './event-hub.ts';

@@ -1,4 +1,4 @@
-// The views of an app user beyond the inline bounds (src/app-data/tree-views.ts: more than 1,000
+// The views of an app user beyond the inline bounds (src/app-data/views/tree-views.ts: more than 1,000
 // items or 5,000 list entries) are written in pages into a spool file and sent from it. They
 // must answer exactly what the same views answer when read whole: checked against each item's
 // own GET, which always reads it whole.

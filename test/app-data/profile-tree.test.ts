@@ -1,11 +1,11 @@
-// The profile detail is one statement (src/app-data/profile-tree-query.ts): the same answer as
+// The profile detail is one statement (src/app-data/views/profile-tree-query.ts): the same answer as
 // the per-level reads of the same data, and on PostgreSQL a named statement the server plans
 // once and then reuses (its speed on a cache miss depends on it: docs/decisions.md, the 10 % rule),
 // which reads the profiles asked for together in one round trip, each only for its own account.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CompiledQuery } from 'kysely';
-import { readProfileTree } from '../../src/app-data/profile-tree-query.ts';
+import { readProfileTree } from '../../src/app-data/views/profile-tree-query.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 import { createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia, type Owner } from './fixtures.ts';

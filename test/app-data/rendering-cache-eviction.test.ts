@@ -2,7 +2,7 @@
 // stamp that no longer matches does. (rendering-cache.test.ts checks it through the API.)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RenderingCache } from '../../src/app-data/rendering-cache.ts';
+import { RenderingCache } from '../../src/app-data/views/rendering-cache.ts';
 import { loadConfig } from '../../src/config.ts';
 
 const NOW = 1_800_000_000_000;

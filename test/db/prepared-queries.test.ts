@@ -16,7 +16,7 @@ import {
 import { insertItemRow, insertListContentRow, selectItemCount } from '../../src/app-data/item-queries.ts';
 import { entryInsert } from '../../src/app-data/list-entry-queries.ts';
 import { selectOwnedTopic } from '../../src/app-data/topic-queries.ts';
-import { bumpDataVersion, bumpTopicOwnersVersion } from '../../src/app-data/owned-write.ts';
+import { bumpDataVersion, bumpTopicOwnersVersion } from '../../src/app-data/kernel/owned-write.ts';
 import type { Database } from '../../src/db/schema.ts';
 
 const sqlite = new Kysely<Database>({

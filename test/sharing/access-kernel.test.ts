@@ -1,4 +1,4 @@
-// The access kernel through the API (app-data/access.ts): what an accepted accessor reads and
+// The access kernel through the API (app-data/kernel/access.ts): what an accepted accessor reads and
 // writes, what stays the owner's, and that a revocation or a permission change counts from the
 // next request, through the rendering cache and the media URLs handed out. The accessor rows
 // are written as accepting an invitation leaves them; the invitation flow has its own tests.

@@ -1,6 +1,6 @@
 // account.json of the data export, read in one consistent snapshot (Db.readSnapshot: it holds
 // back no other request) and written as it is read into a spool file: profiles one by one,
-// their topics and items in pages (app-data/paged-tree.ts), yielding to other requests between
+// their topics and items in pages (app-data/views/paged-tree.ts), yielding to other requests between
 // pages. Every object goes through the API's own mapper, less its links: what others share with
 // the account (`shared_with_me`, its accepted accessors) at the top, and under its app user whom
 // it shares it with (`accessors`). An account has one app
@@ -16,7 +16,7 @@ import { listEmergencyItems } from '../../app-data/emergency-item-queries.ts';
 import { toEmergencyItem } from '../../app-data/emergency-item-schemas.ts';
 import { exportedEmergencyLinks } from '../../emergency/emergency-link-export.ts';
 import { listMedia } from '../../app-data/gallery-queries.ts';
-import { writeTopics, type PagedOutput } from '../../app-data/paged-tree.ts';
+import { writeTopics, type PagedOutput } from '../../app-data/views/paged-tree.ts';
 import { listProfiles } from '../../app-data/profile-queries.ts';
 import { toProfileDetail } from '../../app-data/profile-schemas.ts';
 import { listAccountTokens } from '../../auth/token-queries.ts';
@@ -24,7 +24,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { OWNER_URLS, toMediaResource, type MediaRow } from '../../media/media-view.ts';
-import { ownerAccess } from '../../app-data/access.ts';
+import { ownerAccess } from '../../app-data/kernel/access.ts';
 import { listAccessors, listAccessorsSharedWith } from '../../sharing/accessor-queries.ts';
 import { toAccessor } from '../../sharing/accessor-schemas.ts';
 import { extensionOf } from '../../storage/storage-keys.ts';

@@ -6,7 +6,7 @@ import type { Dialect } from '../database.ts';
 // that arrive together (app-data/list-item-creates.ts gathers them): one round trip and one
 // durable commit for the lot, where each used to take a transaction of seven statements, each
 // a network wait holding a pooled connection, and a WAL flush of its own. Each create takes
-// the steps of every owned write (app-data/owned-write.ts), in the same order:
+// the steps of every owned write (app-data/kernel/owned-write.ts), in the same order:
 //
 //   1. the app user's data version bumped, found through the caller's topic ('not_found'
 //      when the topic is not the caller's). The UPDATE locks the app user's row until commit,

@@ -5,7 +5,7 @@ import type { Dialect } from '../database.ts';
 // What an app user holds as a whole (docs/app-data.md's account-wide bounds): its items, its list
 // entries and the bytes of its media, on the app user's row. A create counts what it adds in
 // the write kernel's data-version bump, the one UPDATE of that row it makes anyway
-// (app-data/owned-write.ts; on PostgreSQL the list item function below), which returns the
+// (app-data/kernel/owned-write.ts; on PostgreSQL the list item function below), which returns the
 // totals for the check: a trigger per inserted row cost a list item create a quarter more CPU
 // on SQLite. Removals are counted by triggers, since cascades (an item, a topic, a profile, an
 // app user deleted) remove rows that no code lists.

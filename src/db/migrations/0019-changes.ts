@@ -7,7 +7,7 @@ import { CHANGE_COLUMNS, changeLogTriggers, createRowTriggers, type LoggedTable,
 // triggers in the transaction of the change itself, so no write can forget it, whatever writes
 // it (the API, the gathered list-item function, a cascade, the seeder). Rows are numbered by the
 // database: per app user that number is commit order, because every write to an app user's data
-// first bumps its data version (src/app-data/owned-write.ts), which holds the app user's row
+// first bumps its data version (src/app-data/kernel/owned-write.ts), which holds the app user's row
 // until commit, and the rows are written after that. The number is the cursor of
 // GET /app/users/{id}/changes/ and the event id of the live stream.
 //

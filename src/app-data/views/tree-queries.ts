@@ -2,9 +2,9 @@
 // topic with what its app user holds as a whole (to choose between reading it whole or in
 // pages), and the pages themselves. Every one takes the caller's account id.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { ProfileRow } from './profile-schemas.ts';
-import type { TopicRow } from './topic-schemas.ts';
+import type { Database } from '../../db/schema.ts';
+import type { ProfileRow } from '../profile-schemas.ts';
+import type { TopicRow } from '../topic-schemas.ts';
 
 type Db = Kysely<Database>;
 

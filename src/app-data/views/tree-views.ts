@@ -8,14 +8,14 @@
 // view's first row (tree-queries.ts), so it costs no query.
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { AppContext } from '../context.ts';
-import { ReadSlots } from '../spool/read-slots.ts';
-import { isStream, SpoolFile } from '../spool/spool-file.ts';
-import { JsonWriter } from '../spool/json-writer.ts';
+import type { AppContext } from '../../context.ts';
+import { ReadSlots } from '../../spool/read-slots.ts';
+import { isStream, SpoolFile } from '../../spool/spool-file.ts';
+import { JsonWriter } from '../../spool/json-writer.ts';
 import type { PagedOutput } from './paged-tree.ts';
 import type { HeldCounts } from './tree-queries.ts';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
 
 /** Up to these, a view is at most about 1.5 MB of JSON: rendered whole in a few milliseconds. */
 export const INLINE_ITEMS = 1_000;

@@ -2,12 +2,12 @@
 // two queries whatever their number, filtered by the scope and the owner's account id, and
 // assembled in memory into the API's read shape.
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
-import type { Access } from './access.ts';
-import type { Database } from '../db/schema.ts';
-import { selectEntryRows, selectItemRows, type ItemRow, type ItemScope } from './item-queries.ts';
-import { toItem, type Item } from './item-schemas.ts';
-import type { ListEntryRow } from './list-entry-schemas.ts';
+import type { AppContext } from '../../context.ts';
+import type { Access } from '../kernel/access.ts';
+import type { Database } from '../../db/schema.ts';
+import { selectEntryRows, selectItemRows, type ItemRow, type ItemScope } from '../item-queries.ts';
+import { toItem, type Item } from '../item-schemas.ts';
+import type { ListEntryRow } from '../list-entry-schemas.ts';
 
 /** 2 queries: the items in scope (with contents and media), the list entries. */
 /** `rows`: the items' rows when already read (an item located with its row: access-queries.ts). */

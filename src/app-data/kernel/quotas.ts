@@ -1,8 +1,8 @@
 // Quotas that stop unbounded growth (config.quotas): per parent, and account-wide (docs/app-data.md:
 // what one app user holds as a whole, so that no single account can make a read, an export or
 // a deletion expensive for everyone else). Over one, 400 non_field_errors.
-import type { Config } from '../config.ts';
-import { nonFieldError } from '../errors.ts';
+import type { Config } from '../../config.ts';
+import { nonFieldError } from '../../errors.ts';
 
 /** Refuses adding `adding` more when `current` already counts towards `limit`. */
 export function enforceQuota(current: number, adding: number, limit: number, what: string): void {

@@ -3,8 +3,8 @@
 // grants (access.ts): the requests of a caller who holds none never run these. A read may locate
 // with a query of its own that also fetches what it answers (item-queries.ts's `locateItem`).
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { SyncedType } from '../db/synced-types.ts';
+import type { Database } from '../../db/schema.ts';
+import type { SyncedType } from '../../db/synced-types.ts';
 
 /** What a path's `{id}` may name: every synced type under the app user, and its emergency links (not synced). */
 export type Kind = Exclude<SyncedType, 'app_user'> | 'emergency_link';

@@ -3,11 +3,11 @@
 // through idempotent-create.ts.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../context.ts';
-import { callerOf } from '../auth/token-auth.ts';
-import { errors } from '../http/error-schemas.ts';
-import { parseId } from '../http/ids.ts';
-import type { App } from '../http/types.ts';
+import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../auth/token-auth.ts';
+import { errors } from '../../http/error-schemas.ts';
+import { parseId } from '../../http/ids.ts';
+import type { App } from '../../http/types.ts';
 import { appUserAccess, NOT_ALLOWED, objectAccess, type Access, type Kind, type Locator, type Need } from './access.ts';
 import type { Location } from './access-queries.ts';
 import { writeIfMatch, type Current } from './conditional-write.ts';

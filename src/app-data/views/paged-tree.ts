@@ -4,12 +4,12 @@
 // empty topic costs none), other requests running between pages. Every object goes through the
 // API's own mapper, then `out.map` (the export leaves the links out).
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
-import type { Access } from './access.ts';
-import type { Database } from '../db/schema.ts';
-import type { JsonWriter } from '../spool/json-writer.ts';
+import type { AppContext } from '../../context.ts';
+import type { Access } from '../kernel/access.ts';
+import type { Database } from '../../db/schema.ts';
+import type { JsonWriter } from '../../spool/json-writer.ts';
 import { loadItems } from './item-loads.ts';
-import { toTopic } from './topic-schemas.ts';
+import { toTopic } from '../topic-schemas.ts';
 import { listCountedTopics, topicItemIdsPage, type CountedTopicRow } from './tree-queries.ts';
 
 /** Items read at once: with up to 1,000 entries each (QUOTA_ENTRIES_PER_ITEM), a page holds at most 25,000 entries. */

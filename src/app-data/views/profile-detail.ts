@@ -6,16 +6,16 @@
 // holding more than tree-views.ts's inline bounds are written in pages instead (a stream).
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
-import type { Access } from './access.ts';
-import type { Database } from '../db/schema.ts';
+import type { AppContext } from '../../context.ts';
+import type { Access } from '../kernel/access.ts';
+import type { Database } from '../../db/schema.ts';
 import { loadItemsByTopic } from './item-loads.ts';
-import { toItem, type Item } from './item-schemas.ts';
+import { toItem, type Item } from '../item-schemas.ts';
 import { writeTopics } from './paged-tree.ts';
-import { toProfileDetail, type ProfileDetail } from './profile-schemas.ts';
-import { selectTopics, type TopicScope } from './topic-queries.ts';
+import { toProfileDetail, type ProfileDetail } from '../profile-schemas.ts';
+import { selectTopics, type TopicScope } from '../topic-queries.ts';
 import { profileTree, readProfileTree } from './profile-tree-query.ts';
-import { toTopic, type Topic } from './topic-schemas.ts';
+import { toTopic, type Topic } from '../topic-schemas.ts';
 import { findProfileWithHeld } from './tree-queries.ts';
 import { fitsInline, spoolView } from './tree-views.ts';
 

@@ -8,14 +8,14 @@
 // read.
 import DataLoader from 'dataloader';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
-import { jsonTuplesFrom, tuplesOf, type JsonTuples } from '../db/json-tuples.ts';
-import { namedStatement } from '../db/prepared-query.ts';
-import { entryRowsQuery, type Id, itemRowsQuery, type ItemRow } from './item-queries.ts';
-import type { ListEntryRow } from './list-entry-schemas.ts';
-import type { ProfileRow } from './profile-schemas.ts';
-import { topicsQuery } from './topic-queries.ts';
-import type { TopicRow } from './topic-schemas.ts';
+import type { Db } from '../../db/database.ts';
+import { jsonTuplesFrom, tuplesOf, type JsonTuples } from '../../db/json-tuples.ts';
+import { namedStatement } from '../../db/prepared-query.ts';
+import { entryRowsQuery, type Id, itemRowsQuery, type ItemRow } from '../item-queries.ts';
+import type { ListEntryRow } from '../list-entry-schemas.ts';
+import type { ProfileRow } from '../profile-schemas.ts';
+import { topicsQuery } from '../topic-queries.ts';
+import type { TopicRow } from '../topic-schemas.ts';
 import type { HeldCounts } from './tree-queries.ts';
 import { PROFILE_WITH_HELD, profileWithHeldQuery } from './tree-queries.ts';
 import { INLINE_ENTRIES, INLINE_ITEMS } from './tree-views.ts';

@@ -13,10 +13,10 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { callerOf } from '../auth/token-auth.ts';
-import type { AppContext } from '../context.ts';
-import type { Database } from '../db/schema.ts';
-import { conflict, invalid, unprocessable } from '../errors.ts';
+import { callerOf } from '../../auth/token-auth.ts';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { conflict, invalid, unprocessable } from '../../errors.ts';
 import { NO_TERMS, type IdempotencyClaim, type WriteTerms } from './write-terms.ts';
 
 export const KEY_LIFETIME_MS = 24 * 60 * 60_000;

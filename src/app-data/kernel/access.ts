@@ -15,12 +15,12 @@
 // grants has the object located first (access-queries.ts): it is then the caller's own, or under
 // an app user one of its grants names, or 404. A request under an app user by id (its profiles,
 // emergency data, gallery) finds the grant, or the caller's own app user, in memory.
-import { grantSees, type Grant } from '../auth/grants.ts';
-import type { Caller } from '../auth/token-auth.ts';
-import type { AppContext } from '../context.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { grantSees, type Grant } from '../../auth/grants.ts';
+import type { Caller } from '../../auth/token-auth.ts';
+import type { AppContext } from '../../context.ts';
+import { forbidden, notFound } from '../../errors.ts';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
 import { locate, type Kind, type Location } from './access-queries.ts';
 
 export type { Kind } from './access-queries.ts';
@@ -73,7 +73,7 @@ function accessorAccess(grant: Grant, need: Need): Access {
 
 // The rule of what a grant sees is auth/grants.ts's `grantSees`: the signed download (media/)
 // asks it too, and media/ does not import app-data/.
-export { grantSees, type Seen } from '../auth/grants.ts';
+export { grantSees, type Seen } from '../../auth/grants.ts';
 
 /**
  * The caller's access to the app user `appUserId`, for a request under it: as the accessor of a

@@ -25,11 +25,11 @@
 // that creates all those arriving together (list-item-creates.ts, migration 0012): one round
 // trip and one commit for the lot, instead of seven round trips and a commit each.
 import { sql, type Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 import type { Access } from './access.ts';
-import { preparedQuery } from '../db/prepared-query.ts';
-import type { Database } from '../db/schema.ts';
-import { notFound } from '../errors.ts';
+import { preparedQuery } from '../../db/prepared-query.ts';
+import type { Database } from '../../db/schema.ts';
+import { notFound } from '../../errors.ts';
 import { claimKey } from './idempotent-create.ts';
 import type { Usage } from './quotas.ts';
 import type { WriteTerms } from './write-terms.ts';

@@ -1,6 +1,6 @@
 // Field schemas shared by the personal-data resources (docs/app-data.md lengths).
 import { Type, type TSchema } from 'typebox';
-import { MediaResourceSchema } from '../media/media-view.ts';
+import { MediaResourceSchema } from '../../media/media-view.ts';
 
 export const NAME_MAX_LENGTH = 255;
 export const TEXT_MAX_LENGTH = 10_000;

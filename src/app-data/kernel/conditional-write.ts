@@ -12,14 +12,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.ts';
-import type { Database } from '../db/schema.ts';
-import { preconditionFailed } from '../errors.ts';
-import { entityTag, tagListMatches } from '../http/entity-tags.ts';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { preconditionFailed } from '../../errors.ts';
+import { entityTag, tagListMatches } from '../../http/entity-tags.ts';
 import type { Access } from './access.ts';
 import { VersionMoved } from './owned-write.ts';
 import { NO_TERMS, type WriteTerms } from './write-terms.ts';
-import { isStream } from '../spool/spool-file.ts';
+import { isStream } from '../../spool/spool-file.ts';
 
 /** Checks made again when other writes keep landing in between, before giving up with 412. */
 const ATTEMPTS = 5;

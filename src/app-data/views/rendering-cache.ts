@@ -15,14 +15,14 @@
 // private access or a profile made private (a write: a new data version) is a miss on the next request.
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { DataVersion } from '../auth/data-version.ts';
-import type { Caller } from '../auth/token-auth.ts';
-import type { AppContext } from '../context.ts';
-import { notFound } from '../errors.ts';
-import { entityTag, sendTagged } from '../http/entity-tags.ts';
-import { expiryFor } from '../media/signed-urls.ts';
-import { grantSees, objectAccess, type Access, type Kind, type Seen } from './access.ts';
-import { isStream } from '../spool/spool-file.ts';
+import type { DataVersion } from '../../auth/data-version.ts';
+import type { Caller } from '../../auth/token-auth.ts';
+import type { AppContext } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { entityTag, sendTagged } from '../../http/entity-tags.ts';
+import { expiryFor } from '../../media/signed-urls.ts';
+import { grantSees, objectAccess, type Access, type Kind, type Seen } from '../kernel/access.ts';
+import { isStream } from '../../spool/spool-file.ts';
 
 /** Whom a rendering was made for: its owner (accessor 0), or one accessor, with where what it shows was found. */
 interface Viewer {
