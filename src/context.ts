@@ -40,6 +40,8 @@ export interface AppContext {
     mfa: SecretBox;
     /** Keys the HMACs recovery codes are stored as (made once and kept in the database). */
     recoveryCodes: Buffer;
+    /** Keys the HMACs e-mailed codes are stored as (made once and kept in the database). */
+    emailCodes: Buffer;
     /** Seals the cursors of the change log and live streams (a key made once and kept in the database). */
     cursors: SecretBox;
   };

@@ -96,6 +96,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       messagingKey,
       mfa: await mfaSecretBox(config, db),
       recoveryCodes: await getOrCreateSecret(db.kysely, 'recovery-code-hmac'),
+      emailCodes: await getOrCreateSecret(db.kysely, 'email-code-hmac'),
       cursors: new SecretBox([await getOrCreateSecret(db.kysely, 'change-cursor')]),
     };
     // A process that sees every write (db.changes: one SQLite instance) sees every request too.

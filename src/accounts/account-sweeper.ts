@@ -1,6 +1,6 @@
 // A periodic pass over what expires by itself: unverified holds on addresses past
 // UNVERIFIED_ACCOUNT_TTL (unverified-holds.ts), records of key and invitation e-mails older
-// than the limits that count them, MFA logins never completed, passkey challenges never answered,
+// than the limits that count them, e-mailed codes past expiry, MFA logins never completed, passkey challenges never answered,
 // provider sign-ins never finished (their flows, login codes, used ID tokens past expiry), the
 // abuse limits' ended windows (where they are kept in the database), Idempotency-Keys past their
 // 24 hours, emergency link views past their 90 days, changes past CHANGES_RETENTION, and the
@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { deleteEmailSendsBefore } from './emails/email-send-queries.ts';
+import { deleteEmailCodesBefore } from './emails/email-code-queries.ts';
 import { deleteEndedCounters } from '../auth/sql-counter-store.ts';
 import { deleteChallengesBefore } from './mfa/mfa-queries.ts';
 import { deleteWebauthnChallengesBefore } from './passkeys/challenge-queries.ts';
@@ -72,6 +73,7 @@ export class AccountSweeper {
         ),
     );
     await deleteChallengesBefore(this.#db.kysely, now);
+    await deleteEmailCodesBefore(this.#db.kysely, now);
     await deleteWebauthnChallengesBefore(this.#db.kysely, now);
     await deleteOidcLeftoversBefore(this.#db.kysely, now);
     await deleteEndedCounters(this.#db.kysely, now);

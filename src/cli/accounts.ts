@@ -121,6 +121,7 @@ function commandContext(config: Config, db: Db): AppContext {
       messagingKey: undefined,
       mfa: new SecretBox([randomBytes(32)]),
       recoveryCodes: randomBytes(32),
+      emailCodes: randomBytes(32),
       cursors: new SecretBox([randomBytes(32)]),
     },
     // Discovers nothing until asked: a deletion only queues its refresh-token revocations.

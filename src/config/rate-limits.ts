@@ -14,6 +14,12 @@ export const RATE_LIMITS = {
   loginFailuresPerAccount: { name: 'RATE_LIMIT_LOGIN_ACCOUNT', default: '100/1h', parser: rateLimit, doc: 'failed logins per account' },
   register: { name: 'RATE_LIMIT_REGISTER', default: '10/1h', parser: rateLimit, doc: 'registrations per client IP' },
   resetPassword: { name: 'RATE_LIMIT_RESET_PASSWORD', default: '10/1h', parser: rateLimit, doc: 'password resets per client IP' },
+  emailCodeRequests: {
+    name: 'RATE_LIMIT_EMAIL_CODE_REQUESTS',
+    default: '10/1h',
+    parser: rateLimit,
+    doc: 'sign-in codes asked for per client IP',
+  },
   verifyEmail: { name: 'RATE_LIMIT_VERIFY_EMAIL', default: '20/1h', parser: rateLimit, doc: 'address verifications per client IP' },
   changePassword: { name: 'RATE_LIMIT_CHANGE_PASSWORD', default: '20/1h', parser: rateLimit, doc: 'password changes per client IP' },
   passwordChecksPerAccount: {
@@ -33,7 +39,7 @@ export const RATE_LIMITS = {
     name: 'RATE_LIMIT_EMAIL_PER_ADDRESS',
     default: '1/1m',
     parser: rateLimit,
-    doc: 'verification and reset e-mails per address',
+    doc: 'verification, reset and sign-in code e-mails per address',
   },
   verificationEmailsPerAccount: {
     name: 'RATE_LIMIT_VERIFICATION_EMAILS_PER_ACCOUNT',

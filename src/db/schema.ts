@@ -70,8 +70,25 @@ export interface PasswordResetKeysTable {
   used_at: number | null;
 }
 
-/** What was sent: a key (verification, reset), or an invitation to someone's data (docs/sharing.md). */
-export type EmailSendKind = 'verification' | 'reset' | 'invitation';
+/** What was sent: a key (verification, reset), a sign-in code, or an invitation to someone's data (docs/sharing.md). */
+export type EmailSendKind = 'verification' | 'reset' | 'sign-in' | 'invitation';
+
+/** What an e-mailed code does (docs/accounts.md#codes-by-e-mail). */
+export type EmailCodeKind = 'verification' | 'reset' | 'sign-in';
+
+export interface EmailCodesTable {
+  id: Generated<number>;
+  kind: EmailCodeKind;
+  account_id: number;
+  email_address_id: number;
+  email_lower: string;
+  /** HMAC-SHA-256 (hex) of the kind, the address and the code, under the server's email-code key. */
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+  failed_attempts: Generated<number>;
+  used_at: number | null;
+}
 
 export interface EmailSendsTable {
   id: Generated<number>;
@@ -434,6 +451,7 @@ export interface Database {
   auth_tokens: AuthTokensTable;
   email_verification_keys: EmailVerificationKeysTable;
   password_reset_keys: PasswordResetKeysTable;
+  email_codes: EmailCodesTable;
   email_sends: EmailSendsTable;
   outbox: OutboxTable;
   server_secrets: ServerSecretsTable;

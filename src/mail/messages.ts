@@ -21,30 +21,49 @@ function compose(to: string, subject: string, paragraphs: string[], link?: strin
   return { to, subject, text, html };
 }
 
-export function verificationMessage(config: Config, to: string, key: string): MailMessage {
+/** How long an e-mailed code lives, as the e-mails say it (accounts/emails/email-codes.ts keeps the rule). */
+const EMAIL_CODE_MINUTES = 10;
+
+/** The sentence that carries an e-mailed code (docs/accounts.md#codes-by-e-mail). */
+function codeParagraph(code: string, use: string): string {
+  return `${use}: ${code}. The code works once, for ${EMAIL_CODE_MINUTES} minutes.`;
+}
+
+export function verificationMessage(config: Config, to: string, key: string, code: string): MailMessage {
   const hours = Math.round(config.emailVerificationTtlMs / 3_600_000);
   return compose(
     to,
     'Confirm your e-mail address',
     [
       `Please confirm that ${to} is your e-mail address by opening the link below. You will be asked for your password.`,
+      codeParagraph(code, 'In the app, you can enter this code instead of opening the link'),
       `The link works once and expires in ${hours} hour${hours === 1 ? '' : 's'}. If you did not ask for this, ignore this message.`,
     ],
     linkFor(config.emailVerificationUrl, key),
   );
 }
 
-export function passwordResetMessage(config: Config, to: string, key: string): MailMessage {
+export function passwordResetMessage(config: Config, to: string, key: string, code: string): MailMessage {
   const minutes = Math.round(config.passwordResetTtlMs / 60_000);
   return compose(
     to,
     'Reset your password',
     [
       'Someone (hopefully you) asked to reset the password of your Profile Service account. Open the link below to choose a new one.',
+      codeParagraph(code, 'In the app, you can enter this code instead of opening the link'),
       `The link works once and expires in ${minutes} minutes. If you did not ask for this, ignore this message: your password is unchanged.`,
     ],
     linkFor(config.passwordResetUrl, key),
   );
+}
+
+/** A code to sign in with, asked for at POST /auth/email-code/. */
+export function signInCodeMessage(to: string, code: string): MailMessage {
+  return compose(to, 'Your sign-in code', [
+    'Someone (hopefully you) asked to sign in to your Profile Service account with a code sent to this address.',
+    codeParagraph(code, 'Your sign-in code'),
+    'If you did not ask for it, ignore this message: nobody can sign in without the code. Never tell it to anyone.',
+  ]);
 }
 
 export function addressAddedMessage(to: string, addedAddress: string): MailMessage {

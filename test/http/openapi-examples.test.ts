@@ -14,7 +14,15 @@ import { grantOperator } from '../../src/admin/admin-service.ts';
 import { hashPassword } from '../../src/auth/passwords.ts';
 import { EXAMPLE_ADDED_EMAIL } from '../../src/accounts/emails/email-schemas.ts';
 import { EXAMPLE_EMAIL, EXAMPLE_PASSWORD } from '../../src/http/openapi-document.ts';
-import { RESET_SUBJECT, startMailedServer, verificationKey, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
+import {
+  RESET_SUBJECT,
+  VERIFY_SUBJECT,
+  startMailedServer,
+  verificationKey,
+  waitForMail,
+  type MailedServer,
+} from '../accounts/account-flows.ts';
+import { EXAMPLE_RESET_EMAIL } from '../../src/accounts/passwords/password-schemas.ts';
 import { freshCode } from '../accounts/mfa-flows.ts';
 import { addPasskey, signInWithPasskey } from '../admin/admin-flows.ts';
 import { listOperations, type OpenApiDocument } from '../fuzz/openapi-walker.ts';
@@ -33,7 +41,7 @@ type Json = Record<string, any>;
  * answer or an app, a passkey authenticator's one-time answer, an app's ID token (each works
  * once) and a provider's signed event.
  */
-const SECRET_FIELDS = ['key', 'mfa_token', 'code', 'response', 'id_token', 'payload'];
+const SECRET_FIELDS = ['key', 'email_code', 'mfa_token', 'code', 'response', 'id_token', 'payload'];
 
 /** How one example is sent: by whom, to which object, with which one-time secrets. */
 interface Sending {
@@ -58,6 +66,13 @@ interface Step {
 
 /** What the story has made so far. */
 const made: Record<string, any> = {};
+
+/** The 6-digit code an e-mail carries beside its link. */
+function emailCodeIn(mail: { decoded: string }): string {
+  const code = /: (\d{6})\. The code works once/.exec(mail.decoded)?.[1];
+  assert.ok(code, 'no code in the e-mail');
+  return code;
+}
 
 function mfaCode(): string {
   return freshCode(mailed.server, made.totpSecret);
@@ -112,23 +127,24 @@ async function operatedOn(): Promise<{ token: string; id: number }> {
 
 const STORY: Step[] = [
   { operationId: 'register', send: () => ({}), keep: (body) => (made.adaId = body.id) },
-  { operationId: 'verifyEmail', send: async () => ({ secrets: { key: await verificationKey(mailed.sink, EXAMPLE_EMAIL) } }) },
+  {
+    operationId: 'verifyEmail',
+    example: 'key',
+    send: async () => ({ secrets: { key: await verificationKey(mailed.sink, EXAMPLE_EMAIL) } }),
+  },
   { operationId: 'login', send: () => ({}), keep: (body) => (made.ada = body.token) },
   { operationId: 'updateAccount', send: () => ({ token: made.ada }) },
   { operationId: 'replaceAccount', send: () => ({ token: made.ada }) },
-  // The address just added, the one whose id a person has at hand: verified first (with the key
+  // The address just added, the one whose id a person has at hand: verified first (with the code
   // e-mailed to it), then made primary; then the address Ada registered with, sent back whole,
   // primary again.
   { operationId: 'createEmailAddress', send: () => ({ token: made.ada }), keep: (body) => (made.addedAddress = body.id) },
   {
-    operationId: 'updateEmailAddress',
-    send: async () => {
-      const key = await verificationKey(mailed.sink, EXAMPLE_ADDED_EMAIL);
-      const verified = await mailed.server.request('POST', '/account/verify-email/', { body: { key, password: EXAMPLE_PASSWORD } });
-      assert.equal(verified.status, 200, verified.text);
-      return { token: made.ada, id: made.addedAddress };
-    },
+    operationId: 'verifyEmail',
+    example: 'code',
+    send: async () => ({ secrets: { email_code: emailCodeIn(await waitForMail(mailed.sink, EXAMPLE_ADDED_EMAIL, VERIFY_SUBJECT)) } }),
   },
+  { operationId: 'updateEmailAddress', send: () => ({ token: made.ada, id: made.addedAddress }) },
   {
     operationId: 'replaceEmailAddress',
     send: async () => {
@@ -280,6 +296,21 @@ const STORY: Step[] = [
       assert.equal(reset.status, 200, reset.text);
       return { secrets: { key: SmtpSink.keyIn(await waitForMail(mailed.sink, email, RESET_SUBJECT)) } };
     },
+  },
+  {
+    operationId: 'changePassword',
+    example: 'resetCode',
+    send: async () => {
+      await accountWithExamplePassword(EXAMPLE_RESET_EMAIL);
+      const reset = await mailed.server.request('POST', '/account/reset-password/', { body: { email: EXAMPLE_RESET_EMAIL } });
+      assert.equal(reset.status, 200, reset.text);
+      return { secrets: { email_code: emailCodeIn(await waitForMail(mailed.sink, EXAMPLE_RESET_EMAIL, RESET_SUBJECT)) } };
+    },
+  },
+  { operationId: 'requestEmailCode', send: () => ({}) },
+  {
+    operationId: 'loginWithEmailCode',
+    send: async () => ({ secrets: { email_code: emailCodeIn(await waitForMail(mailed.sink, EXAMPLE_EMAIL, 'Your sign-in code')) } }),
   },
   { operationId: 'deleteAccount', send: async () => ({ token: (await accountWithExamplePassword('mary@example.com')).token }) },
   { operationId: 'adminDisableAccount', send: operatedOn },

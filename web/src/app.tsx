@@ -33,6 +33,7 @@ const Emergency = lazy(() => import('./pages/data/emergency.tsx').then((m) => m.
 const Share = lazy(() => import('./pages/data/share.tsx').then((m) => m.Share));
 const DevMailPage = lazy(() => import('./pages/dev-mail.tsx').then((m) => m.DevMailPage));
 const Shared = lazy(() => import('./pages/shared.tsx').then((m) => m.Shared));
+const SignInWithCode = lazy(() => import('./pages/sign-in-code.tsx').then((m) => m.SignInWithCode));
 const Admin = lazy(() => import('./pages/admin/admin.tsx').then((m) => m.Admin));
 
 export function App() {
@@ -47,6 +48,7 @@ export function App() {
               <Route path="/verify-email" component={VerifyEmail} />
               <Route path="/sign-in" component={SignIn} />
               <Route path="/sign-in/provider" component={ProviderSignIn} />
+              <Route path="/sign-in/code" component={SignInWithCode} />
               <Route path="/forgot-password" component={ForgotPassword} />
               <Route path="/reset-password" component={ResetPassword} />
               <Route path="/account-deleted" component={AccountDeleted} />

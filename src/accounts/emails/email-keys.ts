@@ -1,5 +1,5 @@
-// Sending verification and reset keys by e-mail, and the limits on how often (docs/api-conventions.md#limits):
-// per address (RATE_LIMIT_EMAIL_PER_ADDRESS, default one a minute, whichever account holds the
+// Sending verification and reset keys (each with its code) and sign-in codes by e-mail, and the
+// limits on how often (docs/api-conventions.md#limits): per address (RATE_LIMIT_EMAIL_PER_ADDRESS, default one a minute, whichever account holds the
 // address, so deleting and adding it again does not reset it) and, for verification e-mails,
 // per account (RATE_LIMIT_VERIFICATION_EMAILS_PER_ACCOUNT), so one account cannot mail many
 // strangers. Both count the rows of email_sends; callers hold the account lock, so two
@@ -7,13 +7,14 @@
 import type { Kysely } from 'kysely';
 import type { RateLimit } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, EmailSendKind } from '../../db/schema.ts';
 import { newSecret } from '../../auth/token-hash.ts';
 import { rateLimitedFor } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
-import { passwordResetMessage, verificationMessage } from '../../mail/messages.ts';
+import { passwordResetMessage, signInCodeMessage, verificationMessage } from '../../mail/messages.ts';
 import { recordKeySent } from './email-address-queries.ts';
 import { recordEmailSend, sendTimes } from './email-send-queries.ts';
+import { issueEmailCode } from './email-codes.ts';
 import { insertResetKey, insertVerificationKey } from './key-queries.ts';
 
 export interface KeyAddress {
@@ -29,7 +30,7 @@ function waitFor(limit: RateLimit, recentTimes: number[], now: number): number {
   return recentTimes[recentTimes.length - limit.max]! + limit.windowMs - now;
 }
 
-async function addressWait(ctx: AppContext, db: Kysely<Database>, email: string, kind: 'verification' | 'reset'): Promise<number> {
+async function addressWait(ctx: AppContext, db: Kysely<Database>, email: string, kind: EmailSendKind): Promise<number> {
   const { enabled, emailPerAddress } = ctx.config.rateLimits;
   if (!enabled) return 0;
   const now = ctx.clock.now();
@@ -52,22 +53,38 @@ export async function checkVerificationLimits(ctx: AppContext, db: Kysely<Databa
   if (forAccount > 0) throw rateLimitedFor(forAccount, 'This account has sent too many verification e-mails');
 }
 
-/** Makes a verification key and queues the e-mail carrying it, in the caller's transaction. */
+/** Milliseconds until another sign-in code may go to the address; 0 = now. */
+export function signInCodeCooldown(ctx: AppContext, db: Kysely<Database>, email: string): Promise<number> {
+  return addressWait(ctx, db, email, 'sign-in');
+}
+
+/** Makes a verification key and its code, and queues the e-mail carrying both, in the caller's transaction. */
 export async function sendVerificationKey(ctx: AppContext, trx: Kysely<Database>, address: KeyAddress): Promise<void> {
   const now = ctx.clock.now();
   const key = newSecret();
   await insertVerificationKey(trx, address.id, key, { now, expiresAt: now + ctx.config.emailVerificationTtlMs });
   await recordKeySent(trx, address.id, now);
+  const code = await issueEmailCode(ctx, trx, 'verification', address);
   await recordEmailSend(trx, { email: address.email, accountId: address.account_id, kind: 'verification', now });
-  await queueEmail(ctx, trx, verificationMessage(ctx.config, address.email, key), address.account_id);
+  await queueEmail(ctx, trx, verificationMessage(ctx.config, address.email, key, code), address.account_id);
 }
 
-/** Makes a password reset key and queues the e-mail carrying it, in the caller's transaction. */
+/** Makes a password reset key and its code, and queues the e-mail carrying both, in the caller's transaction. */
 export async function sendResetKey(ctx: AppContext, trx: Kysely<Database>, address: KeyAddress): Promise<void> {
   const now = ctx.clock.now();
   const key = newSecret();
   await insertResetKey(trx, address.account_id, address.id, key, { now, expiresAt: now + ctx.config.passwordResetTtlMs });
   await recordKeySent(trx, address.id, now);
+  const code = await issueEmailCode(ctx, trx, 'reset', address);
   await recordEmailSend(trx, { email: address.email, accountId: address.account_id, kind: 'reset', now });
-  await queueEmail(ctx, trx, passwordResetMessage(ctx.config, address.email, key), address.account_id);
+  await queueEmail(ctx, trx, passwordResetMessage(ctx.config, address.email, key, code), address.account_id);
+}
+
+/** Makes a sign-in code and queues the e-mail carrying it, in the caller's transaction. */
+export async function sendSignInCode(ctx: AppContext, trx: Kysely<Database>, address: KeyAddress): Promise<void> {
+  const now = ctx.clock.now();
+  const code = await issueEmailCode(ctx, trx, 'sign-in', address);
+  await recordKeySent(trx, address.id, now);
+  await recordEmailSend(trx, { email: address.email, accountId: address.account_id, kind: 'sign-in', now });
+  await queueEmail(ctx, trx, signInCodeMessage(address.email, code), address.account_id);
 }

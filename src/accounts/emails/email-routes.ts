@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { parseId } from '../../http/ids.ts';
 import type { App } from '../../http/types.ts';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
+import { LoginThrottle } from '../../auth/login-throttle.ts';
 import { callerOf } from '../../auth/token-auth.ts';
 import { listAddresses } from './email-address-queries.ts';
 import { emailAddressUrl, toEmailAddress } from './email-address-view.ts';
@@ -21,10 +22,13 @@ import {
   VerifyEmailBody,
 } from './email-schemas.ts';
 import { addAddress, deleteAddress, getAddress, resendVerification, updateAddress } from './email-service.ts';
-import { verifyEmail } from './verification-service.ts';
+import { verifyEmailBy } from './verification-service.ts';
 import { errors } from '../../http/error-schemas.ts';
 
 export function registerEmailRoutes(app: App, ctx: AppContext): void {
+  // Codes tried here count as login failures, in the same counts as the login's.
+  const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
+
   app.get(
     '/account/emails/',
     {
@@ -139,7 +143,7 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'none', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.verifyEmail) },
       schema: {
         tags: ['e-mail addresses'],
-        summary: "Verify an address with the key from its e-mail and the owner's password",
+        summary: "Verify an address with the key from its e-mail (or the address and the e-mail's code) and the owner's password",
         security: [],
         body: VerifyEmailBody,
         operationId: 'verifyEmail',
@@ -147,7 +151,8 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      await verifyEmail(ctx, request.body.key, request.body.password);
+      const { key, email, email_code, password } = request.body;
+      await verifyEmailBy(ctx, throttle, { key, email, emailCode: email_code, password, ip: request.ip });
       return {};
     },
   );

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { EXAMPLE_EMAIL, EXAMPLE_PASSWORD } from '../../http/openapi-document.ts';
+import { EXAMPLE_EMAIL, EXAMPLE_PASSWORD, namedExamples } from '../../http/openapi-document.ts';
 
 export const EmailField = Type.String({ format: 'email', maxLength: 254 });
 
@@ -66,12 +66,25 @@ export const EmailPutBody = Type.Object(
 
 export const EmailIdParams = Type.Object({ id: Type.String() });
 
+/** The code of an e-mail (docs/accounts.md#codes-by-e-mail): six digits, spaces and dashes allowed. */
+export function emailCodeField(description: string) {
+  return Type.String({ minLength: 1, maxLength: 20, description });
+}
+
 export const VerifyEmailBody = Type.Object(
   {
-    key: Type.String({ minLength: 1, description: 'The key from the verification e-mail (the `key` of its link)' }),
+    key: Type.Optional(Type.String({ minLength: 1, description: 'The key from the verification e-mail (the `key` of its link)' })),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'With `email_code`: the address being verified' })),
+    email_code: Type.Optional(emailCodeField('In place of `key`: the 6-digit code from the same e-mail (10 minutes, once)')),
     password: Type.String({ minLength: 1, description: "The password of the address's account" }),
   },
-  { examples: [{ key: 'key-from-the-e-mail', password: EXAMPLE_PASSWORD }] },
+  namedExamples({
+    key: { summary: 'With the key of the link', value: { key: 'key-from-the-e-mail', password: EXAMPLE_PASSWORD } },
+    code: {
+      summary: 'With the code from the e-mail',
+      value: { email: EXAMPLE_ADDED_EMAIL, email_code: '123456', password: EXAMPLE_PASSWORD },
+    },
+  }),
 );
 
 export const EmptyObject = Type.Object({});

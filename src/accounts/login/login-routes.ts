@@ -11,6 +11,9 @@ import { errors } from '../../http/error-schemas.ts';
 import { LoginCodeBody } from '../identities/identity-schemas.ts';
 import { DEAD_LOGIN_CODE, signInWithLoginCode } from '../identities/identity-sign-in.ts';
 import { signInBrowserOf } from '../identities/sign-in-browser.ts';
+import { EmailCodeLoginBody, EmailCodeRequestBody, EmailCodeRequestResponse } from './login-schemas.ts';
+import { requestSignInCode, signInWithEmailCode } from './email-code-sign-in.ts';
+import { WRONG_EMAIL_CODE } from '../emails/email-codes.ts';
 
 export function registerLoginRoutes(app: App, ctx: AppContext): void {
   const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
@@ -79,5 +82,54 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
     },
     (request) =>
       signInWithLoginCode(ctx, request.body.code, signInBrowserOf(request), { ip: request.ip, userAgent: request.headers['user-agent'] }),
+  );
+
+  app.post(
+    '/auth/email-code/',
+    {
+      config: {
+        auth: 'none',
+        rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.emailCodeRequests),
+        // Deleted between finding the address and writing the code: as for any other address.
+        accountGone: (request) => ({ email: (request.body as { email: string }).email }),
+      },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'E-mail a 6-digit sign-in code to a verified address (10 minutes, once; the answer never says whether the address belongs to an account)',
+        security: [],
+        body: EmailCodeRequestBody,
+        operationId: 'requestEmailCode',
+        response: { 200: EmailCodeRequestResponse, ...errors({ body: true, rateLimited: true }) },
+      },
+    },
+    async (request) => {
+      await requestSignInCode(ctx, request.body.email, request.log);
+      return { email: request.body.email };
+    },
+  );
+
+  app.post(
+    '/auth/login/email-code/',
+    {
+      // Deleted between the code and the token: as if the code were dead.
+      config: { auth: 'none', accountGone: () => fieldError('email_code', WRONG_EMAIL_CODE) },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Log in with the code e-mailed by POST /auth/email-code/; the answers of POST /auth/login/ (with MFA on: an mfa_token for /auth/login/mfa/)',
+        security: [],
+        body: EmailCodeLoginBody,
+        operationId: 'loginWithEmailCode',
+        response: { 200: LoginResponse, ...errors({ body: true, rateLimited: true }) },
+      },
+    },
+    (request) =>
+      signInWithEmailCode(ctx, throttle, {
+        email: request.body.email,
+        code: request.body.email_code,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      }),
   );
 }

@@ -22,3 +22,20 @@ export const LoginResponse = Type.Union([
     mfa_token: Type.String({ description: 'Send to /auth/login/mfa/ with a code within 5 minutes; works once' }),
   }),
 ]);
+
+export const EmailCodeRequestBody = Type.Object(
+  { email: Type.String({ format: 'email', maxLength: 254, description: 'A verified address of the account' }) },
+  { examples: [{ email: EXAMPLE_EMAIL }] },
+);
+
+export const EmailCodeRequestResponse = Type.Object({
+  email: Type.String({ description: 'The address as sent; says nothing about whether it belongs to an account.' }),
+});
+
+export const EmailCodeLoginBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254, description: 'The address the code was sent to' }),
+    email_code: Type.String({ minLength: 1, maxLength: 20, description: 'The 6-digit code from the e-mail (10 minutes, once)' }),
+  },
+  { examples: [{ email: EXAMPLE_EMAIL, email_code: '123456' }] },
+);

@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/types.ts';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
+import { LoginThrottle } from '../../auth/login-throttle.ts';
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
 import { EmptyObject } from '../emails/email-schemas.ts';
 import { ChangePasswordBody, ResetPasswordBody, ResetPasswordResponse } from './password-schemas.ts';
@@ -9,6 +10,9 @@ import { changePassword, requestPasswordReset } from './password-service.ts';
 import { errors } from '../../http/error-schemas.ts';
 
 export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
+  // The reset e-mail's code, tried here, counts as a login failure, in the login's counts.
+  const codeTries = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
+
   app.post(
     '/account/reset-password/',
     {
@@ -39,8 +43,8 @@ export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks
       config: { auth: 'optional', rateLimit: perIpRateLimit(ctx, ctx.config.rateLimits.changePassword) },
       schema: {
         tags: ['account'],
-        summary: 'Change the password with the old password (token needed) or with a reset key (no token)',
-        // Either: anonymous with a key, or with a token and the old password.
+        summary: "Change the password with the old password (token needed), or with a reset key or the reset e-mail's code (no token)",
+        // Either: anonymous with a key or code, or with a token and the old password.
         security: [{}, { token: [] }],
         body: ChangePasswordBody,
         operationId: 'changePassword',
@@ -48,8 +52,16 @@ export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks
       },
     },
     async (request) => {
-      const { new_password, key, old_password, code } = request.body;
-      await changePassword(ctx, passwordChecks, request.caller, { newPassword: new_password, key, oldPassword: old_password, code });
+      const { new_password, key, email, email_code, old_password, code } = request.body;
+      await changePassword(ctx, passwordChecks, codeTries, request.caller, {
+        newPassword: new_password,
+        key,
+        email,
+        emailCode: email_code,
+        oldPassword: old_password,
+        code,
+        ip: request.ip,
+      });
       return {};
     },
   );

@@ -7,6 +7,7 @@ import { passwordChangedMessage } from '../../mail/messages.ts';
 import { passwordProblems } from '../../auth/password-rules.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
+import type { LoginThrottle } from '../../auth/login-throttle.ts';
 import type { Caller } from '../../auth/token-auth.ts';
 import { revokeAccountTokens } from '../../auth/token-queries.ts';
 import { lockAccount } from '../core/account-lock.ts';
@@ -14,6 +15,8 @@ import { findAccount, updatePasswordHash } from '../core/account-queries.ts';
 import { findAddressByEmail } from '../emails/email-address-queries.ts';
 import { resetCooldown, sendResetKey } from '../emails/email-keys.ts';
 import { findResetKey, useAllResetKeys, useResetKey } from '../emails/key-queries.ts';
+import { endEmailCodes, spendEmailCode } from '../emails/email-code-queries.ts';
+import { checkEmailCode, WRONG_EMAIL_CODE } from '../emails/email-codes.ts';
 import { deleteAccountChallenges } from '../mfa/mfa-queries.ts';
 import { MISSING_CODE, requireSecondFactor, totpEnabled } from '../mfa/mfa-check.ts';
 
@@ -41,38 +44,62 @@ export async function requestPasswordReset(ctx: AppContext, email: string, log: 
 export interface PasswordChange {
   newPassword: string;
   key?: string;
+  /** With `emailCode`: the address the reset e-mail went to. */
+  email?: string;
+  /** In place of `key`: the code of the reset e-mail (docs/accounts.md#codes-by-e-mail). */
+  emailCode?: string;
   oldPassword?: string;
-  /** With `key`, when MFA is on: a TOTP or recovery code. */
+  /** With `key` or `emailCode`, when MFA is on: a TOTP or recovery code. */
   code?: string;
+  /** The client's address, which the e-mailed code's tries count against. */
+  ip: string;
 }
+
+/** How the caller proves the reset: the key of the e-mail's link, or its code. */
+type ResetProof = { keyId: number } | { codeId: number };
 
 /**
  * With `oldPassword` (an authenticated caller): other tokens are revoked, the caller's is
- * kept; logins waiting for their second step end either way. With `key` (the forgotten-password flow): every token is revoked, and an account with
+ * kept; logins waiting for their second step end either way. With `key` or `email` and
+ * `emailCode` (the forgotten-password flow): every token is revoked, and an account with
  * MFA on also needs its MFA code, so whoever reads the mailbox cannot take
  * the account over with the e-mail alone.
+ * A wrong e-mailed code counts as a login failure (`codeTries`).
  */
 export async function changePassword(
   ctx: AppContext,
   passwordChecks: PasswordCheckThrottle,
+  codeTries: LoginThrottle,
   caller: Caller | null,
   change: PasswordChange,
 ): Promise<void> {
-  const { key, oldPassword, newPassword, code } = change;
-  if (key === undefined && oldPassword === undefined) {
-    throw nonFieldError('Give either the reset key from the e-mail or your old password.');
+  const { key, email, emailCode, oldPassword, newPassword, code } = change;
+  const given = [key, emailCode, oldPassword].filter((value) => value !== undefined).length;
+  if (given === 0) {
+    throw nonFieldError('Give the reset key from the e-mail (or the address and the code from it), or your old password.');
   }
-  if (key !== undefined && oldPassword !== undefined) throw nonFieldError('Give either the reset key or the old password, not both.');
+  if (given > 1) throw nonFieldError('Give only one of the reset key, the code from the reset e-mail and the old password.');
 
   let accountId: number;
-  let resetKeyId: number | undefined;
+  let reset: ResetProof | undefined;
   if (key !== undefined) {
     const found = await findResetKey(ctx.db.kysely, key);
     // A logged-in caller may use a key, but only one of their own account.
     if (!found || found.used_at !== null || (caller && caller.accountId !== found.account_id)) throw fieldError('key', INVALID_RESET_KEY);
     if (found.expires_at <= ctx.clock.now()) throw fieldError('key', EXPIRED_RESET_KEY);
     accountId = found.account_id;
-    resetKeyId = found.id;
+    reset = { keyId: found.id };
+  } else if (emailCode !== undefined) {
+    if (email === undefined) throw fieldError('email', 'Give the address the reset e-mail was sent to.');
+    const owner = await findAddressByEmail(ctx.db.kysely, email);
+    const attempt = await codeTries.begin(owner ? `account:${owner.account_id}` : `address:${email.toLowerCase()}`, change.ip);
+    const found = await checkEmailCode(ctx, 'reset', email, emailCode);
+    // A right code is no failure, whatever comes after it (a weak new password, say).
+    await attempt.succeeded();
+    // As with a key: a logged-in caller may use only a code of their own account.
+    if (caller && caller.accountId !== found.account_id) throw fieldError('email_code', WRONG_EMAIL_CODE);
+    accountId = found.account_id;
+    reset = { codeId: found.id };
   } else {
     if (!caller) throw unauthenticated('Authentication credentials were not provided.');
     accountId = caller.accountId;
@@ -86,7 +113,7 @@ export async function changePassword(
     if (await verifyPassword(account.password_hash, oldPassword)) await attempt.succeeded();
     else errors.old_password = ['Your old password was entered incorrectly. Please enter it again.'];
   }
-  const needsSecondFactor = resetKeyId !== undefined && (await totpEnabled(ctx.db.kysely, accountId));
+  const needsSecondFactor = reset !== undefined && (await totpEnabled(ctx.db.kysely, accountId));
   if (needsSecondFactor && !code) errors.code = [MISSING_CODE];
   const problems = await passwordProblems(newPassword, {
     email: account.email,
@@ -104,11 +131,13 @@ export async function changePassword(
   await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const now = ctx.clock.now();
-    if (resetKeyId !== undefined && !(await useResetKey(trx, resetKeyId, now))) throw fieldError('key', INVALID_RESET_KEY);
-    if (resetKeyId !== undefined) await requireSecondFactor(ctx, trx, account, code);
+    if (reset && 'keyId' in reset && !(await useResetKey(trx, reset.keyId, now))) throw fieldError('key', INVALID_RESET_KEY);
+    if (reset && 'codeId' in reset && !(await spendEmailCode(trx, reset.codeId, now))) throw fieldError('email_code', WRONG_EMAIL_CODE);
+    if (reset) await requireSecondFactor(ctx, trx, account, code);
     await updatePasswordHash(trx, accountId, passwordHash);
     await useAllResetKeys(trx, accountId, now);
-    await revokeAccountTokens(trx, accountId, resetKeyId === undefined ? caller!.tokenId : undefined);
+    await endEmailCodes(trx, 'reset', { accountId });
+    await revokeAccountTokens(trx, accountId, reset === undefined ? caller!.tokenId : undefined);
     await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, passwordChangedMessage(account.email), accountId);
   });

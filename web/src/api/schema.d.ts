@@ -658,6 +658,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/email-code/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** E-mail a 6-digit sign-in code to a verified address (10 minutes, once; the answer never says whether the address belongs to an account) */
+        post: operations["requestEmailCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/login/email-code/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log in with the code e-mailed by POST /auth/email-code/; the answers of POST /auth/login/ (with MFA on: an mfa_token for /auth/login/mfa/) */
+        post: operations["loginWithEmailCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/logout/": {
         parameters: {
             query?: never;
@@ -833,7 +867,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verify an address with the key from its e-mail and the owner's password */
+        /** Verify an address with the key from its e-mail (or the address and the e-mail's code) and the owner's password */
         post: operations["verifyEmail"];
         delete?: never;
         options?: never;
@@ -884,7 +918,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the password with the old password (token needed) or with a reset key (no token) */
+        /** Change the password with the old password (token needed), or with a reset key or the reset e-mail's code (no token) */
         post: operations["changePassword"];
         delete?: never;
         options?: never;
@@ -9347,6 +9381,188 @@ export interface operations {
             };
         };
     };
+    requestEmailCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description A verified address of the account
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The address as sent; says nothing about whether it belongs to an account. */
+                        email: string;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    loginWithEmailCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "email_code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The address the code was sent to
+                     */
+                    email: string;
+                    /** @description The 6-digit code from the e-mail (10 minutes, once) */
+                    email_code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send as `Authorization: Token <token>` */
+                        token: string;
+                    } | {
+                        /** @enum {boolean} */
+                        mfa_required: true;
+                        /** @description Send to /auth/login/mfa/ with a code within 5 minutes; works once */
+                        mfa_token: string;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
     logout: {
         parameters: {
             query?: never;
@@ -10397,15 +10613,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "key": "key-from-the-e-mail",
-                 *       "password": "correct-horse-battery-staple-42"
-                 *     }
-                 */
                 "application/json": {
                     /** @description The key from the verification e-mail (the `key` of its link) */
-                    key: string;
+                    key?: string;
+                    /**
+                     * Format: email
+                     * @description With `email_code`: the address being verified
+                     */
+                    email?: string;
+                    /** @description In place of `key`: the 6-digit code from the same e-mail (10 minutes, once) */
+                    email_code?: string;
                     /** @description The password of the address's account */
                     password: string;
                 };
@@ -10641,6 +10858,13 @@ export interface operations {
                     new_password: string;
                     /** @description A password reset key from the reset e-mail (no token needed) */
                     key?: string;
+                    /**
+                     * Format: email
+                     * @description With `email_code`: the address the reset e-mail went to
+                     */
+                    email?: string;
+                    /** @description In place of `key`: the 6-digit code from the reset e-mail (10 minutes, once; no token needed) */
+                    email_code?: string;
                     /** @description The current password (needs a token) */
                     old_password?: string;
                     /** @description Needed when MFA is on: a code from the authenticator app, or a recovery code */

@@ -1,5 +1,6 @@
 // The page the reset e-mail links to (/reset-password?key=…). With MFA on, the
-// API also wants a code (400 under `code`): the field appears once it asks.
+// API also wants a code (400 under `code`): the field appears once it asks. Opened without a key
+// (from /forgot-password), it takes the address and the 6-digit code from the reset e-mail.
 import { useEffect, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api } from '../api/client.ts';
@@ -19,7 +20,8 @@ export function ResetPassword() {
   }, [action.problems]);
   async function submit(data: FormData) {
     const code = text(data, 'code');
-    const body = { key: query.key ?? text(data, 'key'), new_password: text(data, 'new_password'), ...(code ? { code } : {}) };
+    const proof = query.key ? { key: query.key } : { email: text(data, 'email'), email_code: text(data, 'email_code').replace(/\s+/g, '') };
+    const body = { ...proof, new_password: text(data, 'new_password'), ...(code ? { code } : {}) };
     if (!(await action.run(() => api.POST('/account/change-password/', { body })))) return;
     setDone(true);
     status.say('Your password is changed. Sign in with the new one.');
@@ -35,7 +37,19 @@ export function ResetPassword() {
         </p>
       ) : (
         <Form id="reset" action={action} onSubmit={submit}>
-          {!query.key && <Field name="key" label="Reset key" required />}
+          {!query.key && (
+            <>
+              <Field name="email" label="E-mail address" type="email" autocomplete="username" defaultValue={query.email} required />
+              <Field
+                name="email_code"
+                label="Code from the e-mail"
+                inputMode="numeric"
+                autocomplete="one-time-code"
+                hint="The 6-digit code in the reset e-mail; it works for 10 minutes."
+                required
+              />
+            </>
+          )}
           <Field name="new_password" label="New password" type="password" autocomplete="new-password" required />
           {needsCode && (
             <Field

@@ -1,6 +1,7 @@
 // Sign in with the address and password; when MFA is on, login answers `mfa_required` and a
 // second step asks for a code (docs/accounts.md). Or with a passkey: no address, password or code
-// (docs/sign-in-providers.md); or with another provider (its buttons; the way back is provider-sign-in.tsx).
+// (docs/sign-in-providers.md); or with another provider (its buttons; the way back is provider-sign-in.tsx);
+// or with a code e-mailed to the address (sign-in-code.tsx).
 // Sent here because the API stopped taking the token, the person reads why first.
 import { type PublicKeyCredentialRequestOptionsJSON, startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
@@ -97,6 +98,7 @@ export function SignIn() {
         remember={() => (document.querySelector('input[name="remember"]') as HTMLInputElement | null)?.checked ?? false}
       />
       <p>
+        <a href={query.next ? `/sign-in/code?next=${encodeURIComponent(query.next)}` : '/sign-in/code'}>E-mail me a code</a> ·{' '}
         <a href="/forgot-password">Forgotten your password?</a> · <a href="/sign-up">Create an account</a>
       </p>
     </Page>
