@@ -28,6 +28,7 @@ import { listItemFunctionLogsMigration } from './migrations/0023-list-item-funct
 import { signInMethodsAndAuditMigration } from './migrations/0024-sign-in-methods-and-audit.ts';
 import { signInBrowserMigration } from './migrations/0025-sign-in-browser.ts';
 import { emergencyPinLockoutsMigration } from './migrations/0026-emergency-pin-lockouts.ts';
+import { sharesThatEndMigration } from './migrations/0031-shares-that-end-and-show-less.ts';
 import { mediaPrivacyMigration } from './migrations/0028-media-privacy.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -59,6 +60,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0025-sign-in-browser': signInBrowserMigration(),
     '0026-emergency-pin-lockouts': emergencyPinLockoutsMigration(),
     '0028-media-privacy': mediaPrivacyMigration(db.dialect),
+    '0031-shares-that-end-and-show-less': sharesThatEndMigration(),
   };
 }
 
