@@ -418,7 +418,10 @@ export interface paths {
         delete: operations["deleteAccessor"];
         options?: never;
         head?: never;
-        /** Change what an accessor may do (owner only); its address cannot change */
+        /**
+         * Change what an accessor may do, or its end date (owner only); its address cannot change
+         * @description A later expires_at re-grants an expired accessor without a new invitation. A past expires_at: 400.
+         */
         patch: operations["updateAccessor"];
         trace?: never;
     };
@@ -6990,6 +6993,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7091,6 +7097,7 @@ export interface operations {
                     can_write?: boolean;
                     /** @description Sees private profiles (default false) */
                     has_private_profile_access?: boolean;
+                    expires_at?: string | null;
                 };
             };
         };
@@ -7113,6 +7120,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7249,6 +7259,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7329,6 +7342,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7415,6 +7431,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7566,6 +7585,7 @@ export interface operations {
                     can_write?: boolean;
                     /** @description Sees private profiles (default false) */
                     has_private_profile_access?: boolean;
+                    expires_at?: string | null;
                     /** @description Cannot be changed: invite the new address and delete this accessor instead. */
                     email?: string;
                 };
@@ -7590,6 +7610,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7716,6 +7739,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7820,6 +7846,8 @@ export interface operations {
                         /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
                         views: number;
                         last_viewed_at: string | null;
+                        emergency_items: number[] | null;
+                        emergency_contacts: number[] | null;
                     }[];
                 };
             };
@@ -7899,6 +7927,8 @@ export interface operations {
                     label?: string;
                     expires_at?: string | null;
                     pin?: string | null;
+                    emergency_items?: number[] | null;
+                    emergency_contacts?: number[] | null;
                 };
             };
         };
@@ -7921,6 +7951,8 @@ export interface operations {
                         /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
                         views: number;
                         last_viewed_at: string | null;
+                        emergency_items: number[] | null;
+                        emergency_contacts: number[] | null;
                         /**
                          * Format: uri
                          * @description The public URL ($PUBLIC_URL/emergency/<token>). Shown in this answer only: the service keeps no copy of the token
@@ -8035,6 +8067,8 @@ export interface operations {
                         /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
                         views: number;
                         last_viewed_at: string | null;
+                        emergency_items: number[] | null;
+                        emergency_contacts: number[] | null;
                     };
                 };
             };
@@ -8191,6 +8225,8 @@ export interface operations {
                     label?: string;
                     expires_at?: string | null;
                     pin?: string | null;
+                    emergency_items?: number[] | null;
+                    emergency_contacts?: number[] | null;
                 };
             };
         };
@@ -8213,6 +8249,8 @@ export interface operations {
                         /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
                         views: number;
                         last_viewed_at: string | null;
+                        emergency_items: number[] | null;
+                        emergency_contacts: number[] | null;
                     };
                 };
             };
