@@ -144,6 +144,10 @@ async function checkHeld(
   if (row) precondition(toAccessor(ctx, row));
 }
 
+/**
+ * The owner changes the permissions or the end date; `email` may be sent back as it is (any
+ * case), not changed.
+ */
 export async function changeAccessor(
   ctx: AppContext,
   caller: Caller,
@@ -152,13 +156,13 @@ export async function changeAccessor(
   precondition?: Precondition,
 ): Promise<Accessor> {
   const accountId = caller.accountId;
-  // A later end date re-grants an expired accessor: no new invitation, and its next expiry is told again.
-  const expiry =
-    changes.expires_at === undefined ? {} : { expires_at: expiryAt(changes.expires_at, ctx.clock.now()), expiry_told_at: null };
   await inWriteTransaction(ctx, async (trx) => {
     const held = await lockAccessor(ctx.db, trx, accountId, id);
     if (!held) throw notFound();
     if (held.owner_account_id !== accountId) throw forbidden(OWNER_CHANGES_ONLY);
+    // A later end date re-grants an expired accessor: no new invitation, and its next expiry is told again.
+    const expiry =
+      changes.expires_at === undefined ? {} : { expires_at: expiryAt(changes.expires_at, ctx.clock.now()), expiry_told_at: null };
     if (changes.email !== undefined && changes.email.toLowerCase() !== held.email.toLowerCase()) throw fieldError('email', EMAIL_FIXED);
     await checkHeld(ctx, trx, accountId, id, precondition);
     const set = {

@@ -105,6 +105,12 @@ describe('shares that end', () => {
       body: { expires_at: iso(end) },
     });
     assert.equal(refused.status, 403, refused.text);
+    const past = iso(server.clock.now() - 1000);
+    const alsoRefused = await server.request('PATCH', `/app/accessors/${accessorId}/`, { token: person.token, body: { expires_at: past } });
+    assert.equal(alsoRefused.status, 403, `a past date from the person invited is still theirs to not change: ${alsoRefused.text}`);
+    const stranger = await createOwner(server);
+    const unseen = await server.request('PATCH', `/app/accessors/${accessorId}/`, { token: stranger.token, body: { expires_at: past } });
+    assert.equal(unseen.status, 404, unseen.text);
   });
 
   test('at the end date every route, the cached renderings, an open stream and a handed file URL end; both sides are told once; a later date re-grants', async () => {
