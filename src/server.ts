@@ -27,6 +27,7 @@ import { loadMessagingKey } from './messaging/messaging-key.ts';
 import { ServiceMetrics } from './observability/metrics.ts';
 import { serveMetrics, type MetricsServer } from './observability/metrics-server.ts';
 import { Outbox } from './outbox/outbox.ts';
+import { ShareExpiry } from './sharing/share-expiry.ts';
 import { OutboxWorker, type DeliveryHandler } from './outbox/worker.ts';
 
 export interface RunningServer {
@@ -34,6 +35,8 @@ export interface RunningServer {
   ctx: AppContext;
   worker: OutboxWorker;
   sweeper: AccountSweeper;
+  /** The pass that tells both sides of a share that reached its end date. */
+  shareExpiry: ShareExpiry;
   /** Scheduled backups (BACKUP_SCHEDULE); undefined: none. */
   backups: BackupScheduler | undefined;
   /** The address the server listens on, e.g. http://127.0.0.1:8000 */
@@ -112,6 +115,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     };
     const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);
     const sweeper = new AccountSweeper(db, ctx.clock, config, log);
+    const shareExpiry = new ShareExpiry(ctx);
 
     const metrics = config.metrics ? new ServiceMetrics(ctx) : undefined;
     app = await buildApp(ctx, metrics?.requests);
@@ -120,10 +124,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const address = await app.listen({ port: config.port, host: config.host });
     if (config.outbox.workerEnabled) worker.start();
     sweeper.start();
+    shareExpiry.start();
     const backups = config.backup ? new BackupScheduler(config, config.backup, media, log) : undefined;
     if (backups) metrics?.watchBackups(backups);
     backups?.start();
-    return running(app, ctx, worker, sweeper, backups, mail, address, metricsServer);
+    return running(app, ctx, worker, sweeper, shareExpiry, backups, mail, address, metricsServer);
   } catch (error) {
     await metricsServer?.close();
     await app?.close();
@@ -138,6 +143,7 @@ function running(
   ctx: AppContext,
   worker: OutboxWorker,
   sweeper: AccountSweeper,
+  shareExpiry: ShareExpiry,
   backups: BackupScheduler | undefined,
   mail: MailTransport,
   address: string,
@@ -149,6 +155,7 @@ function running(
     ctx,
     worker,
     sweeper,
+    shareExpiry,
     backups,
     address,
     metricsAddress: metricsServer?.address,
@@ -158,6 +165,7 @@ function running(
         await app.close();
         await worker.stop();
         await sweeper.stop();
+        await shareExpiry.stop();
         // A backup under way finishes: it reads the database, which closes next.
         await backups?.stop();
         mail.close();

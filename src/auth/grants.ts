@@ -1,7 +1,9 @@
 // What an account may see of others' data (docs/sharing.md): its accepted accessors, read with
 // every token check (token-finder.ts), so that a request for shared data needs no query of its
 // own to know whether it may go on, and a revocation or a permission change counts from the
-// next request on every instance.
+// next request on every instance. An accessor past its `expires_at` grants nothing: the caller's
+// grants (token-auth.ts) and `currentGrant` leave it out against the clock, so an expiry needs no
+// write to take effect, on any instance, through any cache.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { dataVersionOf, type DataVersion } from './data-version.ts';
@@ -13,11 +15,21 @@ export interface Grant {
   ownerAccountId: number;
   canWrite: boolean;
   privateAccess: boolean;
+  /** When the access ends (ms since the epoch); null: until revoked. */
+  expiresAt: number | null;
   /** The shared app user and its data version (null: gone): cached renderings of its data are stamped with it. */
   dataVersion(): Promise<DataVersion | null>;
 }
 
 export const NO_GRANTS: readonly Grant[] = Object.freeze([]);
+
+/** Whether an access that ends at `expiresAt` (null: never) still holds at `now`. */
+export const grantLive = (expiresAt: number | null, now: number): boolean => expiresAt === null || now < expiresAt;
+
+/** The grants that still hold at `now` (the same list when all do, as nearly always). */
+export function liveGrants(grants: readonly Grant[], now: number): readonly Grant[] {
+  return grants.every((g) => grantLive(g.expiresAt, now)) ? grants : grants.filter((g) => grantLive(g.expiresAt, now));
+}
 
 /** Where something a grant's accessor asks for sits: its app user, and whether it is private (1). */
 export interface Seen {
@@ -46,16 +58,19 @@ export interface CurrentGrant {
   privateAccess: boolean;
 }
 
-/** The accessor `accessorId` if it is accepted (undefined: gone, or not accepted): one probe of its primary key. */
-export async function currentGrant(db: Kysely<Database>, accessorId: number): Promise<CurrentGrant | undefined> {
+/**
+ * The accessor `accessorId` if it is accepted and not expired at `now` (undefined: gone, not
+ * accepted, or expired): one probe of its primary key.
+ */
+export async function currentGrant(db: Kysely<Database>, accessorId: number, now: number): Promise<CurrentGrant | undefined> {
   const row = await db
     .selectFrom('accessors')
-    .select(['app_user_id', 'user_with_access_id', 'can_write', 'has_private_profile_access'])
+    .select(['app_user_id', 'user_with_access_id', 'can_write', 'has_private_profile_access', 'expires_at'])
     .where('id', '=', accessorId)
     .where('user_with_access_id', 'is not', null)
     .where('accepted_at', 'is not', null)
     .executeTakeFirst();
-  if (!row || row.user_with_access_id === null) return undefined;
+  if (!row || row.user_with_access_id === null || !grantLive(row.expires_at, now)) return undefined;
   return {
     accessorId,
     appUserId: row.app_user_id,
@@ -72,6 +87,7 @@ export interface GrantRow {
   ownerAccountId: number;
   canWrite: number;
   privateAccess: number;
+  expiresAt: number | null;
 }
 
 export const toGrant = (row: GrantRow, dataVersion: () => Promise<DataVersion | null>): Grant => ({
@@ -80,6 +96,7 @@ export const toGrant = (row: GrantRow, dataVersion: () => Promise<DataVersion | 
   ownerAccountId: row.ownerAccountId,
   canWrite: row.canWrite === 1,
   privateAccess: row.privateAccess === 1,
+  expiresAt: row.expiresAt,
   dataVersion,
 });
 
@@ -93,6 +110,7 @@ export function grantRows(db: Kysely<Database>, accountId: number): Promise<Gran
       'owner_account_id as ownerAccountId',
       'can_write as canWrite',
       'has_private_profile_access as privateAccess',
+      'expires_at as expiresAt',
     ])
     .where('user_with_access_id', '=', accountId)
     .orderBy('app_user_id')
@@ -105,7 +123,7 @@ export function grantRows(db: Kysely<Database>, accountId: number): Promise<Gran
  * one probe of an empty index range.
  */
 export const GRANT_COLUMNS = `g.id as g_accessor_id, g.app_user_id as g_app_user_id, g.owner_account_id as g_owner_account_id,
-  g.can_write as g_can_write, g.has_private_profile_access as g_private_access, gu.data_version as g_data_version`;
+  g.can_write as g_can_write, g.has_private_profile_access as g_private_access, g.expires_at as g_expires_at, gu.data_version as g_data_version`;
 
 export const GRANT_JOINS = `left join accessors g on g.user_with_access_id = t.account_id
 left join app_users gu on gu.id = g.app_user_id`;
@@ -116,6 +134,7 @@ export interface GrantColumns {
   g_owner_account_id: number | null;
   g_can_write: number | null;
   g_private_access: number | null;
+  g_expires_at: number | null;
   g_data_version: number | null;
 }
 
@@ -130,6 +149,7 @@ export function grantOfRow(row: GrantColumns): Grant | undefined {
       ownerAccountId: row.g_owner_account_id!,
       canWrite: row.g_can_write!,
       privateAccess: row.g_private_access!,
+      expiresAt: row.g_expires_at,
     },
     () => version,
   );

@@ -9,7 +9,7 @@ import { DomainError, unauthenticated } from '../errors.ts';
 import type { SignInMethod } from '../db/schema.ts';
 import type { App } from '../http/types.ts';
 import type { DataVersion } from './data-version.ts';
-import type { Grant } from './grants.ts';
+import { liveGrants, type Grant } from './grants.ts';
 import { tokenFinder, type TokenFinder } from './token-finder.ts';
 import { revokeToken, touchToken } from './token-queries.ts';
 
@@ -74,7 +74,8 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, header: str
     signInMethod: row.sign_in_method,
     dataVersion: row.dataVersion,
     appUserId: async () => (await row.dataVersion())?.appUserId ?? null,
-    grants: row.grants,
+    // An accessor past its expiry grants nothing from that moment (grants.ts), whatever is cached.
+    grants: async () => liveGrants(await row.grants(), now),
   };
 }
 

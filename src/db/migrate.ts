@@ -30,6 +30,7 @@ import { signInBrowserMigration } from './migrations/0025-sign-in-browser.ts';
 import { emergencyPinLockoutsMigration } from './migrations/0026-emergency-pin-lockouts.ts';
 import { mediaPrivacyMigration } from './migrations/0028-media-privacy.ts';
 import { emailCodesMigration } from './migrations/0030-email-codes.ts';
+import { sharesThatEndMigration } from './migrations/0031-shares-that-end-and-show-less.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -61,6 +62,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0026-emergency-pin-lockouts': emergencyPinLockoutsMigration(),
     '0028-media-privacy': mediaPrivacyMigration(db.dialect),
     '0030-email-codes': emailCodesMigration(db.dialect),
+    '0031-shares-that-end-and-show-less': sharesThatEndMigration(),
   };
 }
 

@@ -205,6 +205,10 @@ export interface AccessorsTable {
   has_private_profile_access: Generated<Flag>;
   created_at: number;
   accepted_at: number | null;
+  /** null: until revoked. Past it the accessor grants nothing (auth/grants.ts). */
+  expires_at: number | null;
+  /** When the expiry's e-mails were queued (sharing/share-expiry.ts); null: not yet, or re-granted since. */
+  expiry_told_at: number | null;
 }
 
 /** A create performed under an Idempotency-Key (docs/offline-and-live.md), with its first answer. */
@@ -298,6 +302,22 @@ export interface EmergencyLinksTable {
   last_viewed_at: number | null;
   /** When the owner was last e-mailed about a view (at most once an hour). */
   notified_at: number | null;
+  /** 1: shows only the emergency items in `emergency_link_items`; 0: every one. */
+  items_chosen: Generated<Flag>;
+  /** 1: shows only the emergency contacts in `emergency_link_contacts`; 0: every one. */
+  contacts_chosen: Generated<Flag>;
+}
+
+/** An emergency item a link that chose its items shows (cascades from either). */
+export interface EmergencyLinkItemsTable {
+  link_id: number;
+  emergency_item_id: number;
+}
+
+/** An emergency contact a link that chose its contacts shows (cascades from either). */
+export interface EmergencyLinkContactsTable {
+  link_id: number;
+  emergency_contact_id: number;
 }
 
 /** One opening of an emergency link, kept 90 days. */
@@ -446,6 +466,8 @@ export interface Database {
   emergency_contacts: EmergencyContactsTable;
   emergency_links: EmergencyLinksTable;
   emergency_link_views: EmergencyLinkViewsTable;
+  emergency_link_items: EmergencyLinkItemsTable;
+  emergency_link_contacts: EmergencyLinkContactsTable;
   accounts: AccountsTable;
   email_addresses: EmailAddressesTable;
   auth_tokens: AuthTokensTable;

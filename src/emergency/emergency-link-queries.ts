@@ -10,6 +10,12 @@ export interface OwnedEmergencyLinkRow extends EmergencyLinkRow {
   app_user_id: number;
 }
 
+/** What a link shows: null for every one, or the ids it chose, in the owner's order (by id). */
+export interface LinkChoices {
+  items: number[] | null;
+  contacts: number[] | null;
+}
+
 /** What the public route needs of a link. */
 export interface PublicLinkRow {
   id: number;
@@ -20,6 +26,8 @@ export interface PublicLinkRow {
   pin_locked_until: number | null;
   pin_lockouts: number;
   expires_at: number | null;
+  items_chosen: number;
+  contacts_chosen: number;
 }
 
 function selectLinks(db: Db, accountId: number) {
@@ -34,25 +42,126 @@ function selectLinks(db: Db, accountId: number) {
       sql<boolean>`pin_hash is not null`.as('has_pin'),
       'view_count',
       'last_viewed_at',
+      'items_chosen',
+      'contacts_chosen',
     ])
     .where('account_id', '=', accountId);
 }
 
 type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectLinks>['execute']>>[number];
 
+/**
+ * The items and contacts the links chose, by link, each in the owner's order (by id): one query
+ * each, and none for links that chose neither.
+ */
+async function choicesOf(
+  db: Db,
+  rows: readonly { id: number; items_chosen: number; contacts_chosen: number }[],
+): Promise<Map<number, LinkChoices>> {
+  const itemLinks = rows.filter((r) => r.items_chosen === 1).map((r) => r.id);
+  const contactLinks = rows.filter((r) => r.contacts_chosen === 1).map((r) => r.id);
+  const [items, contacts] = await Promise.all([
+    itemLinks.length === 0
+      ? []
+      : db
+          .selectFrom('emergency_link_items')
+          .select(['link_id', 'emergency_item_id as id'])
+          .where('link_id', 'in', itemLinks)
+          .orderBy('emergency_item_id')
+          .execute(),
+    contactLinks.length === 0
+      ? []
+      : db
+          .selectFrom('emergency_link_contacts')
+          .select(['link_id', 'emergency_contact_id as id'])
+          .where('link_id', 'in', contactLinks)
+          .orderBy('emergency_contact_id')
+          .execute(),
+  ]);
+  const choices = new Map<number, LinkChoices>();
+  for (const row of rows) {
+    choices.set(row.id, { items: row.items_chosen === 1 ? [] : null, contacts: row.contacts_chosen === 1 ? [] : null });
+  }
+  for (const { link_id, id } of items) choices.get(link_id)?.items?.push(id);
+  for (const { link_id, id } of contacts) choices.get(link_id)?.contacts?.push(id);
+  return choices;
+}
+
 // `pin_hash is not null` is a boolean on PostgreSQL, 0 or 1 on SQLite.
-function toRow({ has_pin, ...row }: SelectedRow): OwnedEmergencyLinkRow {
-  return { ...row, has_pin: Boolean(has_pin) };
+function toRow({ has_pin, items_chosen: _i, contacts_chosen: _c, ...row }: SelectedRow, choices: LinkChoices): OwnedEmergencyLinkRow {
+  return { ...row, has_pin: Boolean(has_pin), emergency_items: choices.items, emergency_contacts: choices.contacts };
+}
+
+async function toRows(db: Db, rows: SelectedRow[]): Promise<OwnedEmergencyLinkRow[]> {
+  const choices = await choicesOf(db, rows);
+  return rows.map((row) => toRow(row, choices.get(row.id)!));
 }
 
 export async function listEmergencyLinks(db: Db, accountId: number, appUserId: number): Promise<OwnedEmergencyLinkRow[]> {
-  const rows = await selectLinks(db, accountId).where('app_user_id', '=', appUserId).orderBy('id').execute();
-  return rows.map(toRow);
+  return toRows(db, await selectLinks(db, accountId).where('app_user_id', '=', appUserId).orderBy('id').execute());
 }
 
 export async function findEmergencyLink(db: Db, accountId: number, id: number): Promise<OwnedEmergencyLinkRow | undefined> {
   const row = await selectLinks(db, accountId).where('id', '=', id).executeTakeFirst();
-  return row && toRow(row);
+  return row && (await toRows(db, [row]))[0];
+}
+
+/** What the public view of a link shows: its choices (null: every one). */
+export async function linkChoices(db: Db, link: PublicLinkRow): Promise<LinkChoices> {
+  const choices = await choicesOf(db, [link]);
+  return choices.get(link.id)!;
+}
+
+/** The ids among `ids` that are not emergency items (`table`) of the app user. */
+export async function foreignIds(
+  db: Db,
+  table: 'emergency_items' | 'emergency_contacts',
+  accountId: number,
+  appUserId: number,
+  ids: readonly number[],
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const found = await db
+    .selectFrom(table)
+    .select('id')
+    .where('id', 'in', ids)
+    .where('account_id', '=', accountId)
+    .where('app_user_id', '=', appUserId)
+    .execute();
+  const mine = new Set(found.map((row) => row.id));
+  return ids.filter((id) => !mine.has(id));
+}
+
+/** Sets what the link shows: null for every one, or these ids (already checked to be the app user's). */
+export async function setLinkChoices(trx: Db, linkId: number, choices: Partial<LinkChoices>): Promise<void> {
+  if (choices.items !== undefined) {
+    await trx.deleteFrom('emergency_link_items').where('link_id', '=', linkId).execute();
+    await trx
+      .updateTable('emergency_links')
+      .set({ items_chosen: choices.items === null ? 0 : 1 })
+      .where('id', '=', linkId)
+      .execute();
+    if (choices.items && choices.items.length > 0) {
+      await trx
+        .insertInto('emergency_link_items')
+        .values(choices.items.map((id) => ({ link_id: linkId, emergency_item_id: id })))
+        .execute();
+    }
+  }
+  if (choices.contacts !== undefined) {
+    await trx.deleteFrom('emergency_link_contacts').where('link_id', '=', linkId).execute();
+    await trx
+      .updateTable('emergency_links')
+      .set({ contacts_chosen: choices.contacts === null ? 0 : 1 })
+      .where('id', '=', linkId)
+      .execute();
+    if (choices.contacts && choices.contacts.length > 0) {
+      await trx
+        .insertInto('emergency_link_contacts')
+        .values(choices.contacts.map((id) => ({ link_id: linkId, emergency_contact_id: id })))
+        .execute();
+    }
+  }
 }
 
 export async function countEmergencyLinks(db: Db, accountId: number, appUserId: number): Promise<number> {
@@ -123,7 +232,18 @@ export function listLinkViews(db: Db, accountId: number, linkId: number, since: 
 export function findLinkByTokenHash(db: Db, tokenHash: string): Promise<PublicLinkRow | undefined> {
   return db
     .selectFrom('emergency_links')
-    .select(['id', 'account_id', 'app_user_id', 'label', 'pin_hash', 'pin_locked_until', 'pin_lockouts', 'expires_at'])
+    .select([
+      'id',
+      'account_id',
+      'app_user_id',
+      'label',
+      'pin_hash',
+      'pin_locked_until',
+      'pin_lockouts',
+      'expires_at',
+      'items_chosen',
+      'contacts_chosen',
+    ])
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

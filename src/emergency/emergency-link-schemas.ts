@@ -1,6 +1,6 @@
 // The emergency link as its owner sees it (docs/emergency-links.md): {id, url, label, created_at,
-// expires_at, has_pin, views, last_viewed_at}; the create's answer adds `link`, the public URL,
-// shown then only. And a view: {viewed_at, ip_address, user_agent}.
+// expires_at, has_pin, views, last_viewed_at, emergency_items, emergency_contacts}; the create's
+// answer adds `link`, the public URL, shown then only. And a view: {viewed_at, ip_address, user_agent}.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { NAME_MAX_LENGTH, Nullable, Url } from '../app-data/kernel/field-schemas.ts';
@@ -17,6 +17,12 @@ export const EmergencyLinkSchema = Type.Object({
   has_pin: Type.Boolean(),
   views: Type.Integer({ description: 'How many times the link was opened, ever (the list of views keeps 90 days)' }),
   last_viewed_at: Nullable(Time),
+  emergency_items: Nullable(
+    Type.Array(Type.Integer(), { description: 'The emergency items the link shows, in the owner’s order; null: every one' }),
+  ),
+  emergency_contacts: Nullable(
+    Type.Array(Type.Integer(), { description: 'The emergency contacts the link shows, in the owner’s order; null: every one' }),
+  ),
 });
 export type EmergencyLink = Static<typeof EmergencyLinkSchema>;
 
@@ -34,6 +40,17 @@ const LabelField = Type.String({
   maxLength: NAME_MAX_LENGTH,
   description: 'What the link is for (a wallet card, a bracelet); may be empty',
 });
+const ChoiceField = (what: string) =>
+  Nullable(
+    Type.Array(Type.Integer(), {
+      maxItems: 1000,
+      description: `Ids of this app user's ${what} the link shows (in the owner's order, whatever the order here); null: every one, now and later`,
+    }),
+  );
+const Choices = {
+  emergency_items: Type.Optional(ChoiceField('emergency items')),
+  emergency_contacts: Type.Optional(ChoiceField('emergency contacts')),
+};
 const ExpiryField = Nullable(
   Type.String({ format: 'date-time', description: 'A future time; null: never. Left out on create: one year from now' }),
 );
@@ -43,6 +60,7 @@ export const EmergencyLinkBody = Type.Object(
     label: Type.Optional(LabelField),
     expires_at: Type.Optional(ExpiryField),
     pin: Type.Optional(Nullable(PinField)),
+    ...Choices,
   },
   { examples: [{ label: 'Wallet card', pin: '2468' }] },
 );
@@ -53,6 +71,7 @@ export const EmergencyLinkPatchBody = Type.Object(
     label: Type.Optional(LabelField),
     expires_at: Type.Optional(ExpiryField),
     pin: Type.Optional(Nullable(Type.String({ pattern: PIN_PATTERN, description: '4 to 8 digits; null removes the PIN' }))),
+    ...Choices,
   },
   { examples: [{ label: 'Wallet card (blue)' }] },
 );
@@ -73,6 +92,8 @@ export interface EmergencyLinkRow {
   has_pin: boolean;
   view_count: number;
   last_viewed_at: number | null;
+  emergency_items: number[] | null;
+  emergency_contacts: number[] | null;
 }
 
 export interface LinkViewRow {
@@ -99,6 +120,8 @@ export function toEmergencyLink(ctx: AppContext, row: EmergencyLinkRow): Emergen
     has_pin: row.has_pin,
     views: row.view_count,
     last_viewed_at: isoOrNull(row.last_viewed_at),
+    emergency_items: row.emergency_items,
+    emergency_contacts: row.emergency_contacts,
   };
 }
 

@@ -17,8 +17,11 @@ import {
   findEmergencyLink,
   insertEmergencyLink,
   listEmergencyLinks,
+  foreignIds,
   listLinkViews,
+  setLinkChoices,
   updateEmergencyLink,
+  type LinkChoices,
   type OwnedEmergencyLinkRow,
 } from './emergency-link-queries.ts';
 import {
@@ -44,6 +47,7 @@ export const VIEW_RETENTION_MS = 90 * 86_400_000;
 export const VIEWS_LISTED = 1000;
 
 export const EXPIRY_IN_PAST = 'The expiry must be in the future.';
+const NOT_THIS_APP_USERS = (what: string, ids: number[]) => `Not ${what} of this app user: ${ids.join(', ')}.`;
 const EXPIRY_TOO_FAR = 'The expiry must be before the year 10000.';
 const LATEST_EXPIRY = Date.UTC(10_000, 0, 1);
 
@@ -79,6 +83,7 @@ export async function createEmergencyLink(
       ctx.config.quotas.emergencyLinksPerUser,
       'emergency links per app user',
     );
+    const choices = await checkChoices(trx, accountId, appUserId, input);
     const id = await insertEmergencyLink(trx, {
       accountId,
       appUserId,
@@ -88,6 +93,7 @@ export async function createEmergencyLink(
       now,
       expiresAt,
     });
+    await setLinkChoices(trx, id, choices);
     return reload(trx, accountId, id);
   });
   return { ...toEmergencyLink(ctx, row), link: publicLink(ctx, token) };
@@ -119,7 +125,10 @@ export async function changeEmergencyLink(
     terms,
     (trx) => findEmergencyLink(trx, accountId, id),
     async (trx) => {
+      const link = await reload(trx, accountId, id);
+      const choices = await checkChoices(trx, accountId, link.app_user_id, changes);
       if (Object.keys(values).length > 0) await updateEmergencyLink(trx, accountId, id, values);
+      await setLinkChoices(trx, id, choices);
       return reload(trx, accountId, id);
     },
   );
@@ -143,6 +152,25 @@ export async function listEmergencyLinkViews(ctx: AppContext, access: Access, id
   await reload(ctx.db.kysely, accountId, id);
   const rows = await listLinkViews(ctx.db.kysely, accountId, id, ctx.clock.now() - VIEW_RETENTION_MS, VIEWS_LISTED);
   return rows.map(toLinkView);
+}
+
+/**
+ * The items and contacts a body chooses (undefined: left as they are; null: every one), each
+ * without repeats; an id that is not the app user's is 400 under its field.
+ */
+async function checkChoices(
+  trx: Kysely<Database>,
+  accountId: number,
+  appUserId: number,
+  body: { emergency_items?: number[] | null; emergency_contacts?: number[] | null },
+): Promise<Partial<LinkChoices>> {
+  const items = body.emergency_items && [...new Set(body.emergency_items)];
+  const contacts = body.emergency_contacts && [...new Set(body.emergency_contacts)];
+  const badItems = items ? await foreignIds(trx, 'emergency_items', accountId, appUserId, items) : [];
+  const badContacts = contacts ? await foreignIds(trx, 'emergency_contacts', accountId, appUserId, contacts) : [];
+  if (badItems.length > 0) throw fieldError('emergency_items', NOT_THIS_APP_USERS('emergency items', badItems));
+  if (badContacts.length > 0) throw fieldError('emergency_contacts', NOT_THIS_APP_USERS('emergency contacts', badContacts));
+  return { items, contacts };
 }
 
 /** `expires_at` as written (a time, or null for never): a past time is 400. */

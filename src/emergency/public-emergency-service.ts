@@ -16,6 +16,7 @@ import {
   countLinkLockout,
   findLinkByTokenHash,
   insertView,
+  linkChoices,
   lockLinkPin,
   ownerAddress,
   type PublicLinkRow,
@@ -72,11 +73,15 @@ async function liveLink(ctx: AppContext, token: string): Promise<PublicLinkRow> 
 /** Reads what the link shows, then records the view: a link revoked meanwhile is 404. */
 async function show(ctx: AppContext, link: PublicLinkRow, viewer: Viewer): Promise<PublicEmergencyInfo> {
   const db = ctx.db.kysely;
-  const [appUser, items, contacts] = await Promise.all([
+  const [appUser, allItems, allContacts, choices] = await Promise.all([
     findAppUser(db, link.account_id, link.app_user_id),
     listEmergencyItems(db, link.account_id, link.app_user_id),
     listEmergencyContacts(db, link.account_id, link.app_user_id),
+    linkChoices(db, link),
   ]);
+  // Only what the link chose, if it chose: in the owner's order, as the lists are.
+  const items = chosen(allItems, choices.items);
+  const contacts = chosen(allContacts, choices.contacts);
   if (!appUser) throw notFound();
   const now = ctx.clock.now();
   const view = { now, ipAddress: viewer.ip || null, userAgent: storedUserAgent(viewer.userAgent) };
@@ -93,6 +98,12 @@ async function show(ctx: AppContext, link: PublicLinkRow, viewer: Viewer): Promi
   if (!recorded) throw notFound();
   if (noticeDue) ctx.outbox.wake();
   return toPublicEmergencyInfo(ctx, appUser.name, items, contacts, now);
+}
+
+function chosen<T extends { id: number }>(all: T[], ids: number[] | null): T[] {
+  if (ids === null) return all;
+  const wanted = new Set(ids);
+  return all.filter((row) => wanted.has(row.id));
 }
 
 /**

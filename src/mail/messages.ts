@@ -192,6 +192,22 @@ export function invitationAcceptedMessage(
   ]);
 }
 
+/** To the owner, when an accessor's end date passed (docs/sharing.md). */
+export function shareExpiredOwnerMessage(to: string, expiry: { invitedEmail: string; appUserName: string }): MailMessage {
+  return compose(to, 'A share of your information has ended', [
+    `The access you gave ${expiry.invitedEmail} to the information about ${expiry.appUserName} reached its end date: they can no longer see it.`,
+    'To give it back, set a later end date on that person in the app: no new invitation is needed. Or delete them from the list.',
+  ]);
+}
+
+/** To the person whose access ended (docs/sharing.md). */
+export function shareExpiredAccessorMessage(to: string, expiry: { owner: Inviter; appUserName: string }): MailMessage {
+  return compose(to, 'Shared information is no longer available to you', [
+    `The access ${inviterName(expiry.owner)} gave you to the information about ${expiry.appUserName} reached its end date: you can no longer see it.`,
+    'If you still need it, ask them to extend it: they can do so without a new invitation.',
+  ]);
+}
+
 function linkName(label: string): string {
   return label === '' ? 'Your emergency link' : `Your emergency link "${label}"`;
 }

@@ -57,7 +57,7 @@ export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
       if (check === 'expired') throw expired();
       const media = await findMediaByStorageKey(ctx.db.kysely, storageKey);
       if (!media) throw notFound();
-      if (accessor !== undefined && !(await accessorSees(ctx.db.kysely, Number(accessor), media))) throw notFound();
+      if (accessor !== undefined && !(await accessorSees(ctx.db.kysely, Number(accessor), media, ctx.clock.now()))) throw notFound();
 
       // Validators are not sent, so a conditional range (If-Range) always gets the whole file.
       const range = request.headers['if-range'] === undefined ? parseByteRange(request.headers.range, media.size) : undefined;

@@ -23,7 +23,7 @@ export function findMediaByStorageKey(db: Kysely<Database>, storageKey: string):
  * Whether the accepted accessor `accessorId` still sees `media`: its app user is still shared
  * with it, and, for a resource used only in private profiles, with private profile access.
  */
-export async function accessorSees(db: Kysely<Database>, accessorId: number, media: StoredMedia): Promise<boolean> {
-  const grant = await currentGrant(db, accessorId);
+export async function accessorSees(db: Kysely<Database>, accessorId: number, media: StoredMedia, now: number): Promise<boolean> {
+  const grant = await currentGrant(db, accessorId, now);
   return grant !== undefined && grantSees(grant, media);
 }

@@ -22,6 +22,7 @@ function accessorView(db: Kysely<Database>) {
       'a.user_with_access_id',
       'a.can_write',
       'a.has_private_profile_access',
+      'a.expires_at',
       'a.created_at',
       'u.name as app_user_name',
       'w.first_name as with_first_name',
@@ -58,14 +59,15 @@ export function listAccessors(db: Kysely<Database>, ownerAccountId: number, appU
   return accessorView(db).where('a.app_user_id', '=', appUserId).where('a.owner_account_id', '=', ownerAccountId).orderBy('a.id').execute();
 }
 
-/** Invitations not yet accepted, addressed to a verified address of the account, on others' app users. */
-export function listPendingAccessors(db: Kysely<Database>, accountId: number): Promise<AccessorRow[]> {
+/** Invitations not yet accepted nor past their end date at `now`, addressed to a verified address of the account, on others' app users. */
+export function listPendingAccessors(db: Kysely<Database>, accountId: number, now: number): Promise<AccessorRow[]> {
   return accessorView(db)
     .innerJoin('email_addresses as e', 'e.email_lower', 'a.email_lower')
     .where('e.account_id', '=', accountId)
     .where('e.verified', '=', 1)
     .where('a.user_with_access_id', 'is', null)
     .where('a.owner_account_id', '!=', accountId)
+    .where((eb) => eb.or([eb('a.expires_at', 'is', null), eb('a.expires_at', '>', now)]))
     .orderBy('a.id')
     .execute();
 }
@@ -164,7 +166,15 @@ export async function hasAccepted(db: Kysely<Database>, accountId: number, appUs
 
 export async function insertAccessor(
   trx: Kysely<Database>,
-  values: { appUserId: number; ownerAccountId: number; email: string; canWrite: boolean; privateAccess: boolean; now: number },
+  values: {
+    appUserId: number;
+    ownerAccountId: number;
+    email: string;
+    canWrite: boolean;
+    privateAccess: boolean;
+    expiresAt: number | null;
+    now: number;
+  },
 ): Promise<number> {
   const row = await trx
     .insertInto('accessors')
@@ -178,6 +188,8 @@ export async function insertAccessor(
       has_private_profile_access: values.privateAccess ? 1 : 0,
       created_at: values.now,
       accepted_at: null,
+      expires_at: values.expiresAt,
+      expiry_told_at: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -188,7 +200,7 @@ export async function updatePermissions(
   trx: Kysely<Database>,
   ownerAccountId: number,
   id: number,
-  changes: { can_write?: Flag; has_private_profile_access?: Flag },
+  changes: { can_write?: Flag; has_private_profile_access?: Flag; expires_at?: number | null; expiry_told_at?: null },
 ): Promise<void> {
   await trx.updateTable('accessors').set(changes).where('id', '=', id).where('owner_account_id', '=', ownerAccountId).execute();
 }

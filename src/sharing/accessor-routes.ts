@@ -107,7 +107,8 @@ export function registerAccessorRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags,
-        summary: 'Change what an accessor may do (owner only); its address cannot change',
+        summary: 'Change what an accessor may do, or its end date (owner only); its address cannot change',
+        description: 'A later expires_at re-grants an expired accessor without a new invitation. A past expires_at: 400.',
         params: IdParams,
         body: AccessorPatchBody,
         operationId: 'updateAccessor',

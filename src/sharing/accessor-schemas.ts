@@ -1,8 +1,10 @@
 // Accessor (docs/sharing.md): {id, url, email, accepted, can_write, has_private_profile_access,
-// created_at, app_user: {id, url, name}, user_with_access: {first_name, last_name} | null}.
+// expires_at, expired, created_at, app_user: {id, url, name}, user_with_access: {first_name,
+// last_name} | null}.
 import { Type, type Static } from 'typebox';
 import { Nullable, Url } from '../app-data/kernel/field-schemas.ts';
 import { appUserUrl } from '../app-data/urls.ts';
+import { grantLive } from '../auth/grants.ts';
 import type { AppContext } from '../context.ts';
 import type { Flag } from '../db/schema.ts';
 
@@ -18,6 +20,10 @@ export const AccessorSchema = Type.Object({
   accepted: Type.Boolean({ description: 'true once the person invited accepted; the accessor is then bound to their account' }),
   can_write: Type.Boolean({ description: 'May change the data, not only read it' }),
   has_private_profile_access: Type.Boolean({ description: 'Sees private profiles and what is under them' }),
+  expires_at: Nullable(Type.String({ format: 'date-time', description: 'When the access ends; null: until revoked' })),
+  expired: Type.Boolean({
+    description: 'true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   app_user: Type.Object({ id: Type.Integer(), url: Url, name: Type.String() }, { description: 'The app user shared' }),
   user_with_access: Nullable(
@@ -31,6 +37,14 @@ export const AccessorListSchema = Type.Array(AccessorSchema);
 const Permissions = {
   can_write: Type.Optional(Type.Boolean({ description: 'May change the data, not only read it (default false)' })),
   has_private_profile_access: Type.Optional(Type.Boolean({ description: 'Sees private profiles (default false)' })),
+  expires_at: Type.Optional(
+    Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'When the access ends: a future time; null (the default): until revoked. A later one re-grants an expired accessor',
+      }),
+    ),
+  ),
 };
 
 export const AccessorCreateBody = Type.Object(
@@ -64,6 +78,7 @@ export interface AccessorRow {
   user_with_access_id: number | null;
   can_write: Flag;
   has_private_profile_access: Flag;
+  expires_at: number | null;
   created_at: number;
   app_user_name: string;
   with_first_name: string | null;
@@ -78,6 +93,8 @@ export function toAccessor(ctx: AppContext, row: AccessorRow): Accessor {
     accepted: row.user_with_access_id !== null,
     can_write: row.can_write === 1,
     has_private_profile_access: row.has_private_profile_access === 1,
+    expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
+    expired: !grantLive(row.expires_at, ctx.clock.now()),
     created_at: new Date(row.created_at).toISOString(),
     app_user: { id: row.app_user_id, url: appUserUrl(ctx, row.app_user_id), name: row.app_user_name },
     user_with_access:

@@ -13,6 +13,7 @@ import type { Precondition } from '../app-data/kernel/conditional-write.ts';
 import { claimKey } from '../app-data/kernel/idempotent-create.ts';
 import type { WriteTerms } from '../app-data/kernel/write-terms.ts';
 import { enforceQuota } from '../app-data/kernel/quotas.ts';
+import { grantLive } from '../auth/grants.ts';
 import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import type { UniqueIndex } from '../db/database.ts';
@@ -43,6 +44,19 @@ export const EMAIL_FIXED = 'The address cannot be changed. Invite the new addres
 export const OWNER_CHANGES_ONLY = 'Only the owner of this data can change what an accessor may do.';
 export const OWN_DATA = 'This invitation is to your own data: only the person invited can accept it.';
 export const ALREADY_SHARED = 'You already have access to this data through another invitation you accepted. Decline this one instead.';
+export const EXPIRY_IN_PAST = 'The end date must be in the future.';
+const EXPIRY_TOO_FAR = 'The end date must be before the year 10000.';
+const LATEST_EXPIRY = Date.UTC(10_000, 0, 1);
+
+/** `expires_at` as written (a time, or null: until revoked): a past time is 400. */
+function expiryAt(value: string | null, now: number): number | null {
+  if (value === null) return null;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) throw fieldError('expires_at', 'Enter a valid date-time.');
+  if (at <= now) throw fieldError('expires_at', EXPIRY_IN_PAST);
+  if (at >= LATEST_EXPIRY) throw fieldError('expires_at', EXPIRY_TOO_FAR);
+  return at;
+}
 
 const ACCESSOR_INDEX: UniqueIndex = { name: 'accessors_app_user_email', columns: 'accessors.app_user_id, accessors.email_lower' };
 /** One accessor per person and app user (migration 0015): the lock below keeps to it, the index guarantees it. */
@@ -81,6 +95,7 @@ export async function createAccessor(
   const canWrite = input.can_write ?? false;
   const privateAccess = input.has_private_profile_access ?? false;
   const now = ctx.clock.now();
+  const expiresAt = expiryAt(input.expires_at ?? null, now);
   const created = await inWriteTransaction(ctx, async (trx) => {
     const appUser = await lockOwnedAppUser(ctx.db, trx, ownerAccountId, appUserId);
     if (!appUser) throw notFound();
@@ -89,7 +104,7 @@ export async function createAccessor(
     enforceQuota(await countAccessors(trx, appUserId), 1, ctx.config.quotas.accessorsPerUser, 'accessors per app user');
     await checkInvitationsPerAccount(ctx, trx, ownerAccountId);
     await claimKey(ctx, trx, terms.idempotencyKey);
-    const id = await insertAccessor(trx, { appUserId, ownerAccountId, email: input.email, canWrite, privateAccess, now });
+    const id = await insertAccessor(trx, { appUserId, ownerAccountId, email: input.email, canWrite, privateAccess, expiresAt, now });
     await queueInvitation(ctx, trx, { ownerAccountId, email: input.email, appUserName: appUser.name, canWrite });
     return { id, appUserName: appUser.name };
   });
@@ -102,6 +117,7 @@ export async function createAccessor(
     user_with_access_id: null,
     can_write: canWrite ? 1 : 0,
     has_private_profile_access: privateAccess ? 1 : 0,
+    expires_at: expiresAt,
     created_at: now,
     app_user_name: created.appUserName,
     with_first_name: null,
@@ -115,7 +131,6 @@ export async function getAccessor(ctx: AppContext, caller: Caller, id: number): 
   return toAccessor(ctx, row);
 }
 
-/** Only the permissions change; `email` may be sent back as it is (any case), not changed. */
 /** `precondition`: If-Match, checked on the accessor as it is once locked. */
 async function checkHeld(
   ctx: AppContext,
@@ -129,6 +144,10 @@ async function checkHeld(
   if (row) precondition(toAccessor(ctx, row));
 }
 
+/**
+ * The owner changes the permissions or the end date; `email` may be sent back as it is (any
+ * case), not changed.
+ */
 export async function changeAccessor(
   ctx: AppContext,
   caller: Caller,
@@ -141,6 +160,9 @@ export async function changeAccessor(
     const held = await lockAccessor(ctx.db, trx, accountId, id);
     if (!held) throw notFound();
     if (held.owner_account_id !== accountId) throw forbidden(OWNER_CHANGES_ONLY);
+    // A later end date re-grants an expired accessor: no new invitation, and its next expiry is told again.
+    const expiry =
+      changes.expires_at === undefined ? {} : { expires_at: expiryAt(changes.expires_at, ctx.clock.now()), expiry_told_at: null };
     if (changes.email !== undefined && changes.email.toLowerCase() !== held.email.toLowerCase()) throw fieldError('email', EMAIL_FIXED);
     await checkHeld(ctx, trx, accountId, id, precondition);
     const set = {
@@ -148,6 +170,7 @@ export async function changeAccessor(
       ...(changes.has_private_profile_access === undefined
         ? {}
         : { has_private_profile_access: changes.has_private_profile_access ? (1 as const) : (0 as const) }),
+      ...expiry,
     };
     if (Object.keys(set).length > 0) await updatePermissions(trx, accountId, id, set);
   });
@@ -171,7 +194,7 @@ export async function listSharedWithMe(ctx: AppContext, caller: Caller): Promise
 }
 
 export async function listPending(ctx: AppContext, caller: Caller): Promise<Accessor[]> {
-  const rows = await listPendingAccessors(ctx.db.kysely, caller.accountId);
+  const rows = await listPendingAccessors(ctx.db.kysely, caller.accountId, ctx.clock.now());
   return rows.map((row) => toAccessor(ctx, row));
 }
 
@@ -189,6 +212,8 @@ export async function acceptAccessor(ctx: AppContext, caller: Caller, id: number
   if (!seen) throw notFound();
   if (seen.owner_account_id === accountId) throw forbidden(OWN_DATA);
   if (seen.user_with_access_id === accountId) return toAccessor(ctx, seen);
+  // An invitation past its end date is gone for the person invited, as a revoked one is.
+  if (seen.user_with_access_id === null && !grantLive(seen.expires_at, ctx.clock.now())) throw notFound();
 
   const accepted = await bindOnce(ctx, () =>
     inWriteTransaction(ctx, async (trx) => {

@@ -121,7 +121,7 @@ class LiveStream {
   /** Checks the stream may go on; ends it when not. */
   async check(): Promise<void> {
     if (this.closed) return;
-    const allowed = await streamStillAllowed(this.#ctx.db.kysely, this.start.holder).catch(() => true);
+    const allowed = await streamStillAllowed(this.#ctx.db.kysely, this.start.holder, this.#ctx.clock.now()).catch(() => true);
     if (!allowed) this.end();
   }
 

@@ -12,7 +12,8 @@ export interface StreamHolder {
   grant: { accessorId: number; canWrite: boolean; privateAccess: boolean } | null;
 }
 
-export async function streamStillAllowed(db: Kysely<Database>, holder: StreamHolder): Promise<boolean> {
+/** `now`: an accessor past its expiry ends the stream as a revocation does. */
+export async function streamStillAllowed(db: Kysely<Database>, holder: StreamHolder, now: number): Promise<boolean> {
   const token = await db
     .selectFrom('auth_tokens')
     .select('id')
@@ -31,12 +32,12 @@ export async function streamStillAllowed(db: Kysely<Database>, holder: StreamHol
   }
   // The app user itself is never private: the grant must still see it, held by the same
   // account, with the rights the stream began with (its cursors are sealed to them).
-  const now = await currentGrant(db, holder.grant.accessorId);
+  const grant = await currentGrant(db, holder.grant.accessorId, now);
   return (
-    now !== undefined &&
-    now.accessorAccountId === holder.callerAccountId &&
-    grantSees(now, { app_user_id: holder.appUserId, in_private: 0 }) &&
-    now.canWrite === holder.grant.canWrite &&
-    now.privateAccess === holder.grant.privateAccess
+    grant !== undefined &&
+    grant.accessorAccountId === holder.callerAccountId &&
+    grantSees(grant, { app_user_id: holder.appUserId, in_private: 0 }) &&
+    grant.canWrite === holder.grant.canWrite &&
+    grant.privateAccess === holder.grant.privateAccess
   );
 }

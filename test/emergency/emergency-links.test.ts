@@ -9,7 +9,18 @@ import { PUBLIC_URL, startTestServer, type TestServer } from '../helpers/server.
 import { createLink, readPublic, share } from './emergency-fixtures.ts';
 
 const DAY = 86_400_000;
-const LINK_FIELDS = ['created_at', 'expires_at', 'has_pin', 'id', 'label', 'last_viewed_at', 'url', 'views'];
+const LINK_FIELDS = [
+  'created_at',
+  'emergency_contacts',
+  'emergency_items',
+  'expires_at',
+  'has_pin',
+  'id',
+  'label',
+  'last_viewed_at',
+  'url',
+  'views',
+];
 
 describe('emergency links: the owner’s routes', () => {
   let server: TestServer;

@@ -39,13 +39,14 @@ export interface TestServer {
 }
 
 /**
- * Stops the server's background passes (the outbox worker's polls, the account sweeper) and
+ * Stops the server's background passes (the outbox worker's polls, the account sweeper, the share expiry pass) and
  * waits for any under way, so that the database's query counter counts only what the test
  * does. A poll that lands between two readings of the counter would add one on a busy machine.
  */
 export async function stopBackgroundWork(server: TestServer): Promise<void> {
   await server.server.worker.stop();
   await server.server.sweeper.stop();
+  await server.server.shareExpiry.stop();
 }
 
 /** Requests to a service listening at `url` (this process's test server, or a child process). */

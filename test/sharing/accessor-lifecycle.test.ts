@@ -152,6 +152,8 @@ describe('accessors over the accounts’ lives', () => {
       'accepted',
       'can_write',
       'has_private_profile_access',
+      'expires_at',
+      'expired',
       'created_at',
       'app_user',
       'user_with_access',

@@ -25,6 +25,8 @@ const ACCESSOR_KEYS = [
   'accepted',
   'can_write',
   'has_private_profile_access',
+  'expires_at',
+  'expired',
   'created_at',
   'app_user',
   'user_with_access',

@@ -418,7 +418,10 @@ export interface paths {
         delete: operations["deleteAccessor"];
         options?: never;
         head?: never;
-        /** Change what an accessor may do (owner only); its address cannot change */
+        /**
+         * Change what an accessor may do, or its end date (owner only); its address cannot change
+         * @description A later expires_at re-grants an expired accessor without a new invitation. A past expires_at: 400.
+         */
         patch: operations["updateAccessor"];
         trace?: never;
     };
@@ -7024,6 +7027,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7125,6 +7131,7 @@ export interface operations {
                     can_write?: boolean;
                     /** @description Sees private profiles (default false) */
                     has_private_profile_access?: boolean;
+                    expires_at?: string | null;
                 };
             };
         };
@@ -7147,6 +7154,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7283,6 +7293,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7363,6 +7376,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7449,6 +7465,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7600,6 +7619,7 @@ export interface operations {
                     can_write?: boolean;
                     /** @description Sees private profiles (default false) */
                     has_private_profile_access?: boolean;
+                    expires_at?: string | null;
                     /** @description Cannot be changed: invite the new address and delete this accessor instead. */
                     email?: string;
                 };
@@ -7624,6 +7644,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7750,6 +7773,9 @@ export interface operations {
                         can_write: boolean;
                         /** @description Sees private profiles and what is under them */
                         has_private_profile_access: boolean;
+                        expires_at: string | null;
+                        /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
+                        expired: boolean;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7854,6 +7880,8 @@ export interface operations {
                         /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
                         views: number;
                         last_viewed_at: string | null;
+                        emergency_items: number[] | null;
+                        emergency_contacts: number[] | null;
                     }[];
                 };
             };
@@ -7933,6 +7961,8 @@ export interface operations {
                     label?: string;
                     expires_at?: string | null;
                     pin?: string | null;
+                    emergency_items?: number[] | null;
+                    emergency_contacts?: number[] | null;
                 };
             };
         };
@@ -7955,6 +7985,8 @@ export interface operations {
                         /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
                         views: number;
                         last_viewed_at: string | null;
+                        emergency_items: number[] | null;
+                        emergency_contacts: number[] | null;
                         /**
                          * Format: uri
                          * @description The public URL ($PUBLIC_URL/emergency/<token>). Shown in this answer only: the service keeps no copy of the token
@@ -8069,6 +8101,8 @@ export interface operations {
                         /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
                         views: number;
                         last_viewed_at: string | null;
+                        emergency_items: number[] | null;
+                        emergency_contacts: number[] | null;
                     };
                 };
             };
@@ -8225,6 +8259,8 @@ export interface operations {
                     label?: string;
                     expires_at?: string | null;
                     pin?: string | null;
+                    emergency_items?: number[] | null;
+                    emergency_contacts?: number[] | null;
                 };
             };
         };
@@ -8247,6 +8283,8 @@ export interface operations {
                         /** @description How many times the link was opened, ever (the list of views keeps 90 days) */
                         views: number;
                         last_viewed_at: string | null;
+                        emergency_items: number[] | null;
+                        emergency_contacts: number[] | null;
                     };
                 };
             };

@@ -1,4 +1,4 @@
-// One emergency link in its owner's list: what it is (label, made, expiry, PIN, views), a
+// One emergency link in its owner's list: what it is (label, made, expiry, PIN, what it shows, views), a
 // disclosure to change it, its views, and Revoke. Buttons name the link for a screen reader.
 import { api } from '../../api/client.ts';
 import type { EmergencyLink } from '../../api/types.ts';
@@ -7,6 +7,7 @@ import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Check, Field } from '../../components/form.tsx';
 import { Hidden } from '../../components/page.tsx';
 import type { Action } from '../../hooks/use-action.ts';
+import { LinkChoices, shownCount, type Shown } from './emergency-link-choices.tsx';
 import { changeBody, dateValue, linkName, shownTime } from './emergency-link-fields.ts';
 import { LinkViews } from './emergency-link-views.tsx';
 
@@ -16,7 +17,7 @@ function expiry(link: EmergencyLink): string {
   return Date.parse(link.expires_at) <= Date.now() ? `${when} (expired: the link no longer opens)` : when;
 }
 
-function ChangeLink({ link, onSaved }: { link: EmergencyLink; onSaved(saved: EmergencyLink): void }) {
+function ChangeLink({ link, shown, onSaved }: { link: EmergencyLink; shown: Shown | undefined; onSaved(saved: EmergencyLink): void }) {
   const name = linkName(link);
   return (
     <EditDisclosure
@@ -51,6 +52,7 @@ function ChangeLink({ link, onSaved }: { link: EmergencyLink; onSaved(saved: Eme
         hint={link.has_pin ? '4 to 8 digits. Empty: the PIN stays as it is.' : '4 to 8 digits. Empty: no PIN.'}
       />
       {link.has_pin && <Check name="remove_pin" label={`Remove the PIN of ${name}`} />}
+      {shown && <LinkChoices shown={shown} link={link} idPrefix={`change-link-${link.id}`} />}
     </EditDisclosure>
   );
 }
@@ -58,10 +60,12 @@ function ChangeLink({ link, onSaved }: { link: EmergencyLink; onSaved(saved: Eme
 interface EntryProps {
   link: EmergencyLink;
   revoking: Action;
+  /** The app user's emergency items and contacts, to choose what the link shows (undefined: not read yet). */
+  shown: Shown | undefined;
   onChanged(message: string): void;
 }
 
-export function EmergencyLinkEntry({ link, revoking, onChanged }: EntryProps) {
+export function EmergencyLinkEntry({ link, revoking, shown, onChanged }: EntryProps) {
   const name = linkName(link);
   async function revoke() {
     if (await revoking.run(() => api.DELETE('/app/emergency-links/{id}/', { params: { path: { id: link.id } } }))) {
@@ -78,12 +82,16 @@ export function EmergencyLinkEntry({ link, revoking, onChanged }: EntryProps) {
         <dd>{expiry(link)}</dd>
         <dt>PIN</dt>
         <dd>{link.has_pin ? 'Yes' : 'No'}</dd>
+        <dt>Shows</dt>
+        <dd>
+          {shownCount(link.emergency_items, 'item')}, {shownCount(link.emergency_contacts, 'contact')}
+        </dd>
         <dt>Views</dt>
         <dd>{link.views}</dd>
         <dt>Last viewed</dt>
         <dd>{link.last_viewed_at ? shownTime(link.last_viewed_at) : 'Never'}</dd>
       </dl>
-      <ChangeLink link={link} onSaved={(saved) => onChanged(`${linkName(saved)} is saved.`)} />
+      <ChangeLink link={link} shown={shown} onSaved={(saved) => onChanged(`${linkName(saved)} is saved.`)} />
       <LinkViews link={link} />
       <ConfirmButton
         small

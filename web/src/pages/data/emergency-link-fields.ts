@@ -37,6 +37,20 @@ export function linkName(link: Pick<EmergencyLink, 'label' | 'created_at'>): str
   return link.label || `Link created ${shownTime(link.created_at)}`;
 }
 
+/**
+ * What the link shows, as the choice fieldsets (emergency-link-choices.tsx) hold it: null for
+ * every one ("also those added later" ticked), else the ids ticked. Left out when the form has
+ * no such fieldset.
+ */
+export function choicesBody(data: FormData) {
+  const chosen = (kind: string) => (data.get(`all_${kind}s`) ? null : data.getAll(kind).map((value) => Number(value)));
+  const has = (kind: string) => data.has(`all_${kind}s`) || data.has(kind) || data.has(`shown_${kind}s`);
+  return {
+    ...(has('item') && { emergency_items: chosen('item') }),
+    ...(has('contact') && { emergency_contacts: chosen('contact') }),
+  };
+}
+
 /** The create's body: an empty date is left out (the service's default, a year), an empty PIN too. */
 export function createBody(data: FormData) {
   const pin = text(data, 'pin');
@@ -47,6 +61,7 @@ export function createBody(data: FormData) {
     label: text(data, 'label'),
     ...(expires !== undefined && { expires_at: expires }),
     ...(pin !== '' && { pin }),
+    ...choicesBody(data),
   };
 }
 
@@ -66,5 +81,6 @@ export function changeBody(data: FormData, link: EmergencyLink) {
     label: text(data, 'label'),
     ...(expires !== undefined && { expires_at: expires }),
     ...(data.get('remove_pin') ? { pin: null } : pin !== '' ? { pin } : {}),
+    ...choicesBody(data),
   };
 }

@@ -14,6 +14,7 @@ import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { aYearFromToday, createBody, linkName } from './emergency-link-fields.ts';
+import { LinkChoices, type Shown } from './emergency-link-choices.tsx';
 import { EmergencyLinkEntry } from './emergency-link-entry.tsx';
 
 interface NewLink {
@@ -21,7 +22,7 @@ interface NewLink {
   pinHint: string;
 }
 
-function CreateLink({ userId, onCreated }: { userId: number; onCreated(link: NewLink): void }) {
+function CreateLink({ userId, shown, onCreated }: { userId: number; shown: Shown | undefined; onCreated(link: NewLink): void }) {
   const action = useAction();
   async function create(data: FormData, form: HTMLFormElement) {
     const done = await action.run(() =>
@@ -57,6 +58,7 @@ function CreateLink({ userId, onCreated }: { userId: number; onCreated(link: New
           label="PIN hint for the card"
           hint="Optional, printed on the card under the link, never stored: where a helper finds the PIN."
         />
+        {shown && <LinkChoices shown={shown} link={{ emergency_items: null, emergency_contacts: null }} idPrefix="create-link" />}
         <Submit action={action}>Create link</Submit>
       </Form>
     </section>
@@ -86,7 +88,7 @@ function NewLinkCard({ link, name }: { link: NewLink; name: string }) {
   );
 }
 
-function LinkList({ userId, version }: { userId: number; version: number }) {
+function LinkList({ userId, version, shown }: { userId: number; version: number; shown: Shown | undefined }) {
   const links = useLoad(() => api.GET('/app/users/{id}/emergency-links/', { params: { path: { id: userId } } }), `${userId}-${version}`);
   const revoking = useAction();
   const status = useStatusLine();
@@ -111,8 +113,9 @@ function LinkList({ userId, version }: { userId: number; version: number }) {
           {links.data.map((link) => (
             // A changed link is drawn anew: its form closes and shows what was saved.
             <EmergencyLinkEntry
-              key={`${link.id}-${link.label}-${link.expires_at}-${link.has_pin}`}
+              key={`${link.id}-${link.label}-${link.expires_at}-${link.has_pin}-${link.emergency_items}-${link.emergency_contacts}`}
               link={link}
+              shown={shown}
               revoking={revoking}
               onChanged={changed}
             />
@@ -128,6 +131,22 @@ export const EmergencyLinks = signedIn(function EmergencyLinks() {
   const status = useStatusLine();
   const [created, setCreated] = useState<NewLink | undefined>(undefined);
   const [version, setVersion] = useState(0);
+  const items = useLoad(
+    () =>
+      user
+        ? api.GET('/app/users/{id}/emergency-items/', { params: { path: { id: user.id } } })
+        : Promise.resolve({ data: undefined, response: new Response() }),
+    user?.id,
+  );
+  const contacts = useLoad(
+    () =>
+      user
+        ? api.GET('/app/users/{id}/emergency-contacts/', { params: { path: { id: user.id } } })
+        : Promise.resolve({ data: undefined, response: new Response() }),
+    user?.id,
+  );
+  // The choice of what a link shows, once both lists are read.
+  const shown = items.data && contacts.data ? { items: items.data, contacts: contacts.data } : undefined;
   function onCreated(link: NewLink) {
     setCreated(link);
     status.say(`${linkName(link.created)} is created.`);
@@ -146,8 +165,8 @@ export const EmergencyLinks = signedIn(function EmergencyLinks() {
             screen. You see every time it is opened.
           </p>
           {created && <NewLinkCard key={created.created.id} link={created} name={user.name} />}
-          <CreateLink userId={user.id} onCreated={onCreated} />
-          <LinkList userId={user.id} version={version} />
+          <CreateLink userId={user.id} shown={shown} onCreated={onCreated} />
+          <LinkList userId={user.id} version={version} shown={shown} />
         </>
       )}
     </Page>

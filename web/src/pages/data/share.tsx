@@ -1,5 +1,6 @@
 // /data/share: the owner shares their app user (docs/sharing.md): invites a person by e-mail
-// address, sees who is invited and who accepted, changes what each may do, and revokes.
+// address, for good or until a date, sees who is invited, who accepted and whose access ended,
+// changes what each may do and until when, and revokes.
 import { type ApiResult, api } from '../../api/client.ts';
 import type { Accessor } from '../../api/types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
@@ -12,9 +13,23 @@ import { useAction } from '../../hooks/use-action.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
+import { dateValue, endOfDay, shownTime } from './emergency-link-fields.ts';
+
+/** The end date as the API takes it: the end of that day (local), null for none. A date the browser could not read goes as typed. */
+function expiryOf(data: FormData): string | null {
+  const date = text(data, 'expires_at');
+  return date === '' ? null : (endOfDay(date) ?? date);
+}
+
+/** Until when, in words. */
+function until(accessor: Accessor): string {
+  if (accessor.expires_at === null) return 'Until you revoke it';
+  return accessor.expired ? `Ended ${shownTime(accessor.expires_at)}` : `Until ${shownTime(accessor.expires_at)}`;
+}
 
 /** "Invited", or who accepted ("Accepted by Bob Builder"). */
 function standing(accessor: Accessor): string {
+  if (accessor.expired) return 'Access ended';
   if (!accessor.accepted) return 'Invited';
   const name = [accessor.user_with_access?.first_name, accessor.user_with_access?.last_name].filter(Boolean).join(' ');
   return name ? `Accepted by ${name}` : 'Accepted';
@@ -32,14 +47,22 @@ function AccessorRow({ accessor, onChange }: { accessor: Accessor; onChange(): v
     }
   }
   function save(data: FormData) {
-    const body = { can_write: data.get('can_write') === 'on', has_private_profile_access: data.get('has_private_profile_access') === 'on' };
+    const expires = expiryOf(data);
+    const body = {
+      can_write: data.get('can_write') === 'on',
+      has_private_profile_access: data.get('has_private_profile_access') === 'on',
+      // Sent only when changed: an unchanged past date would be refused.
+      ...(text(data, 'expires_at') !== dateValue(accessor.expires_at) && { expires_at: expires }),
+    };
     return act(() => api.PATCH('/app/accessors/{id}/', { params: path, body }), `What ${email} may do is saved.`);
   }
   return (
     <li class="card">
       <p>
-        <strong>{email}</strong> <span class={accessor.accepted ? 'badge ok' : 'badge warn'}>{standing(accessor)}</span>
+        <strong>{email}</strong>{' '}
+        <span class={accessor.accepted && !accessor.expired ? 'badge ok' : 'badge warn'}>{standing(accessor)}</span>
       </p>
+      <p class="muted">{until(accessor)}</p>
       <Form id={`accessor-${accessor.id}`} action={action} onSubmit={save} label={`What ${email} may do`}>
         <Check
           name="can_write"
@@ -58,6 +81,13 @@ function AccessorRow({ accessor, onChange }: { accessor: Accessor; onChange(): v
             </>
           }
           defaultChecked={accessor.has_private_profile_access}
+        />
+        <Field
+          name="expires_at"
+          label={`Access of ${email} ends on`}
+          type="date"
+          hint={accessor.expired ? 'A later date gives the access back, without a new invitation.' : 'Leave empty: until you revoke it.'}
+          defaultValue={dateValue(accessor.expires_at)}
         />
         <p class="actions">
           <Submit action={action}>
@@ -99,6 +129,7 @@ export const Share = signedIn(function Share() {
       email: text(data, 'email'),
       can_write: data.get('can_write') === 'on',
       has_private_profile_access: data.get('has_private_profile_access') === 'on',
+      expires_at: expiryOf(data),
     };
     const done = await action.run(() => api.POST('/app/users/{id}/accessors/', { params: { path: { id: user.id } }, body }));
     if (done) {
@@ -125,6 +156,7 @@ export const Share = signedIn(function Share() {
               <Field name="email" label="Their e-mail address" type="email" autocomplete="off" required />
               <Check name="can_write" label="Can edit" />
               <Check name="has_private_profile_access" label="Can see private profiles" />
+              <Field name="expires_at" label="Access ends on" type="date" hint="Optional. Leave empty: until you revoke it." />
               <Submit action={action}>Invite</Submit>
             </Form>
           </section>

@@ -1,0 +1,104 @@
+// Shares that end (docs/sharing.md): an accessor past its `expires_at` grants nothing from that
+// moment, read against the clock wherever a grant is used (auth/grants.ts); nothing here is
+// needed for that. This pass tells both sides by e-mail, once: it claims each expired accessor
+// by setting `expiry_told_at` where it is still null, in the transaction that queues the
+// e-mails through the outbox, so of several instances sweeping at once exactly one queues them.
+// The claim is also a change to the accessor, which wakes the live streams of its account on
+// every instance (they re-check and end). A later `expires_at` (PATCH) clears the claim.
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { queueEmail } from '../mail/email-delivery.ts';
+import { shareExpiredAccessorMessage, shareExpiredOwnerMessage } from '../mail/messages.ts';
+import { findInviter } from './invitation-queries.ts';
+
+/** How often the pass runs. Access ends at expiry whatever it does; this bounds the e-mails' delay. */
+export const EXPIRY_SWEEP_INTERVAL_MS = 60_000;
+
+/** Accessors claimed per pass at most (the next pass takes the rest). */
+const BATCH = 200;
+
+/** The accessors past their expiry whose e-mails are not queued yet, oldest expiry first. */
+function dueAccessors(db: Kysely<Database>, now: number): Promise<{ id: number }[]> {
+  return db
+    .selectFrom('accessors')
+    .select('id')
+    .where('expires_at', '<=', now)
+    .where('expiry_told_at', 'is', null)
+    .orderBy('expires_at')
+    .limit(BATCH)
+    .execute();
+}
+
+/** Claims the accessor's expiry (undefined: another pass did, or it was re-granted or deleted meanwhile). */
+function claimExpiry(trx: Kysely<Database>, id: number, now: number) {
+  return trx
+    .updateTable('accessors')
+    .set({ expiry_told_at: now })
+    .where('id', '=', id)
+    .where('expires_at', '<=', now)
+    .where('expiry_told_at', 'is', null)
+    .returning(['id', 'app_user_id', 'owner_account_id', 'user_with_access_id', 'email'])
+    .executeTakeFirst();
+}
+
+/** Queues the e-mails of one accessor's expiry: the owner's, and the accessor's when it was accepted. */
+async function tellExpiry(ctx: AppContext, trx: Kysely<Database>, id: number, now: number): Promise<boolean> {
+  const claimed = await claimExpiry(trx, id, now);
+  if (!claimed) return false;
+  const appUser = await trx.selectFrom('app_users').select('name').where('id', '=', claimed.app_user_id).executeTakeFirst();
+  const owner = await findInviter(trx, claimed.owner_account_id);
+  if (!appUser || !owner) return true;
+  const ownerMessage = shareExpiredOwnerMessage(owner.email, { invitedEmail: claimed.email, appUserName: appUser.name });
+  await queueEmail(ctx, trx, ownerMessage, claimed.owner_account_id);
+  if (claimed.user_with_access_id !== null) {
+    const person = await findInviter(trx, claimed.user_with_access_id);
+    if (person)
+      await queueEmail(
+        ctx,
+        trx,
+        shareExpiredAccessorMessage(person.email, { owner, appUserName: appUser.name }),
+        claimed.user_with_access_id,
+      );
+  }
+  return true;
+}
+
+export class ShareExpiry {
+  readonly #ctx: AppContext;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(ctx: AppContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Runs now, then every EXPIRY_SWEEP_INTERVAL_MS. */
+  start(): void {
+    const pass = () => {
+      this.#running = this.runOnce()
+        .then(() => undefined)
+        .catch((error) => this.#ctx.log.warn({ err: error }, 'share expiry pass failed'));
+    };
+    pass();
+    this.#timer = setInterval(pass, EXPIRY_SWEEP_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  /** One pass; how many expiries this instance told. */
+  async runOnce(): Promise<number> {
+    const ctx = this.#ctx;
+    const now = ctx.clock.now();
+    let told = 0;
+    for (const { id } of await dueAccessors(ctx.db.kysely, now)) {
+      if (await ctx.db.writeTransaction((trx) => tellExpiry(ctx, trx, id, now))) told += 1;
+    }
+    if (told > 0) ctx.outbox.wake();
+    return told;
+  }
+}
