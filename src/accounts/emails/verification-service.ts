@@ -10,6 +10,7 @@ import { findAccount } from '../core/account-queries.ts';
 import { findAddress, markAddressVerified, replacePrimary } from './email-address-queries.ts';
 import { REPLACE_PRIMARY_ACTION } from './email-schemas.ts';
 import { findVerificationKey, useAllVerificationKeys, useVerificationKey } from './key-queries.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const INVALID_VERIFICATION_KEY = 'This verification key is invalid or has already been used.';
 export const EXPIRED_VERIFICATION_KEY = 'This verification key has expired. Ask for a new verification e-mail.';
@@ -29,6 +30,9 @@ export async function verifyEmail(ctx: AppContext, key: string, password: string
     if (!address) throw notFound();
     await markAddressVerified(trx, address.id);
     await useAllVerificationKeys(trx, address.id, now);
+    await recordSecurityEvent(trx, found.account_id, now, 'address_verified', {
+      object: { type: 'email_address', id: address.id, name: address.email },
+    });
     if (address.verified_action === REPLACE_PRIMARY_ACTION && address.is_primary !== 1) {
       const account = await findAccount(trx, found.account_id);
       if (!account) throw notFound();

@@ -16,6 +16,7 @@ import { resetCooldown, sendResetKey } from '../emails/email-keys.ts';
 import { findResetKey, useAllResetKeys, useResetKey } from '../emails/key-queries.ts';
 import { deleteAccountChallenges } from '../mfa/mfa-queries.ts';
 import { MISSING_CODE, requireSecondFactor, totpEnabled } from '../mfa/mfa-check.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const INVALID_RESET_KEY = 'This password reset key is invalid or has already been used.';
 export const EXPIRED_RESET_KEY = 'This password reset key has expired. Ask for a new one.';
@@ -111,6 +112,7 @@ export async function changePassword(
     await revokeAccountTokens(trx, accountId, resetKeyId === undefined ? caller!.tokenId : undefined);
     await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, passwordChangedMessage(account.email), accountId);
+    await recordSecurityEvent(trx, accountId, now, resetKeyId === undefined ? 'password_changed' : 'password_reset');
   });
   await factorAttempt?.succeeded();
   ctx.outbox.wake();
