@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ReadLedger } from '../../src/activity/read-ledger.ts';
 import { create, createOwner, createProfile, createTopic, type Owner } from '../app-data/fixtures.ts';
+import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { insertAccessor } from '../sharing/sharing-fixtures.ts';
 
@@ -248,5 +249,39 @@ describe('the activity log of an app user', () => {
     const deleted = await server.request('DELETE', `/app/users/${gone.appUserId}/`, { token: gone.token });
     assert.equal(deleted.status, 204, deleted.text);
     assert.equal(await countEvents(gone.appUserId), 0);
+  });
+});
+
+describe('the hourly read rule on two instances of one database', {
+  skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)',
+}, () => {
+  let a: TestServer;
+  let b: TestServer;
+  before(async () => {
+    a = await startTestServer();
+    b = await startTestServer({ DATABASE_URL: a.server.ctx.config.databaseUrl });
+  });
+  after(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  test("an accessor's reads through both instances in one hour are one event; the next hour's another", async () => {
+    const owner = await createOwner(a, { firstName: 'Olive' });
+    const reader = await createOwner(a, { firstName: 'Ada' });
+    await insertAccessor(a, owner, reader.email, reader.id);
+    const path = `/app/users/${owner.appUserId}/profiles/`;
+    const reads = async () => {
+      const log = await a.request('GET', `/app/users/${owner.appUserId}/activity/`, { token: owner.token });
+      assert.equal(log.status, 200, log.text);
+      return log.body.events.filter((e: Event) => e.action === 'read').length;
+    };
+    await Promise.all([a.request('GET', path, { token: reader.token }), b.request('GET', path, { token: reader.token })]);
+    for (const server of [a, b, a, b]) assert.equal((await server.request('GET', path, { token: reader.token })).status, 200);
+    assert.equal(await reads(), 1);
+    a.clock.advance(3_600_000);
+    b.clock.advance(3_600_000);
+    for (const server of [b, a]) assert.equal((await server.request('GET', path, { token: reader.token })).status, 200);
+    assert.equal(await reads(), 2);
   });
 });
