@@ -8,7 +8,7 @@ import { ReadLedger } from '../../src/activity/read-ledger.ts';
 import { create, createOwner, createProfile, createTopic, type Owner } from '../app-data/fixtures.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { insertAccessor } from '../sharing/sharing-fixtures.ts';
+import { insertAccessor, uploadPicture } from '../sharing/sharing-fixtures.ts';
 
 interface Event {
   id: number;
@@ -91,6 +91,26 @@ describe('the activity log of an app user', () => {
       assert.equal(event.via, 'api');
       assert.ok(!Number.isNaN(Date.parse(event.at)));
     }
+  });
+
+  test("an accessor's creates of every kind name what they made", async () => {
+    const since = await lastId();
+    const base = `/app/users/${owner.appUserId}`;
+    const made = [
+      ['profile', await create(server, writer.token, `${base}/profiles/`, { name: 'Grandma' })],
+      ['emergency_item', await create(server, writer.token, `${base}/emergency-items/`, { name: 'Insulin' })],
+      [
+        'emergency_contact',
+        await create(server, writer.token, `${base}/emergency-contacts/`, { name: 'Dr Who', phone_number: '123456789' }),
+      ],
+      ['media_resource', { id: await uploadPicture(server, { ...owner, token: writer.token }, 'Scan'), name: 'Scan' }],
+    ] as const;
+    const topic = await create(server, writer.token, `/app/profiles/${made[0][1].id}/topics/`, { name: 'Medicines', topic_type: 3 });
+    const events = (await eventsSince(since)).filter((e) => e.action === 'created').reverse();
+    assert.deepEqual(
+      events.map((e) => [e.object?.type, e.object?.id, e.object?.name]),
+      [...made.map(([type, object]) => [type, object.id, object.name]), ['topic', topic.id, 'Medicines']],
+    );
   });
 
   test("an accessor's reads are one event an hour, whatever they read in it", async () => {
