@@ -14,6 +14,7 @@ import { registerEntityTags } from './http/entity-tags.ts';
 import { closeUnusedConnectionsOnClose } from './http/unused-connections.ts';
 import { registerAppDataRoutes } from './app-data/app-data-routes.ts';
 import { registerAccessorRoutes } from './sharing/accessor-routes.ts';
+import { registerActivityRoutes } from './sharing/activity-routes.ts';
 import { registerEmergencyRoutes } from './emergency/emergency-routes.ts';
 import { registerSyncRoutes } from './sync/sync-routes.ts';
 import { rateLimitKey, rateLimitStore } from './auth/ip-rate-limits.ts';
@@ -127,6 +128,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerHealthRoutes(app, ctx);
   registerAppDataRoutes(app, ctx);
   registerAccessorRoutes(app, ctx);
+  registerActivityRoutes(app, ctx);
   registerEmergencyRoutes(app, ctx);
   registerSyncRoutes(app, ctx);
   registerMediaFileRoutes(app, ctx);

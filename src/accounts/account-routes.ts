@@ -14,6 +14,7 @@ import { registerPasskeySignInRoutes } from './passkeys/passkey-sign-in-routes.t
 import { registerPasswordRoutes } from './passwords/password-routes.ts';
 import { registerRegistrationRoutes } from './registration/registration-routes.ts';
 import { registerSessionRoutes } from './sessions/session-routes.ts';
+import { registerAccountActivityRoutes } from './activity-routes.ts';
 
 export function registerAccountRoutes(app: App, ctx: AppContext): void {
   // One count of password checks per account, whichever route checks the password.
@@ -21,6 +22,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
   registerRegistrationRoutes(app, ctx);
   registerLoginRoutes(app, ctx);
   registerSessionRoutes(app, ctx);
+  registerAccountActivityRoutes(app, ctx);
   registerExportRoutes(app, ctx);
   registerAccountProfileRoutes(app, ctx);
   registerEmailRoutes(app, ctx);

@@ -3,7 +3,8 @@
 // than the limits that count them, e-mailed codes past expiry, MFA logins never completed, passkey challenges never answered,
 // provider sign-ins never finished (their flows, login codes, used ID tokens past expiry), the
 // abuse limits' ended windows (where they are kept in the database), Idempotency-Keys past their
-// 24 hours, emergency link views past their 90 days, changes past CHANGES_RETENTION, and the
+// 24 hours, emergency link views past their 90 days, changes past CHANGES_RETENTION, activity
+// events past ACTIVITY_RETENTION (docs/activity.md), and the
 // operators' audit records past their year (admin/, docs/operators.md). Every instance may run it:
 // each step is an idempotent delete.
 import type { FastifyBaseLogger } from 'fastify';
@@ -21,6 +22,7 @@ import { deleteKeysBefore, KEY_LIFETIME_MS } from '../app-data/kernel/idempotent
 import { deleteViewsBefore } from '../emergency/emergency-link-queries.ts';
 import { VIEW_RETENTION_MS } from '../emergency/emergency-link-service.ts';
 import { sweepChangeLog } from '../sync/change-retention.ts';
+import { deleteActivityBefore } from '../activity/activity-events.ts';
 
 const SWEEP_INTERVAL_MS = 60 * 60_000;
 
@@ -80,6 +82,7 @@ export class AccountSweeper {
     await deleteKeysBefore(this.#db.kysely, now - KEY_LIFETIME_MS);
     await deleteViewsBefore(this.#db.kysely, now - VIEW_RETENTION_MS);
     await sweepChangeLog(this.#db, now - this.#config.changesRetentionMs);
+    await deleteActivityBefore(this.#db.kysely, now - this.#config.activityRetentionMs);
     // The audit is the operators' (admin/, above this folder): the one statement is kept here.
     await this.#db.kysely
       .deleteFrom('operator_audit')

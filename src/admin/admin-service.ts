@@ -28,6 +28,7 @@ import {
   setOperator,
 } from './admin-queries.ts';
 import { toAdminAccount, type AdminAccount, type AdminAccountDetail, type AuditList, type OutboxView } from './admin-schemas.ts';
+import { recordOperatorAction } from '../activity/activity-events.ts';
 
 /** Who acts: an operator through the API, or whoever runs the command line on the server (`user@host`). */
 export type Actor = { via: 'api'; operatorId: number } | { via: 'cli'; user: string };
@@ -102,6 +103,17 @@ export async function getAccount(ctx: AppContext, accountId: number, db: Kysely<
   };
 }
 
+/** An operator's action as the account's logs name it (docs/activity.md). */
+const AS_EVENT: Partial<Record<AccountAction, string>> = {
+  disable: 'disabled',
+  enable: 'enabled',
+  'mfa-off': 'second_factor_off',
+  'resend-verification': 'verification_resent',
+  'sessions-end': 'sessions_ended',
+  'grant-operator': 'operator_granted',
+  'revoke-operator': 'operator_revoked',
+};
+
 /**
  * Runs `change` on the account under its lock, with the audit record, in one transaction;
  * 404 when the account is not there.
@@ -120,6 +132,7 @@ async function actOn<T>(
     if (!there) throw notFound();
     const value = await change(trx);
     await record(ctx, trx, actor, action, accountId, reason);
+    await recordOperatorAction(trx, accountId, ctx.clock.now(), AS_EVENT[action] ?? action, actor.via);
     return value;
   });
   ctx.outbox.wake();

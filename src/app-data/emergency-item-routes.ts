@@ -14,7 +14,7 @@ import { NOT_ALLOWED } from './kernel/access.ts';
 import { IdParams } from './kernel/field-schemas.ts';
 import type { Current } from './kernel/conditional-write.ts';
 import { createdOnce } from './kernel/idempotent-create.ts';
-import { changeObject, onAppUser, onObject, registerDelete } from './kernel/route-helpers.ts';
+import { accessorTerms, changeObject, onAppUser, onObject, registerDelete } from './kernel/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['emergency items'];
@@ -54,7 +54,9 @@ export function registerEmergencyItemRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) =>
       createdOnce(ctx, request, reply, (terms) =>
-        onAppUser(request, 'write', (a, appUserId) => createEmergencyItem(ctx, a, appUserId, request.body, terms)),
+        onAppUser(request, 'write', (a, appUserId) =>
+          createEmergencyItem(ctx, a, appUserId, request.body, accessorTerms(request, a, 'emergency_item', 'created', terms)),
+        ),
       ),
   );
 

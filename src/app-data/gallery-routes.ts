@@ -12,7 +12,7 @@ import { MediaListSchema, MediaPatchBody, MediaPutBody, UploadFormSchema } from 
 import { getMedia, listGallery, removeMedia, updateMedia, uploadMedia } from './gallery-service.ts';
 import type { Current } from './kernel/conditional-write.ts';
 import { createdOnce } from './kernel/idempotent-create.ts';
-import { changeObject, onAppUser, onObject, registerDelete } from './kernel/route-helpers.ts';
+import { accessorTerms, changeObject, onAppUser, onObject, registerDelete } from './kernel/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['media'];
@@ -50,7 +50,14 @@ function registerUploadRoute(app: App, ctx: AppContext): void {
           reply,
           (terms) =>
             onAppUser(request as typeof request & { params: { id: string } }, 'write', (a, appUserId) =>
-              uploadMedia(ctx, a, appUserId, () => readUploadForm(ctx, request), request.log, terms),
+              uploadMedia(
+                ctx,
+                a,
+                appUserId,
+                () => readUploadForm(ctx, request),
+                request.log,
+                accessorTerms(request, a, 'media_resource', 'created', terms),
+              ),
             ),
           { readsBody: true },
         ),

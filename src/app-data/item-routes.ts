@@ -13,7 +13,7 @@ import { loadItems } from './views/item-loads.ts';
 import { sendRendering, type RenderingCache } from './views/rendering-cache.ts';
 import type { Current } from './kernel/conditional-write.ts';
 import { createdOnce } from './kernel/idempotent-create.ts';
-import { changeObject, onObject, registerDelete } from './kernel/route-helpers.ts';
+import { accessorTerms, changeObject, onObject, registerDelete } from './kernel/route-helpers.ts';
 import { writeItems } from './views/paged-tree.ts';
 import { findTopicWithHeld } from './views/tree-queries.ts';
 import { fitsInline, spoolView } from './views/tree-views.ts';
@@ -72,7 +72,9 @@ export function registerItemRoutes(app: App, ctx: AppContext, cache: RenderingCa
     },
     async (request, reply) =>
       createdOnce(ctx, request, reply, (terms) =>
-        onObject(ctx, request, 'topic', 'write', (a, id) => createItem(ctx, a, id, request.body, terms)),
+        onObject(ctx, request, 'topic', 'write', (a, id) =>
+          createItem(ctx, a, id, request.body, accessorTerms(request, a, 'item', 'created', terms)),
+        ),
       ),
   );
 

@@ -8,7 +8,7 @@ import { ListEntryBody, ListEntryPatchBody, ListEntrySchema } from './list-entry
 import { changeEntry, createEntry, getEntry, listItemEntries, removeEntry } from './list-entry-service.ts';
 import type { Current } from './kernel/conditional-write.ts';
 import { createdOnce } from './kernel/idempotent-create.ts';
-import { changeObject, onObject, registerDelete } from './kernel/route-helpers.ts';
+import { accessorTerms, changeObject, onObject, registerDelete } from './kernel/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['list entries'];
@@ -45,7 +45,9 @@ export function registerListEntryRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) =>
       createdOnce(ctx, request, reply, (terms) =>
-        onObject(ctx, request, 'item', 'write', (a, id) => createEntry(ctx, a, id, request.body, terms)),
+        onObject(ctx, request, 'item', 'write', (a, id) =>
+          createEntry(ctx, a, id, request.body, accessorTerms(request, a, 'list_entry', 'created', terms)),
+        ),
       ),
   );
 

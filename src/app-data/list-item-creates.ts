@@ -135,8 +135,9 @@ export async function writeListItemUnderTopic<T>(
   answer: (created: CreatedListItem) => T,
   write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
 ): Promise<T> {
-  // A create under an Idempotency-Key claims it in its own transaction: not gathered.
-  if (!ctx.db.writeFunctions || terms.idempotencyKey) {
+  // A create under an Idempotency-Key claims it in its own transaction, and an accessor's is
+  // recorded in its owner's activity log by the write kernel: neither is gathered.
+  if (!ctx.db.writeFunctions || terms.idempotencyKey || terms.activity) {
     return writeUnderTopic(ctx, terms, create.accountId, create.topicId, write, { items: 1, entries: create.texts.length });
   }
   return answer(await createListItemTogether(ctx, create));

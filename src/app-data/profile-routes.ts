@@ -13,7 +13,7 @@ import { sendRendering, type RenderingCache } from './views/rendering-cache.ts';
 import { sendView } from './views/tree-views.ts';
 import type { Current } from './kernel/conditional-write.ts';
 import { createdOnce } from './kernel/idempotent-create.ts';
-import { changeObject, onAppUser, registerDelete } from './kernel/route-helpers.ts';
+import { accessorTerms, changeObject, onAppUser, registerDelete } from './kernel/route-helpers.ts';
 import { errors } from '../http/error-schemas.ts';
 
 const tags = ['profiles'];
@@ -50,7 +50,9 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
     },
     async (request, reply) =>
       createdOnce(ctx, request, reply, (terms) =>
-        onAppUser(request, 'write', (a, appUserId) => createProfile(ctx, a, appUserId, request.body, terms)),
+        onAppUser(request, 'write', (a, appUserId) =>
+          createProfile(ctx, a, appUserId, request.body, accessorTerms(request, a, 'profile', 'created', terms)),
+        ),
       ),
   );
 

@@ -6,7 +6,7 @@ import { NOT_ALLOWED } from './kernel/access.ts';
 import { IdParams } from './kernel/field-schemas.ts';
 import type { Current } from './kernel/conditional-write.ts';
 import { createdOnce } from './kernel/idempotent-create.ts';
-import { changeObject, onObject, registerDelete } from './kernel/route-helpers.ts';
+import { accessorTerms, changeObject, onObject, registerDelete } from './kernel/route-helpers.ts';
 import { TopicBody, TopicPatchBody, TopicSchema } from './topic-schemas.ts';
 import { changeTopic, createTopic, getTopic, listTopics, removeTopic } from './topic-service.ts';
 import { sendView } from './views/tree-views.ts';
@@ -60,7 +60,9 @@ export function registerTopicRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) =>
       createdOnce(ctx, request, reply, (terms) =>
-        onObject(ctx, request, 'profile', 'write', (a, id) => createTopic(ctx, a, id, request.body, terms)),
+        onObject(ctx, request, 'profile', 'write', (a, id) =>
+          createTopic(ctx, a, id, request.body, accessorTerms(request, a, 'topic', 'created', terms)),
+        ),
       ),
   );
 

@@ -12,6 +12,7 @@ import type { DataVersion } from './data-version.ts';
 import { liveGrants, type Grant } from './grants.ts';
 import { tokenFinder, type TokenFinder } from './token-finder.ts';
 import { revokeToken, touchToken } from './token-queries.ts';
+import { ReadLedger } from '../activity/read-ledger.ts';
 
 export interface Caller {
   accountId: number;
@@ -31,6 +32,8 @@ export interface Caller {
   appUserId(): Promise<number | null>;
   /** The app users others share with the caller (docs/sharing.md): no query of its own. */
   grants(): Promise<readonly Grant[]>;
+  /** Records the caller's read of what `grant` shares, at most once an hour (activity/read-ledger.ts): no query otherwise. */
+  noteRead(grant: Grant): Promise<void>;
 }
 
 export type AuthMode = 'required' | 'optional' | 'none' | 'hidden';
@@ -50,7 +53,7 @@ export const INVALID_TOKEN = 'Invalid token.';
 /** Last use is written at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 3_600_000;
 
-async function authenticate(ctx: AppContext, findToken: TokenFinder, header: string): Promise<Caller> {
+async function authenticate(ctx: AppContext, findToken: TokenFinder, reads: ReadLedger, header: string): Promise<Caller> {
   const match = /^token\s+(\S+)\s*$/i.exec(header);
   if (!match) {
     throw unauthenticated(
@@ -76,11 +79,13 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, header: str
     appUserId: async () => (await row.dataVersion())?.appUserId ?? null,
     // An accessor past its expiry grants nothing from that moment (grants.ts), whatever is cached.
     grants: async () => liveGrants(await row.grants(), now),
+    noteRead: (grant) => reads.note(row.account_id, grant, 'api'),
   };
 }
 
 export function registerTokenAuth(app: App, ctx: AppContext): void {
   const findToken = tokenFinder(ctx.db, ctx.cacheCounts);
+  const reads = new ReadLedger(ctx.db.kysely, ctx.clock);
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const mode = request.routeOptions.config?.auth ?? 'required';
@@ -91,13 +96,13 @@ export function registerTokenAuth(app: App, ctx: AppContext): void {
       return;
     }
     if (mode === 'hidden') {
-      request.caller = await authenticate(ctx, findToken, header).catch((error: unknown) => {
+      request.caller = await authenticate(ctx, findToken, reads, header).catch((error: unknown) => {
         if (error instanceof DomainError && error.kind === 'unauthenticated') return null;
         throw error;
       });
       return;
     }
-    request.caller = await authenticate(ctx, findToken, header);
+    request.caller = await authenticate(ctx, findToken, reads, header);
   });
 }
 

@@ -25,6 +25,13 @@ export const ACCOUNTS = {
     parser: keys,
     doc: 'the keys that seal TOTP secrets at rest; unset: one kept in the database',
   },
+  /** How long the activity logs (docs/activity.md) keep an event. */
+  activityRetentionMs: {
+    name: 'ACTIVITY_RETENTION',
+    default: '365d',
+    parser: positiveDuration,
+    doc: "how long an app user's activity log and an account's security log keep an event",
+  },
   /** The issuer an authenticator app shows beside the account. */
   mfaIssuer: { name: 'MFA_ISSUER', default: 'Profile Service', parser: text, doc: 'the name authenticator apps show beside the account' },
 } satisfies Variables;

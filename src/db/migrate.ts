@@ -31,6 +31,7 @@ import { emergencyPinLockoutsMigration } from './migrations/0026-emergency-pin-l
 import { mediaPrivacyMigration } from './migrations/0028-media-privacy.ts';
 import { emailCodesMigration } from './migrations/0030-email-codes.ts';
 import { sharesThatEndMigration } from './migrations/0031-shares-that-end-and-show-less.ts';
+import { activityMigration } from './migrations/0032-activity.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -63,6 +64,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0028-media-privacy': mediaPrivacyMigration(db.dialect),
     '0030-email-codes': emailCodesMigration(db.dialect),
     '0031-shares-that-end-and-show-less': sharesThatEndMigration(),
+    '0032-activity': activityMigration(db.dialect),
   };
 }
 

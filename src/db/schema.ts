@@ -451,7 +451,31 @@ export interface OidcUsedTokensTable {
   expires_at: number;
 }
 
+/** One event of an owner's activity log (app_user_id set) or of an account's security log (null): docs/activity.md. */
+export interface ActivityEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  app_user_id: number | null;
+  at: number;
+  /** 'owner', 'accessor', 'emergency_link', 'operator', 'account'; null: the service itself. */
+  actor_kind: string | null;
+  actor_id: number | null;
+  actor_name: string | null;
+  action: string;
+  object_type: string | null;
+  object_id: number | null;
+  object_name: string | null;
+  /** 'api', 'web', 'cli'; null: the service itself. */
+  via: string | null;
+  /** A sign-in's session, as it was opened. */
+  ip_address: string | null;
+  user_agent: string | null;
+  /** An accessor's read: the hour it falls in (unique with the app user and the reader). */
+  read_hour: number | null;
+}
+
 export interface Database {
+  activity_events: ActivityEventsTable;
   app_users: AppUsersTable;
   media_resources: MediaResourcesTable;
   profiles: ProfilesTable;

@@ -36,6 +36,26 @@ import {
 } from './emergency-link-schemas.ts';
 import { linkTokenHash, newLinkToken } from './link-token.ts';
 import { forgetWrongPins } from './pin-lockout.ts';
+import { recordActivity } from '../activity/activity-events.ts';
+
+/** A link's life in its app user's activity log (docs/activity.md): the owner's own act on it. */
+function linkEvent(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  accountId: number,
+  link: { id: number; app_user_id: number; label: string },
+  action: 'created' | 'changed' | 'revoked',
+): Promise<void> {
+  return recordActivity(trx, {
+    accountId,
+    appUserId: link.app_user_id,
+    at: ctx.clock.now(),
+    actor: { kind: 'owner', id: accountId },
+    action,
+    object: { type: 'emergency_link', id: link.id, name: link.label },
+    via: 'api',
+  });
+}
 
 /** A link made without `expires_at` works this long. */
 export const DEFAULT_LINK_LIFETIME_MS = 365 * 86_400_000;
@@ -94,7 +114,9 @@ export async function createEmergencyLink(
       expiresAt,
     });
     await setLinkChoices(trx, id, choices);
-    return reload(trx, accountId, id);
+    const created = await reload(trx, accountId, id);
+    await linkEvent(ctx, trx, accountId, created, 'created');
+    return created;
   });
   return { ...toEmergencyLink(ctx, row), link: publicLink(ctx, token) };
 }
@@ -129,7 +151,9 @@ export async function changeEmergencyLink(
       const choices = await checkChoices(trx, accountId, link.app_user_id, changes);
       if (Object.keys(values).length > 0) await updateEmergencyLink(trx, accountId, id, values);
       await setLinkChoices(trx, id, choices);
-      return reload(trx, accountId, id);
+      const changed = await reload(trx, accountId, id);
+      await linkEvent(ctx, trx, accountId, changed, 'changed');
+      return changed;
     },
   );
   if (changes.pin !== undefined) await forgetWrongPins(ctx, id);
@@ -143,7 +167,10 @@ export async function removeEmergencyLink(ctx: AppContext, access: Access, id: n
     ctx,
     terms,
     (trx) => findEmergencyLink(trx, accountId, id),
-    (trx) => deleteEmergencyLink(trx, accountId, id),
+    async (trx, link) => {
+      await linkEvent(ctx, trx, accountId, link, 'revoked');
+      await deleteEmergencyLink(trx, accountId, id);
+    },
   );
 }
 

@@ -22,6 +22,7 @@ import {
   type PublicLinkRow,
 } from './emergency-link-queries.ts';
 import { isLinkToken, linkTokenHash } from './link-token.ts';
+import { recordActivity } from '../activity/activity-events.ts';
 import { beginPinAttempt, forgetWrongPins, lockDurationMs, refuseWhileLocked, stopped } from './pin-lockout.ts';
 import { toPublicEmergencyInfo, type PublicEmergencyInfo } from './public-emergency-schemas.ts';
 
@@ -88,6 +89,18 @@ async function show(ctx: AppContext, link: PublicLinkRow, viewer: Viewer): Promi
   // A view is not a change to the app user's data (nothing it shows moves): no data version bump.
   const { recorded, noticeDue } = await ctx.db.writeTransaction(async (trx) => {
     const result = await insertView(trx, { id: link.id, accountId: link.account_id }, view, VIEW_NOTICE_INTERVAL_MS);
+    if (result.recorded) {
+      await recordActivity(trx, {
+        accountId: link.account_id,
+        appUserId: link.app_user_id,
+        at: now,
+        actor: { kind: 'emergency_link', id: link.id, name: link.label },
+        action: 'viewed',
+        via: 'api',
+        ipAddress: view.ipAddress,
+        userAgent: view.userAgent,
+      });
+    }
     const to = result.noticeDue ? await ownerAddress(trx, link.account_id) : undefined;
     if (to) {
       const message = emergencyLinkViewedMessage(to, link.label, { at: now, ipAddress: view.ipAddress, userAgent: view.userAgent });

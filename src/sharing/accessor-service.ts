@@ -37,6 +37,7 @@ import {
 } from './accessor-queries.ts';
 import { toAccessor, type Accessor, type AccessorChanges, type AccessorInput } from './accessor-schemas.ts';
 import { checkInvitationsPerAccount, queueAcceptedNotice, queueInvitation } from './invitation-mail.ts';
+import { recordActivity } from '../activity/activity-events.ts';
 
 export const OWN_ADDRESS = 'This is one of your own addresses: you already have access to your own data.';
 export const ALREADY_INVITED = 'This address has already been invited to this data.';
@@ -76,6 +77,29 @@ async function inWriteTransaction<T>(ctx: AppContext, work: (trx: Kysely<Databas
   }
 }
 
+/**
+ * An accessor's life in its app user's activity log (docs/activity.md), in the transaction of
+ * the change: by the owner (invited, changed, revoked) or by the person invited (accepted,
+ * declined, left); the object is the accessor, named by the address it was sent to.
+ */
+function accessorEvent(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  accessor: { id: number; app_user_id: number; owner_account_id: number; email: string },
+  action: 'invited' | 'accepted' | 'declined' | 'left' | 'changed' | 'revoked',
+  byAccountId: number,
+): Promise<void> {
+  return recordActivity(trx, {
+    accountId: accessor.owner_account_id,
+    appUserId: accessor.app_user_id,
+    at: ctx.clock.now(),
+    actor: { kind: byAccountId === accessor.owner_account_id ? 'owner' : 'accessor', id: byAccountId },
+    action,
+    object: { type: 'accessor', id: accessor.id, name: accessor.email },
+    via: 'api',
+  });
+}
+
 export async function listUserAccessors(ctx: AppContext, caller: Caller, appUserId: number): Promise<Accessor[]> {
   const access = await appUserAccess(caller, appUserId, 'owner');
   requireAppUser(access, appUserId);
@@ -105,6 +129,13 @@ export async function createAccessor(
     await checkInvitationsPerAccount(ctx, trx, ownerAccountId);
     await claimKey(ctx, trx, terms.idempotencyKey);
     const id = await insertAccessor(trx, { appUserId, ownerAccountId, email: input.email, canWrite, privateAccess, expiresAt, now });
+    await accessorEvent(
+      ctx,
+      trx,
+      { id, app_user_id: appUserId, owner_account_id: ownerAccountId, email: input.email },
+      'invited',
+      ownerAccountId,
+    );
     await queueInvitation(ctx, trx, { ownerAccountId, email: input.email, appUserName: appUser.name, canWrite });
     return { id, appUserName: appUser.name };
   });
@@ -172,7 +203,10 @@ export async function changeAccessor(
         : { has_private_profile_access: changes.has_private_profile_access ? (1 as const) : (0 as const) }),
       ...expiry,
     };
-    if (Object.keys(set).length > 0) await updatePermissions(trx, accountId, id, set);
+    if (Object.keys(set).length > 0) {
+      await updatePermissions(trx, accountId, id, set);
+      await accessorEvent(ctx, trx, held, 'changed', accountId);
+    }
   });
   return getAccessor(ctx, caller, id);
 }
@@ -183,6 +217,8 @@ export async function removeAccessor(ctx: AppContext, caller: Caller, id: number
     const held = await lockAccessor(ctx.db, trx, caller.accountId, id);
     if (!held) throw notFound();
     await checkHeld(ctx, trx, caller.accountId, id, precondition);
+    const action = held.owner_account_id === caller.accountId ? 'revoked' : held.user_with_access_id === null ? 'declined' : 'left';
+    await accessorEvent(ctx, trx, held, action, caller.accountId);
     await deleteAccessor(trx, id);
   });
 }
@@ -226,6 +262,7 @@ export async function acceptAccessor(ctx: AppContext, caller: Caller, id: number
       if (held.user_with_access_id === accountId) return false;
       if (await hasAccepted(trx, accountId, held.app_user_id)) throw conflict(ALREADY_SHARED);
       if (!(await bindAccessor(trx, id, accountId, ctx.clock.now()))) throw notFound();
+      await accessorEvent(ctx, trx, held, 'accepted', accountId);
       await queueAcceptedNotice(ctx, trx, {
         ownerAccountId: held.owner_account_id,
         email: held.email,

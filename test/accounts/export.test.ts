@@ -153,9 +153,12 @@ describe('data export (GET /account/export/)', () => {
       'passkeys',
       'identities',
       'shared_with_me',
+      'account_activity',
       'app_users',
     ]);
     assert.deepEqual(document.identities, []);
+    // The security log, as GET /account/activity/ answers it.
+    assert.deepEqual(document.account_activity, (await getJson(server, alice.token, '/account/activity/')).events);
     assert.deepEqual(document.shared_with_me, []);
     assert.equal(document.format, 'profile-service-export');
     assert.equal(document.version, 1);
@@ -188,9 +191,13 @@ describe('data export (GET /account/export/)', () => {
       'emergency_contacts',
       'accessors',
       'emergency_links',
+      'activity',
       'media_resources',
     ]);
     assert.deepEqual(appUser.accessors, []);
+    // The app user's log, as its endpoint answers it: this export is its newest event.
+    assert.deepEqual(appUser.activity, (await getJson(server, alice.token, `/app/users/${aliceAppUser}/activity/`)).events);
+    assert.equal(appUser.activity[0].action, 'exported');
     assert.deepEqual({ id: appUser.id, name: appUser.name, quote: appUser.quote }, stripLinks(appUserDetail));
 
     // Profiles in full (topics → items → contents, list entries and media), as their detail answers.

@@ -31,6 +31,8 @@ const TopicPage = lazy(() => import('./pages/data/topic-page.tsx').then((m) => m
 const Gallery = lazy(() => import('./pages/data/gallery.tsx').then((m) => m.Gallery));
 const Emergency = lazy(() => import('./pages/data/emergency.tsx').then((m) => m.Emergency));
 const Share = lazy(() => import('./pages/data/share.tsx').then((m) => m.Share));
+const DataActivity = lazy(() => import('./pages/data/activity.tsx').then((m) => m.DataActivity));
+const SecurityActivity = lazy(() => import('./pages/settings/activity.tsx').then((m) => m.SecurityActivity));
 const DevMailPage = lazy(() => import('./pages/dev-mail.tsx').then((m) => m.DevMailPage));
 const Shared = lazy(() => import('./pages/shared.tsx').then((m) => m.Shared));
 const SignInWithCode = lazy(() => import('./pages/sign-in-code.tsx').then((m) => m.SignInWithCode));
@@ -59,6 +61,7 @@ export function App() {
               <Route path="/settings/mfa" component={MfaSettings} />
               <Route path="/settings/passkeys" component={PasskeySettings} />
               <Route path="/settings/identities" component={IdentitySettings} />
+              <Route path="/settings/activity" component={SecurityActivity} />
               <Route path="/settings/export-and-delete" component={ExportAndDelete} />
               <Route path="/data" component={DataHome} />
               <Route path="/data/profiles/:id" component={ProfilePage} />
@@ -67,6 +70,7 @@ export function App() {
               <Route path="/data/emergency/links" component={EmergencyLinks} />
               <Route path="/data/emergency" component={Emergency} />
               <Route path="/data/share" component={Share} />
+              <Route path="/data/activity" component={DataActivity} />
               <Route path="/data/users/:user" component={DataHome} />
               <Route path="/data/users/:user/profiles/:id" component={ProfilePage} />
               <Route path="/data/users/:user/topics/:id" component={TopicPage} />

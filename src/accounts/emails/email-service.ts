@@ -20,11 +20,17 @@ import {
 import { checkVerificationLimits, sendVerificationKey } from './email-keys.ts';
 import { NOOP_ACTION } from './email-schemas.ts';
 import { releaseExpiredHold } from './unverified-holds.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export interface NewAddress {
   email: string;
   verifiedAction?: number;
   primary?: boolean;
+}
+
+/** An address as the security log names it. */
+function addressObject(address: { id: number; email: string }) {
+  return { type: 'email_address', id: address.id, name: address.email };
 }
 
 export async function addAddress(ctx: AppContext, accountId: number, input: NewAddress): Promise<AddressRow> {
@@ -51,6 +57,7 @@ export async function addAddress(ctx: AppContext, accountId: number, input: NewA
       });
       await sendVerificationKey(ctx, trx, row);
       await queueEmail(ctx, trx, addressAddedMessage(account.email, row.email), accountId);
+      await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_added', { object: addressObject(row) });
       return row;
     });
   } catch (error) {
@@ -106,6 +113,7 @@ export async function updateAddress(ctx: AppContext, accountId: number, addressI
       firstName: account.first_name,
       lastName: account.last_name,
     });
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_made_primary', { object: addressObject(current) });
     return { ...current, is_primary: 1 as const };
   });
   ctx.outbox.wake();
@@ -119,6 +127,7 @@ export async function deleteAddress(ctx: AppContext, accountId: number, addressI
     if (!address) throw notFound();
     if (address.is_primary === 1) throw conflict('The primary e-mail address cannot be deleted. Make another address primary first.');
     await deleteSecondaryAddress(trx, accountId, addressId);
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_deleted', { object: addressObject(address) });
   });
 }
 

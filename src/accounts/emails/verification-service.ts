@@ -16,6 +16,7 @@ import { endEmailCodes, spendEmailCode } from './email-code-queries.ts';
 import { checkEmailCode, WRONG_EMAIL_CODE } from './email-codes.ts';
 import { REPLACE_PRIMARY_ACTION } from './email-schemas.ts';
 import { findVerificationKey, useAllVerificationKeys, useVerificationKey } from './key-queries.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const INVALID_VERIFICATION_KEY = 'This verification key is invalid or has already been used.';
 export const EXPIRED_VERIFICATION_KEY = 'This verification key has expired. Ask for a new verification e-mail.';
@@ -92,6 +93,9 @@ async function markVerified(ctx: AppContext, trx: Kysely<Database>, accountId: n
   await markAddressVerified(trx, address.id);
   await useAllVerificationKeys(trx, address.id, now);
   await endEmailCodes(trx, 'verification', { addressId: address.id });
+  await recordSecurityEvent(trx, accountId, now, 'address_verified', {
+    object: { type: 'email_address', id: address.id, name: address.email },
+  });
   if (address.verified_action === REPLACE_PRIMARY_ACTION && address.is_primary !== 1) {
     const account = await findAccount(trx, accountId);
     if (!account) throw notFound();

@@ -40,6 +40,7 @@ import { listPasskeys } from '../passkeys/passkey-queries.ts';
 import { toPasskey } from '../passkeys/passkey-schemas.ts';
 import { listIdentities } from '../identities/identity-queries.ts';
 import { toIdentity } from '../identities/identity-schemas.ts';
+import { listActivity, toActivityEvent } from '../../activity/activity-events.ts';
 
 /** A media file to put in the archive at `path`, and its entry in the document (whose `path` is nulled if the file is gone). */
 export interface ExportFile {
@@ -96,6 +97,7 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
         (await listAccessorsSharedWith(db, accountId)).map((row) => withoutLinks(toAccessor(ctx, row))),
         'shared_with_me',
       );
+      await writeActivity(db, json, accountId, null, 'account_activity');
       json.openArray('app_users');
       const [appUser] = await listAppUsers(db, accountId);
       if (!appUser) return { hasAppUser: false, files: [] };
@@ -118,6 +120,7 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
         'accessors',
       );
       json.value(withoutLinks(await exportedEmergencyLinks(ctx, db, accountId, appUser.id)), 'emergency_links');
+      await writeActivity(db, json, accountId, appUser.id, 'activity');
       // The owner's own export: every resource, private ones included.
       const media = await listMedia(db, accountId, appUser.id, true);
       return { hasAppUser: true, files: media.map((row) => exportFile(ctx, row)) };
@@ -148,6 +151,28 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
     await spool.remove();
     throw error;
   }
+}
+
+/** Events read at once, newest first. */
+const EVENTS_PER_PAGE = 1000;
+
+/** A log (docs/activity.md), newest first, read a page at a time: the app user's, or the account's (`appUserId` null). */
+async function writeActivity(
+  db: Kysely<Database>,
+  json: JsonWriter,
+  accountId: number,
+  appUserId: number | null,
+  key: string,
+): Promise<void> {
+  json.openArray(key);
+  let before: number | undefined;
+  for (;;) {
+    const rows = await listActivity(db, { accountId, appUserId, before }, EVENTS_PER_PAGE);
+    for (const row of rows.slice(0, EVENTS_PER_PAGE)) json.value(toActivityEvent(row));
+    if (rows.length <= EVENTS_PER_PAGE) break;
+    before = rows[EVENTS_PER_PAGE - 1]!.id;
+  }
+  json.close();
 }
 
 /** The app user's profiles, each with its topics and their items. */

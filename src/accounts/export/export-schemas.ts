@@ -16,6 +16,7 @@ import type { Account } from '../core/profile-schemas.ts';
 import type { Session } from '../sessions/session-schemas.ts';
 import type { Passkey } from '../passkeys/passkey-schemas.ts';
 import type { Identity } from '../identities/identity-schemas.ts';
+import type { ActivityEvent } from '../../activity/activity-events.ts';
 
 export const EXPORT_FORMAT = 'profile-service-export';
 export const EXPORT_VERSION = 1;
@@ -57,6 +58,8 @@ export type ExportedAppUser = WithoutLinks<AppUser> & {
   /** Whom the app user's data is shared with, or who is invited. */
   accessors: WithoutLinks<Accessor>[];
   emergency_links: WithoutLinks<ExportedEmergencyLink>[];
+  /** Its activity log (docs/activity.md), newest first. */
+  activity: ActivityEvent[];
   media_resources: ExportedMedia[];
 };
 
@@ -88,5 +91,7 @@ export interface ExportDocument {
   identities: WithoutLinks<Identity>[];
   /** What others share with the account: the accessors it accepted (accessor objects only, none of their data). */
   shared_with_me: WithoutLinks<Accessor>[];
+  /** The account's security log (docs/activity.md), newest first. */
+  account_activity: ActivityEvent[];
   app_users: ExportedAppUser[];
 }

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Caller } from '../../auth/token-auth.ts';
 import type { AppContext } from '../../context.ts';
 import { streamExportArchive } from './export-archive.ts';
+import { recordActivity } from '../../activity/activity-events.ts';
 import { readExportSnapshot } from './export-document.ts';
 import type { ExportLimit } from './export-limit.ts';
 import type { ExportSlots } from './export-slots.ts';
@@ -17,6 +18,20 @@ export interface AccountExport {
 
 function fileName(now: number): string {
   return `profile-service-export-${new Date(now).toISOString().slice(0, 10)}.zip`;
+}
+
+/** An export is in its app user's activity log (docs/activity.md): the export itself holds it. */
+async function recordExport(ctx: AppContext, accountId: number): Promise<void> {
+  const appUser = await ctx.db.kysely.selectFrom('app_users').select('id').where('account_id', '=', accountId).executeTakeFirst();
+  if (!appUser) return;
+  await recordActivity(ctx.db.kysely, {
+    accountId,
+    appUserId: appUser.id,
+    at: ctx.clock.now(),
+    actor: { kind: 'owner', id: accountId },
+    action: 'exported',
+    via: 'api',
+  });
 }
 
 /** `headersOnly` (HEAD): says whether an export would be allowed, without counting or reading anything. */
@@ -36,6 +51,7 @@ export async function exportAccount(
   const release = slots.take();
   try {
     await limit.take(caller.accountId);
+    await recordExport(ctx, caller.accountId);
     const snapshot = await readExportSnapshot(ctx, caller.accountId, caller.tokenId);
     return {
       fileName: fileName(Date.parse(snapshot.exportedAt)),

@@ -7,6 +7,7 @@ import { lockAccount } from '../core/account-lock.ts';
 import { isLastWayIn, waysIn } from '../core/ways-in.ts';
 import { deleteIdentity, findIdentity, type IdentityRow, listIdentities } from './identity-queries.ts';
 import { queueRefreshTokenRevocations } from './refresh-token-revocation.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const LAST_IDENTITY =
   'This sign-in is the only way into your account: it has no password, no passkey and no other linked provider. Set a password or add a passkey first.';
@@ -24,12 +25,16 @@ export async function identityOf(ctx: AppContext, accountId: number, id: number)
 export async function unlinkIdentity(ctx: AppContext, accountId: number, id: number): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
-    if (!(await findIdentity(trx, accountId, id))) throw notFound();
+    const identity = await findIdentity(trx, accountId, id);
+    if (!identity) throw notFound();
     const ways = await waysIn(trx, accountId);
     if (!ways) throw notFound();
     if (isLastWayIn(ways, 'identity')) throw conflict(LAST_IDENTITY);
     await queueRefreshTokenRevocations(ctx, trx, accountId, id);
     await deleteIdentity(trx, accountId, id);
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'identity_removed', {
+      object: { type: 'identity', id, name: identity.provider },
+    });
   });
   ctx.outbox.wake();
 }

@@ -41,6 +41,7 @@ import {
 import { insertLoginCode, LOGIN_CODE_TTL_MS, spendLoginCode } from './login-code-queries.ts';
 import { refreshTokenContext } from './refresh-token-revocation.ts';
 import { recordUsedToken } from './used-token-queries.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const LINK_FROM_SETTINGS =
   'An account here already uses this e-mail address. Sign in to that account another way, then link this provider from the account settings.';
@@ -342,6 +343,9 @@ async function linkIdentity(ctx: AppContext, accountId: number, provider: OidcPr
       });
       // A new way in: its owner hears of it, whoever linked it.
       await queueEmail(ctx, trx, identityLinkedMessage(account.email, provider.settings.label), accountId);
+      await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'identity_added', {
+        object: { type: 'identity', id: identity.id, name: identity.provider },
+      });
       return identity;
     });
     ctx.outbox.wake();

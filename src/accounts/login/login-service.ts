@@ -21,6 +21,7 @@ import { spendSecondFactor, totpEnabled, WRONG_CODE } from '../mfa/mfa-check.ts'
 import { sessionOrigin } from '../sessions/session-origin.ts';
 import { accountDisabled, issueSignInToken } from '../sessions/sign-in-token.ts';
 import { type LoginResult, MFA_TOKEN_MAX_FAILURES, type Origin, openSecondStep } from '../sessions/sign-in-answer.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
 export const UNVERIFIED_ADDRESS = 'This e-mail address is not verified yet. Verify it first with the link we sent to it, then log in.';
@@ -103,7 +104,14 @@ async function judgeSecondStep(
     if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
     if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
     const method = challenge.identity_id === null ? 'password+totp' : 'provider+totp';
-    const token = await issueSignInToken(ctx, trx, account.id, method, sessionOrigin(input.userAgent, input.ip));
+    const token = await issueSignInToken(
+      ctx,
+      trx,
+      account.id,
+      method,
+      sessionOrigin(input.userAgent, input.ip),
+      challenge.identity_id ?? undefined,
+    );
     // A sign-in through another provider: the session is the identity's (docs/sign-in-providers.md).
     if (challenge.identity_id !== null) await recordIdentitySession(trx, challenge.identity_id, hashSecret(token));
     return token;
@@ -114,6 +122,10 @@ async function tellOwnerOfLockout(ctx: AppContext, accountId: number): Promise<v
   const account = await findAccount(ctx.db.kysely, accountId);
   if (!account) return;
   const lockMs = ctx.config.rateLimits.secondStepFailuresPerAccount.windowMs;
-  await queueEmail(ctx, ctx.db.kysely, secondStepLockedMessage(account.email, lockMs), accountId);
+  await ctx.db.transaction(async (trx) => {
+    await queueEmail(ctx, trx, secondStepLockedMessage(account.email, lockMs), accountId);
+    // The service locked it, not the person: no actor.
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'locked_out', { actor: null, via: null });
+  });
   ctx.outbox.wake();
 }

@@ -11,6 +11,7 @@ import { fieldError } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
 import { recoveryCodeUsedMessage } from '../../mail/messages.ts';
 import { countRecoveryCodesLeft, findTotp, spendRecoveryCode, spendTotpStep } from './mfa-queries.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const MISSING_CODE = 'Two-step sign-in is on: enter the 6-digit code from your authenticator app, or a recovery code.';
 export const WRONG_CODE =
@@ -46,6 +47,7 @@ export async function spendSecondFactor(ctx: AppContext, trx: Kysely<Database>, 
   const lookups = recoveryCodeLookups(ctx.secrets.recoveryCodes, code);
   if (lookups.length === 0 || !(await spendRecoveryCode(trx, account.id, lookups, now))) return false;
   await queueEmail(ctx, trx, recoveryCodeUsedMessage(account.email, await countRecoveryCodesLeft(trx, account.id)), account.id);
+  await recordSecurityEvent(trx, account.id, now, 'recovery_code_used');
   return true;
 }
 

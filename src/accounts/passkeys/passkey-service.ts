@@ -23,6 +23,7 @@ import { isLastWayIn, waysIn } from '../core/ways-in.ts';
 import { confirmOwner } from '../sessions/owner-confirmation.ts';
 import type { PasskeyCreationBody } from './passkey-schemas.ts';
 import { CEREMONY_TIMEOUT_MS, challengeIn, creationOptions, verifyCreation } from './webauthn-ceremonies.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const PASSWORD_NEEDED = 'Enter your password to add a passkey.';
 export const SIGN_IN_AGAIN =
@@ -89,6 +90,9 @@ export async function addPasskey(ctx: AppContext, accountId: number, body: Passk
         created_at: ctx.clock.now(),
       });
       await queueEmail(ctx, trx, passkeyAddedMessage(account.email, body.name), accountId);
+      await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'passkey_added', {
+        object: { type: 'passkey', id: inserted.id, name: body.name },
+      });
       return inserted;
     });
     ctx.outbox.wake();
@@ -120,10 +124,12 @@ export async function removePasskey(ctx: AppContext, accountId: number, id: numb
   await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const passkeys = await listPasskeys(trx, accountId);
-    if (!passkeys.some((passkey) => passkey.id === id)) throw notFound();
+    const passkey = passkeys.find((p) => p.id === id);
+    if (!passkey) throw notFound();
     const ways = await waysIn(trx, accountId);
     if (!ways) throw notFound();
     if (isLastWayIn(ways, 'passkey')) throw conflict(LAST_WAY_IN);
     await deletePasskey(trx, accountId, id);
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'passkey_removed', { object: { type: 'passkey', id, name: passkey.name } });
   });
 }

@@ -19,6 +19,7 @@ import { endEmailCodes, spendEmailCode } from '../emails/email-code-queries.ts';
 import { checkEmailCode, WRONG_EMAIL_CODE } from '../emails/email-codes.ts';
 import { deleteAccountChallenges } from '../mfa/mfa-queries.ts';
 import { MISSING_CODE, requireSecondFactor, totpEnabled } from '../mfa/mfa-check.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const INVALID_RESET_KEY = 'This password reset key is invalid or has already been used.';
 export const EXPIRED_RESET_KEY = 'This password reset key has expired. Ask for a new one.';
@@ -140,6 +141,7 @@ export async function changePassword(
     await revokeAccountTokens(trx, accountId, reset === undefined ? caller!.tokenId : undefined);
     await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, passwordChangedMessage(account.email), accountId);
+    await recordSecurityEvent(trx, accountId, now, reset === undefined ? 'password_changed' : 'password_reset');
   });
   await factorAttempt?.succeeded();
   ctx.outbox.wake();

@@ -1,12 +1,11 @@
 // /auth/sessions/, /auth/sessions/{id}/, /auth/logout/ and /auth/logout-all/ (docs/accounts.md).
 import { Type } from 'typebox';
 import { callerOf } from '../../auth/token-auth.ts';
-import { revokeToken } from '../../auth/token-queries.ts';
 import type { AppContext } from '../../context.ts';
 import { parseId } from '../../http/ids.ts';
 import type { App } from '../../http/types.ts';
 import { SessionIdParams, SessionListSchema } from './session-schemas.ts';
-import { listSessions, revokeAllSessions, revokeSession } from './session-service.ts';
+import { endCurrentSession, listSessions, revokeAllSessions, revokeSession } from './session-service.ts';
 import { errors } from '../../http/error-schemas.ts';
 
 const tags = ['sessions'];
@@ -23,7 +22,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await revokeToken(ctx.db.kysely, callerOf(request).tokenId);
+      await endCurrentSession(ctx, callerOf(request));
       return reply.code(204).send(null);
     },
   );

@@ -3,11 +3,12 @@
 // SQLite the in-process token cache drops it the moment its row goes (change-feed.ts), and
 // PostgreSQL keeps no cache of tokens.
 import type { Caller } from '../../auth/token-auth.ts';
-import { listAccountTokens, revokeAccountToken, revokeAccountTokens } from '../../auth/token-queries.ts';
+import { listAccountTokens, revokeAccountToken, revokeAccountTokens, revokeToken } from '../../auth/token-queries.ts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { deleteAccountChallenges } from '../mfa/mfa-queries.ts';
 import { toSession, type Session } from './session-schemas.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export async function listSessions(ctx: AppContext, caller: Caller): Promise<Session[]> {
   const rows = await listAccountTokens(ctx.db.kysely, caller.accountId);
@@ -16,7 +17,22 @@ export async function listSessions(ctx: AppContext, caller: Caller): Promise<Ses
 
 /** Revokes one of the caller's sessions (the current one too); another account's is 404. */
 export async function revokeSession(ctx: AppContext, caller: Caller, sessionId: number): Promise<void> {
-  if (!(await revokeAccountToken(ctx.db.kysely, caller.accountId, sessionId))) throw notFound();
+  await ctx.db.transaction(async (trx) => {
+    if (!(await revokeAccountToken(trx, caller.accountId, sessionId))) throw notFound();
+    await recordSecurityEvent(trx, caller.accountId, ctx.clock.now(), 'session_ended', {
+      object: { type: 'session', id: sessionId, name: null },
+    });
+  });
+}
+
+/** Ends the session the request came with (log out). */
+export async function endCurrentSession(ctx: AppContext, caller: Caller): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    await revokeToken(trx, caller.tokenId);
+    await recordSecurityEvent(trx, caller.accountId, ctx.clock.now(), 'session_ended', {
+      object: { type: 'session', id: caller.tokenId, name: null },
+    });
+  });
 }
 
 /** Logs the account out everywhere: every token, and every login waiting for its second step. */
@@ -24,5 +40,6 @@ export async function revokeAllSessions(ctx: AppContext, accountId: number): Pro
   await ctx.db.transaction(async (trx) => {
     await revokeAccountTokens(trx, accountId);
     await deleteAccountChallenges(trx, accountId);
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'sessions_ended');
   });
 }

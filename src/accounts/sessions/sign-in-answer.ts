@@ -31,8 +31,14 @@ export function needsSecondStep(ctx: AppContext, accountId: number): Promise<boo
 }
 
 /** A new session for the account, opened by `method`; 400 when it is disabled (sign-in-token.ts). */
-export function openSession(ctx: AppContext, accountId: number, method: SignInMethod, origin: Origin): Promise<string> {
-  return ctx.db.transaction((trx) => issueSignInToken(ctx, trx, accountId, method, sessionOrigin(origin.userAgent, origin.ip)));
+export function openSession(
+  ctx: AppContext,
+  accountId: number,
+  method: SignInMethod,
+  origin: Origin,
+  identityId?: number,
+): Promise<string> {
+  return ctx.db.transaction((trx) => issueSignInToken(ctx, trx, accountId, method, sessionOrigin(origin.userAgent, origin.ip), identityId));
 }
 
 /**
@@ -75,5 +81,5 @@ export async function signInAnswer(
   if (await needsSecondStep(ctx, account.account_id)) {
     return { mfa_required: true, mfa_token: await openSecondStep(ctx, account, SIGN_IN_RACED, identityId) };
   }
-  return { token: await openSession(ctx, account.account_id, method, origin) };
+  return { token: await openSession(ctx, account.account_id, method, origin, identityId) };
 }

@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database, SignInMethod } from '../../db/schema.ts';
 import { nonFieldError, type DomainError } from '../../errors.ts';
 import { lockAccount } from '../core/account-lock.ts';
+import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const ACCOUNT_DISABLED =
   'This account is disabled, so it cannot sign in. Contact the people who run this service to have it enabled again.';
@@ -26,6 +27,7 @@ export async function issueSignInToken(
   accountId: number,
   method: SignInMethod,
   origin: TokenOrigin,
+  identityId?: number,
 ): Promise<string> {
   await lockAccount(ctx, trx, accountId);
   const now = ctx.clock.now();
@@ -40,5 +42,17 @@ export async function issueSignInToken(
     const row = await trx.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
     if (row) throw accountDisabled();
   }
-  return issueToken(trx, accountId, now, method, origin);
+  const token = await issueToken(trx, accountId, now, method, origin);
+  // In the account's security log: the method (a provider by its name) and the session's origin.
+  const provider =
+    identityId === undefined
+      ? undefined
+      : await trx.selectFrom('identities').select('provider').where('id', '=', identityId).executeTakeFirst();
+  const how = provider ? method.replace('provider', provider.provider) : method;
+  await recordSecurityEvent(trx, accountId, now, 'signed_in', {
+    object: { type: 'session', id: null, name: how },
+    ipAddress: origin.ipAddress ?? null,
+    userAgent: origin.userAgent ?? null,
+  });
+  return token;
 }

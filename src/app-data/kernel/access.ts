@@ -53,6 +53,15 @@ export const NOT_ALLOWED = 'An accessor without write access, or an owner-only a
 export const READ_ONLY = 'You have read-only access to this data; its owner can give you write access.';
 export const OWNER_ONLY = 'Only the owner of this data can do this.';
 
+/**
+ * An accessor's read is in its owner's activity log, at most once an hour per accessor and app
+ * user (activity/read-ledger.ts: decided in memory, no query per read).
+ */
+async function readNoted(caller: Caller, grant: Grant, access: Access, need: Need): Promise<Access> {
+  if (need === 'read') await caller.noteRead(grant);
+  return access;
+}
+
 /** The owner's access to their own data (`appUserId`: when already known). */
 export function ownerAccess(accountId: number, appUserId: number | null = null): Access {
   return { accountId, appUserId, grant: null, mayWrite: true, seesPrivate: true, accessorId: null };
@@ -82,7 +91,7 @@ export { grantSees, type Seen } from '../../auth/grants.ts';
  */
 export async function appUserAccess(caller: Caller, appUserId: number, need: Need): Promise<Access> {
   const grant = (await caller.grants()).find((g) => g.appUserId === appUserId);
-  if (grant) return accessorAccess(grant, need);
+  if (grant) return readNoted(caller, grant, accessorAccess(grant, need), need);
   if ((await caller.appUserId()) !== appUserId) throw notFound();
   return ownerAccess(caller.accountId, appUserId);
 }
@@ -128,7 +137,7 @@ export async function objectAccess<L extends Location = Location>(
   if (location.account_id === caller.accountId) return { access: ownerAccess(caller.accountId, location.app_user_id), location };
   const grant = grants.find((g) => grantSees(g, location));
   if (!grant) throw notFound();
-  return { access: accessorAccess(grant, need), location };
+  return { access: await readNoted(caller, grant, accessorAccess(grant, need), need), location };
 }
 
 /** An owner-only change within a request the caller may otherwise make (a profile's `is_private`). */

@@ -32,7 +32,8 @@ import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { claimKey } from './idempotent-create.ts';
 import type { Usage } from './quotas.ts';
-import type { WriteTerms } from './write-terms.ts';
+import type { AccessorWrite, WriteTerms } from './write-terms.ts';
+import { recordActivity } from '../../activity/activity-events.ts';
 import { topicAppUser } from './access-queries.ts';
 
 /** What a write finds first: the caller's object, with the app user that holds it. */
@@ -119,8 +120,61 @@ export async function writeOwned<R extends Held, T>(
     const { data_version, ...usage } = bumped;
     requireUnmoved(terms, data_version);
     await claimKey(ctx, trx, terms.idempotencyKey);
-    return write(trx, found, usage);
+    return recordedWrite(ctx, trx, terms.activity, found.app_user_id, () => write(trx, found, usage));
   });
+}
+
+/** Where each type's name is, for an accessor's write in its owner's activity log. */
+const NAMED: Record<string, { table: string; column: string }> = {
+  profile: { table: 'profiles', column: 'name' },
+  topic: { table: 'topics', column: 'name' },
+  item: { table: 'items', column: 'name' },
+  list_entry: { table: 'list_entries', column: 'text' },
+  emergency_item: { table: 'emergency_items', column: 'name' },
+  emergency_contact: { table: 'emergency_contacts', column: 'name' },
+  media_resource: { table: 'media_resources', column: 'name' },
+};
+
+function idOf(result: unknown): number | null {
+  const id = (result as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'number' ? id : null;
+}
+
+async function recordAccessorWrite(ctx: AppContext, trx: Kysely<Database>, activity: AccessorWrite, appUserId: number, id: number | null) {
+  const named = NAMED[activity.type];
+  // The name as it is now (before a delete, after a create or change), read by the insert itself.
+  const name = named && id !== null ? sql<string>`(select ${sql.ref(named.column)} from ${sql.table(named.table)} where id = ${id})` : null;
+  await recordActivity(trx, {
+    accountId: activity.ownerAccountId,
+    appUserId,
+    at: ctx.clock.now(),
+    actor: { kind: 'accessor', id: activity.readerId },
+    action: activity.action,
+    object: { type: activity.type, id, name },
+    via: 'api',
+  });
+}
+
+/**
+ * `write`, and an accessor's write recorded in its owner's activity log (none for the owner's
+ * own): a delete before it (the name is still there), anything else after (the id of what it
+ * created, the name it gave).
+ */
+async function recordedWrite<T>(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  activity: AccessorWrite | undefined,
+  appUserId: number,
+  write: () => Promise<T>,
+): Promise<T> {
+  if (!activity) return write();
+  if (activity.action === 'deleted') {
+    await recordAccessorWrite(ctx, trx, activity, appUserId, activity.id ?? null);
+    return write();
+  }
+  const result = await write();
+  await recordAccessorWrite(ctx, trx, activity, appUserId, activity.id ?? idOf(result));
+  return result;
 }
 
 /** Counts `adding` in the app user's totals within a write, for what is known only once it has begun; returns the totals. */
@@ -165,7 +219,7 @@ export async function writeUnderTopic<T>(
     const { id, data_version, ...usage } = bumped;
     requireUnmoved(terms, data_version);
     await claimKey(ctx, trx, terms.idempotencyKey);
-    return write(trx, { app_user_id: id }, usage);
+    return recordedWrite(ctx, trx, terms.activity, id, () => write(trx, { app_user_id: id }, usage));
   });
 }
 

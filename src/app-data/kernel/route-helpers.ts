@@ -12,7 +12,7 @@ import { appUserAccess, NOT_ALLOWED, objectAccess, type Access, type Kind, type 
 import type { Location } from './access-queries.ts';
 import { writeIfMatch, type Current } from './conditional-write.ts';
 import { IdParams } from './field-schemas.ts';
-import type { WriteTerms } from './write-terms.ts';
+import type { AccessorWrite, WriteTerms } from './write-terms.ts';
 
 type WithId = FastifyRequest & { params: { id: string } };
 
@@ -32,6 +32,25 @@ export async function onObject<T, L extends Location = Location>(
   const id = parseId(request.params.id);
   const { access, location } = await objectAccess(ctx, callerOf(request), kind, id, need, locator);
   return run(access, id, location);
+}
+
+/**
+ * The terms of a write, with an accessor's write named for its owner's activity log (the write
+ * kernel records it): `type` is what is written, `id` it when it exists already. The owner's own
+ * writes are not in the log: their terms are left as they are.
+ */
+export function accessorTerms(
+  request: FastifyRequest,
+  access: Access,
+  type: string,
+  action: AccessorWrite['action'],
+  terms: WriteTerms,
+  id?: number,
+): WriteTerms {
+  if (!access.grant) return terms;
+  const activity: AccessorWrite = { readerId: callerOf(request).accountId, ownerAccountId: access.accountId, type, action };
+  if (id !== undefined) activity.id = id;
+  return { ...terms, activity };
 }
 
 /** `run` with the caller's access to the app user the path's `{id}` names, for a request under it. */
@@ -54,7 +73,9 @@ export function changeObject<T>(
   change: (access: Access, id: number, terms: WriteTerms) => Promise<T>,
   need: Exclude<Need, 'read'> = 'write',
 ): Promise<T> {
-  return onObject(ctx, request, kind, need, (a, id) => writeIfMatch(ctx, request, reply, a, id, current, (terms) => change(a, id, terms)));
+  return onObject(ctx, request, kind, need, (a, id) =>
+    writeIfMatch(ctx, request, reply, a, id, current, (terms) => change(a, id, accessorTerms(request, a, kind, 'updated', terms, id))),
+  );
 }
 
 /**
@@ -83,7 +104,8 @@ export function registerDelete(
       },
     },
     async (request, reply) => {
-      const removeIfMatch = (a: Access, id: number) => writeIfMatch(ctx, request, reply, a, id, current, (terms) => remove(a, id, terms));
+      const removeIfMatch = (a: Access, id: number) =>
+        writeIfMatch(ctx, request, reply, a, id, current, (terms) => remove(a, id, accessorTerms(request, a, kind, 'deleted', terms, id)));
       if (kind === 'app_user') await onAppUser(request, 'owner', removeIfMatch);
       else await onObject(ctx, request, kind, need, removeIfMatch);
       return reply.code(204).send(null);

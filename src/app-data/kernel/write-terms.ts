@@ -9,7 +9,25 @@ export interface IdempotencyClaim {
   fingerprint: string;
 }
 
+/**
+ * An accessor's write, for its owner's activity log (docs/activity.md): the write kernel records
+ * it in the write's transaction, with the object's name at that time.
+ */
+export interface AccessorWrite {
+  /** The accessor's account. */
+  readerId: number;
+  /** The owner's account, whose log it is in. */
+  ownerAccountId: number;
+  /** What is written: a synced type (profile, topic, item, …). */
+  type: string;
+  action: 'created' | 'updated' | 'deleted';
+  /** The object's id; for a create, taken from what the write returns. */
+  id?: number;
+}
+
 export interface WriteTerms {
+  /** An accessor's write, recorded in its owner's activity log; absent for the owner's own. */
+  activity?: AccessorWrite;
   /**
    * A conditional write's (If-Match, conditional-write.ts): the app user's data version its tag
    * was checked at. The write is refused when another write came in between (`VersionMoved`),

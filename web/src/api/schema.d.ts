@@ -445,6 +445,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/users/{id}/activity/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What others did with an app user's data, newest first, 100 to a page (owner only)
+         * @description Accessors’ reads (at most one event per accessor and hour), creates, updates and deletes; emergency link views; accessors and emergency links over their life; exports; operators’ actions. The owner’s own writes are not here. Kept ACTIVITY_RETENTION (default 1 year).
+         */
+        get: operations["listAppUserActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/app/users/{id}/emergency-links/": {
         parameters: {
             query?: never;
@@ -758,6 +778,26 @@ export interface paths {
         post?: never;
         /** End a session: its token answers 401 from the next request on (the current one may be ended too) */
         delete: operations["deleteSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/activity/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's security log, newest first, 100 to a page
+         * @description Sign-ins (with their method, and the session’s IP address and User-Agent under object), lock-outs, sessions ended, password, second factor, recovery codes, passkeys, identities and addresses changed, operators’ actions. Kept ACTIVITY_RETENTION (default 1 year).
+         */
+        get: operations["listAccountActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -7842,6 +7882,140 @@ export interface operations {
             };
         };
     };
+    listAppUserActivity: {
+        parameters: {
+            query?: {
+                /** @description An event's id: the page holds the events before it (older) */
+                before?: string;
+            };
+            header?: {
+                /** @description A tag (or a list of tags) the client holds: 304 when one is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description A positive integer id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a log, newest first; `next`: the URL of the next (older) page, or null */
+            200: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            id: number;
+                            /** Format: date-time */
+                            at: string;
+                            actor: {
+                                kind: "owner" | "accessor" | "emergency_link" | "operator";
+                                id: number | null;
+                                name: string | null;
+                            } | null;
+                            /** @example created */
+                            action: string;
+                            object: {
+                                /** @example item */
+                                type: string;
+                                id: number | null;
+                                name: string | null;
+                                /** @description A sign-in's session: its IP address */
+                                ip_address?: string | null;
+                                /** @description A sign-in's session: its User-Agent */
+                                user_agent?: string | null;
+                            } | null;
+                            via: "api" | "web" | "cli" | null;
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Not modified: If-None-Match named the current tag; no body */
+            304: {
+                headers: {
+                    /** @description Strong tag of the exact body: changes exactly when the body does */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an accessor of this app user: only its owner reads its activity */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
     listEmergencyLinks: {
         parameters: {
             query?: never;
@@ -9771,6 +9945,102 @@ export interface operations {
             };
             /** @description Not found: missing, or not the caller’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    listAccountActivity: {
+        parameters: {
+            query?: {
+                /** @description An event's id: the page holds the events before it (older) */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a log, newest first; `next`: the URL of the next (older) page, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            id: number;
+                            /** Format: date-time */
+                            at: string;
+                            actor: {
+                                kind: "owner" | "accessor" | "emergency_link" | "operator";
+                                id: number | null;
+                                name: string | null;
+                            } | null;
+                            /** @example created */
+                            action: string;
+                            object: {
+                                /** @example item */
+                                type: string;
+                                id: number | null;
+                                name: string | null;
+                                /** @description A sign-in's session: its IP address */
+                                ip_address?: string | null;
+                                /** @description A sign-in's session: its User-Agent */
+                                user_agent?: string | null;
+                            } | null;
+                            via: "api" | "web" | "cli" | null;
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing, malformed, expired or revoked token */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -33,3 +33,4 @@ export type Accessor = Ok<'/app/accessors/{id}/', 'get'>;
 /** The authenticator's answer as the API takes it (@simplewebauthn/browser's JSON, cast once). */
 export type PasskeyCreation = Json<NonNullable<paths['/account/passkeys/']['post']>['requestBody']>;
 export type PasskeySignIn = Json<NonNullable<paths['/auth/passkey/']['post']>['requestBody']>;
+export type ActivityEvent = Ok<'/account/activity/', 'get'>['events'][number];

@@ -160,6 +160,11 @@ export const DataHome = signedIn(function DataHome() {
                 <a href="/data/share">Share</a>: let people you choose see your data, or keep it up to date
               </li>
             )}
+            {mine && (
+              <li>
+                <a href="/data/activity">Activity</a>: who read or changed your data, and when
+              </li>
+            )}
           </ul>
         </section>
       )}

@@ -8,6 +8,7 @@ const PAGES = [
   ['/settings/mfa', 'Two-step sign-in'],
   ['/settings/passkeys', 'Passkeys'],
   ['/settings/identities', 'Sign-in providers'],
+  ['/settings/activity', 'Security activity'],
   ['/settings/export-and-delete', 'Export or delete'],
 ] as const;
 

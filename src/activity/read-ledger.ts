@@ -1,0 +1,56 @@
+// An accessor's reads of an app user, recorded at most once an hour (docs/activity.md) without a
+// query per read: each instance remembers, in memory, the hour it last recorded each accessor's
+// read of each app user, and writes only on the first read of another hour. Instances that
+// each take a read as the first of its hour write it once between them: the event's hour is
+// unique with the app user and the reader (migration 0032), and the write is insert-or-ignore.
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../db/schema.ts';
+import { accountName, type Via } from './activity-events.ts';
+
+const HOUR_MS = 3_600_000;
+
+/** Pairs remembered at most; past it the memory starts again (at worst one more insert-or-ignore each). */
+const REMEMBERED = 10_000;
+
+/** What a read is of: the shared app user and its owner. */
+export interface ReadOf {
+  appUserId: number;
+  ownerAccountId: number;
+}
+
+export class ReadLedger {
+  readonly #db: Kysely<Database>;
+  readonly #clock: Clock;
+  readonly #recorded = new Map<string, number>();
+
+  constructor(db: Kysely<Database>, clock: Clock) {
+    this.#db = db;
+    this.#clock = clock;
+  }
+
+  /** Records the account `readerId`'s read of `of` unless this hour's is already recorded. */
+  async note(readerId: number, of: ReadOf, via: Via): Promise<void> {
+    const at = this.#clock.now();
+    const hour = Math.floor(at / HOUR_MS);
+    const key = `${readerId}:${of.appUserId}`;
+    if (this.#recorded.get(key) === hour) return;
+    await this.#db
+      .insertInto('activity_events')
+      .values({
+        account_id: of.ownerAccountId,
+        app_user_id: of.appUserId,
+        at,
+        actor_kind: 'accessor',
+        actor_id: readerId,
+        actor_name: accountName(readerId),
+        action: 'read',
+        via,
+        read_hour: hour,
+      })
+      .onConflict((oc) => oc.columns(['app_user_id', 'actor_id', 'read_hour']).doNothing())
+      .execute();
+    if (this.#recorded.size >= REMEMBERED) this.#recorded.clear();
+    this.#recorded.set(key, hour);
+  }
+}
