@@ -6,6 +6,7 @@
 // The claim is also a change to the accessor, which wakes the live streams of its account on
 // every instance (they re-check and end). A later `expires_at` (PATCH) clears the claim.
 import type { Kysely } from 'kysely';
+import { recordActivity } from '../activity/activity-events.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
@@ -38,7 +39,7 @@ function claimExpiry(trx: Kysely<Database>, id: number, now: number) {
     .where('id', '=', id)
     .where('expires_at', '<=', now)
     .where('expiry_told_at', 'is', null)
-    .returning(['id', 'app_user_id', 'owner_account_id', 'user_with_access_id', 'email'])
+    .returning(['id', 'app_user_id', 'owner_account_id', 'user_with_access_id', 'email', 'expires_at'])
     .executeTakeFirst();
 }
 
@@ -46,6 +47,16 @@ function claimExpiry(trx: Kysely<Database>, id: number, now: number) {
 async function tellExpiry(ctx: AppContext, trx: Kysely<Database>, id: number, now: number): Promise<boolean> {
   const claimed = await claimExpiry(trx, id, now);
   if (!claimed) return false;
+  // The service ended it (no actor), at the end date rather than when this pass noticed.
+  await recordActivity(trx, {
+    accountId: claimed.owner_account_id,
+    appUserId: claimed.app_user_id,
+    at: claimed.expires_at ?? now,
+    actor: null,
+    action: 'expired',
+    object: { type: 'accessor', id: claimed.id, name: claimed.email },
+    via: null,
+  });
   const appUser = await trx.selectFrom('app_users').select('name').where('id', '=', claimed.app_user_id).executeTakeFirst();
   const owner = await findInviter(trx, claimed.owner_account_id);
   if (!appUser || !owner) return true;

@@ -163,6 +163,13 @@ describe('shares that end', () => {
 
     assert.equal(await server.server.shareExpiry.runOnce(), 1);
     assert.equal(await server.server.shareExpiry.runOnce(), 0, 'told once');
+    const log = await server.request('GET', `/app/users/${owner.appUserId}/activity/`, { token: owner.token });
+    const ended = log.body.events.filter(
+      (e: { action: string; object: { id: number } | null }) => e.action === 'expired' && e.object?.id === accessorId,
+    );
+    assert.equal(ended.length, 1, "the owner's activity log says the share ended, once");
+    assert.equal(ended[0].actor, null, 'ended by the service, not by someone');
+    assert.equal(ended[0].at, iso(end), 'at its end date');
     const ownerMail = await waitForMail(mailed.sink, owner.email, OWNER_SUBJECT);
     assert.match(ownerMail.decoded, new RegExp(person.email.replace(/[.+]/g, '\\$&')));
     const personMail = await waitForMail(mailed.sink, person.email, ACCESSOR_SUBJECT);

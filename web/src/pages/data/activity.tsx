@@ -38,6 +38,8 @@ export function dataSentence(event: ActivityEvent): string {
         return `${who} declined your invitation.`;
       case 'left':
         return `${who} stopped seeing your data.`;
+      case 'expired':
+        return `Your share with ${name} ended on its end date.`;
     }
   }
   if (type === 'emergency_link') {
