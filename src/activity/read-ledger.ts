@@ -3,9 +3,8 @@
 // read of each app user, and writes only on the first read of another hour. Instances that
 // each take a read as the first of its hour write it once between them: the event's hour is
 // unique with the app user and the reader (migration 0032), and the write is insert-or-ignore.
-import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
-import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
 import { accountName, type Via } from './activity-events.ts';
 
 const HOUR_MS = 3_600_000;
@@ -20,22 +19,36 @@ export interface ReadOf {
 }
 
 export class ReadLedger {
-  readonly #db: Kysely<Database>;
+  readonly #db: Db;
   readonly #clock: Clock;
   readonly #recorded = new Map<string, number>();
 
-  constructor(db: Kysely<Database>, clock: Clock) {
+  constructor(db: Db, clock: Clock) {
     this.#db = db;
     this.#clock = clock;
   }
 
-  /** Records the account `readerId`'s read of `of` unless this hour's is already recorded. */
+  /**
+   * Records the account `readerId`'s read of `of` unless this hour's is already recorded. An app
+   * user deleted since the read was decided has no log left to write to: the read goes unrecorded.
+   */
   async note(readerId: number, of: ReadOf, via: Via): Promise<void> {
     const at = this.#clock.now();
     const hour = Math.floor(at / HOUR_MS);
     const key = `${readerId}:${of.appUserId}`;
     if (this.#recorded.get(key) === hour) return;
-    await this.#db
+    try {
+      await this.#insert(readerId, of, at, hour, via);
+    } catch (error) {
+      if (!this.#db.isForeignKeyViolation(error)) throw error;
+      return;
+    }
+    if (this.#recorded.size >= REMEMBERED) this.#recorded.clear();
+    this.#recorded.set(key, hour);
+  }
+
+  async #insert(readerId: number, of: ReadOf, at: number, hour: number, via: Via): Promise<void> {
+    await this.#db.kysely
       .insertInto('activity_events')
       .values({
         account_id: of.ownerAccountId,
@@ -50,7 +63,5 @@ export class ReadLedger {
       })
       .onConflict((oc) => oc.columns(['app_user_id', 'actor_id', 'read_hour']).doNothing())
       .execute();
-    if (this.#recorded.size >= REMEMBERED) this.#recorded.clear();
-    this.#recorded.set(key, hour);
   }
 }

@@ -85,7 +85,7 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, reads: Read
 
 export function registerTokenAuth(app: App, ctx: AppContext): void {
   const findToken = tokenFinder(ctx.db, ctx.cacheCounts);
-  const reads = new ReadLedger(ctx.db.kysely, ctx.clock);
+  const reads = new ReadLedger(ctx.db, ctx.clock);
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const mode = request.routeOptions.config?.auth ?? 'required';

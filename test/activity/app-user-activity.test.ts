@@ -135,7 +135,7 @@ describe('the activity log of an app user', () => {
   test('two instances that each take a read as the first of its hour record it once', async () => {
     const since = await lastId();
     server.clock.advance(3_600_000);
-    const db = server.server.ctx.db.kysely;
+    const db = server.server.ctx.db;
     const a = new ReadLedger(db, server.clock);
     const b = new ReadLedger(db, server.clock);
     const of = { appUserId: owner.appUserId, ownerAccountId: owner.id };
@@ -144,6 +144,17 @@ describe('the activity log of an app user', () => {
     await b.note(reader.id, of, 'api');
     const reads = (await eventsSince(since)).filter((e) => e.action === 'read');
     assert.equal(reads.length, 1);
+  });
+
+  test('a read of an app user deleted meanwhile goes unrecorded, and the read is not failed by it', async () => {
+    const ledger = new ReadLedger(server.server.ctx.db, server.clock);
+    await ledger.note(reader.id, { appUserId: 999_999_999, ownerAccountId: owner.id }, 'api');
+    const gone = await server.server.ctx.db.kysely
+      .selectFrom('activity_events')
+      .select('id')
+      .where('app_user_id', '=', 999_999_999)
+      .execute();
+    assert.equal(gone.length, 0);
   });
 
   test("the log is the owner's only: an accessor gets 403, anyone else 404", async () => {
