@@ -125,7 +125,8 @@ export async function writeOwned<R extends Held, T>(
 }
 
 /** Where each type's name is, for an accessor's write in its owner's activity log. */
-const NAMED: Record<string, { table: string; column: string }> = {
+const NAMED: Record<AccessorWrite['type'], { table: string; column: string }> = {
+  app_user: { table: 'app_users', column: 'name' },
   profile: { table: 'profiles', column: 'name' },
   topic: { table: 'topics', column: 'name' },
   item: { table: 'items', column: 'name' },
@@ -133,6 +134,7 @@ const NAMED: Record<string, { table: string; column: string }> = {
   emergency_item: { table: 'emergency_items', column: 'name' },
   emergency_contact: { table: 'emergency_contacts', column: 'name' },
   media_resource: { table: 'media_resources', column: 'name' },
+  emergency_link: { table: 'emergency_links', column: 'label' },
 };
 
 function idOf(result: unknown): number | null {
@@ -143,7 +145,7 @@ function idOf(result: unknown): number | null {
 async function recordAccessorWrite(ctx: AppContext, trx: Kysely<Database>, activity: AccessorWrite, appUserId: number, id: number | null) {
   const named = NAMED[activity.type];
   // The name as it is now (before a delete, after a create or change), read by the insert itself.
-  const name = named && id !== null ? sql<string>`(select ${sql.ref(named.column)} from ${sql.table(named.table)} where id = ${id})` : null;
+  const name = id !== null ? sql<string>`(select ${sql.ref(named.column)} from ${sql.table(named.table)} where id = ${id})` : null;
   await recordActivity(trx, {
     accountId: activity.ownerAccountId,
     appUserId,

@@ -42,7 +42,7 @@ export async function onObject<T, L extends Location = Location>(
 export function accessorTerms(
   request: FastifyRequest,
   access: Access,
-  type: string,
+  type: AccessorWrite['type'],
   action: AccessorWrite['action'],
   terms: WriteTerms,
   id?: number,

@@ -1,6 +1,8 @@
 // What one write is held to beyond the caller's access, given by the route that takes it in
 // and passed to the write kernel (owned-write.ts): none for most writes.
 
+import type { SyncedType } from '../../db/synced-types.ts';
+
 /** A create's Idempotency-Key (idempotent-create.ts), claimed by the write kernel within the create's transaction. */
 export interface IdempotencyClaim {
   accountId: number;
@@ -18,8 +20,8 @@ export interface AccessorWrite {
   readerId: number;
   /** The owner's account, whose log it is in. */
   ownerAccountId: number;
-  /** What is written: a synced type (profile, topic, item, …). */
-  type: string;
+  /** What is written: a synced type (profile, topic, item, …), or an emergency link. */
+  type: SyncedType | 'emergency_link';
   action: 'created' | 'updated' | 'deleted';
   /** The object's id; for a create, taken from what the write returns. */
   id?: number;
