@@ -8,9 +8,9 @@ export type { SignInMethod };
 
 /**
  * True when the session was opened with two factors: a TOTP or recovery code after the
- * password or the provider, or a passkey (always with user verification here). A session
+ * password, the provider or an e-mailed code, or a passkey (always with user verification here). A session
  * from before methods were recorded (null) counts as one factor.
  */
 export function openedWithTwoFactors(method: SignInMethod | null): boolean {
-  return method === 'password+totp' || method === 'provider+totp' || method === 'passkey';
+  return method === 'password+totp' || method === 'provider+totp' || method === 'email_code+totp' || method === 'passkey';
 }

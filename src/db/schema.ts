@@ -49,7 +49,7 @@ export interface AuthTokensTable {
  * a passkey with user verification (both factors at once); another provider, alone or then a
  * TOTP or recovery code; an e-mailed code.
  */
-export type SignInMethod = 'password' | 'password+totp' | 'passkey' | 'provider' | 'provider+totp' | 'email_code';
+export type SignInMethod = 'password' | 'password+totp' | 'passkey' | 'provider' | 'provider+totp' | 'email_code' | 'email_code+totp';
 
 export interface EmailVerificationKeysTable {
   id: Generated<number>;
@@ -148,6 +148,8 @@ export interface MfaChallengesTable {
   expires_at: number;
   /** The identity a sign-in through another provider came by (docs/sign-in-providers.md); null for a password login. */
   identity_id: Generated<number | null>;
+  /** `email_code` when the sign-in began with an e-mailed code (migration 0030); null for a password or a provider. */
+  first_step: Generated<'email_code' | null>;
 }
 
 export interface RateCountersTable {

@@ -3,7 +3,9 @@
 // real database; the test clock moves time past a code's 10 minutes.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { SIGN_IN_WITH_SECOND_FACTOR } from '../../src/admin/operator-gate.ts';
 import { hashPassword } from '../../src/auth/passwords.ts';
+import { addPasskey, makeOperator } from '../admin/admin-flows.ts';
 import { verifiedAccount } from '../helpers/factories.ts';
 import type { ReceivedMail } from '../helpers/smtp-sink.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -280,6 +282,35 @@ describe('codes by e-mail', () => {
       });
       assert.equal(second.status, 200, second.text);
       assert.ok(second.body.token);
+      const sessions = await server.request('GET', '/auth/sessions/', { token: second.body.token });
+      assert.deepEqual(
+        sessions.body.map((s: { sign_in_method: string; current: boolean }) => [s.sign_in_method, s.current]),
+        [
+          ['password', false],
+          ['email_code+totp', true],
+        ],
+      );
+    });
+
+    test("an operator's session: an e-mailed code alone is one factor, the code then TOTP two", async () => {
+      const account = await registerVerified(mailed);
+      await makeOperator(server, account);
+      const audit = (token: string) => server.request('GET', '/admin/audit/', { token });
+      // A passkey and no TOTP: the code signs in in one step, a session of one factor.
+      await addPasskey(server, account.token);
+      const alone = await signIn(account.email, await signInCodeMail(account.email));
+      assert.equal(alone.status, 200, alone.text);
+      const refused = await audit(alone.body.token);
+      assert.deepEqual([refused.status, refused.body], [403, { detail: SIGN_IN_WITH_SECOND_FACTOR }], 'the code alone');
+      const { secret } = await turnOnTotp(server, account);
+      server.clock.advance(MINUTE + 1000); // past the per-address cooldown of sign-in codes
+      const first = await signIn(account.email, await signInCodeMail(account.email, 2));
+      assert.equal(first.body.mfa_required, true, first.text);
+      const second = await server.request('POST', '/auth/login/mfa/', {
+        body: { mfa_token: first.body.mfa_token, code: freshCode(server, secret) },
+      });
+      assert.equal(second.status, 200, second.text);
+      assert.equal((await audit(second.body.token)).status, 200, 'the code then TOTP');
     });
 
     test('an account without a password signs in by code', async () => {

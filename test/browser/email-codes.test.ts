@@ -1,13 +1,14 @@
 // "E-mail me a code" (docs/accounts.md#codes-by-e-mail) in a browser: signing in with a code
 // e-mailed to the address, verifying an address and resetting a password with the code from
-// their e-mails instead of the link. Each page checked with axe.
+// their e-mails instead of the link, and a new verification code asked for while signed in.
+// Each page checked with axe.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createAccount } from '../helpers/accounts.ts';
 import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
 import { nextMail, plainText } from './mail-links.ts';
-import { button, field, mainLink, status } from './person-flow.ts';
+import { button, field, mainLink, signIn, status } from './person-flow.ts';
 import { withServiceAndBrowser } from './service-and-browser.ts';
 
 /** The 6-digit code of the newest e-mail to `to` whose subject matches, after the `seen` first messages of the sink. */
@@ -93,6 +94,41 @@ describe('codes by e-mail in the web client', () => {
         await flow.press(button(flow, 'Set new password'));
         await visible(status(flow, /Your password is changed/), 'the status saying the password is changed');
         await flow.checkAccessible('reset-password by code, done');
+      });
+    } finally {
+      await context.close();
+    }
+  });
+  test('signed in, "E-mail me a new code" on the verification page, then verify with it', async () => {
+    const { server, url, sink } = started.service;
+    const account = await createAccount(server);
+    const added = `added-${Date.now()}@example.com`;
+    const adding = await server.request('POST', '/account/emails/', { token: account.token, body: { email: added } });
+    assert.equal(adding.status, 201, adding.text);
+    server.clock.advance(61_000); // past the per-address wait between verification e-mails
+    const context = await newContext(started.browser, DESKTOP);
+    try {
+      const flow = new Flow(await context.newPage(), { label: 'email-codes-new-code' });
+      await flow.page.goto(`${url}/sign-in`);
+      await signIn(flow, account, account.password);
+      const seen = sink.messages.length;
+      await flow.step('ask for a new code for the added address', async () => {
+        await flow.page.goto(`${url}/verify-email`);
+        await flow.arrive('Verify your e-mail address', 'verify-email, signed in');
+        await flow.press(button(flow, `E-mail me a new code at ${added}`));
+        await visible(
+          status(flow, `A new code is on its way to ${added}. It works for 10 minutes.`),
+          'the status saying the code is on its way',
+        );
+        assert.equal(await field(flow, 'E-mail address').inputValue(), added, 'the address filled in');
+        await flow.checkAccessible('verify-email, new code sent');
+      });
+      const code = await codeMailed(started, added, /confirm your e-mail/i, seen);
+      await flow.step('the new code and the password verify it', async () => {
+        await field(flow, 'Code from the e-mail').fill(code);
+        await field(flow, 'Password').fill(account.password);
+        await flow.press(button(flow, 'Verify e-mail address'));
+        await visible(status(flow, 'Your e-mail address is verified.'), 'the status saying the address is verified');
       });
     } finally {
       await context.close();

@@ -89,7 +89,7 @@ export async function completeMfaLogin(
 
 async function judgeSecondStep(
   ctx: AppContext,
-  challenge: { id: number; account_id: number; identity_id: number | null },
+  challenge: { id: number; account_id: number; identity_id: number | null; first_step: 'email_code' | null },
   input: Origin & { mfaToken: string; code: string },
 ): Promise<string> {
   if (!(await countChallengeAttempt(ctx.db.kysely, challenge.id, MFA_TOKEN_MAX_FAILURES, ctx.clock.now()))) {
@@ -103,7 +103,8 @@ async function judgeSecondStep(
   return ctx.db.transaction(async (trx) => {
     if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
     if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
-    const method = challenge.identity_id === null ? 'password+totp' : 'provider+totp';
+    const method =
+      challenge.first_step === 'email_code' ? 'email_code+totp' : challenge.identity_id === null ? 'password+totp' : 'provider+totp';
     const token = await issueSignInToken(
       ctx,
       trx,

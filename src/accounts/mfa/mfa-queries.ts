@@ -87,11 +87,11 @@ export async function countRecoveryCodesLeft(db: Kysely<Database>, accountId: nu
  */
 export async function insertChallenge(
   db: Kysely<Database>,
-  challenge: { accountId: number; passwordHash: string; tokenHash: string; expiresAt: number },
+  challenge: { accountId: number; passwordHash: string; tokenHash: string; expiresAt: number; firstStep?: 'email_code' },
 ): Promise<boolean> {
   const result = await db
     .insertInto('mfa_challenges')
-    .columns(['account_id', 'token_hash', 'expires_at'])
+    .columns(['account_id', 'token_hash', 'expires_at', 'first_step'])
     .expression((eb) =>
       eb
         .selectFrom('accounts')
@@ -99,6 +99,7 @@ export async function insertChallenge(
           'id',
           sql<string>`cast(${challenge.tokenHash} as text)`.as('token_hash'),
           sql<number>`cast(${challenge.expiresAt} as bigint)`.as('expires_at'),
+          sql<'email_code' | null>`cast(${challenge.firstStep ?? null} as varchar(20))`.as('first_step'),
         ])
         .where('id', '=', challenge.accountId)
         .where('password_hash', '=', challenge.passwordHash),
@@ -115,7 +116,7 @@ export async function recordChallengeIdentity(db: Kysely<Database>, tokenHash: s
 export function findChallenge(db: Kysely<Database>, tokenHash: string) {
   return db
     .selectFrom('mfa_challenges')
-    .select(['id', 'account_id', 'failed_attempts', 'expires_at', 'identity_id'])
+    .select(['id', 'account_id', 'failed_attempts', 'expires_at', 'identity_id', 'first_step'])
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

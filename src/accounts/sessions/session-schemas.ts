@@ -17,11 +17,12 @@ export const SessionSchema = Type.Object({
       Type.Literal('provider'),
       Type.Literal('provider+totp'),
       Type.Literal('email_code'),
+      Type.Literal('email_code+totp'),
       Type.Null(),
     ],
     {
       description:
-        'How the session was opened: `password`; `password+totp` (then a TOTP or recovery code); `passkey`; `provider` (another provider); `provider+totp`; `email_code`. null for a session opened before this was recorded',
+        'How the session was opened: `password`; `password+totp` (then a TOTP or recovery code); `passkey`; `provider` (another provider); `provider+totp`; `email_code` (an e-mailed code); `email_code+totp`. null for a session opened before this was recorded',
     },
   ),
 });

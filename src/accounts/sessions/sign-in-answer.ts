@@ -43,13 +43,15 @@ export function openSession(
 
 /**
  * The second step's mfa_token, bound to the password hash the sign-in saw: a password changed
- * meanwhile voids it (`racedMessage` is then the answer).
+ * meanwhile voids it (`racedMessage` is then the answer). `firstStep`: the sign-in began with an
+ * e-mailed code, so the session it opens is `email_code+totp`.
  */
 export async function openSecondStep(
   ctx: AppContext,
   account: { account_id: number; password_hash: string },
   racedMessage = SIGN_IN_RACED,
   identityId?: number,
+  firstStep?: 'email_code',
 ): Promise<string> {
   const mfaToken = newSecret();
   const tokenHash = hashSecret(mfaToken);
@@ -58,6 +60,7 @@ export async function openSecondStep(
     passwordHash: account.password_hash,
     tokenHash,
     expiresAt: ctx.clock.now() + MFA_TOKEN_TTL_MS,
+    firstStep,
   });
   if (!opened) throw nonFieldError(racedMessage);
   if (identityId !== undefined) await recordChallengeIdentity(ctx.db.kysely, tokenHash, identityId);
@@ -79,7 +82,8 @@ export async function signInAnswer(
   const state = await ctx.db.kysely.selectFrom('accounts').select('disabled_at').where('id', '=', account.account_id).executeTakeFirst();
   if (state && state.disabled_at !== null) throw accountDisabled();
   if (await needsSecondStep(ctx, account.account_id)) {
-    return { mfa_required: true, mfa_token: await openSecondStep(ctx, account, SIGN_IN_RACED, identityId) };
+    const firstStep = method === 'email_code' ? method : undefined;
+    return { mfa_required: true, mfa_token: await openSecondStep(ctx, account, SIGN_IN_RACED, identityId, firstStep) };
   }
   return { token: await openSession(ctx, account.account_id, method, origin, identityId) };
 }

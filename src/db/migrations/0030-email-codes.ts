@@ -9,6 +9,8 @@ import { withId } from './helpers.ts';
 // HMAC-SHA-256 under a server key, bound to its kind and address; `failed_attempts` counts the
 // tries, each counted before it is judged; `used_at` marks it spent. Rows go with their address
 // (and so with their account).
+// mfa_challenges.first_step: how a sign-in waiting for its second step began when not by the
+// password or a provider (`email_code`), so that the session it opens records `email_code+totp`.
 export function emailCodesMigration(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
@@ -27,6 +29,7 @@ export function emailCodesMigration(dialect: Dialect): Migration {
       await db.schema.createIndex('email_codes_account').on('email_codes').column('account_id').execute();
       await db.schema.createIndex('email_codes_address').on('email_codes').column('email_address_id').execute();
       await db.schema.createIndex('email_codes_expires').on('email_codes').column('expires_at').execute();
+      await db.schema.alterTable('mfa_challenges').addColumn('first_step', 'varchar(20)').execute();
     },
   };
 }

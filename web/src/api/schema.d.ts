@@ -9883,8 +9883,8 @@ export interface operations {
                         ip_address: string | null;
                         /** @description true for the session whose token made this request */
                         current: boolean;
-                        /** @description How the session was opened: `password`; `password+totp` (then a TOTP or recovery code); `passkey`; `provider` (another provider); `provider+totp`; `email_code`. null for a session opened before this was recorded */
-                        sign_in_method: "password" | "password+totp" | "passkey" | "provider" | "provider+totp" | "email_code" | null;
+                        /** @description How the session was opened: `password`; `password+totp` (then a TOTP or recovery code); `passkey`; `provider` (another provider); `provider+totp`; `email_code` (an e-mailed code); `email_code+totp`. null for a session opened before this was recorded */
+                        sign_in_method: "password" | "password+totp" | "passkey" | "provider" | "provider+totp" | "email_code" | "email_code+totp" | null;
                     }[];
                 };
             };

@@ -1,19 +1,57 @@
 // The page the verification e-mail links to (/verify-email?key=…). The API wants the
 // account's password with the key (docs/accounts.md), so the page asks for it. Opened without a
 // key (an app, a link a mail scanner spent), it takes the address and the 6-digit code from the
-// same e-mail instead (docs/accounts.md#codes-by-e-mail).
+// same e-mail instead (docs/accounts.md#codes-by-e-mail); someone signed in is offered a new
+// code for each of the account's addresses still unverified.
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api } from '../api/client.ts';
+import type { EmailAddress } from '../api/types.ts';
 import { Field, Form, Submit, text } from '../components/form.tsx';
 import { Page, Status } from '../components/page.tsx';
 import { useAction } from '../hooks/use-action.ts';
+import { useLoad } from '../hooks/use-load.ts';
+import { useToken } from '../session.ts';
 import { useStatusLine } from '../status-line.tsx';
+
+/** Signed in: "E-mail me a new code" for each unverified address (a new verification e-mail, a new code). */
+function NewCodes({ onSent }: { onSent(email: string): void }) {
+  const addresses = useLoad(() => api.GET('/account/emails/'));
+  const action = useAction();
+  const status = useStatusLine();
+  const unverified = addresses.data?.filter((address) => !address.verified) ?? [];
+  if (unverified.length === 0) return null;
+  async function send(address: EmailAddress) {
+    const sent = await action.run(() => api.POST('/account/emails/{id}/resend-verification/', { params: { path: { id: address.id } } }));
+    if (!sent) return;
+    status.say(`A new code is on its way to ${address.email}. It works for 10 minutes.`);
+    onSent(address.email);
+  }
+  return (
+    <section aria-labelledby="new-code-heading">
+      <h2 id="new-code-heading">No code, or too late?</h2>
+      <div role="alert" class="alert">
+        {[...action.problems.general, ...Object.values(action.problems.fields).flat()].map((message) => (
+          <p key={message}>{message}</p>
+        ))}
+      </div>
+      {unverified.map((address) => (
+        <p key={address.id} class="actions">
+          <button type="button" class="secondary" disabled={action.busy} onClick={() => send(address)}>
+            E-mail me a new code at {address.email}
+          </button>
+        </p>
+      ))}
+    </section>
+  );
+}
 
 export function VerifyEmail() {
   const { query } = useRoute();
   const action = useAction();
   const [verified, setVerified] = useState(false);
+  const [codeFor, setCodeFor] = useState<string | undefined>(undefined);
+  const signedIn = useToken() !== null;
   const status = useStatusLine();
   async function submit(data: FormData) {
     const password = text(data, 'password');
@@ -34,26 +72,37 @@ export function VerifyEmail() {
           </a>
         </p>
       ) : (
-        <Form id="verify" action={action} onSubmit={submit}>
-          {query.key ? (
-            <p>Enter the password of your account to confirm that the address is yours.</p>
-          ) : (
-            <>
-              <p>Enter the address, the 6-digit code from the verification e-mail, and the password of your account.</p>
-              <Field name="email" label="E-mail address" type="email" autocomplete="email" defaultValue={query.email} required />
-              <Field
-                name="email_code"
-                label="Code from the e-mail"
-                inputMode="numeric"
-                autocomplete="one-time-code"
-                hint="It works for 10 minutes; a newer verification e-mail has a new one."
-                required
-              />
-            </>
-          )}
-          <Field name="password" label="Password" type="password" autocomplete="current-password" required />
-          <Submit action={action}>Verify e-mail address</Submit>
-        </Form>
+        <>
+          <Form id="verify" action={action} onSubmit={submit}>
+            {query.key ? (
+              <p>Enter the password of your account to confirm that the address is yours.</p>
+            ) : (
+              <>
+                <p>Enter the address, the 6-digit code from the verification e-mail, and the password of your account.</p>
+                <Field
+                  key={codeFor}
+                  name="email"
+                  label="E-mail address"
+                  type="email"
+                  autocomplete="email"
+                  defaultValue={codeFor ?? query.email}
+                  required
+                />
+                <Field
+                  name="email_code"
+                  label="Code from the e-mail"
+                  inputMode="numeric"
+                  autocomplete="one-time-code"
+                  hint="It works for 10 minutes; a newer verification e-mail has a new one."
+                  required
+                />
+              </>
+            )}
+            <Field name="password" label="Password" type="password" autocomplete="current-password" required />
+            <Submit action={action}>Verify e-mail address</Submit>
+          </Form>
+          {signedIn && !query.key && <NewCodes onSent={setCodeFor} />}
+        </>
       )}
     </Page>
   );
