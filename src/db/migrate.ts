@@ -29,6 +29,7 @@ import { signInMethodsAndAuditMigration } from './migrations/0024-sign-in-method
 import { signInBrowserMigration } from './migrations/0025-sign-in-browser.ts';
 import { emergencyPinLockoutsMigration } from './migrations/0026-emergency-pin-lockouts.ts';
 import { mediaPrivacyMigration } from './migrations/0028-media-privacy.ts';
+import { webhooksMigration } from './migrations/0029-webhooks.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -59,6 +60,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0025-sign-in-browser': signInBrowserMigration(),
     '0026-emergency-pin-lockouts': emergencyPinLockoutsMigration(),
     '0028-media-privacy': mediaPrivacyMigration(db.dialect),
+    '0029-webhooks': webhooksMigration(db.dialect),
   };
 }
 
