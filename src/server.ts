@@ -28,11 +28,14 @@ import { ServiceMetrics } from './observability/metrics.ts';
 import { serveMetrics, type MetricsServer } from './observability/metrics-server.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { OutboxWorker, type DeliveryHandler } from './outbox/worker.ts';
+import { WebhookWorker } from './webhooks/webhook-worker.ts';
 
 export interface RunningServer {
   app: App;
   ctx: AppContext;
   worker: OutboxWorker;
+  /** Delivers webhook events (docs/webhooks.md); runs where the outbox worker does. */
+  webhooks: WebhookWorker;
   sweeper: AccountSweeper;
   /** Scheduled backups (BACKUP_SCHEDULE); undefined: none. */
   backups: BackupScheduler | undefined;
@@ -110,6 +113,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       ...(config.mailchimp ? { mailchimp: mailchimpDelivery(config.mailchimp) } : {}),
     };
     const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);
+    const webhooks = new WebhookWorker(ctx);
     const sweeper = new AccountSweeper(db, ctx.clock, config, log);
 
     const metrics = config.metrics ? new ServiceMetrics(ctx) : undefined;
@@ -118,11 +122,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (metrics && config.metrics) metricsServer = await serveMetrics(metrics, config.metrics, log);
     const address = await app.listen({ port: config.port, host: config.host });
     if (config.outbox.workerEnabled) worker.start();
+    if (config.outbox.workerEnabled) webhooks.start();
     sweeper.start();
     const backups = config.backup ? new BackupScheduler(config, config.backup, media, log) : undefined;
     if (backups) metrics?.watchBackups(backups);
     backups?.start();
-    return running(app, ctx, worker, sweeper, backups, mail, address, metricsServer);
+    return running(app, ctx, worker, webhooks, sweeper, backups, mail, address, metricsServer);
   } catch (error) {
     await metricsServer?.close();
     await app?.close();
@@ -136,6 +141,7 @@ function running(
   app: App,
   ctx: AppContext,
   worker: OutboxWorker,
+  webhooks: WebhookWorker,
   sweeper: AccountSweeper,
   backups: BackupScheduler | undefined,
   mail: MailTransport,
@@ -147,6 +153,7 @@ function running(
     app,
     ctx,
     worker,
+    webhooks,
     sweeper,
     backups,
     address,
@@ -156,6 +163,7 @@ function running(
         await metricsServer?.close();
         await app.close();
         await worker.stop();
+        await webhooks.stop();
         await sweeper.stop();
         // A backup under way finishes: it reads the database, which closes next.
         await backups?.stop();

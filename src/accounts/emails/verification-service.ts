@@ -9,6 +9,7 @@ import { lockAccount } from '../core/account-lock.ts';
 import { findAccount } from '../core/account-queries.ts';
 import { findAddress, markAddressVerified, replacePrimary } from './email-address-queries.ts';
 import { REPLACE_PRIMARY_ACTION } from './email-schemas.ts';
+import { queueAccountEvent, queueFirstVerification } from '../../webhooks/webhook-events.ts';
 import { findVerificationKey, useAllVerificationKeys, useVerificationKey } from './key-queries.ts';
 
 export const INVALID_VERIFICATION_KEY = 'This verification key is invalid or has already been used.';
@@ -27,12 +28,14 @@ export async function verifyEmail(ctx: AppContext, key: string, password: string
     if (!(await useVerificationKey(trx, found.key_id, now))) throw fieldError('key', INVALID_VERIFICATION_KEY);
     const address = await findAddress(trx, found.account_id, found.address_id);
     if (!address) throw notFound();
+    await queueFirstVerification(ctx, trx, found.account_id);
     await markAddressVerified(trx, address.id);
     await useAllVerificationKeys(trx, address.id, now);
     if (address.verified_action === REPLACE_PRIMARY_ACTION && address.is_primary !== 1) {
       const account = await findAccount(trx, found.account_id);
       if (!account) throw notFound();
       await replacePrimary(trx, found.account_id, address.id);
+      await queueAccountEvent(ctx, trx, 'account.email_changed', found.account_id);
       await queueMemberSync(ctx, trx, found.account_id, {
         previousEmail: account.email,
         email: address.email,

@@ -24,6 +24,7 @@ import {
   savePendingTotp,
 } from './mfa-queries.ts';
 import { openTotpSecret, requireSecondFactor, sealTotpSecret } from './mfa-check.ts';
+import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
 export const ALREADY_ON = 'Two-step sign-in is already on. Turn it off first to set it up again.';
 export const NOTHING_PENDING = 'No two-step sign-in set-up is waiting for confirmation: start one first.';
@@ -84,6 +85,7 @@ export async function confirmTotp(ctx: AppContext, accountId: number, code: stri
     await storeRecoveryCodes(ctx, trx, accountId, codes);
     await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, totpEnabledMessage(account.email), accountId);
+    await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });
   ctx.outbox.wake();
   return codes;
@@ -106,6 +108,7 @@ export async function disableTotp(
     if (!(await deleteTotp(trx, accountId))) throw nonFieldError(NOT_ON);
     await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, totpDisabledMessage(account.email), accountId);
+    await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });
   await attempt.succeeded();
   ctx.outbox.wake();

@@ -23,6 +23,7 @@ import { isLastWayIn, waysIn } from '../core/ways-in.ts';
 import { confirmOwner } from '../sessions/owner-confirmation.ts';
 import type { PasskeyCreationBody } from './passkey-schemas.ts';
 import { CEREMONY_TIMEOUT_MS, challengeIn, creationOptions, verifyCreation } from './webauthn-ceremonies.ts';
+import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
 export const PASSWORD_NEEDED = 'Enter your password to add a passkey.';
 export const SIGN_IN_AGAIN =
@@ -89,6 +90,7 @@ export async function addPasskey(ctx: AppContext, accountId: number, body: Passk
         created_at: ctx.clock.now(),
       });
       await queueEmail(ctx, trx, passkeyAddedMessage(account.email, body.name), accountId);
+      await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
       return inserted;
     });
     ctx.outbox.wake();
@@ -125,5 +127,7 @@ export async function removePasskey(ctx: AppContext, accountId: number, id: numb
     if (!ways) throw notFound();
     if (isLastWayIn(ways, 'passkey')) throw conflict(LAST_WAY_IN);
     await deletePasskey(trx, accountId, id);
+    await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });
+  ctx.outbox.wake();
 }
