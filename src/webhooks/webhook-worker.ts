@@ -4,16 +4,17 @@
 // endpoint is pending (order per account and endpoint), signs and posts each, then marks it
 // delivered or schedules the next attempt on the back-off schedule, for 3 days. An endpoint
 // failing for 5 days straight is disabled, and the operators are told by e-mail.
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { webhookDisabledMessage } from '../mail/messages.ts';
-import { postWebhook } from './webhook-http.ts';
+import { type AttemptResult, postWebhook } from './webhook-http.ts';
 import { signedHeaders } from './webhook-signing.ts';
 
 const LEASE_MS = 5 * 60_000;
-const BATCH = 20;
+const BATCH = 50;
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
@@ -28,6 +29,21 @@ export const SECRET_CONTEXT = 'webhook-secret';
 
 export function backoffAfter(attempts: number): number {
   return BACKOFF_MS[attempts - 1] ?? BACKOFF_MS[BACKOFF_MS.length - 1]!;
+}
+
+interface Endpoint {
+  id: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+}
+
+interface Outcome {
+  row: Claimed;
+  url: string;
+  result: AttemptResult;
+  at: number;
 }
 
 interface Claimed {
@@ -92,11 +108,18 @@ export class WebhookWorker {
     }
   }
 
-  /** Claims and delivers one batch of due deliveries; returns how many it claimed. */
+  /**
+   * Claims one batch of due deliveries, posts them side by side, then records every outcome in
+   * one transaction (one commit for the batch); returns how many it claimed. Should recording
+   * fail (the database went away), the deliveries keep their lease and are sent again once it
+   * runs out: at least once, never lost.
+   */
   async runOnce(): Promise<number> {
     const rows = await this.#claim();
-    const failed = (await Promise.allSettled(rows.map((row) => this.#deliver(row)))).find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
+    if (rows.length === 0) return 0;
+    const endpoints = await this.#endpoints(rows);
+    const outcomes = await Promise.all(rows.map((row) => this.#attempt(row, endpoints.get(row.endpoint_id))));
+    await this.#record(outcomes.filter((outcome): outcome is Outcome => outcome !== null));
     return rows.length;
   }
 
@@ -143,90 +166,119 @@ export class WebhookWorker {
       .execute();
   }
 
-  async #deliver(row: Claimed): Promise<void> {
-    const { db, clock, secrets, config } = this.#ctx;
-    const endpoint = await db.kysely
+  async #endpoints(rows: Claimed[]): Promise<Map<number, Endpoint>> {
+    const ids = [...new Set(rows.map((row) => row.endpoint_id))];
+    const found = await this.#ctx.db.kysely
       .selectFrom('webhook_endpoints')
-      .select(['url', 'secret', 'previous_secret', 'previous_secret_expires_at'])
-      .where('id', '=', row.endpoint_id)
-      .executeTakeFirst();
-    if (!endpoint) return; // deleted meanwhile: its deliveries went with it
-    const now = clock.now();
-    const keys = [secrets.mfa.open(endpoint.secret, SECRET_CONTEXT)];
-    if (endpoint.previous_secret && Number(endpoint.previous_secret_expires_at ?? 0) > now) {
-      keys.push(secrets.mfa.open(endpoint.previous_secret, SECRET_CONTEXT));
-    }
-    const headers = signedHeaders(keys, row.event_id, Math.floor(now / 1000), row.payload);
-    const result = await postWebhook(endpoint.url, headers, row.payload, config.outbox.webhookAllowPrivate);
-    const at = clock.now();
-    if (result.error === null) {
-      await db.kysely
-        .updateTable('webhook_deliveries')
-        .set({ state: 'delivered', delivered_at: at, locked_until: null, last_status: result.status, last_error: null })
-        .where('id', '=', row.id)
-        .execute();
-      await db.kysely
-        .updateTable('webhook_endpoints')
-        .set({ last_success_at: at, failing_since: null })
-        .where('id', '=', row.endpoint_id)
-        .execute();
-      return;
-    }
-    const next = at + backoffAfter(row.attempts);
-    const gaveUp = next > Number(row.retry_until);
-    this.#ctx.log.warn(
-      { webhookDeliveryId: row.id, endpointId: row.endpoint_id, attempts: row.attempts, failed: gaveUp, err: result.error },
-      'webhook delivery failed',
-    );
-    await db.kysely
-      .updateTable('webhook_deliveries')
-      .set({
-        state: gaveUp ? 'failed' : 'pending',
-        next_attempt_at: next,
-        locked_until: null,
-        last_status: result.status,
-        last_error: result.error.slice(0, 2000),
-      })
-      .where('id', '=', row.id)
+      .select(['id', 'url', 'secret', 'previous_secret', 'previous_secret_expires_at'])
+      .where('id', 'in', ids)
       .execute();
-    await this.#endpointFailed(row.endpoint_id, at);
+    return new Map(found.map((endpoint) => [endpoint.id, endpoint]));
   }
 
-  /** Records the failure on the endpoint; five days of failures without a success disable it, once, with a notice. */
-  async #endpointFailed(endpointId: number, at: number): Promise<void> {
-    const { db } = this.#ctx;
-    await db.kysely
-      .updateTable('webhook_endpoints')
-      .set({ last_failure_at: at, failing_since: sql`coalesce(failing_since, ${at})` })
-      .where('id', '=', endpointId)
-      .execute();
-    const disabled = await db.transaction(async (trx) => {
-      const endpoint = await trx
-        .updateTable('webhook_endpoints')
-        .set({ enabled: 0 })
-        .where('id', '=', endpointId)
-        .where('enabled', '=', 1)
-        .where('failing_since', '<=', at - DISABLE_AFTER_MS)
-        .returning(['url', 'failing_since'])
-        .executeTakeFirst();
-      if (!endpoint) return false;
-      const operators = await trx
-        .selectFrom('accounts')
-        .innerJoin('email_addresses', (join) =>
-          join.onRef('email_addresses.account_id', '=', 'accounts.id').on('email_addresses.is_primary', '=', 1),
-        )
-        .select(['accounts.id', 'email_addresses.email'])
-        .where('accounts.is_operator', '=', 1)
-        .where('accounts.disabled_at', 'is', null)
-        .execute();
-      for (const operator of operators) {
-        await queueEmail(this.#ctx, trx, webhookDisabledMessage(operator.email, endpoint.url, Number(endpoint.failing_since)), operator.id);
+  /** One signed POST; null when the endpoint was deleted meanwhile (its deliveries went with it). */
+  async #attempt(row: Claimed, endpoint: Endpoint | undefined): Promise<Outcome | null> {
+    if (!endpoint) return null;
+    const { clock, secrets, config } = this.#ctx;
+    const now = clock.now();
+    let result: AttemptResult;
+    try {
+      const keys = [secrets.mfa.open(endpoint.secret, SECRET_CONTEXT)];
+      if (endpoint.previous_secret && Number(endpoint.previous_secret_expires_at ?? 0) > now) {
+        keys.push(secrets.mfa.open(endpoint.previous_secret, SECRET_CONTEXT));
       }
-      return true;
-    });
-    if (disabled) {
-      this.#ctx.log.warn({ endpointId }, 'webhook endpoint disabled after failing for 5 days');
-      this.#ctx.outbox.wake();
+      const headers = signedHeaders(keys, row.event_id, Math.floor(now / 1000), row.payload);
+      result = await postWebhook(endpoint.url, headers, row.payload, config.outbox.webhookAllowPrivate);
+    } catch (error) {
+      result = { status: null, error: error instanceof Error ? error.message : String(error) };
     }
+    return { row, url: endpoint.url, result, at: clock.now() };
+  }
+
+  /** The batch's outcomes, in one transaction: each delivery's state, each endpoint's standing, and the endpoints to disable. */
+  async #record(outcomes: Outcome[]): Promise<void> {
+    const { db, log } = this.#ctx;
+    for (const { row, result } of outcomes) {
+      if (result.error !== null) {
+        log.warn(
+          { webhookDeliveryId: row.id, endpointId: row.endpoint_id, attempts: row.attempts, err: result.error },
+          'webhook delivery failed',
+        );
+      }
+    }
+    const disabled = await db.writeTransaction(async (trx) => {
+      for (const { row, result, at } of outcomes) {
+        if (result.error === null) {
+          await trx
+            .updateTable('webhook_deliveries')
+            .set({ state: 'delivered', delivered_at: at, locked_until: null, last_status: result.status, last_error: null })
+            .where('id', '=', row.id)
+            .execute();
+          continue;
+        }
+        const next = at + backoffAfter(row.attempts);
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({
+            state: next > Number(row.retry_until) ? 'failed' : 'pending',
+            next_attempt_at: next,
+            locked_until: null,
+            last_status: result.status,
+            last_error: result.error.slice(0, 2000),
+          })
+          .where('id', '=', row.id)
+          .execute();
+      }
+      const gone: string[] = [];
+      for (const endpointId of new Set(outcomes.map((outcome) => outcome.row.endpoint_id))) {
+        const own = outcomes.filter((outcome) => outcome.row.endpoint_id === endpointId);
+        const lastSuccess = Math.max(-1, ...own.filter((o) => o.result.error === null).map((o) => o.at));
+        const failures = own.filter((o) => o.result.error !== null).map((o) => o.at);
+        // Failing since the first failure after the last success (null: the last attempt succeeded).
+        const failingAfter = failures.filter((at) => at > lastSuccess);
+        await trx
+          .updateTable('webhook_endpoints')
+          .set({
+            ...(lastSuccess >= 0
+              ? { last_success_at: lastSuccess, failing_since: failingAfter.length > 0 ? Math.min(...failingAfter) : null }
+              : { failing_since: sql`coalesce(failing_since, ${Math.min(...failures)})` }),
+            ...(failures.length > 0 ? { last_failure_at: Math.max(...failures) } : {}),
+          })
+          .where('id', '=', endpointId)
+          .execute();
+        if (failingAfter.length > 0 && (await this.#disableIfFailingLong(trx, endpointId, Math.max(...failingAfter)))) {
+          gone.push(own[0]!.url);
+        }
+      }
+      return gone;
+    });
+    for (const url of disabled) log.warn({ url }, 'webhook endpoint disabled after failing for 5 days');
+    if (disabled.length > 0) this.#ctx.outbox.wake();
+  }
+
+  /** Five days of failures without a success disable the endpoint, once, and every operator is told. */
+  async #disableIfFailingLong(trx: Kysely<Database>, endpointId: number, at: number): Promise<boolean> {
+    const endpoint = await trx
+      .updateTable('webhook_endpoints')
+      .set({ enabled: 0 })
+      .where('id', '=', endpointId)
+      .where('enabled', '=', 1)
+      .where('failing_since', '<=', at - DISABLE_AFTER_MS)
+      .returning(['url', 'failing_since'])
+      .executeTakeFirst();
+    if (!endpoint) return false;
+    const operators = await trx
+      .selectFrom('accounts')
+      .innerJoin('email_addresses', (join) =>
+        join.onRef('email_addresses.account_id', '=', 'accounts.id').on('email_addresses.is_primary', '=', 1),
+      )
+      .select(['accounts.id', 'email_addresses.email'])
+      .where('accounts.is_operator', '=', 1)
+      .where('accounts.disabled_at', 'is', null)
+      .execute();
+    for (const operator of operators) {
+      await queueEmail(this.#ctx, trx, webhookDisabledMessage(operator.email, endpoint.url, Number(endpoint.failing_since)), operator.id);
+    }
+    return true;
   }
 }
