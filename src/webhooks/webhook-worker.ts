@@ -207,15 +207,28 @@ export class WebhookWorker {
       }
     }
     const disabled = await db.writeTransaction(async (trx) => {
+      // The successes in one statement per status (almost always one), dated by the last of them.
+      const delivered = outcomes.filter((outcome) => outcome.result.error === null);
+      for (const status of new Set(delivered.map((outcome) => outcome.result.status))) {
+        const these = delivered.filter((outcome) => outcome.result.status === status);
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({
+            state: 'delivered',
+            delivered_at: Math.max(...these.map((o) => o.at)),
+            locked_until: null,
+            last_status: status,
+            last_error: null,
+          })
+          .where(
+            'id',
+            'in',
+            these.map((outcome) => outcome.row.id),
+          )
+          .execute();
+      }
       for (const { row, result, at } of outcomes) {
-        if (result.error === null) {
-          await trx
-            .updateTable('webhook_deliveries')
-            .set({ state: 'delivered', delivered_at: at, locked_until: null, last_status: result.status, last_error: null })
-            .where('id', '=', row.id)
-            .execute();
-          continue;
-        }
+        if (result.error === null) continue;
         const next = at + backoffAfter(row.attempts);
         await trx
           .updateTable('webhook_deliveries')
