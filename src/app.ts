@@ -9,6 +9,7 @@ import Fastify from 'fastify';
 import packageJson from '../package.json' with { type: 'json' };
 import { registerAccountRoutes } from './accounts/account-routes.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
+import { registerWebhookRoutes } from './admin/webhook-routes.ts';
 import { registerGoneAccountAnswers } from './accounts/core/gone-account.ts';
 import { registerEntityTags } from './http/entity-tags.ts';
 import { closeUnusedConnectionsOnClose } from './http/unused-connections.ts';
@@ -135,6 +136,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   registerAccountRoutes(app, ctx);
   registerMessagingRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
   const devInbox = devInboxEnabled(ctx.config);
   if (devInbox) registerDevInboxRoutes(app, ctx.config);
   // The pages for people: at / and paths no API route uses (docs/web-client.md).

@@ -29,11 +29,14 @@ import { serveMetrics, type MetricsServer } from './observability/metrics-server
 import { Outbox } from './outbox/outbox.ts';
 import { ShareExpiry } from './sharing/share-expiry.ts';
 import { OutboxWorker, type DeliveryHandler } from './outbox/worker.ts';
+import { WebhookWorker } from './webhooks/webhook-worker.ts';
 
 export interface RunningServer {
   app: App;
   ctx: AppContext;
   worker: OutboxWorker;
+  /** Delivers webhook events (docs/webhooks.md); runs where the outbox worker does. */
+  webhooks: WebhookWorker;
   sweeper: AccountSweeper;
   /** The pass that tells both sides of a share that reached its end date. */
   shareExpiry: ShareExpiry;
@@ -114,6 +117,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       ...(config.mailchimp ? { mailchimp: mailchimpDelivery(config.mailchimp) } : {}),
     };
     const worker = new OutboxWorker(db, ctx.clock, config.outbox, log, handlers, outbox);
+    const webhooks = new WebhookWorker(ctx);
     const sweeper = new AccountSweeper(db, ctx.clock, config, log);
     const shareExpiry = new ShareExpiry(ctx);
 
@@ -123,12 +127,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (metrics && config.metrics) metricsServer = await serveMetrics(metrics, config.metrics, log);
     const address = await app.listen({ port: config.port, host: config.host });
     if (config.outbox.workerEnabled) worker.start();
+    if (config.outbox.workerEnabled) webhooks.start();
     sweeper.start();
     shareExpiry.start();
     const backups = config.backup ? new BackupScheduler(config, config.backup, media, log) : undefined;
     if (backups) metrics?.watchBackups(backups);
     backups?.start();
-    return running(app, ctx, worker, sweeper, shareExpiry, backups, mail, address, metricsServer);
+    return running(app, ctx, worker, webhooks, sweeper, shareExpiry, backups, mail, address, metricsServer);
   } catch (error) {
     await metricsServer?.close();
     await app?.close();
@@ -142,6 +147,7 @@ function running(
   app: App,
   ctx: AppContext,
   worker: OutboxWorker,
+  webhooks: WebhookWorker,
   sweeper: AccountSweeper,
   shareExpiry: ShareExpiry,
   backups: BackupScheduler | undefined,
@@ -154,6 +160,7 @@ function running(
     app,
     ctx,
     worker,
+    webhooks,
     sweeper,
     shareExpiry,
     backups,
@@ -164,6 +171,7 @@ function running(
         await metricsServer?.close();
         await app.close();
         await worker.stop();
+        await webhooks.stop();
         await sweeper.stop();
         await shareExpiry.stop();
         // A backup under way finishes: it reads the database, which closes next.

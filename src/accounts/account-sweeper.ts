@@ -26,6 +26,9 @@ import { deleteActivityBefore } from '../activity/activity-events.ts';
 
 const SWEEP_INTERVAL_MS = 60 * 60_000;
 
+/** How long a webhook delivery (webhooks/) is kept, delivered or not. */
+export const WEBHOOK_DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
+
 /** How long the operators' audit (admin/) keeps a record. */
 export const AUDIT_RETENTION_MS = 365 * 24 * 3_600_000;
 
@@ -87,6 +90,10 @@ export class AccountSweeper {
     await this.#db.kysely
       .deleteFrom('operator_audit')
       .where('at', '<', now - AUDIT_RETENTION_MS)
+      .execute();
+    await this.#db.kysely
+      .deleteFrom('webhook_deliveries')
+      .where('created_at', '<', now - WEBHOOK_DELIVERY_RETENTION_MS)
       .execute();
     if (holds.accounts + holds.addresses > 0)
       this.#log.info({ ...holds, emailSends: sends }, 'expired unverified accounts and addresses removed');

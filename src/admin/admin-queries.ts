@@ -126,11 +126,15 @@ export async function setOperator(db: Kysely<Database>, accountId: number, isOpe
     .execute();
 }
 
-/** Disables the account as of `at` (an account disabled already keeps its first time); null enables it. */
-export async function setDisabled(db: Kysely<Database>, accountId: number, at: number | null): Promise<void> {
+/**
+ * Disables the account as of `at` (an account disabled already keeps its first time); null
+ * enables it. True when it changed (it was enabled, or disabled).
+ */
+export async function setDisabled(db: Kysely<Database>, accountId: number, at: number | null): Promise<boolean> {
   let query = db.updateTable('accounts').set({ disabled_at: at }).where('id', '=', accountId);
-  if (at !== null) query = query.where('disabled_at', 'is', null);
-  await query.execute();
+  query = at !== null ? query.where('disabled_at', 'is', null) : query.where('disabled_at', 'is not', null);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Removes every second factor: the TOTP secret, the recovery codes and the passkeys. False when there were none. */

@@ -15,6 +15,7 @@ import { countOutboxByState, listOutboxEntries, pendingBacklog, retryEntryNow } 
 import { lockAccount } from '../accounts/core/account-lock.ts';
 import { findAccount } from '../accounts/core/account-queries.ts';
 import { removeAccount } from '../accounts/deletion/account-deletion.ts';
+import { queueAccountEvent } from '../webhooks/webhook-events.ts';
 import { sendVerificationKey } from '../accounts/emails/email-keys.ts';
 import { deleteAccountChallenges } from '../accounts/mfa/mfa-queries.ts';
 import {
@@ -160,7 +161,7 @@ export async function disableAccount(
 ): Promise<AdminAccountDetail> {
   refuseOwnAccount(actor, accountId);
   return actOn(ctx, actor, 'disable', accountId, reason, async (trx) => {
-    await setDisabled(trx, accountId, ctx.clock.now());
+    if (await setDisabled(trx, accountId, ctx.clock.now())) await queueAccountEvent(ctx, trx, 'account.disabled', accountId);
     await revokeAccountTokens(trx, accountId);
     await deleteAccountChallenges(trx, accountId);
     return getAccount(ctx, accountId, trx);
@@ -169,7 +170,7 @@ export async function disableAccount(
 
 export function enableAccount(ctx: AppContext, actor: Actor, accountId: number, reason?: string | null): Promise<AdminAccountDetail> {
   return actOn(ctx, actor, 'enable', accountId, reason, async (trx) => {
-    await setDisabled(trx, accountId, null);
+    if (await setDisabled(trx, accountId, null)) await queueAccountEvent(ctx, trx, 'account.enabled', accountId);
     return getAccount(ctx, accountId, trx);
   });
 }
@@ -183,6 +184,7 @@ export function turnOffSecondFactor(ctx: AppContext, actor: Actor, accountId: nu
     await deleteAccountChallenges(trx, accountId);
     const account = await findAccount(trx, accountId);
     await queueEmail(ctx, trx, secondFactorRemovedMessage(account!.email), accountId);
+    await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
     return getAccount(ctx, accountId, trx);
   });
 }

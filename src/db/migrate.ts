@@ -29,6 +29,7 @@ import { signInMethodsAndAuditMigration } from './migrations/0024-sign-in-method
 import { signInBrowserMigration } from './migrations/0025-sign-in-browser.ts';
 import { emergencyPinLockoutsMigration } from './migrations/0026-emergency-pin-lockouts.ts';
 import { mediaPrivacyMigration } from './migrations/0028-media-privacy.ts';
+import { webhooksMigration } from './migrations/0029-webhooks.ts';
 import { emailCodesMigration } from './migrations/0030-email-codes.ts';
 import { sharesThatEndMigration } from './migrations/0031-shares-that-end-and-show-less.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
@@ -62,6 +63,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0025-sign-in-browser': signInBrowserMigration(),
     '0026-emergency-pin-lockouts': emergencyPinLockoutsMigration(),
     '0028-media-privacy': mediaPrivacyMigration(db.dialect),
+    '0029-webhooks': webhooksMigration(db.dialect),
     '0030-email-codes': emailCodesMigration(db.dialect),
     '0031-shares-that-end-and-show-less': sharesThatEndMigration(),
     '0032-activity': activityMigration(db.dialect),

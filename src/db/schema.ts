@@ -476,6 +476,48 @@ export interface ActivityEventsTable {
   read_hour: number | null;
 }
 
+/** An operator's webhook endpoint (docs/webhooks.md). Secrets are sealed (SecretBox, context "webhook-secret"). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  url: string;
+  /** JSON array of event types, or ["*"]. */
+  events: string;
+  description: string;
+  enabled: 0 | 1;
+  secret: string;
+  /** The secret before the last rotation, signing beside the new one until it expires. */
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  created_at: number;
+  last_success_at: number | null;
+  last_failure_at: number | null;
+  /** The first failed attempt since the last success (null: not failing). */
+  failing_since: number | null;
+}
+
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed';
+
+/** One event for one endpoint: a queue row the webhook worker delivers. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: string;
+  type: string;
+  payload: string;
+  /** The account the event is about (null: a test event); orders its events per endpoint. */
+  account_id: number | null;
+  state: WebhookDeliveryState;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: number;
+  locked_until: number | null;
+  created_at: number;
+  /** Failed attempts are retried until then (3 days from creation, or from an operator's retry). */
+  retry_until: number;
+  delivered_at: number | null;
+}
+
 export interface Database {
   activity_events: ActivityEventsTable;
   app_users: AppUsersTable;
@@ -512,6 +554,8 @@ export interface Database {
   changes: ChangesTable;
   changes_horizon: ChangesHorizonTable;
   operator_audit: OperatorAuditTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   identities: IdentitiesTable;
   identity_sessions: IdentitySessionsTable;
   oidc_flows: OidcFlowsTable;

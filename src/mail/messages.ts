@@ -241,3 +241,11 @@ export function emergencyLinkLockedMessage(to: string, label: string, lockMs: nu
     'If this was not someone you expect, change the PIN or revoke the link in the app.',
   ]);
 }
+
+/** To each operator: a webhook endpoint failed for 5 days straight and was disabled. */
+export function webhookDisabledMessage(to: string, url: string, failingSince: number): MailMessage {
+  return compose(to, 'A webhook endpoint was disabled', [
+    `The webhook endpoint ${url} has failed every delivery since ${new Date(failingSince).toISOString()}, five days straight, so Profile Service disabled it. Its events are kept, waiting.`,
+    'Fix the receiver, then enable the endpoint again in the operators\' console (or PATCH /admin/webhooks/{id}/ with "enabled": true); a failed delivery can be retried from its list.',
+  ]);
+}

@@ -45,6 +45,7 @@ export interface TestServer {
  */
 export async function stopBackgroundWork(server: TestServer): Promise<void> {
   await server.server.worker.stop();
+  await server.server.webhooks.stop();
   await server.server.sweeper.stop();
   await server.server.shareExpiry.stop();
 }

@@ -363,6 +363,12 @@ const STORY: Step[] = [
       return { token: await exampleOperator(), id: failed.id };
     },
   },
+  {
+    operationId: 'adminCreateWebhook',
+    send: async () => ({ token: await exampleOperator() }),
+    keep: (body) => (made.webhook = body.id),
+  },
+  { operationId: 'adminUpdateWebhook', send: async () => ({ token: await exampleOperator(), id: made.webhook }) },
   { operationId: 'adminDeleteAccount', send: operatedOn },
 ];
 

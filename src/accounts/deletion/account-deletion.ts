@@ -27,6 +27,7 @@ import { sessionOpenedAt } from '../../auth/token-queries.ts';
 import { fieldError, nonFieldError } from '../../errors.ts';
 import { queueRefreshTokenRevocations } from '../identities/refresh-token-revocation.ts';
 import { appUserHolding, BULK_THRESHOLD, removeInBatches } from '../../app-data/bulk-removal.ts';
+import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
 export const PASSWORD_NEEDED = 'Enter your password to delete your account.';
 export const SIGN_IN_AGAIN =
@@ -105,6 +106,7 @@ export async function removeAccount(ctx: AppContext, account: { id: number; emai
     );
     await queueEmail(ctx, trx, accountDeletedMessage(account.email), null);
     await queueMemberDeletion(ctx, trx, account.email);
+    await queueAccountEvent(ctx, trx, 'account.deleted', accountId);
     await steps.alongside?.(trx);
     return true;
   });

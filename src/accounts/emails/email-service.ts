@@ -21,6 +21,7 @@ import { checkVerificationLimits, sendVerificationKey } from './email-keys.ts';
 import { NOOP_ACTION } from './email-schemas.ts';
 import { releaseExpiredHold } from './unverified-holds.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
 export interface NewAddress {
   email: string;
@@ -107,6 +108,7 @@ export async function updateAddress(ctx: AppContext, accountId: number, addressI
     if (!account) throw notFound();
     if (current.is_primary === 1) return current;
     await movePrimary(trx, accountId, addressId);
+    await queueAccountEvent(ctx, trx, 'account.email_changed', accountId);
     await queueMemberSync(ctx, trx, accountId, {
       previousEmail: account.email,
       email: current.email,

@@ -15,6 +15,7 @@ import { findAddress, findLoginAddress, markAddressVerified, replacePrimary } fr
 import { endEmailCodes, spendEmailCode } from './email-code-queries.ts';
 import { checkEmailCode, WRONG_EMAIL_CODE } from './email-codes.ts';
 import { REPLACE_PRIMARY_ACTION } from './email-schemas.ts';
+import { queueAccountEvent, queueFirstVerification } from '../../webhooks/webhook-events.ts';
 import { findVerificationKey, useAllVerificationKeys, useVerificationKey } from './key-queries.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
@@ -90,6 +91,7 @@ async function markVerified(ctx: AppContext, trx: Kysely<Database>, accountId: n
   const now = ctx.clock.now();
   const address = await findAddress(trx, accountId, addressId);
   if (!address) throw notFound();
+  await queueFirstVerification(ctx, trx, accountId);
   await markAddressVerified(trx, address.id);
   await useAllVerificationKeys(trx, address.id, now);
   await endEmailCodes(trx, 'verification', { addressId: address.id });
@@ -100,6 +102,7 @@ async function markVerified(ctx: AppContext, trx: Kysely<Database>, accountId: n
     const account = await findAccount(trx, accountId);
     if (!account) throw notFound();
     await replacePrimary(trx, accountId, address.id);
+    await queueAccountEvent(ctx, trx, 'account.email_changed', accountId);
     await queueMemberSync(ctx, trx, accountId, {
       previousEmail: account.email,
       email: address.email,

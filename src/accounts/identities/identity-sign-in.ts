@@ -23,6 +23,7 @@ import { identityLinkedMessage } from '../../mail/messages.ts';
 import { queueMemberSync } from '../../mailchimp/queue-member-sync.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { findAccount, insertAccount } from '../core/account-queries.ts';
+import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 import { isDuplicateEmailError } from '../emails/duplicate-email.ts';
 import { emailTaken, insertAddress, markAddressVerified } from '../emails/email-address-queries.ts';
 import { NOOP_ACTION } from '../emails/email-schemas.ts';
@@ -303,6 +304,9 @@ async function identityFor(
         created_at: now,
       });
       await queueMemberSync(ctx, trx, accountId, { previousEmail: email, email, firstName, lastName });
+      // Made with its address verified by the provider: created and verified at once.
+      await queueAccountEvent(ctx, trx, 'account.created', accountId);
+      await queueAccountEvent(ctx, trx, 'account.verified', accountId);
       return { account: { id: accountId, password_hash: '' }, identity };
     });
     ctx.outbox.wake();

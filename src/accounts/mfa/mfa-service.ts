@@ -25,6 +25,7 @@ import {
 } from './mfa-queries.ts';
 import { openTotpSecret, requireSecondFactor, sealTotpSecret } from './mfa-check.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
 export const ALREADY_ON = 'Two-step sign-in is already on. Turn it off first to set it up again.';
 export const NOTHING_PENDING = 'No two-step sign-in set-up is waiting for confirmation: start one first.';
@@ -86,6 +87,7 @@ export async function confirmTotp(ctx: AppContext, accountId: number, code: stri
     await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, totpEnabledMessage(account.email), accountId);
     await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'second_factor_on');
+    await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });
   ctx.outbox.wake();
   return codes;
@@ -109,6 +111,7 @@ export async function disableTotp(
     await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, totpDisabledMessage(account.email), accountId);
     await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'second_factor_off');
+    await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });
   await attempt.succeeded();
   ctx.outbox.wake();

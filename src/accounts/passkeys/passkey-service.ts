@@ -24,6 +24,7 @@ import { confirmOwner } from '../sessions/owner-confirmation.ts';
 import type { PasskeyCreationBody } from './passkey-schemas.ts';
 import { CEREMONY_TIMEOUT_MS, challengeIn, creationOptions, verifyCreation } from './webauthn-ceremonies.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
 export const PASSWORD_NEEDED = 'Enter your password to add a passkey.';
 export const SIGN_IN_AGAIN =
@@ -93,6 +94,7 @@ export async function addPasskey(ctx: AppContext, accountId: number, body: Passk
       await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'passkey_added', {
         object: { type: 'passkey', id: inserted.id, name: body.name },
       });
+      await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
       return inserted;
     });
     ctx.outbox.wake();
@@ -131,5 +133,7 @@ export async function removePasskey(ctx: AppContext, accountId: number, id: numb
     if (isLastWayIn(ways, 'passkey')) throw conflict(LAST_WAY_IN);
     await deletePasskey(trx, accountId, id);
     await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'passkey_removed', { object: { type: 'passkey', id, name: passkey.name } });
+    await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });
+  ctx.outbox.wake();
 }

@@ -12,6 +12,7 @@ import { sendVerificationKey } from '../emails/email-keys.ts';
 import { NOOP_ACTION } from '../emails/email-schemas.ts';
 import type { Account } from '../core/profile-schemas.ts';
 import { releaseExpiredHold } from '../emails/unverified-holds.ts';
+import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
 export interface Registration {
   email: string;
@@ -36,6 +37,7 @@ export async function registerAccount(ctx: AppContext, input: Registration): Pro
       const id = await insertAccount(trx, { firstName: input.firstName, lastName: input.lastName, passwordHash, now });
       const address = await insertAddress(trx, { accountId: id, email: input.email, primary: true, verifiedAction: NOOP_ACTION, now });
       await sendVerificationKey(ctx, trx, address);
+      await queueAccountEvent(ctx, trx, 'account.created', id);
       await queueMemberSync(ctx, trx, id, {
         previousEmail: input.email,
         email: input.email,

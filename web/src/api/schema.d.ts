@@ -1460,6 +1460,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/webhooks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operators: the webhook endpoints (never their secrets) */
+        get: operations["adminListWebhooks"];
+        put?: never;
+        /** Operators: add a webhook endpoint; its signing secret is in this answer only */
+        post: operations["adminCreateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhooks/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operators: one webhook endpoint */
+        get: operations["adminGetWebhook"];
+        put?: never;
+        post?: never;
+        /** Operators: delete a webhook endpoint and its deliveries */
+        delete: operations["adminDeleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Operators: change a webhook endpoint (URL, events, description, enabled) */
+        patch: operations["adminUpdateWebhook"];
+        trace?: never;
+    };
+    "/admin/webhooks/{id}/rotate-secret/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Operators: a new signing secret (in this answer only); the old one keeps signing beside it for 24 hours */
+        post: operations["adminRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhooks/{id}/test/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Operators: send a webhook.test event to the endpoint (delivered as any event: signed, retried) */
+        post: operations["adminTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhooks/{id}/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operators: the endpoint's deliveries, newest first (kept 30 days; no payload) */
+        get: operations["adminWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhooks/{id}/deliveries/{delivery_id}/retry/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Operators: have a delivery tried at once (a failed one is retried for 3 more days); a delivered one: 400 */
+        post: operations["adminRetryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -14472,6 +14577,687 @@ export interface operations {
                         cli_user: string | null;
                     }[];
                 };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminListWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        /** @description Event types: account.created, account.verified, account.email_changed, account.disabled, account.enabled, account.deleted, account.second_factor_changed; or ["*"] for all */
+                        events: string[];
+                        description: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The last delivery answered with a 2xx (null: none yet) */
+                        last_success_at: string | null;
+                        /** @description The last failed attempt (null: none) */
+                        last_failure_at: string | null;
+                        /** @description The first failed attempt since the last success (null: not failing); 5 days of it disable the endpoint */
+                        failing_since: string | null;
+                    }[];
+                };
+            };
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminCreateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://crm.example.com/hooks/profile",
+                 *       "events": [
+                 *         "account.created",
+                 *         "account.deleted"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description https:// to a public address (http:// and private addresses only with WEBHOOK_ALLOW_PRIVATE=true) */
+                    url: string;
+                    /** @description Event types: account.created, account.verified, account.email_changed, account.disabled, account.enabled, account.deleted, account.second_factor_changed; or ["*"] for all */
+                    events: string[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        /** @description Event types: account.created, account.verified, account.email_changed, account.disabled, account.enabled, account.deleted, account.second_factor_changed; or ["*"] for all */
+                        events: string[];
+                        description: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The last delivery answered with a 2xx (null: none yet) */
+                        last_success_at: string | null;
+                        /** @description The last failed attempt (null: none) */
+                        last_failure_at: string | null;
+                        /** @description The first failed attempt since the last success (null: not failing); 5 days of it disable the endpoint */
+                        failing_since: string | null;
+                        /** @description whsec_ + base64 of 32 random bytes: shown in this answer only */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminGetWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        /** @description Event types: account.created, account.verified, account.email_changed, account.disabled, account.enabled, account.deleted, account.second_factor_changed; or ["*"] for all */
+                        events: string[];
+                        description: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The last delivery answered with a 2xx (null: none yet) */
+                        last_success_at: string | null;
+                        /** @description The last failed attempt (null: none) */
+                        last_failure_at: string | null;
+                        /** @description The first failed attempt since the last success (null: not failing); 5 days of it disable the endpoint */
+                        failing_since: string | null;
+                    };
+                };
+            };
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminDeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminUpdateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description Only the fields given change */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "*"
+                 *       ],
+                 *       "description": "CRM: every account event"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description https:// to a public address (http:// and private addresses only with WEBHOOK_ALLOW_PRIVATE=true) */
+                    url?: string;
+                    /** @description Event types: account.created, account.verified, account.email_changed, account.disabled, account.enabled, account.deleted, account.second_factor_changed; or ["*"] for all */
+                    events?: string[];
+                    description?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        /** @description Event types: account.created, account.verified, account.email_changed, account.disabled, account.enabled, account.deleted, account.second_factor_changed; or ["*"] for all */
+                        events: string[];
+                        description: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The last delivery answered with a 2xx (null: none yet) */
+                        last_success_at: string | null;
+                        /** @description The last failed attempt (null: none) */
+                        last_failure_at: string | null;
+                        /** @description The first failed attempt since the last success (null: not failing); 5 days of it disable the endpoint */
+                        failing_since: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        url: string;
+                        /** @description Event types: account.created, account.verified, account.email_changed, account.disabled, account.enabled, account.deleted, account.second_factor_changed; or ["*"] for all */
+                        events: string[];
+                        description: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The last delivery answered with a 2xx (null: none yet) */
+                        last_success_at: string | null;
+                        /** @description The last failed attempt (null: none) */
+                        last_failure_at: string | null;
+                        /** @description The first failed attempt since the last success (null: not failing); 5 days of it disable the endpoint */
+                        failing_since: string | null;
+                        /** @description whsec_ + base64 of 32 random bytes: shown in this answer only */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The test event's delivery (see the deliveries list) */
+                        id: number;
+                        /** @description Its webhook-id */
+                        event_id: string;
+                    };
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description How many deliveries, newest first: 1 to 500 (default 100) */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The webhook-id header: the same on every attempt */
+                        event_id: string;
+                        type: string;
+                        attempts: number;
+                        state: "pending" | "delivered" | "failed";
+                        /** @description The receiver's last HTTP status (null: no answer, or not tried yet) */
+                        last_status: number | null;
+                        last_error: string | null;
+                        /** @description When a pending delivery is tried next */
+                        next_attempt_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found: missing, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    adminRetryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+                /** @example 1 */
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {

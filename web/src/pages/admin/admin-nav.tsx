@@ -1,9 +1,10 @@
-// The operators' console's own navigation: its three views, all on the one page /admin.
+// The operators' console's own navigation: its views, all on the one page /admin.
 import { useRoute } from 'preact-iso';
 
 const VIEWS = [
   ['/admin', 'Accounts', undefined],
   ['/admin?view=outbox', 'Outbox', 'outbox'],
+  ['/admin?view=webhooks', 'Webhooks', 'webhooks'],
   ['/admin?view=audit', 'Audit', 'audit'],
 ] as const;
 
@@ -12,7 +13,7 @@ export function AdminNav() {
   return (
     <nav aria-label="Operators" class="subnav">
       {VIEWS.map(([href, label, view]) => (
-        <a key={href} href={href} aria-current={query.view === view && !query.account ? 'page' : undefined}>
+        <a key={href} href={href} aria-current={query.view === view && !query.account && !query.webhook ? 'page' : undefined}>
           {label}
         </a>
       ))}

@@ -1,5 +1,6 @@
 // /admin: the operators' console (docs/operators.md, docs/operators.md). One page, its view chosen
-// by the query — ?account=<id>, ?view=outbox, ?view=audit, else finding accounts (?email=) —
+// by the query — ?account=<id>, ?view=outbox, ?view=audit, ?view=webhooks, ?webhook=<id>, else
+// finding accounts (?email=) —
 // since every path under /admin/ is the API's. The API answers 404 to anyone but an operator
 // and 403 to one without a second factor or not signed in with it; the page says so in words.
 import { useRoute } from 'preact-iso';
@@ -9,6 +10,7 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
 import { AdminAccount } from './admin-account.tsx';
 import { AdminAudit, AdminOutbox } from './admin-lists.tsx';
+import { AdminWebhook, AdminWebhooks } from './admin-webhooks.tsx';
 import { FindAccounts } from './find-accounts.tsx';
 
 export const Admin = signedIn(function Admin() {
@@ -43,5 +45,8 @@ export const Admin = signedIn(function Admin() {
   if (Number.isInteger(account) && account > 0) return <AdminAccount id={account} />;
   if (query.view === 'outbox') return <AdminOutbox />;
   if (query.view === 'audit') return <AdminAudit />;
+  const webhook = Number(query.webhook);
+  if (Number.isInteger(webhook) && webhook > 0) return <AdminWebhook id={webhook} />;
+  if (query.view === 'webhooks') return <AdminWebhooks />;
   return <FindAccounts />;
 });
