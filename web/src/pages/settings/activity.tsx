@@ -20,6 +20,31 @@ function method(name: string): string {
   return `${provider} ${second ? 'and a two-step code' : ''}`.trim();
 }
 
+const BROWSERS: [RegExp, string][] = [
+  [/\bEdg(e|A|iOS)?\//, 'Edge'],
+  [/\b(OPR|Opera)\//, 'Opera'],
+  [/\b(Firefox|FxiOS)\//, 'Firefox'],
+  [/\b(HeadlessChrome|Chrome|Chromium|CriOS)\//, 'Chrome'],
+  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
+];
+
+const SYSTEMS: [RegExp, string][] = [
+  [/\bAndroid\b/, 'Android'],
+  [/\b(iPhone|iPad|iPod)\b/, 'iOS'],
+  [/\bCrOS\b/, 'ChromeOS'],
+  [/\bWindows\b/, 'Windows'],
+  [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
+  [/\bLinux\b/, 'Linux'],
+];
+
+/** "Chrome on Linux" for a browser's User-Agent header; what is not recognised, as it is. */
+export function deviceOf(userAgent: string): string {
+  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  if (!browser) return userAgent;
+  return system ? `${browser} on ${system}` : browser;
+}
+
 const SENTENCES: Record<string, string> = {
   locked_out: 'Your account was locked for a while after wrong two-step codes.',
   sessions_ended: 'You signed out everywhere.',
@@ -31,14 +56,16 @@ const SENTENCES: Record<string, string> = {
   recovery_codes_renewed: 'You made new recovery codes.',
 };
 
-/** "You signed in with a passkey from Firefox (203.0.113.7)", "You added the address bo@example.com". */
+/** "You signed in with a passkey from Firefox on Windows (203.0.113.7)", "You added the address bo@example.com". */
 export function securitySentence(event: ActivityEvent): string {
   const object = event.object;
   const name = object?.name ?? '';
   if (event.actor?.kind === 'operator') return `${actorName(event)} ${OPERATOR[event.action] ?? event.action}.`;
   switch (event.action) {
     case 'signed_in': {
-      const where = [object?.user_agent, object?.ip_address && `(${object.ip_address})`].filter(Boolean).join(' ');
+      const where = [object?.user_agent && deviceOf(object.user_agent), object?.ip_address && `(${object.ip_address})`]
+        .filter(Boolean)
+        .join(' ');
       return `You signed in with ${method(name)}${where ? ` from ${where}` : ''}.`;
     }
     case 'session_ended':
