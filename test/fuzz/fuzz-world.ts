@@ -28,7 +28,9 @@ export type IdKind =
   | 'providerName'
   | 'file'
   | 'account'
-  | 'outboxMessage';
+  | 'outboxMessage'
+  | 'webhook'
+  | 'webhookDelivery';
 
 /** The path segment before an `{id}` names the kind of object the id is. */
 export const KIND_OF_SEGMENT: Record<string, IdKind> = {
@@ -55,6 +57,8 @@ export const KIND_OF_SEGMENT: Record<string, IdKind> = {
   // these answer 404 (fuzz-runner.ts checks it).
   accounts: 'account',
   outbox: 'outboxMessage',
+  webhooks: 'webhook',
+  deliveries: 'webhookDelivery',
 };
 
 export interface Party {
@@ -311,6 +315,8 @@ async function newParty(server: TestServer, label: Party['label']): Promise<Part
       file: [],
       account: [account.id],
       outboxMessage: [1],
+      webhook: [1],
+      webhookDelivery: [1],
     },
   };
 }
