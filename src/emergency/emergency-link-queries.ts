@@ -3,6 +3,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { EmergencyLinkRow, LinkViewRow } from './emergency-link-schemas.ts';
+import { isStorableId } from '../http/ids.ts';
 
 type Db = Kysely<Database>;
 
@@ -120,11 +121,13 @@ export async function foreignIds(
   appUserId: number,
   ids: readonly number[],
 ): Promise<number[]> {
-  if (ids.length === 0) return [];
+  // An id no row can have is foreign without asking (PostgreSQL would refuse it as out of range).
+  const possible = ids.filter(isStorableId);
+  if (possible.length === 0) return [...ids];
   const found = await db
     .selectFrom(table)
     .select('id')
-    .where('id', 'in', ids)
+    .where('id', 'in', possible)
     .where('account_id', '=', accountId)
     .where('app_user_id', '=', appUserId)
     .execute();

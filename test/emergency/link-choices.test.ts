@@ -99,7 +99,14 @@ describe('what an emergency link shows', () => {
     const before = await server.request('GET', `/app/users/${owner.appUserId}/emergency-links/`, { token: owner.token });
 
     const link = await createLink(server, owner, { emergency_contacts: [contacts[0]] });
-    for (const body of [{ emergency_contacts: [foreignContact] }, { emergency_contacts: [999_999_999] }]) {
+    // Ids no row can have (beyond PostgreSQL's integer, or 0) are foreign too, not a 500.
+    for (const body of [
+      { emergency_contacts: [foreignContact] },
+      { emergency_contacts: [999_999_999] },
+      { emergency_contacts: [2_147_483_648] },
+      { emergency_contacts: [1e308, contacts[0]] },
+      { emergency_contacts: [0] },
+    ]) {
       const response = await server.request('PATCH', `/app/emergency-links/${link.id}/`, { token: owner.token, body });
       assert.equal(response.status, 400, response.text);
       assert.ok(response.body.emergency_contacts, response.text);
