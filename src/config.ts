@@ -9,6 +9,7 @@ import { BACKUPS, type BackupsConfig, loadBackups } from './config/backups.ts';
 import { CAPACITY, type CapacityConfig, loadCapacity } from './config/capacity.ts';
 import { DATABASE, DATABASE_POOL, type DatabaseConfig, loadDatabase } from './config/database.ts';
 import { HTTP, type HttpConfig, loadHttp } from './config/http.ts';
+import { LANGUAGES, type LanguagesConfig, loadLanguages } from './config/languages.ts';
 import { loadMail, MAIL, type MailConfig } from './config/mail.ts';
 import { loadMailchimp, MAILCHIMP, type MailchimpConfig } from './config/mailchimp.ts';
 import { loadMedia, MEDIA, type MediaConfig } from './config/media.ts';
@@ -36,6 +37,7 @@ export interface Config
     MediaConfig,
     BackupsConfig,
     AccountsConfig,
+    LanguagesConfig,
     PasskeysConfig,
     SignInProvidersConfig,
     RateLimitsConfig,
@@ -57,6 +59,7 @@ export const VARIABLES: Record<string, Variable<unknown>[]> = Object.fromEntries
     s3: S3,
     backups: BACKUPS,
     accounts: ACCOUNTS,
+    languages: LANGUAGES,
     passkeys: PASSKEYS,
     signInProviders: SIGN_IN_PROVIDERS,
     rateLimits: RATE_LIMITS,
@@ -80,6 +83,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...loadMedia(settings),
     ...loadBackups(settings),
     ...loadAccounts(settings),
+    ...loadLanguages(settings),
     ...loadPasskeys(settings, http.publicUrl),
     ...loadSignInProviders(settings),
     ...loadRateLimits(settings),

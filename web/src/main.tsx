@@ -1,5 +1,8 @@
 import { render } from 'preact';
 import { App } from './app.tsx';
+import { preferredLanguage, switchLanguage } from './i18n/language.ts';
 import './style.css';
 
+// The first page is drawn in the reader's language, never in English first.
+await switchLanguage(preferredLanguage());
 render(<App />, document.getElementById('app')!);

@@ -3,6 +3,7 @@
 // (docs/accounts.md: `Authorization: Token <token>`) and forgets it when the API answers 401, saying why.
 import createClient, { type Middleware } from 'openapi-fetch';
 import { currentToken, explainSessionEnd, forgetToken } from '../session.ts';
+import { speakLanguage } from './language-header.ts';
 import { SESSION_EXPIRED, sessionEndedReason } from './session-ended.ts';
 import type { paths } from './schema';
 
@@ -20,7 +21,7 @@ const tokenAuth: Middleware = {
     return response;
   },
 };
-api.use(tokenAuth);
+api.use(tokenAuth, speakLanguage);
 
 /** The last token the API refused while it was the one kept. */
 let refused: string | undefined;
