@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { PollingLoop } from '../polling-loop.ts';
 import { deleteEmailSendsBefore } from './emails/email-send-queries.ts';
 import { deleteEmailCodesBefore } from './emails/email-code-queries.ts';
 import { deleteEndedCounters } from '../auth/sql-counter-store.ts';
@@ -37,29 +38,26 @@ export class AccountSweeper {
   readonly #clock: Clock;
   readonly #config: Config;
   readonly #log: FastifyBaseLogger;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
+  readonly #loop: PollingLoop;
 
   constructor(db: Db, clock: Clock, config: Config, log: FastifyBaseLogger) {
     this.#db = db;
     this.#clock = clock;
     this.#config = config;
     this.#log = log;
+    this.#loop = new PollingLoop(
+      () => this.runOnce().catch((error: unknown) => log.warn({ err: error }, 'account sweep failed')),
+      SWEEP_INTERVAL_MS,
+    );
   }
 
-  /** Sweeps now, then every hour. */
+  /** Sweeps now, then an hour after each sweep. */
   start(): void {
-    const pass = () => {
-      this.#running = this.runOnce().catch((error) => this.#log.warn({ err: error }, 'account sweep failed'));
-    };
-    pass();
-    this.#timer = setInterval(pass, SWEEP_INTERVAL_MS);
-    this.#timer.unref();
+    this.#loop.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   async runOnce(): Promise<void> {

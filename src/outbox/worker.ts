@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { PollingLoop } from '../polling-loop.ts';
 import { PermanentDeliveryError, type Outbox } from './outbox.ts';
 
 export interface DeliveryHandler {
@@ -27,10 +28,7 @@ export class OutboxWorker {
   #settings: Config['outbox'];
   #log: FastifyBaseLogger;
   #handlers: Record<string, DeliveryHandler>;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #again = false;
-  #stopped = true;
+  readonly #loop: PollingLoop;
 
   constructor(
     db: Db,
@@ -45,44 +43,27 @@ export class OutboxWorker {
     this.#settings = settings;
     this.#log = log;
     this.#handlers = handlers;
+    this.#loop = new PollingLoop(() => this.#passes(), settings.pollIntervalMs);
     outbox?.onWake(() => this.wake());
   }
 
   start(): void {
-    this.#stopped = false;
-    this.wake();
+    this.#loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** Runs a delivery pass now (or right after the one under way). */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#running = this.#loop().finally(() => {
-      this.#running = undefined;
-      if (this.#stopped) return;
-      if (this.#again) {
-        this.#again = false;
-        this.wake();
-      } else {
-        this.#timer = setTimeout(() => this.wake(), this.#settings.pollIntervalMs);
-        this.#timer.unref();
-      }
-    });
+    this.#loop.wake();
   }
 
-  async #loop(): Promise<void> {
+  /** Batches until one comes back short (stop() lets the batch under way finish). */
+  async #passes(): Promise<void> {
     try {
-      while (!this.#stopped && (await this.runOnce()) === BATCH);
+      while (!this.#loop.stopped && (await this.runOnce()) === BATCH);
     } catch (error) {
       if (isDatabaseUnavailable(error)) this.#log.warn({ err: error }, 'outbox pass failed: database unavailable');
       else this.#log.error({ err: error }, 'outbox pass failed');

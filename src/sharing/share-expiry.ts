@@ -11,6 +11,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { shareExpiredAccessorMessage, shareExpiredOwnerMessage } from '../mail/messages.ts';
+import { PollingLoop } from '../polling-loop.ts';
 import { findInviter } from './invitation-queries.ts';
 
 /** How often the pass runs. Access ends at expiry whatever it does; this bounds the e-mails' delay. */
@@ -77,28 +78,27 @@ async function tellExpiry(ctx: AppContext, trx: Kysely<Database>, id: number, no
 
 export class ShareExpiry {
   readonly #ctx: AppContext;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
+  readonly #loop: PollingLoop;
 
   constructor(ctx: AppContext) {
     this.#ctx = ctx;
+    this.#loop = new PollingLoop(
+      () =>
+        this.runOnce().then(
+          () => undefined,
+          (error: unknown) => ctx.log.warn({ err: error }, 'share expiry pass failed'),
+        ),
+      EXPIRY_SWEEP_INTERVAL_MS,
+    );
   }
 
-  /** Runs now, then every EXPIRY_SWEEP_INTERVAL_MS. */
+  /** Runs now, then EXPIRY_SWEEP_INTERVAL_MS after each pass. */
   start(): void {
-    const pass = () => {
-      this.#running = this.runOnce()
-        .then(() => undefined)
-        .catch((error) => this.#ctx.log.warn({ err: error }, 'share expiry pass failed'));
-    };
-    pass();
-    this.#timer = setInterval(pass, EXPIRY_SWEEP_INTERVAL_MS);
-    this.#timer.unref();
+    this.#loop.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
   /** One pass; how many expiries this instance told. */

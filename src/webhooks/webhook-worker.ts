@@ -9,6 +9,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
+import { PollingLoop } from '../polling-loop.ts';
 import { webhookDisabledMessage } from '../mail/messages.ts';
 import { type AttemptResult, postWebhook } from './webhook-http.ts';
 import { signedHeaders } from './webhook-signing.ts';
@@ -57,51 +58,32 @@ interface Claimed {
 
 export class WebhookWorker {
   #ctx: AppContext;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #again = false;
-  #stopped = true;
+  readonly #loop: PollingLoop;
 
   constructor(ctx: AppContext) {
     this.#ctx = ctx;
+    this.#loop = new PollingLoop(() => this.#passes(), ctx.config.outbox.pollIntervalMs);
     // Whatever wakes the outbox after a commit wakes this worker too.
     ctx.outbox.onWake(() => this.wake());
   }
 
   start(): void {
-    this.#stopped = false;
-    this.wake();
+    this.#loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
+  stop(): Promise<void> {
+    return this.#loop.stop();
   }
 
+  /** Runs a delivery pass now (or right after the one under way). */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#running = this.#loop().finally(() => {
-      this.#running = undefined;
-      if (this.#stopped) return;
-      if (this.#again) {
-        this.#again = false;
-        this.wake();
-      } else {
-        this.#timer = setTimeout(() => this.wake(), this.#ctx.config.outbox.pollIntervalMs);
-        this.#timer.unref();
-      }
-    });
+    this.#loop.wake();
   }
 
-  async #loop(): Promise<void> {
+  /** Batches until none is due (stop() lets the batch under way finish). */
+  async #passes(): Promise<void> {
     try {
-      while (!this.#stopped && (await this.runOnce()) > 0);
+      while (!this.#loop.stopped && (await this.runOnce()) > 0);
     } catch (error) {
       if (isDatabaseUnavailable(error)) this.#ctx.log.warn({ err: error }, 'webhook pass failed: database unavailable');
       else this.#ctx.log.error({ err: error }, 'webhook pass failed');
