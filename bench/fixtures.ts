@@ -185,7 +185,12 @@ export async function countItems(databaseUrl: string, topicIds: number[]): Promi
 }
 
 /** Shares each owner's app user with the viewer at the same place, read only, accepted (W7). */
-export async function shareWith(databaseUrl: string, owners: BenchAccount[], viewers: BenchAccount[]): Promise<void> {
+export async function shareWith(
+  databaseUrl: string,
+  owners: BenchAccount[],
+  viewers: BenchAccount[],
+  rights: { canWrite?: boolean } = {},
+): Promise<void> {
   const db = openDatabase(databaseUrl);
   try {
     const appUsers = await db.kysely
@@ -208,6 +213,7 @@ export async function shareWith(databaseUrl: string, owners: BenchAccount[], vie
           email: viewers[i]!.email,
           email_lower: viewers[i]!.email,
           user_with_access_id: viewers[i]!.accountId,
+          can_write: rights.canWrite ? 1 : 0,
           created_at: now,
           accepted_at: now,
         })),

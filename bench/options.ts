@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { Generator } from './load-types.ts';
 
-export const WORKLOADS = ['W1', 'W1u', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8'] as const;
+export const WORKLOADS = ['W1', 'W1u', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9'] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 /** What --compare can pair: W5 is W1 and W4 at once, so its CPU per request has no single meaning. */
 export const COMPARABLE: readonly WorkloadId[] = ['W1', 'W1u', 'W2', 'W3', 'W4', 'W6'];
@@ -36,9 +36,10 @@ export const USAGE = `Usage: npm run bench -- [options]
                       (workloads W1, W1u, W2, W3, W4, W6; 5 pairs, --quick 3, --repeats N)
   --quick             1 repeat of 5 s after 2 s of warm-up, W6 at 10,000 accounts (a quick look;
                       with --compare: 3 pairs of 5 s each)
-  --only W1,W3        run only these workloads (W1, W1u, W2 … W8; W1u is W1 with the rendering
+  --only W1,W3        run only these workloads (W1, W1u, W2 … W9; W1u is W1 with the rendering
                       cache off, RENDER_CACHE_BYTES=0; W7 an accessor's read of a shared
-                      profile, W8 W1 with If-None-Match answered 304, each in turn with W1)
+                      profile, W8 W1 with If-None-Match answered 304, each in turn with W1;
+                      W9 an accessor's item create, in turn with W3)
   --duration S        seconds measured per repeat (default 10; --quick 5)
   --warmup S          seconds of warm-up before the measured repeats (default 3; --quick 2)
   --repeats N         measured repeats, medians reported (default 3; --quick 1); with --compare

@@ -429,9 +429,19 @@ async function inTurnWithW1(
   service: ServiceProcess,
   variant: { id: 'W7' | 'W8'; label: string; requests: LoadRequest[]; target: string; met(cpuRatio: number): boolean },
 ): Promise<void> {
+  await inTurnWith(ctx, service, { id: 'W1', requests: profileReads(ctx.readers) }, variant);
+}
+
+/** A variant in turn with the workload it is judged against (`base`), on the same service: its CPU per request against base's. */
+async function inTurnWith(
+  ctx: BenchContext,
+  service: ServiceProcess,
+  base: { id: 'W1' | 'W3'; requests: LoadRequest[] },
+  variant: { id: 'W7' | 'W8' | 'W9'; label: string; requests: LoadRequest[]; target: string; met(cpuRatio: number): boolean },
+): Promise<void> {
   const { id } = variant;
   const { runs } = await measureInTurn(ctx, [
-    { name: `${id} (W1 alone)`, target: service, spec: spec(ctx, service.url, profileReads(ctx.readers)) },
+    { name: `${id} (${base.id} alone)`, target: service, spec: spec(ctx, service.url, base.requests) },
     { name: id, target: service, spec: spec(ctx, service.url, variant.requests) },
   ]);
   const own = figuresOf(runs[0]!, service.peakRssBytes());
@@ -441,14 +451,14 @@ async function inTurnWithW1(
     return ownCpu && run.cpuMsPerRequest !== undefined ? [run.cpuMsPerRequest / ownCpu] : [];
   });
   const cpuRatio = cpuRatios.length > 0 ? median(cpuRatios) : undefined;
-  ctx.rows.push({ label: `${id}a W1 (in turn with ${id}b)`, figures: own, ratio: ceilingRatio(ctx, own, 'W1') });
+  ctx.rows.push({ label: `${id}a ${base.id} (in turn with ${id}b)`, figures: own, ratio: ceilingRatio(ctx, own, 'W1') });
   ctx.rows.push({
     label: `${variant.label} (${id}b)`,
     figures: other,
     ratio: ceilingRatio(ctx, other, 'W1'),
     target: variant.target,
     met: cpuRatio === undefined ? undefined : variant.met(cpuRatio),
-    note: cpuRatio === undefined ? 'no CPU figures' : `CPU per request is ${cpuRatio.toFixed(3)} × W1's in the same run`,
+    note: cpuRatio === undefined ? 'no CPU figures' : `CPU per request is ${cpuRatio.toFixed(3)} × ${base.id}'s in the same run`,
   });
 }
 
@@ -485,6 +495,45 @@ export async function w7(ctx: BenchContext): Promise<void> {
       target: 'CPU per request ≤ 1.1 × W7a',
       met: (cpuRatio) => cpuRatio <= 1.1,
     });
+  } finally {
+    await service.stop();
+  }
+}
+
+/**
+ * W9: an accessor with write access creating items in the owner's topic (docs/sharing.md; each
+ * create also writes an event in the owner's activity log, docs/activity.md), in turn with W3 —
+ * the owners creating the same items — on the same service: its CPU per request against W3's.
+ * Accounts apart from the readers, the writers and W7's viewers each get one writer's app user
+ * shared with them, with write access.
+ */
+export async function w9(ctx: BenchContext): Promise<void> {
+  const label = 'W9 POST /app/topics/{id}/items/ by an accessor (shared, can write)';
+  const total = ctx.main.accounts;
+  const offset = Math.max(1, Math.floor((3 * total) / READ_ACCOUNTS / 4));
+  const taken = new Set([...ctx.readers, ...ctx.writers].map((a) => a.number));
+  const accessorNumbers = spreadNumbers(total, READ_ACCOUNTS, offset).filter((n) => !taken.has(n));
+  if (accessorNumbers.length < ctx.writers.length) {
+    ctx.rows.push({ label, note: 'not measured: too few accounts for accessors apart from the readers and writers' });
+    return;
+  }
+  const service = await startMainService(ctx, 'W9');
+  try {
+    const { accounts: accessors } = await benchAccounts(service.url, ctx.main.url, accessorNumbers.slice(0, ctx.writers.length));
+    await shareWith(ctx.main.url, ctx.writers, accessors, { canWrite: true });
+    const creates = itemCreates(ctx.writers);
+    const sharedCreates = itemCreates(ctx.writers.map((owner, i) => ({ ...owner, token: accessors[i]!.token })));
+    const failure = (await probe(service.url, creates[0]!, 201)) ?? (await probe(service.url, sharedCreates[0]!, 201));
+    if (failure) {
+      ctx.rows.push({ label, note: failure });
+      return;
+    }
+    await inTurnWith(
+      ctx,
+      service,
+      { id: 'W3', requests: creates },
+      { id: 'W9', label, requests: sharedCreates, target: 'CPU per request ≤ 1.1 × W9a', met: (cpuRatio) => cpuRatio <= 1.1 },
+    );
   } finally {
     await service.stop();
   }
@@ -531,7 +580,7 @@ export async function w8(ctx: BenchContext): Promise<void> {
   }
 }
 
-export const STEPS = { W1: w1, W1u: w1u, W2: w2, W4: w4, W5: w5, W6: w6, W7: w7, W8: w8, W3: w3 } as const;
+export const STEPS = { W1: w1, W1u: w1u, W2: w2, W4: w4, W5: w5, W6: w6, W7: w7, W8: w8, W3: w3, W9: w9 } as const;
 
 export function startupLines(ctx: BenchContext): string[] {
   const groups = new Map<string, number[]>();
