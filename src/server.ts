@@ -28,6 +28,7 @@ import { ServiceMetrics } from './observability/metrics.ts';
 import { serveMetrics, type MetricsServer } from './observability/metrics-server.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { ShareExpiry } from './sharing/share-expiry.ts';
+import { LinkExpiry } from './emergency/link-expiry.ts';
 import { OutboxWorker, type DeliveryHandler } from './outbox/worker.ts';
 import { WebhookWorker } from './webhooks/webhook-worker.ts';
 
@@ -40,6 +41,8 @@ export interface RunningServer {
   sweeper: AccountSweeper;
   /** The pass that tells both sides of a share that reached its end date. */
   shareExpiry: ShareExpiry;
+  /** The pass that records emergency links' expiries in their owners' activity logs. */
+  linkExpiry: LinkExpiry;
   /** Scheduled backups (BACKUP_SCHEDULE); undefined: none. */
   backups: BackupScheduler | undefined;
   /** The address the server listens on, e.g. http://127.0.0.1:8000 */
@@ -120,6 +123,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const webhooks = new WebhookWorker(ctx);
     const sweeper = new AccountSweeper(db, ctx.clock, config, log);
     const shareExpiry = new ShareExpiry(ctx);
+    const linkExpiry = new LinkExpiry(ctx);
 
     const metrics = config.metrics ? new ServiceMetrics(ctx) : undefined;
     app = await buildApp(ctx, metrics?.requests);
@@ -130,10 +134,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (config.outbox.workerEnabled) webhooks.start();
     sweeper.start();
     shareExpiry.start();
+    linkExpiry.start();
     const backups = config.backup ? new BackupScheduler(config, config.backup, media, log) : undefined;
     if (backups) metrics?.watchBackups(backups);
     backups?.start();
-    return running(app, ctx, worker, webhooks, sweeper, shareExpiry, backups, mail, address, metricsServer);
+    return running(app, ctx, { worker, webhooks, sweeper, shareExpiry, linkExpiry, backups }, mail, address, metricsServer);
   } catch (error) {
     await metricsServer?.close();
     await app?.close();
@@ -143,27 +148,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 }
 
+/** What runs beside the requests: workers and passes. */
+type Background = Pick<RunningServer, 'worker' | 'webhooks' | 'sweeper' | 'shareExpiry' | 'linkExpiry' | 'backups'>;
+
 function running(
   app: App,
   ctx: AppContext,
-  worker: OutboxWorker,
-  webhooks: WebhookWorker,
-  sweeper: AccountSweeper,
-  shareExpiry: ShareExpiry,
-  backups: BackupScheduler | undefined,
+  background: Background,
   mail: MailTransport,
   address: string,
   metricsServer: MetricsServer | undefined,
 ): RunningServer {
   let closing: Promise<void> | undefined;
+  const { worker, webhooks, sweeper, shareExpiry, linkExpiry, backups } = background;
   return {
     app,
     ctx,
-    worker,
-    webhooks,
-    sweeper,
-    shareExpiry,
-    backups,
+    ...background,
     address,
     metricsAddress: metricsServer?.address,
     close() {
@@ -174,6 +175,7 @@ function running(
         await webhooks.stop();
         await sweeper.stop();
         await shareExpiry.stop();
+        await linkExpiry.stop();
         // A backup under way finishes: it reads the database, which closes next.
         await backups?.stop();
         mail.close();

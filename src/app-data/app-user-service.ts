@@ -38,7 +38,7 @@ const ONE_APP_USER = 'This account already has an app user; an account may have 
 const APP_USER_PER_ACCOUNT: UniqueIndex = { name: 'app_users_account_key', columns: 'app_users.account_id' };
 
 async function detail(ctx: AppContext, access: Access, row: AppUserRow): Promise<AppUserDetail> {
-  const profiles = await listProfiles(ctx.db.kysely, access.accountId, row.id, access.seesPrivate);
+  const profiles = await listProfiles(ctx.db.kysely, access.accountId, row.id, access.seesPrivate, access.profiles);
   return toAppUserDetail(
     ctx,
     row,

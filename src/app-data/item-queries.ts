@@ -81,7 +81,7 @@ export type LocatedItem = Location & ItemRow;
 export function locateItem(db: Kysely<Database>, id: number): Promise<LocatedItem | undefined> {
   return itemRowsFrom(db)
     .innerJoin('profiles as p', 'p.id', 'topics.profile_id')
-    .select(['p.account_id', 'p.app_user_id', 'p.is_private as in_private'])
+    .select(['p.account_id', 'p.app_user_id', 'p.is_private as in_private', 'p.id as profile_id'])
     .where('items.id', '=', id)
     .executeTakeFirst();
 }

@@ -10,9 +10,20 @@ export interface OwnedProfileRow extends ProfileRow {
 }
 
 /** The app user's profiles by id; without `withPrivate`, the private ones are left out (docs/sharing.md). */
-export function listProfiles(db: Kysely<Database>, accountId: number, appUserId: number, withPrivate = true): Promise<ProfileRow[]> {
+/** `withPrivate`: with the private profiles; `only`: only these profiles (null: all). */
+export function listProfiles(
+  db: Kysely<Database>,
+  accountId: number,
+  appUserId: number,
+  withPrivate = true,
+  only: readonly number[] | null = null,
+): Promise<ProfileRow[]> {
   let query = db.selectFrom('profiles').select(COLUMNS).where('app_user_id', '=', appUserId).where('account_id', '=', accountId);
   if (!withPrivate) query = query.where('is_private', '=', 0);
+  if (only !== null) {
+    if (only.length === 0) return Promise.resolve([]);
+    query = query.where('id', 'in', only);
+  }
   return query.orderBy('id').execute();
 }
 

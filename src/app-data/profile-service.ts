@@ -27,7 +27,7 @@ const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
 export async function listUserProfiles(ctx: AppContext, access: Access, appUserId: number): Promise<Profile[]> {
   const { accountId } = access;
   requireAppUser(access, appUserId);
-  const rows = await listProfiles(ctx.db.kysely, accountId, appUserId, access.seesPrivate);
+  const rows = await listProfiles(ctx.db.kysely, accountId, appUserId, access.seesPrivate, access.profiles);
   return rows.map((row) => toProfile(ctx, row));
 }
 

@@ -17,6 +17,8 @@ export interface Grant {
   privateAccess: boolean;
   /** When the access ends (ms since the epoch); null: until revoked. */
   expiresAt: number | null;
+  /** The only profiles it sees (ascending ids); null: every profile the other fields allow. */
+  profiles: readonly number[] | null;
   /** The shared app user and its data version (null: gone): cached renderings of its data are stamped with it. */
   dataVersion(): Promise<DataVersion | null>;
 }
@@ -31,10 +33,15 @@ export function liveGrants(grants: readonly Grant[], now: number): readonly Gran
   return grants.every((g) => grantLive(g.expiresAt, now)) ? grants : grants.filter((g) => grantLive(g.expiresAt, now));
 }
 
-/** Where something a grant's accessor asks for sits: its app user, and whether it is private (1). */
+/**
+ * Where something a grant's accessor asks for sits: its app user, whether it is private (1),
+ * and the profile it is or lies under (null: none — the app user itself, its emergency data,
+ * its media).
+ */
 export interface Seen {
   app_user_id: number;
   in_private: number;
+  profile_id: number | null;
 }
 
 /**
@@ -44,8 +51,29 @@ export interface Seen {
  * and the signed download all ask this; it sits here, beside the grants, because media/ may not
  * import app-data/.
  */
-export function grantSees(grant: Pick<Grant, 'appUserId' | 'privateAccess'>, seen: Seen): boolean {
-  return grant.appUserId === seen.app_user_id && (seen.in_private === 0 || grant.privateAccess);
+export function grantSees(grant: Pick<Grant, 'appUserId' | 'privateAccess' | 'profiles'>, seen: Seen): boolean {
+  return (
+    grant.appUserId === seen.app_user_id &&
+    (seen.in_private === 0 || grant.privateAccess) &&
+    (grant.profiles === null || seen.profile_id === null || grant.profiles.includes(seen.profile_id))
+  );
+}
+
+/** A list of profile ids as the queries read it (comma-separated; null: not chosen), ascending. */
+export function profileList(chosen: number, ids: string | null): readonly number[] | null {
+  if (chosen !== 1) return null;
+  return ids
+    ? ids
+        .split(',')
+        .map(Number)
+        .sort((a, b) => a - b)
+    : [];
+}
+
+/** Whether two lists of profiles (as Grant.profiles) are the same. */
+export function sameProfiles(a: readonly number[] | null, b: readonly number[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
 /** An accepted accessor as it is now, for a check of a grant handed out before (a signed URL, a live stream). */
@@ -56,6 +84,7 @@ export interface CurrentGrant {
   accessorAccountId: number;
   canWrite: boolean;
   privateAccess: boolean;
+  profiles: readonly number[] | null;
 }
 
 /**
@@ -65,19 +94,39 @@ export interface CurrentGrant {
 export async function currentGrant(db: Kysely<Database>, accessorId: number, now: number): Promise<CurrentGrant | undefined> {
   const row = await db
     .selectFrom('accessors')
-    .select(['app_user_id', 'user_with_access_id', 'can_write', 'has_private_profile_access', 'expires_at'])
+    .select(['app_user_id', 'user_with_access_id', 'can_write', 'has_private_profile_access', 'expires_at', 'profiles_chosen'])
     .where('id', '=', accessorId)
     .where('user_with_access_id', 'is not', null)
     .where('accepted_at', 'is not', null)
     .executeTakeFirst();
   if (!row || row.user_with_access_id === null || !grantLive(row.expires_at, now)) return undefined;
+  const profiles = row.profiles_chosen === 1 ? ((await chosenProfiles(db, [accessorId])).get(accessorId) ?? []) : null;
   return {
     accessorId,
     appUserId: row.app_user_id,
     accessorAccountId: row.user_with_access_id,
     canWrite: row.can_write === 1,
     privateAccess: row.has_private_profile_access === 1,
+    profiles,
   };
+}
+
+/** The profiles each of `accessorIds` chose, ascending (an accessor with none listed is absent). */
+export async function chosenProfiles(db: Kysely<Database>, accessorIds: readonly number[]): Promise<Map<number, number[]>> {
+  const chosen = new Map<number, number[]>();
+  if (accessorIds.length === 0) return chosen;
+  const rows = await db
+    .selectFrom('accessor_profiles')
+    .select(['accessor_id', 'profile_id'])
+    .where('accessor_id', 'in', accessorIds)
+    .orderBy('profile_id')
+    .execute();
+  for (const row of rows) {
+    const list = chosen.get(row.accessor_id) ?? [];
+    list.push(row.profile_id);
+    chosen.set(row.accessor_id, list);
+  }
+  return chosen;
 }
 
 /** A grant's columns as the queries below read them (flags as 0/1). */
@@ -88,6 +137,10 @@ export interface GrantRow {
   canWrite: number;
   privateAccess: number;
   expiresAt: number | null;
+  /** 1: only the profiles in `profiles` */
+  profilesChosen: number;
+  /** The chosen profiles' ids, comma-separated (null or '' for none). */
+  profiles: string | null;
 }
 
 export const toGrant = (row: GrantRow, dataVersion: () => Promise<DataVersion | null>): Grant => ({
@@ -97,12 +150,13 @@ export const toGrant = (row: GrantRow, dataVersion: () => Promise<DataVersion | 
   canWrite: row.canWrite === 1,
   privateAccess: row.privateAccess === 1,
   expiresAt: row.expiresAt,
+  profiles: profileList(row.profilesChosen, row.profiles),
   dataVersion,
 });
 
-/** The accepted accessors of an account, by app user. */
-export function grantRows(db: Kysely<Database>, accountId: number): Promise<GrantRow[]> {
-  return db
+/** The accepted accessors of an account, by app user (a second query only for those that chose profiles). */
+export async function grantRows(db: Kysely<Database>, accountId: number): Promise<GrantRow[]> {
+  const rows = await db
     .selectFrom('accessors')
     .select([
       'id as accessorId',
@@ -111,10 +165,14 @@ export function grantRows(db: Kysely<Database>, accountId: number): Promise<Gran
       'can_write as canWrite',
       'has_private_profile_access as privateAccess',
       'expires_at as expiresAt',
+      'profiles_chosen as profilesChosen',
     ])
     .where('user_with_access_id', '=', accountId)
     .orderBy('app_user_id')
     .execute();
+  const limited = rows.filter((row) => row.profilesChosen === 1).map((row) => row.accessorId);
+  const chosen = await chosenProfiles(db, limited);
+  return rows.map((row) => ({ ...row, profiles: chosen.get(row.accessorId)?.join(',') ?? null }));
 }
 
 /**
@@ -123,7 +181,9 @@ export function grantRows(db: Kysely<Database>, accountId: number): Promise<Gran
  * one probe of an empty index range.
  */
 export const GRANT_COLUMNS = `g.id as g_accessor_id, g.app_user_id as g_app_user_id, g.owner_account_id as g_owner_account_id,
-  g.can_write as g_can_write, g.has_private_profile_access as g_private_access, g.expires_at as g_expires_at, gu.data_version as g_data_version`;
+  g.can_write as g_can_write, g.has_private_profile_access as g_private_access, g.expires_at as g_expires_at, gu.data_version as g_data_version,
+  g.profiles_chosen as g_profiles_chosen,
+  case when g.profiles_chosen = 1 then (select string_agg(ap.profile_id::text, ',') from accessor_profiles ap where ap.accessor_id = g.id) end as g_profiles`;
 
 export const GRANT_JOINS = `left join accessors g on g.user_with_access_id = t.account_id
 left join app_users gu on gu.id = g.app_user_id`;
@@ -136,6 +196,8 @@ export interface GrantColumns {
   g_private_access: number | null;
   g_expires_at: number | null;
   g_data_version: number | null;
+  g_profiles_chosen: number | null;
+  g_profiles: string | null;
 }
 
 /** The grant a row of the token lookup carries, if any. */
@@ -150,6 +212,8 @@ export function grantOfRow(row: GrantColumns): Grant | undefined {
       canWrite: row.g_can_write!,
       privateAccess: row.g_private_access!,
       expiresAt: row.g_expires_at,
+      profilesChosen: row.g_profiles_chosen ?? 0,
+      profiles: row.g_profiles,
     },
     () => version,
   );

@@ -32,6 +32,7 @@ import { mediaPrivacyMigration } from './migrations/0028-media-privacy.ts';
 import { webhooksMigration } from './migrations/0029-webhooks.ts';
 import { emailCodesMigration } from './migrations/0030-email-codes.ts';
 import { sharesThatEndMigration } from './migrations/0031-shares-that-end-and-show-less.ts';
+import { profileSharesAndLinkExpiriesMigration } from './migrations/0035-profile-shares-and-link-expiries.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -67,6 +68,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0030-email-codes': emailCodesMigration(db.dialect),
     '0031-shares-that-end-and-show-less': sharesThatEndMigration(),
     '0032-activity': activityMigration(db.dialect),
+    '0035-profile-shares-and-link-expiries': profileSharesAndLinkExpiriesMigration(),
   };
 }
 

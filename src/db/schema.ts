@@ -211,6 +211,13 @@ export interface AccessorsTable {
   expires_at: number | null;
   /** When the expiry's e-mails were queued (sharing/share-expiry.ts); null: not yet, or re-granted since. */
   expiry_told_at: number | null;
+  /** 1: sees only the profiles in accessor_profiles (and what the app user holds outside profiles). */
+  profiles_chosen: Generated<Flag>;
+}
+
+export interface AccessorProfilesTable {
+  accessor_id: number;
+  profile_id: number;
 }
 
 /** A create performed under an Idempotency-Key (docs/offline-and-live.md), with its first answer. */
@@ -300,6 +307,8 @@ export interface EmergencyLinksTable {
   created_at: number;
   /** null: never expires. */
   expires_at: number | null;
+  /** When its expiry was recorded in the activity log (emergency/link-expiry.ts); null: not yet, or given a later one since. */
+  expiry_recorded_at: number | null;
   view_count: Generated<number>;
   last_viewed_at: number | null;
   /** When the owner was last e-mailed about a view (at most once an hour). */
@@ -524,6 +533,7 @@ export interface Database {
   media_resources: MediaResourcesTable;
   profiles: ProfilesTable;
   accessors: AccessorsTable;
+  accessor_profiles: AccessorProfilesTable;
   idempotency_keys: IdempotencyKeysTable;
   topics: TopicsTable;
   items: ItemsTable;

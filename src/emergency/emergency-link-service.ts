@@ -135,7 +135,8 @@ export async function changeEmergencyLink(
   const { accountId } = access;
   const values = {
     ...(changes.label !== undefined && { label: changes.label }),
-    ...(changes.expires_at !== undefined && { expires_at: expiryAt(changes.expires_at, ctx.clock.now()) }),
+    // A new end date: its expiry is recorded again when it comes.
+    ...(changes.expires_at !== undefined && { expires_at: expiryAt(changes.expires_at, ctx.clock.now()), expiry_recorded_at: null }),
     ...(changes.pin !== undefined && {
       pin_hash: changes.pin === null ? null : await hashPassword(changes.pin),
       pin_locked_until: null,

@@ -21,9 +21,10 @@ export function findMediaByStorageKey(db: Kysely<Database>, storageKey: string):
 
 /**
  * Whether the accepted accessor `accessorId` still sees `media`: its app user is still shared
- * with it, and, for a resource used only in private profiles, with private profile access.
+ * with it, and, for a resource used only in private profiles, with private profile access. Media
+ * is the app user's, outside profiles: an accessor limited to some profiles sees all of it.
  */
 export async function accessorSees(db: Kysely<Database>, accessorId: number, media: StoredMedia, now: number): Promise<boolean> {
   const grant = await currentGrant(db, accessorId, now);
-  return grant !== undefined && grantSees(grant, media);
+  return grant !== undefined && grantSees(grant, { ...media, profile_id: null });
 }

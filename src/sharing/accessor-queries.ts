@@ -4,6 +4,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, Flag } from '../db/schema.ts';
+import { chosenProfiles } from '../auth/grants.ts';
 import type { AccessorRow } from './accessor-schemas.ts';
 
 type AccessorsAs = Database & { a: Database['accessors'] };
@@ -23,11 +24,23 @@ function accessorView(db: Kysely<Database>) {
       'a.can_write',
       'a.has_private_profile_access',
       'a.expires_at',
+      'a.profiles_chosen',
       'a.created_at',
       'u.name as app_user_name',
       'w.first_name as with_first_name',
       'w.last_name as with_last_name',
     ]);
+}
+
+type ViewRow = Omit<AccessorRow, 'profiles'> & { profiles_chosen: Flag };
+
+/** The rows with the profiles each accessor chose (one query for all of them; none when none chose). */
+async function withProfiles(db: Kysely<Database>, rows: ViewRow[]): Promise<AccessorRow[]> {
+  const chosen = await chosenProfiles(
+    db,
+    rows.filter((row) => row.profiles_chosen === 1).map((row) => row.id),
+  );
+  return rows.map(({ profiles_chosen, ...row }) => ({ ...row, profiles: profiles_chosen === 1 ? (chosen.get(row.id) ?? []) : null }));
 }
 
 /** The accessor's address is a verified address of the account. */
@@ -55,13 +68,20 @@ function seenBy(eb: ExpressionBuilder<AccessorsAs, 'a'>, accountId: number) {
 }
 
 /** The app user's accessors, for its owner. */
-export function listAccessors(db: Kysely<Database>, ownerAccountId: number, appUserId: number): Promise<AccessorRow[]> {
-  return accessorView(db).where('a.app_user_id', '=', appUserId).where('a.owner_account_id', '=', ownerAccountId).orderBy('a.id').execute();
+export async function listAccessors(db: Kysely<Database>, ownerAccountId: number, appUserId: number): Promise<AccessorRow[]> {
+  return withProfiles(
+    db,
+    await accessorView(db)
+      .where('a.app_user_id', '=', appUserId)
+      .where('a.owner_account_id', '=', ownerAccountId)
+      .orderBy('a.id')
+      .execute(),
+  );
 }
 
 /** Invitations not yet accepted nor past their end date at `now`, addressed to a verified address of the account, on others' app users. */
-export function listPendingAccessors(db: Kysely<Database>, accountId: number, now: number): Promise<AccessorRow[]> {
-  return accessorView(db)
+export async function listPendingAccessors(db: Kysely<Database>, accountId: number, now: number): Promise<AccessorRow[]> {
+  const rows = await accessorView(db)
     .innerJoin('email_addresses as e', 'e.email_lower', 'a.email_lower')
     .where('e.account_id', '=', accountId)
     .where('e.verified', '=', 1)
@@ -70,19 +90,21 @@ export function listPendingAccessors(db: Kysely<Database>, accountId: number, no
     .where((eb) => eb.or([eb('a.expires_at', 'is', null), eb('a.expires_at', '>', now)]))
     .orderBy('a.id')
     .execute();
+  return withProfiles(db, rows);
 }
 
 /** The accessors the account accepted: what others share with it. */
-export function listAccessorsSharedWith(db: Kysely<Database>, accountId: number): Promise<AccessorRow[]> {
-  return accessorView(db).where('a.user_with_access_id', '=', accountId).orderBy('a.id').execute();
+export async function listAccessorsSharedWith(db: Kysely<Database>, accountId: number): Promise<AccessorRow[]> {
+  return withProfiles(db, await accessorView(db).where('a.user_with_access_id', '=', accountId).orderBy('a.id').execute());
 }
 
 /** The accessor, when the account is its owner or the person invited. */
-export function findAccessor(db: Kysely<Database>, accountId: number, id: number): Promise<AccessorRow | undefined> {
-  return accessorView(db)
+export async function findAccessor(db: Kysely<Database>, accountId: number, id: number): Promise<AccessorRow | undefined> {
+  const row = await accessorView(db)
     .where('a.id', '=', id)
     .where((eb) => seenBy(eb, accountId))
     .executeTakeFirst();
+  return row && (await withProfiles(db, [row]))[0];
 }
 
 export interface AccessorHandle {
@@ -200,9 +222,55 @@ export async function updatePermissions(
   trx: Kysely<Database>,
   ownerAccountId: number,
   id: number,
-  changes: { can_write?: Flag; has_private_profile_access?: Flag; expires_at?: number | null; expiry_told_at?: null },
+  changes: {
+    can_write?: Flag;
+    has_private_profile_access?: Flag;
+    expires_at?: number | null;
+    expiry_told_at?: null;
+    profiles_chosen?: Flag;
+  },
 ): Promise<void> {
   await trx.updateTable('accessors').set(changes).where('id', '=', id).where('owner_account_id', '=', ownerAccountId).execute();
+}
+
+/**
+ * The profiles the accessor sees from now: `profiles` (ids of its app user's profiles, checked
+ * by the caller), or all of them (null). Written with `profiles_chosen` on the accessor's own
+ * row, so that what watches accessors (grants kept in memory) hears of it.
+ */
+export async function setAccessorProfiles(
+  trx: Kysely<Database>,
+  ownerAccountId: number,
+  id: number,
+  profiles: readonly number[] | null,
+): Promise<void> {
+  await trx.deleteFrom('accessor_profiles').where('accessor_id', '=', id).execute();
+  if (profiles !== null && profiles.length > 0) {
+    await trx
+      .insertInto('accessor_profiles')
+      .values(profiles.map((profile_id) => ({ accessor_id: id, profile_id })))
+      .execute();
+  }
+  await updatePermissions(trx, ownerAccountId, id, { profiles_chosen: profiles === null ? 0 : 1 });
+}
+
+/** Which of `ids` are not profiles of the app user (in the order given). */
+export async function foreignProfiles(
+  db: Kysely<Database>,
+  ownerAccountId: number,
+  appUserId: number,
+  ids: readonly number[],
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const found = await db
+    .selectFrom('profiles')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('app_user_id', '=', appUserId)
+    .where('account_id', '=', ownerAccountId)
+    .execute();
+  const own = new Set(found.map((row) => row.id));
+  return ids.filter((id) => !own.has(id));
 }
 
 /** Binds a pending accessor to the account; false when it is no longer pending. */

@@ -1,5 +1,5 @@
 // Accessor (docs/sharing.md): {id, url, email, accepted, can_write, has_private_profile_access,
-// expires_at, expired, created_at, app_user: {id, url, name}, user_with_access: {first_name,
+// expires_at, expired, profiles, created_at, app_user: {id, url, name}, user_with_access: {first_name,
 // last_name} | null}.
 import { Type, type Static } from 'typebox';
 import { Nullable, Url } from '../app-data/kernel/field-schemas.ts';
@@ -24,6 +24,11 @@ export const AccessorSchema = Type.Object({
   expired: Type.Boolean({
     description: 'true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it',
   }),
+  profiles: Nullable(
+    Type.Array(Type.Integer(), {
+      description: 'The only profiles shared (ascending ids), with what is under them; null: every profile the other fields allow',
+    }),
+  ),
   created_at: Type.String({ format: 'date-time' }),
   app_user: Type.Object({ id: Type.Integer(), url: Url, name: Type.String() }, { description: 'The app user shared' }),
   user_with_access: Nullable(
@@ -42,6 +47,15 @@ const Permissions = {
       Type.String({
         format: 'date-time',
         description: 'When the access ends: a future time; null (the default): until revoked. A later one re-grants an expired accessor',
+      }),
+    ),
+  ),
+  profiles: Type.Optional(
+    Nullable(
+      Type.Array(Type.Integer(), {
+        maxItems: 1000,
+        description:
+          "Ids of this app user's profiles: the accessor sees (and, with can_write, changes) only those and what is under them, besides the app user's emergency data and gallery; null (the default): every profile",
       }),
     ),
   ),
@@ -79,6 +93,8 @@ export interface AccessorRow {
   can_write: Flag;
   has_private_profile_access: Flag;
   expires_at: number | null;
+  /** The only profiles shared (ascending); null: all. */
+  profiles: readonly number[] | null;
   created_at: number;
   app_user_name: string;
   with_first_name: string | null;
@@ -95,6 +111,7 @@ export function toAccessor(ctx: AppContext, row: AccessorRow): Accessor {
     has_private_profile_access: row.has_private_profile_access === 1,
     expires_at: row.expires_at === null ? null : new Date(row.expires_at).toISOString(),
     expired: !grantLive(row.expires_at, ctx.clock.now()),
+    profiles: row.profiles === null ? null : [...row.profiles],
     created_at: new Date(row.created_at).toISOString(),
     app_user: { id: row.app_user_id, url: appUserUrl(ctx, row.app_user_id), name: row.app_user_name },
     user_with_access:

@@ -24,6 +24,7 @@ import {
   countAccessors,
   deleteAccessor,
   findAccessor,
+  foreignProfiles,
   hasAccepted,
   insertAccessor,
   isInvited,
@@ -33,8 +34,10 @@ import {
   listPendingAccessors,
   lockAccessor,
   lockOwnedAppUser,
+  setAccessorProfiles,
   updatePermissions,
 } from './accessor-queries.ts';
+import { isStorableId } from '../http/ids.ts';
 import { toAccessor, type Accessor, type AccessorChanges, type AccessorInput } from './accessor-schemas.ts';
 import { checkInvitationsPerAccount, queueAcceptedNotice, queueInvitation } from './invitation-mail.ts';
 import { recordActivity } from '../activity/activity-events.ts';
@@ -57,6 +60,24 @@ function expiryAt(value: string | null, now: number): number | null {
   if (at <= now) throw fieldError('expires_at', EXPIRY_IN_PAST);
   if (at >= LATEST_EXPIRY) throw fieldError('expires_at', EXPIRY_TOO_FAR);
   return at;
+}
+
+/**
+ * `profiles` as written, checked against the app user's profiles (400 under `profiles` for any
+ * other id), without repeats, ascending; null: every profile.
+ */
+async function checkedProfiles(
+  trx: Kysely<Database>,
+  ownerAccountId: number,
+  appUserId: number,
+  profiles: readonly number[] | null,
+): Promise<number[] | null> {
+  if (profiles === null) return null;
+  const ids = [...new Set(profiles)].sort((a, b) => a - b);
+  const notOwn = new Set(await foreignProfiles(trx, ownerAccountId, appUserId, ids.filter(isStorableId)));
+  const foreign = ids.filter((id) => !isStorableId(id) || notOwn.has(id));
+  if (foreign.length > 0) throw fieldError('profiles', `Not profiles of this app user: ${foreign.join(', ')}.`);
+  return ids;
 }
 
 const ACCESSOR_INDEX: UniqueIndex = { name: 'accessors_app_user_email', columns: 'accessors.app_user_id, accessors.email_lower' };
@@ -128,7 +149,9 @@ export async function createAccessor(
     enforceQuota(await countAccessors(trx, appUserId), 1, ctx.config.quotas.accessorsPerUser, 'accessors per app user');
     await checkInvitationsPerAccount(ctx, trx, ownerAccountId);
     await claimKey(ctx, trx, terms.idempotencyKey);
+    const profiles = await checkedProfiles(trx, ownerAccountId, appUserId, input.profiles ?? null);
     const id = await insertAccessor(trx, { appUserId, ownerAccountId, email: input.email, canWrite, privateAccess, expiresAt, now });
+    if (profiles !== null) await setAccessorProfiles(trx, ownerAccountId, id, profiles);
     await accessorEvent(
       ctx,
       trx,
@@ -137,7 +160,7 @@ export async function createAccessor(
       ownerAccountId,
     );
     await queueInvitation(ctx, trx, { ownerAccountId, email: input.email, appUserName: appUser.name, canWrite });
-    return { id, appUserName: appUser.name };
+    return { id, appUserName: appUser.name, profiles };
   });
   ctx.outbox.wake();
   return toAccessor(ctx, {
@@ -149,6 +172,7 @@ export async function createAccessor(
     can_write: canWrite ? 1 : 0,
     has_private_profile_access: privateAccess ? 1 : 0,
     expires_at: expiresAt,
+    profiles: created.profiles,
     created_at: now,
     app_user_name: created.appUserName,
     with_first_name: null,
@@ -203,10 +227,10 @@ export async function changeAccessor(
         : { has_private_profile_access: changes.has_private_profile_access ? (1 as const) : (0 as const) }),
       ...expiry,
     };
-    if (Object.keys(set).length > 0) {
-      await updatePermissions(trx, accountId, id, set);
-      await accessorEvent(ctx, trx, held, 'changed', accountId);
-    }
+    const profiles = changes.profiles === undefined ? undefined : await checkedProfiles(trx, accountId, held.app_user_id, changes.profiles);
+    if (Object.keys(set).length > 0) await updatePermissions(trx, accountId, id, set);
+    if (profiles !== undefined) await setAccessorProfiles(trx, accountId, id, profiles);
+    if (Object.keys(set).length > 0 || profiles !== undefined) await accessorEvent(ctx, trx, held, 'changed', accountId);
   });
   return getAccessor(ctx, caller, id);
 }

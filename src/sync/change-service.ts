@@ -10,6 +10,12 @@
 // trigger), so it arrives whole. A media resource used only in private profiles is private in
 // the same way (migration 0028): its own rows say whether it was hidden before, and a change of
 // its privacy is logged as an upsert of it.
+//
+// For an accessor limited to some profiles, the others do not exist either: nothing under them
+// is sent, nor their deletions. When the list has lost profiles since the cursor, the page
+// begins with the deletion of each one lost (that the accessor could see); a list that has
+// gained profiles refuses the cursor (410), as any other change of view does.
+import { listProfiles } from '../app-data/profile-queries.ts';
 import { requireAppUser, type Access } from '../app-data/kernel/access.ts';
 import type { AppContext } from '../context.ts';
 import type { SyncedType } from '../db/synced-types.ts';
@@ -17,6 +23,7 @@ import { gone } from '../errors.ts';
 import { keyOf, loadCurrent } from './change-data.ts';
 import { changesAfter, newestChangeId, profilePrivacy, sweptThrough, type ChangeRow } from './change-queries.ts';
 import { openCursor, sealCursor, viewOf } from './cursor.ts';
+import { sameProfiles } from '../auth/grants.ts';
 
 export const PAGE_SIZE = 500;
 
@@ -58,15 +65,31 @@ export async function currentChangeId(ctx: AppContext, access: Access, appUserId
   return newest ?? (await sweptThrough(ctx.db.kysely));
 }
 
+/** Where a client resumes: after `changeId`, having first deleted the profiles `lost` (a narrowed share). */
+export interface Resume {
+  changeId: number;
+  lost: Change[];
+}
+
 /** The change id `since` names, checked against the caller's view and what is kept (410 otherwise). */
-export async function checkedSince(ctx: AppContext, access: Access, appUserId: number, since: string): Promise<number> {
-  const changeId = openCursor(ctx.secrets.cursors, since, appUserId, viewOf(access));
-  if (changeId === undefined) throw gone(STALE_CURSOR);
+export async function checkedSince(ctx: AppContext, access: Access, appUserId: number, since: string): Promise<Resume> {
+  const opened = openCursor(ctx.secrets.cursors, since, appUserId, viewOf(access));
+  if (opened === undefined) throw gone(STALE_CURSOR);
+  const { changeId } = opened;
   const [horizon, newest] = await Promise.all([sweptThrough(ctx.db.kysely), newestChangeId(ctx.db.kysely, access.accountId, appUserId)]);
   // What currentChangeId answers, from the horizon already read.
   const current = newest ?? horizon;
   if (changeId < horizon || changeId > current) throw gone(STALE_CURSOR);
-  return changeId;
+  return { changeId, lost: await profilesLost(ctx, access, appUserId, opened.profiles) };
+}
+
+/** The deletions of the profiles the caller saw under `before` (a cursor's list) and no longer sees; 410 when it sees more now. */
+async function profilesLost(ctx: AppContext, access: Access, appUserId: number, before: readonly number[] | null): Promise<Change[]> {
+  const now = access.profiles;
+  if (sameProfiles(before, now)) return [];
+  if (now === null || (before !== null && now.some((id) => !before.includes(id)))) throw gone(STALE_CURSOR);
+  const seen = await listProfiles(ctx.db.kysely, access.accountId, appUserId, access.seesPrivate, before);
+  return seen.filter((profile) => !now.includes(profile.id)).map((profile) => ({ type: 'profile', id: profile.id, op: 'delete' }));
 }
 
 /** GET /app/users/{id}/changes/: without `since`, the current cursor and nothing else. */
@@ -75,15 +98,19 @@ export async function changesSince(ctx: AppContext, access: Access, appUserId: n
   const view = viewOf(access);
   if (since === undefined) {
     const changeId = await currentChangeId(ctx, access, appUserId);
-    return { cursor: sealCursor(ctx.secrets.cursors, { appUserId, view, changeId }), changes: [], has_more: false };
+    return {
+      cursor: sealCursor(ctx.secrets.cursors, { appUserId, view, changeId, profiles: access.profiles }),
+      changes: [],
+      has_more: false,
+    };
   }
-  const after = await checkedSince(ctx, access, appUserId, since);
+  const { changeId: after, lost } = await checkedSince(ctx, access, appUserId, since);
   const rows = await changesAfter(ctx.db.kysely, access.accountId, appUserId, after, PAGE_SIZE + 1);
   const page = rows.slice(0, PAGE_SIZE);
   const last = page.at(-1);
   return {
-    cursor: sealCursor(ctx.secrets.cursors, { appUserId, view, changeId: last ? last.id : after }),
-    changes: (await changesOf(ctx, access, appUserId, page)).map((placed) => placed.change),
+    cursor: sealCursor(ctx.secrets.cursors, { appUserId, view, changeId: last ? last.id : after, profiles: access.profiles }),
+    changes: [...lost, ...(await changesOf(ctx, access, appUserId, page)).map((placed) => placed.change)],
     has_more: rows.length > PAGE_SIZE,
   };
 }
@@ -122,8 +149,12 @@ export async function changesOf(ctx: AppContext, access: Access, appUserId: numb
 
   const changes: Placed[] = [];
   const push = (change: Change, row: ChangeRow) => changes.push({ change, at: row.id });
+  const listed = access.profiles;
+  /** Whether the profile an object is or lies under exists for the caller (null: it lies under none). */
+  const inList = (profileId: number | null) => listed === null || profileId === null || listed.includes(profileId);
   for (const row of latest) {
     const tombstone: Change = { type: row.type, id: row.object_id, op: 'delete' };
+    if (!inList(row.type === 'profile' ? row.object_id : row.profile_id)) continue;
     if (row.op === 'delete') {
       if (!access.seesPrivate && PRIVACY[row.type] === 'by_itself' && !seenBefore(row)) continue;
       if (privacy && underProfile(row.type) && !deleteSeen(row, privacy)) continue;
@@ -133,6 +164,7 @@ export async function changesOf(ctx: AppContext, access: Access, appUserId: numb
     const now = current.get(keyOf(row.type, row.object_id));
     // Gone since: its own tombstone follows, or its parent's did.
     if (!now) continue;
+    if (!inList(row.type === 'profile' ? row.object_id : now.profileId)) continue;
     const underPrivate = privacy !== undefined && now.profileId !== null && privacy.get(now.profileId) === true;
     if (!access.seesPrivate && (now.inPrivate || underPrivate)) {
       if (PRIVACY[row.type] === 'by_itself' && seenBefore(row)) push(tombstone, row);

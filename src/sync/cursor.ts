@@ -8,7 +8,9 @@
 // What an accessor is sent depends on their access (private profiles, write permission shown in
 // the app user): a cursor taken under another view no longer fits the client's copy, so it is
 // refused (410) and the client reads everything again; so is one for another app user, or one
-// altered.
+// altered. An accessor limited to some profiles has their list sealed in the cursor too: when
+// the list has since lost profiles, the next page begins with their deletions (change-service.ts);
+// when it has gained some, the cursor is refused, for the client lacks them.
 import type { Access } from '../app-data/kernel/access.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 
@@ -16,7 +18,12 @@ export interface Cursor {
   appUserId: number;
   view: string;
   changeId: number;
+  /** The only profiles the view showed (Access.profiles); null: all of them. */
+  profiles: readonly number[] | null;
 }
+
+/** What a cursor opens to. */
+export type Position = Pick<Cursor, 'changeId' | 'profiles'>;
 
 /** o: the owner; r or w: an accessor reading or writing, with p when they see private profiles. */
 export function viewOf(access: Access): string {
@@ -25,24 +32,33 @@ export function viewOf(access: Access): string {
 }
 
 const POSITION_DIGITS = 16;
-const POSITION = new RegExp(`^\\d{${POSITION_DIGITS}}$`);
-/** What SecretBox.seal gives for a position: anything else is refused before any work. */
-const SEALED = /^v1\.[0-9a-f]{8}\.[\w-]{16}\.[\w-]{43}$/;
+/** The position, then `:` and the profiles' ids joined by `.` when the view showed only those. */
+const POSITION = new RegExp(`^(\\d{${POSITION_DIGITS}})(?::((?:\\d+(?:\\.\\d+)*)?))?$`);
+/** What SecretBox.seal gives for a position (with up to 1,000 profiles): anything else is refused before any work. */
+const SEALED = /^v1\.[0-9a-f]{8}\.[\w-]{16}\.[\w-]{43,22000}$/;
 
 const contextOf = (appUserId: number, view: string) => `change-cursor.${appUserId}.${view}`;
 
 export function sealCursor(box: SecretBox, cursor: Cursor): string {
-  return box.seal(String(cursor.changeId).padStart(POSITION_DIGITS, '0'), contextOf(cursor.appUserId, cursor.view));
+  const position = String(cursor.changeId).padStart(POSITION_DIGITS, '0');
+  const profiles = cursor.profiles === null ? '' : `:${cursor.profiles.join('.')}`;
+  return box.seal(position + profiles, contextOf(cursor.appUserId, cursor.view));
 }
 
-/** The change id `text` holds, or undefined unless this service sealed it for this app user and view. */
-export function openCursor(box: SecretBox, text: string, appUserId: number, view: string): number | undefined {
+/** The position `text` holds, or undefined unless this service sealed it for this app user and view. */
+export function openCursor(box: SecretBox, text: string, appUserId: number, view: string): Position | undefined {
   if (!SEALED.test(text)) return undefined;
-  let position: string;
+  let opened: string;
   try {
-    position = box.open(text, contextOf(appUserId, view));
+    opened = box.open(text, contextOf(appUserId, view));
   } catch {
     return undefined;
   }
-  return POSITION.test(position) ? Number(position) : undefined;
+  const match = POSITION.exec(opened);
+  if (!match) return undefined;
+  const [, changeId, profiles] = match;
+  return {
+    changeId: Number(changeId),
+    profiles: profiles === undefined ? null : profiles === '' ? [] : profiles.split('.').map(Number),
+  };
 }

@@ -13,10 +13,15 @@ import type { AppContext } from '../context.ts';
 import { clientNetwork } from '../auth/client-network.ts';
 import { rateLimited } from '../errors.ts';
 import { changesAfter } from './change-queries.ts';
-import { changesOf, PAGE_SIZE } from './change-service.ts';
+import { type Change, changesOf, PAGE_SIZE } from './change-service.ts';
 import { listenForCommits } from './commit-signals.ts';
 import { sealCursor } from './cursor.ts';
 import { streamStillAllowed, type StreamHolder } from './stream-queries.ts';
+
+/** One change as a stream sends it, under its cursor. */
+export function event(cursor: string, change: Pick<Change, 'type' | 'id' | 'op'>): string {
+  return `id: ${cursor}\ndata: ${JSON.stringify({ type: change.type, id: change.id, op: change.op })}\n\n`;
+}
 
 /** A client that reads slower than its events come: past this much unsent, its stream ends (it resumes from its last event). */
 const MAX_UNSENT_BYTES = 1 << 20;
@@ -91,7 +96,8 @@ class LiveStream {
 
   async #send(shared: Shared): Promise<void> {
     for (;;) {
-      const key = `${this.start.holder.appUserId}|${this.start.view}|${this.#after}`;
+      // The view and the profiles it shows decide what is sent: only streams alike in both share a read.
+      const key = `${this.start.holder.appUserId}|${this.start.view}|${this.start.access.profiles?.join('.') ?? '*'}|${this.#after}`;
       let read = shared.get(key);
       if (!read) {
         read = this.#read(this.#after);
@@ -113,7 +119,7 @@ class LiveStream {
     if (rows.length === 0) return { lastId: undefined, full: false, events: '' };
     let events = '';
     for (const { change, at } of await changesOf(ctx, access, appUserId, rows)) {
-      events += `id: ${sealCursor(ctx.secrets.cursors, { appUserId, view, changeId: at })}\ndata: ${JSON.stringify({ type: change.type, id: change.id, op: change.op })}\n\n`;
+      events += event(sealCursor(ctx.secrets.cursors, { appUserId, view, changeId: at, profiles: access.profiles }), change);
     }
     return { lastId: rows.at(-1)!.id, full: rows.length === PAGE_SIZE, events };
   }

@@ -8,8 +8,8 @@ import { errors } from '../http/error-schemas.ts';
 import type { App } from '../http/types.ts';
 import { requireAppUser } from '../app-data/kernel/access.ts';
 import { checkedSince, currentChangeId } from './change-service.ts';
-import { viewOf } from './cursor.ts';
-import { EventHub } from './event-hub.ts';
+import { sealCursor, viewOf } from './cursor.ts';
+import { event, EventHub } from './event-hub.ts';
 
 /** How long a client waits before reconnecting after the stream ends (the EventSource `retry` field). */
 const RETRY_MS = 2_000;
@@ -50,9 +50,9 @@ export function registerEventRoutes(app: App, ctx: AppContext): EventHub {
         const caller = callerOf(request);
         requireAppUser(access, appUserId);
         const lastEventId = request.headers['last-event-id'];
-        const after =
+        const { changeId: after, lost } =
           lastEventId === undefined
-            ? await currentChangeId(ctx, access, appUserId)
+            ? { changeId: await currentChangeId(ctx, access, appUserId), lost: [] }
             : await checkedSince(ctx, access, appUserId, lastEventId);
         hub.admit(caller.accountId, request.ip);
         reply.hijack();
@@ -66,10 +66,16 @@ export function registerEventRoutes(app: App, ctx: AppContext): EventHub {
           connection: 'close',
         });
         reply.raw.write(`retry: ${RETRY_MS}\n: connected\n\n`);
+        // A share narrowed since Last-Event-ID: the profiles it lost go first, under the cursor it resumes from.
+        if (lost.length > 0) {
+          const cursor = sealCursor(ctx.secrets.cursors, { appUserId, view: viewOf(access), changeId: after, profiles: access.profiles });
+          reply.raw.write(lost.map((change) => event(cursor, change)).join(''));
+        }
         const grant = access.grant && {
           accessorId: access.grant.accessorId,
           canWrite: access.grant.canWrite,
           privateAccess: access.grant.privateAccess,
+          profiles: access.grant.profiles,
         };
         hub.add({
           holder: { tokenId: caller.tokenId, callerAccountId: caller.accountId, appUserId, grant },

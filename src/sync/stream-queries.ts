@@ -1,7 +1,7 @@
 // Whether a live stream may go on: its token still there, and the caller's access to the app
 // user what it was when the stream began.
 import type { Kysely } from 'kysely';
-import { currentGrant, grantSees } from '../auth/grants.ts';
+import { currentGrant, grantSees, sameProfiles } from '../auth/grants.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface StreamHolder {
@@ -9,7 +9,7 @@ export interface StreamHolder {
   callerAccountId: number;
   appUserId: number;
   /** The accessor the stream runs under, with its rights then; null for the owner. */
-  grant: { accessorId: number; canWrite: boolean; privateAccess: boolean } | null;
+  grant: { accessorId: number; canWrite: boolean; privateAccess: boolean; profiles: readonly number[] | null } | null;
 }
 
 /** `now`: an accessor past its expiry ends the stream as a revocation does. */
@@ -36,8 +36,9 @@ export async function streamStillAllowed(db: Kysely<Database>, holder: StreamHol
   return (
     grant !== undefined &&
     grant.accessorAccountId === holder.callerAccountId &&
-    grantSees(grant, { app_user_id: holder.appUserId, in_private: 0 }) &&
+    grantSees(grant, { app_user_id: holder.appUserId, in_private: 0, profile_id: null }) &&
     grant.canWrite === holder.grant.canWrite &&
-    grant.privateAccess === holder.grant.privateAccess
+    grant.privateAccess === holder.grant.privateAccess &&
+    sameProfiles(grant.profiles, holder.grant.profiles)
   );
 }

@@ -271,6 +271,46 @@ describe('the activity log of an app user', () => {
     assert.equal(events[11]!.object?.name, 'Card');
   });
 
+  test("a link's end date is an expiry in the log, by the service at that time, once; a later end date is recorded again", async () => {
+    const MINUTE = 60_000;
+    // The pass runs when the test says (runOnce), not on its timer.
+    await server.server.linkExpiry.stop();
+    const since = await lastId();
+    const end = server.clock.now() + MINUTE;
+    const link = await server.request('POST', `/app/users/${owner.appUserId}/emergency-links/`, {
+      token: owner.token,
+      body: { label: 'Bracelet', expires_at: new Date(end).toISOString() },
+    });
+    assert.equal(link.status, 201, link.text);
+    assert.equal(await server.server.linkExpiry.runOnce(), 0, 'not before its end');
+    server.clock.advance(MINUTE);
+    assert.equal(await server.server.linkExpiry.runOnce(), 1);
+    assert.equal(await server.server.linkExpiry.runOnce(), 0, 'recorded once');
+    const expired = (await eventsSince(since)).filter((e) => e.action === 'expired');
+    assert.equal(expired.length, 1);
+    assert.equal(expired[0]!.actor, null, 'ended by the service, not by someone');
+    assert.deepEqual(expired[0]!.object, { type: 'emergency_link', id: link.body.id, name: 'Bracelet' });
+    assert.equal(expired[0]!.at, new Date(end).toISOString(), 'at its end date');
+
+    const later = server.clock.now() + MINUTE;
+    const patched = await server.request('PATCH', `/app/emergency-links/${link.body.id}/`, {
+      token: owner.token,
+      body: { expires_at: new Date(later).toISOString() },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    server.clock.advance(MINUTE);
+    assert.equal(await server.server.linkExpiry.runOnce(), 1, 'its next end is recorded too');
+    assert.equal((await eventsSince(since)).filter((e) => e.action === 'expired').length, 2);
+    // Nothing to record for a link revoked before its end.
+    const revoked = await server.request('POST', `/app/users/${owner.appUserId}/emergency-links/`, {
+      token: owner.token,
+      body: { label: 'Old card', expires_at: new Date(server.clock.now() + MINUTE).toISOString() },
+    });
+    assert.equal((await server.request('DELETE', `/app/emergency-links/${revoked.body.id}/`, { token: owner.token })).status, 204);
+    server.clock.advance(MINUTE);
+    assert.equal(await server.server.linkExpiry.runOnce(), 0);
+  });
+
   test('deleting the app user deletes its events', async () => {
     const gone = await createOwner(server);
     const helper = await createOwner(server);

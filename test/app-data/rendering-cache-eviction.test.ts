@@ -67,10 +67,10 @@ describe('rendering cache bookkeeping', () => {
   test('whom a rendering was made for is kept with it; a read without a stamp the caller may have drops it', () => {
     const cache = new RenderingCache(400, 3_600_000);
     const stamp = cache.stamp(v(1), NOW);
-    cache.set('p|8', { accessorId: 3, seen: { app_user_id: 5, in_private: 0 } }, stamp, body(100), '"t"');
+    cache.set('p|8', { accessorId: 3, seen: { app_user_id: 5, in_private: 0, profile_id: null } }, stamp, body(100), '"t"');
     assert.deepEqual((({ accessorId, seen }) => ({ accessorId, seen }))(cache.viewerOf('p|8')!), {
       accessorId: 3,
-      seen: { app_user_id: 5, in_private: 0 },
+      seen: { app_user_id: 5, in_private: 0, profile_id: null },
     });
     assert.equal(cache.get('p|8', undefined), undefined);
     assert.equal(cache.viewerOf('p|8'), undefined);

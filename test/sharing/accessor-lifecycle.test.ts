@@ -154,6 +154,7 @@ describe('accessors over the accounts’ lives', () => {
       'has_private_profile_access',
       'expires_at',
       'expired',
+      'profiles',
       'created_at',
       'app_user',
       'user_with_access',

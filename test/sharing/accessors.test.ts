@@ -27,6 +27,7 @@ const ACCESSOR_KEYS = [
   'has_private_profile_access',
   'expires_at',
   'expired',
+  'profiles',
   'created_at',
   'app_user',
   'user_with_access',

@@ -17,17 +17,20 @@ export interface Location {
    * by image items in private profiles (`media_resources.in_private`, kept by triggers).
    */
   in_private: number;
+  /** The profile it is or lies under; null for what the app user holds outside profiles (an accessor may be limited to some profiles). */
+  profile_id: number | null;
 }
 
 type Db = Kysely<Database>;
 
-const underProfile = (db: Db) => db.selectFrom('profiles as p').select(['p.account_id', 'p.app_user_id', 'p.is_private as in_private']);
+const underProfile = (db: Db) =>
+  db.selectFrom('profiles as p').select(['p.account_id', 'p.app_user_id', 'p.is_private as in_private', 'p.id as profile_id']);
 
 /** What an app user holds directly (no profile above it), but media: never private. */
 function underAppUser(db: Db, table: 'emergency_items' | 'emergency_contacts' | 'emergency_links', id: number) {
   return db
     .selectFrom(table)
-    .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private')])
+    .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private'), sql<null>`null`.as('profile_id')])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -52,7 +55,11 @@ const LOCATE: Record<Kind, (db: Db, id: number) => Promise<Location | undefined>
   emergency_item: (db, id) => underAppUser(db, 'emergency_items', id),
   emergency_contact: (db, id) => underAppUser(db, 'emergency_contacts', id),
   media_resource: (db, id) =>
-    db.selectFrom('media_resources').select(['account_id', 'app_user_id', 'in_private']).where('id', '=', id).executeTakeFirst(),
+    db
+      .selectFrom('media_resources')
+      .select(['account_id', 'app_user_id', 'in_private', sql<null>`null`.as('profile_id')])
+      .where('id', '=', id)
+      .executeTakeFirst(),
   // Owner only (emergency/): located so that an accessor of its app user hears 403, not 404.
   emergency_link: (db, id) => underAppUser(db, 'emergency_links', id),
 };

@@ -43,6 +43,8 @@ export interface Access {
   mayWrite: boolean;
   /** Whether private profiles, and what is under them, exist for the caller. */
   seesPrivate: boolean;
+  /** The only profiles that exist for the caller (an accessor limited to some); null: all of them. */
+  profiles: readonly number[] | null;
   /** The accessor that media file URLs are signed for (they stop working when it ends); null for the owner. */
   accessorId: number | null;
 }
@@ -64,7 +66,7 @@ async function readNoted(caller: Caller, grant: Grant, access: Access, need: Nee
 
 /** The owner's access to their own data (`appUserId`: when already known). */
 export function ownerAccess(accountId: number, appUserId: number | null = null): Access {
-  return { accountId, appUserId, grant: null, mayWrite: true, seesPrivate: true, accessorId: null };
+  return { accountId, appUserId, grant: null, mayWrite: true, seesPrivate: true, profiles: null, accessorId: null };
 }
 
 function accessorAccess(grant: Grant, need: Need): Access {
@@ -76,6 +78,7 @@ function accessorAccess(grant: Grant, need: Need): Access {
     grant,
     mayWrite: grant.canWrite,
     seesPrivate: grant.privateAccess,
+    profiles: grant.profiles,
     accessorId: grant.accessorId,
   };
 }

@@ -7175,6 +7175,7 @@ export interface operations {
                         expires_at: string | null;
                         /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
                         expired: boolean;
+                        profiles: number[] | null;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7277,6 +7278,7 @@ export interface operations {
                     /** @description Sees private profiles (default false) */
                     has_private_profile_access?: boolean;
                     expires_at?: string | null;
+                    profiles?: number[] | null;
                 };
             };
         };
@@ -7302,6 +7304,7 @@ export interface operations {
                         expires_at: string | null;
                         /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
                         expired: boolean;
+                        profiles: number[] | null;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7441,6 +7444,7 @@ export interface operations {
                         expires_at: string | null;
                         /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
                         expired: boolean;
+                        profiles: number[] | null;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7524,6 +7528,7 @@ export interface operations {
                         expires_at: string | null;
                         /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
                         expired: boolean;
+                        profiles: number[] | null;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7613,6 +7618,7 @@ export interface operations {
                         expires_at: string | null;
                         /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
                         expired: boolean;
+                        profiles: number[] | null;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7765,6 +7771,7 @@ export interface operations {
                     /** @description Sees private profiles (default false) */
                     has_private_profile_access?: boolean;
                     expires_at?: string | null;
+                    profiles?: number[] | null;
                     /** @description Cannot be changed: invite the new address and delete this accessor instead. */
                     email?: string;
                 };
@@ -7792,6 +7799,7 @@ export interface operations {
                         expires_at: string | null;
                         /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
                         expired: boolean;
+                        profiles: number[] | null;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
@@ -7921,6 +7929,7 @@ export interface operations {
                         expires_at: string | null;
                         /** @description true once expires_at has passed: the accessor grants nothing until its owner sets a later expires_at or deletes it */
                         expired: boolean;
+                        profiles: number[] | null;
                         /** Format: date-time */
                         created_at: string;
                         /** @description The app user shared */
