@@ -153,7 +153,9 @@ export async function changeEmergencyLink(
       if (Object.keys(values).length > 0) await updateEmergencyLink(trx, accountId, id, values);
       await setLinkChoices(trx, id, choices);
       const changed = await reload(trx, accountId, id);
-      await linkEvent(ctx, trx, accountId, changed, 'changed');
+      // A PATCH that names nothing to change changes nothing: no event.
+      const named = Object.keys(values).length > 0 || choices.items !== undefined || choices.contacts !== undefined;
+      if (named) await linkEvent(ctx, trx, accountId, changed, 'changed');
       return changed;
     },
   );

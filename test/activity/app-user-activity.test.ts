@@ -248,6 +248,8 @@ describe('the activity log of an app user', () => {
       (await server.request('PATCH', `/app/emergency-links/${link.body.id}/`, { token: owner.token, body: { label: 'Card' } })).status,
       200,
     );
+    // A PATCH naming nothing changes nothing, and is no event.
+    assert.equal((await server.request('PATCH', `/app/emergency-links/${link.body.id}/`, { token: owner.token, body: {} })).status, 200);
     assert.equal((await server.request('DELETE', `/app/emergency-links/${link.body.id}/`, { token: owner.token })).status, 204);
 
     const events = (await eventsSince(since)).reverse();
