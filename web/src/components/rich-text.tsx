@@ -21,9 +21,20 @@ export function Rich({ k, values, parts }: { k: MessageKey; values?: MessageValu
 
 /**
  * A control's words: `shown` is seen, `heard` is its whole accessible name ("Delete" seen,
- * "Delete entry Bread" heard), each a sentence of its own in the catalogue.
+ * "Delete entry Bread" heard), each a sentence of its own in the catalogue. When the name
+ * starts with the word seen (English, mostly), the rest is added unseen, so the control's text
+ * is its name ("Delete<hidden> entry Bread</hidden>"); otherwise ("Listenpunkt Bread löschen")
+ * the word seen is hidden from screen readers and the name said instead.
  */
 export function Named({ shown, heard }: { shown: string; heard: string }) {
+  if (heard.startsWith(shown)) {
+    return (
+      <>
+        {shown}
+        <Hidden>{heard.slice(shown.length)}</Hidden>
+      </>
+    );
+  }
   return (
     <>
       <span aria-hidden="true">{shown}</span>
