@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ApiResult } from '../api/client.ts';
 import { type Problems, problemsOf, UNREACHABLE } from '../api/problems.ts';
 import type { ActivityEvent } from '../api/types.ts';
+import { currentLanguage, formatDateTime, t } from '../i18n/language.ts';
 import { Loading } from './page.tsx';
 
 type Page = { events: ActivityEvent[]; next: string | null };
@@ -17,12 +18,12 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60_000],
 ];
 
-/** "3 hours ago", "just now". */
+/** "3 hours ago", "just now", in the reader's language. */
 export function relativeTime(iso: string, now = Date.now()): string {
   const ago = now - Date.parse(iso);
-  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  const format = new Intl.RelativeTimeFormat(currentLanguage(), { numeric: 'auto' });
   for (const [unit, ms] of UNITS) if (Math.abs(ago) >= ms) return format.format(-Math.round(ago / ms), unit);
-  return 'just now';
+  return t('data.activity.justNow');
 }
 
 /** The `before` of a page's `next` URL. */
@@ -73,14 +74,14 @@ export function ActivityList({
       </div>
     );
   if (!events) return <Loading />;
-  if (events.length === 0) return <p class="muted">Nothing yet.</p>;
+  if (events.length === 0) return <p class="muted">{t('data.activity.nothingYet')}</p>;
   return (
     <>
       <ol class="activity" aria-label={caption}>
         {events.map((event) => (
           <li key={event.id}>
             <span>{sentence(event)}</span>{' '}
-            <time class="muted" dateTime={event.at} title={new Date(event.at).toLocaleString()}>
+            <time class="muted" dateTime={event.at} title={formatDateTime(event.at)}>
               {relativeTime(event.at)}
             </time>
           </li>
@@ -89,7 +90,7 @@ export function ActivityList({
       {next && (
         <p>
           <button type="button" disabled={busy} onClick={() => more(beforeOf(next))}>
-            Show older
+            {t('data.activity.showOlder')}
           </button>
         </p>
       )}
@@ -97,23 +98,33 @@ export function ActivityList({
   );
 }
 
-/** Who did it, as a person reads it: the accessor's name, "You", "An operator". */
+/** Who did it, as a person reads it: the accessor's name, "You", "The service's operators". */
 export function actorName(event: ActivityEvent): string {
   const actor = event.actor;
-  if (!actor) return 'The service';
-  if (actor.kind === 'owner') return 'You';
-  if (actor.kind === 'operator') return "The service's operators";
-  if (actor.kind === 'emergency_link') return `Your emergency link '${actor.name ?? ''}'`;
-  return actor.name || 'Someone you share with';
+  if (!actor) return t('data.activity.actor.service');
+  if (actor.kind === 'owner') return t('data.activity.actor.you');
+  if (actor.kind === 'operator') return t('data.activity.actor.operators');
+  if (actor.kind === 'emergency_link') return t('data.activity.actor.emergencyLink', { name: actor.name ?? '' });
+  return actor.name || t('data.activity.actor.someone');
 }
 
-/** An operator's action on the account, as a sentence's predicate. */
-export const OPERATOR: Record<string, string> = {
-  disabled: 'disabled your account',
-  enabled: 'enabled your account again',
-  second_factor_off: 'turned off your two-step sign-in',
-  verification_resent: 'sent new verification e-mails',
-  sessions_ended: 'signed your account out everywhere',
-  operator_granted: 'made your account an operator',
-  operator_revoked: 'took the operator role from your account',
-};
+/** An operator's action on the account, as a whole sentence ("The service's operators disabled your account."). */
+export function operatorSentence(event: ActivityEvent): string {
+  switch (event.action) {
+    case 'disabled':
+      return t('data.activity.operator.disabled');
+    case 'enabled':
+      return t('data.activity.operator.enabled');
+    case 'second_factor_off':
+      return t('data.activity.operator.secondFactorOff');
+    case 'verification_resent':
+      return t('data.activity.operator.verificationResent');
+    case 'sessions_ended':
+      return t('data.activity.operator.sessionsEnded');
+    case 'operator_granted':
+      return t('data.activity.operator.operatorGranted');
+    case 'operator_revoked':
+      return t('data.activity.operator.operatorRevoked');
+  }
+  return t('data.activity.operator.other', { action: event.action });
+}

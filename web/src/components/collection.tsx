@@ -7,16 +7,18 @@ import type { ApiResult } from '../api/client.ts';
 import { useAction } from '../hooks/use-action.ts';
 import type { Loaded } from '../hooks/use-load.ts';
 import { useStatusLine } from '../status-line.tsx';
+import { t } from '../i18n/language.ts';
 import { Form, Submit } from './form.tsx';
-import { Hidden, Loading } from './page.tsx';
+import { Loading } from './page.tsx';
 import { ConfirmButton } from './confirm-button.tsx';
+import { Named } from './rich-text.tsx';
 
-interface Named {
+interface WithName {
   id: number;
   name: string;
 }
 
-export interface CollectionProps<T extends Named> {
+export interface CollectionProps<T extends WithName> {
   /** Prefixes the ids of the section's heading and of its add form. */
   id: string;
   heading: string;
@@ -34,7 +36,7 @@ export interface CollectionProps<T extends Named> {
   submitLabel: string;
 }
 
-export function Collection<T extends Named>(props: CollectionProps<T>) {
+export function Collection<T extends WithName>(props: CollectionProps<T>) {
   const { list } = props;
   const addAction = useAction();
   const removeAction = useAction();
@@ -43,13 +45,13 @@ export function Collection<T extends Named>(props: CollectionProps<T>) {
     const done = await addAction.run(() => props.create(data));
     if (done) {
       form.reset();
-      status.say(`${done.data.name} added.`);
+      status.say(t('data.collection.added', { name: done.data.name }));
       list.reload();
     }
   }
   async function remove(entry: T) {
     if (await removeAction.run(() => props.remove(entry.id))) {
-      status.say(`${entry.name} is deleted.`);
+      status.say(t('data.collection.deleted', { name: entry.name }));
       list.reload();
     }
   }
@@ -72,12 +74,12 @@ export function Collection<T extends Named>(props: CollectionProps<T>) {
               {props.canWrite && (
                 <ConfirmButton
                   small
-                  question={`Delete ${entry.name}?`}
-                  confirm="Yes, delete it"
+                  question={t('data.collection.deleteQuestion', { name: entry.name })}
+                  confirm={t('data.yesDelete')}
                   disabled={removeAction.busy}
                   onConfirm={() => remove(entry)}
                 >
-                  Delete<Hidden> {entry.name}</Hidden>
+                  <Named shown={t('data.delete')} heard={t('data.collection.deleteNamed', { name: entry.name })} />
                 </ConfirmButton>
               )}
             </li>

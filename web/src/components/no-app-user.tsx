@@ -1,5 +1,7 @@
 import type { Problems } from '../api/problems.ts';
+import { t } from '../i18n/language.ts';
 import { Loading } from './page.tsx';
+import { Rich } from './rich-text.tsx';
 
 /** What a page needing the app user shows while it loads, fails, or does not exist yet. */
 export function AppUserMissing({ user, problems }: { user: null | undefined; problems: Problems | undefined }) {
@@ -14,7 +16,7 @@ export function AppUserMissing({ user, problems }: { user: null | undefined; pro
   if (user === undefined) return <Loading />;
   return (
     <p>
-      Start on <a href="/data">Your data</a> first: save your name there.
+      <Rich k="data.noAppUser.start" parts={{ link: <a href="/data">{t('data.yourData')}</a> }} />
     </p>
   );
 }

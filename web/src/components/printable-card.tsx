@@ -2,6 +2,7 @@
 // information", a QR code of exactly the link, the link as text, and, when the link has a PIN,
 // a word about it. Printing the page prints this card alone (style.css, @media print).
 import { useQrCode } from '../hooks/use-qr-code.ts';
+import { t } from '../i18n/language.ts';
 
 interface PrintableCardProps {
   name: string;
@@ -16,16 +17,21 @@ export function PrintableCard({ name, link, hasPin, pinHint }: PrintableCardProp
   return (
     <article class="print-card" aria-labelledby="print-card-heading">
       <p class="print-card-name">{name}</p>
-      <h3 id="print-card-heading">Emergency information</h3>
+      <h3 id="print-card-heading">{t('data.card.heading')}</h3>
       {qr ? (
-        <img class="qr" src={qr} alt="QR code of the emergency link" />
+        <img class="qr" src={qr} alt={t('data.card.qrAlt')} />
       ) : (
-        <p class="muted">{qr === null ? 'The QR code could not be drawn; the link below works all the same.' : 'Drawing the QR code…'}</p>
+        <p class="muted">{qr === null ? t('data.card.qrFailed') : t('data.card.qrDrawing')}</p>
       )}
       <p class="print-card-link">
         <code>{link}</code>
       </p>
-      {hasPin && <p class="print-card-pin">The page asks for a PIN.{pinHint && <> {pinHint}</>}</p>}
+      {hasPin && (
+        <p class="print-card-pin">
+          {t('data.card.asksPin')}
+          {pinHint && <> {pinHint}</>}
+        </p>
+      )}
     </article>
   );
 }

@@ -7,13 +7,16 @@ import type { Accessor } from '../api/types.ts';
 import { useAction } from '../hooks/use-action.ts';
 import { useLoad } from '../hooks/use-load.ts';
 import { ConfirmButton } from '../components/confirm-button.tsx';
-import { Hidden, Loading, Page, Status } from '../components/page.tsx';
+import { Loading, Page, Status } from '../components/page.tsx';
 import { signedIn } from '../components/signed-in.tsx';
 import { useStatusLine } from '../status-line.tsx';
+import { t } from '../i18n/language.ts';
+import { Named, Rich } from '../components/rich-text.tsx';
 
-/** What an accessor lets its person do, as a sentence's end ("view and change it"). */
-function what(canWrite: boolean, seesPrivate: boolean): string {
-  return `${canWrite ? 'view and change it' : 'view it'}${seesPrivate ? ', private profiles included' : ''}`;
+/** What an accessor lets its person do: `could` for an invitation ("You could view it."), else "You can view it.". */
+function what(canWrite: boolean, seesPrivate: boolean, could: boolean): string {
+  const values = { write: canWrite ? 'yes' : 'no', private: seesPrivate ? 'yes' : 'no' };
+  return could ? t('data.shared.could', values) : t('data.shared.can', values);
 }
 
 function Problems({ action }: { action: ReturnType<typeof useAction> }) {
@@ -41,24 +44,24 @@ function Invitation({ accessor, onAnswered }: { accessor: Accessor; onAnswered()
     <li class="card">
       <h3>{name}</h3>
       <p>
-        Sent to {accessor.email}. You could {what(accessor.can_write, accessor.has_private_profile_access)}.
+        {t('data.shared.sentTo', { email: accessor.email })} {what(accessor.can_write, accessor.has_private_profile_access, true)}
       </p>
       <Problems action={action} />
       <p class="actions">
         <button
           type="button"
           disabled={action.busy}
-          onClick={() => answer(() => api.POST('/app/accessors/{id}/accept/', { params: path }), `${name} is now shared with you.`)}
+          onClick={() => answer(() => api.POST('/app/accessors/{id}/accept/', { params: path }), t('data.shared.accepted', { name }))}
         >
-          Accept<Hidden> the invitation from {name}</Hidden>
+          <Named shown={t('data.shared.accept')} heard={t('data.shared.acceptNamed', { name })} />
         </button>
         <ConfirmButton
-          question={`Decline the invitation from ${name}? It will be gone: you will not see ${name} unless its owner invites you again.`}
-          confirm="Yes, decline"
+          question={t('data.shared.declineQuestion', { name })}
+          confirm={t('data.shared.yesDecline')}
           disabled={action.busy}
-          onConfirm={() => answer(() => api.DELETE('/app/accessors/{id}/', { params: path }), `You declined the invitation from ${name}.`)}
+          onConfirm={() => answer(() => api.DELETE('/app/accessors/{id}/', { params: path }), t('data.shared.declined', { name }))}
         >
-          Decline<Hidden> the invitation from {name}</Hidden>
+          <Named shown={t('data.shared.decline')} heard={t('data.shared.declineNamed', { name })} />
         </ConfirmButton>
       </p>
     </li>
@@ -71,26 +74,26 @@ function SharedAppUser({ accessor, onLeft }: { accessor: Accessor; onLeft(): voi
   const { id, name } = accessor.app_user;
   async function leave() {
     if (await action.run(() => api.DELETE('/app/accessors/{id}/', { params: { path: { id: accessor.id } } }))) {
-      status.say(`You left ${name}: it is no longer shared with you.`);
+      status.say(t('data.shared.left', { name }));
       onLeft();
     }
   }
   return (
     <li class="card">
       <h3>{name}</h3>
-      <p>You can {what(accessor.can_write, accessor.has_private_profile_access)}.</p>
+      <p>{what(accessor.can_write, accessor.has_private_profile_access, false)}</p>
       <Problems action={action} />
       <p class="actions">
         <a class="button" href={`/data/users/${id}`}>
-          Open<Hidden> {name}</Hidden>
+          <Named shown={t('data.shared.open')} heard={t('data.shared.openNamed', { name })} />
         </a>
         <ConfirmButton
-          question={`Leave ${name}? You will no longer see it unless invited again.`}
-          confirm="Yes, leave"
+          question={t('data.shared.leaveQuestion', { name })}
+          confirm={t('data.shared.yesLeave')}
           disabled={action.busy}
           onConfirm={leave}
         >
-          Leave<Hidden> {name}</Hidden>
+          <Named shown={t('data.shared.leave')} heard={t('data.shared.leaveNamed', { name })} />
         </ConfirmButton>
       </p>
     </li>
@@ -107,7 +110,7 @@ export const Shared = signedIn(function Shared() {
     accepted.reload();
   }
   return (
-    <Page title="Shared with me">
+    <Page title={t('data.shared.title')}>
       <Status />
       {problems.length > 0 && (
         <div role="alert" class="alert">
@@ -115,13 +118,12 @@ export const Shared = signedIn(function Shared() {
         </div>
       )}
       <section aria-labelledby="invitations-heading">
-        <h2 id="invitations-heading">Invitations</h2>
+        <h2 id="invitations-heading">{t('data.shared.invitations')}</h2>
         {!pending.data ? (
           <Loading />
         ) : pending.data.length === 0 ? (
           <p class="muted">
-            No invitation is waiting for you. An invitation to one of your addresses shows here once that address is verified (see{' '}
-            <a href="/settings">Account</a>).
+            <Rich k="data.shared.noInvitation" parts={{ link: <a href="/settings">{t('data.shared.accountLink')}</a> }} />
           </p>
         ) : (
           <ul class="cards">
@@ -132,11 +134,11 @@ export const Shared = signedIn(function Shared() {
         )}
       </section>
       <section aria-labelledby="shared-heading">
-        <h2 id="shared-heading">Shared with you</h2>
+        <h2 id="shared-heading">{t('data.shared.sharedWithYou')}</h2>
         {!shared ? (
           <Loading />
         ) : shared.length === 0 ? (
-          <p class="muted">Nothing is shared with you yet.</p>
+          <p class="muted">{t('data.shared.nothing')}</p>
         ) : (
           <ul class="cards">
             {shared.map((accessor) => (

@@ -6,6 +6,7 @@ import { api } from '../../api/client.ts';
 import { Field, Form, Submit, text } from '../../components/form.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useStatusLine } from '../../status-line.tsx';
+import { t } from '../../i18n/language.ts';
 
 /** Whether what was typed is the address: surrounding spaces and letter case aside. */
 function sameAddress(typed: string, email: string): boolean {
@@ -23,27 +24,27 @@ export function DeleteAccount({ id, email, onDeleted }: { id: number; email: str
     const reason = text(data, 'reason').trim();
     const done = await action.run(() => api.DELETE('/admin/accounts/{id}/', { params: { path: { id } }, body: reason ? { reason } : {} }));
     if (!done) return;
-    status.say('The account is deleted, with everything it held. A last notice is on its way to its address.');
+    status.say(t('admin.delete.done'));
     onDeleted();
   }
 
   return (
     <section aria-labelledby="delete-account-heading">
-      <h2 id="delete-account-heading">Delete this account</h2>
-      <p>Everything the account holds goes, for good. Its address gets a last notice.</p>
-      <Form id="delete-account" action={action} label="Delete this account" onSubmit={remove}>
-        <Field name="reason" label="Reason for deleting (kept in the audit)" />
+      <h2 id="delete-account-heading">{t('admin.delete.heading')}</h2>
+      <p>{t('admin.delete.explain')}</p>
+      <Form id="delete-account" action={action} label={t('admin.delete.heading')} onSubmit={remove}>
+        <Field name="reason" label={t('admin.delete.reason')} />
         <Field
           name="confirm_email"
-          label={`To confirm, type the account's address: ${email}`}
-          hint="Delete account works once the address is typed."
+          label={t('admin.delete.confirm', { email })}
+          hint={t('admin.delete.confirmHint')}
           autocomplete="off"
           spellcheck={false}
           onInput={(event) => setTyped((event.currentTarget as HTMLInputElement).value)}
         />
         <p class="actions">
           <Submit action={action} variant="danger" disabled={!matches}>
-            Delete account
+            {t('admin.delete.button')}
           </Submit>
         </p>
       </Form>

@@ -9,15 +9,16 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { DeleteAccount } from './admin-account-delete.tsx';
 import { AdminNav, when } from './admin-nav.tsx';
+import { type MessageKey, t } from '../../i18n/language.ts';
 
 type ActionName = 'disable' | 'enable' | 'mfa-off' | 'resend-verification' | 'sessions-end';
 
-const DONE: Record<ActionName, string> = {
-  disable: 'The account is disabled: its sessions are ended and it cannot sign in.',
-  enable: 'The account is enabled: it can sign in again.',
-  'mfa-off': 'The second factor is turned off, and the person is being told by e-mail.',
-  'resend-verification': 'A verification e-mail is on its way to each unverified address.',
-  'sessions-end': 'Every session of the account is ended.',
+const DONE: Record<ActionName, MessageKey> = {
+  disable: 'admin.account.done.disable',
+  enable: 'admin.account.done.enable',
+  'mfa-off': 'admin.account.done.mfaOff',
+  'resend-verification': 'admin.account.done.resendVerification',
+  'sessions-end': 'admin.account.done.sessionsEnd',
 };
 
 export function AdminAccount({ id }: { id: number }) {
@@ -29,7 +30,7 @@ export function AdminAccount({ id }: { id: number }) {
   async function act(data: FormData, form: HTMLFormElement) {
     const name = text(data, 'action') as ActionName;
     if (data.get('confirmed') !== 'on') {
-      action.fail('Tick "I have checked this is the right account" first.');
+      action.fail(t('admin.account.tickFirst', { label: t('admin.account.checked') }));
       return;
     }
     const reason = text(data, 'reason').trim();
@@ -46,27 +47,27 @@ export function AdminAccount({ id }: { id: number }) {
               ? await action.run(() => api.POST('/admin/accounts/{id}/resend-verification/', params))
               : await action.run(() => api.POST('/admin/accounts/{id}/sessions-end/', params));
     if (!done) return;
-    status.say(DONE[name]);
+    status.say(t(DONE[name]));
     form.reset();
     account.reload();
   }
 
   if (deleted) {
     return (
-      <Page title="Account deleted">
+      <Page title={t('admin.account.deletedTitle')}>
         <AdminNav />
         <Status />
         <p>
-          <a href="/admin">Find another account</a>
+          <a href="/admin">{t('admin.account.findAnother')}</a>
         </p>
       </Page>
     );
   }
   if (account.notFound) {
     return (
-      <Page title="No such account">
+      <Page title={t('admin.account.noSuch')}>
         <AdminNav />
-        <p>There is no account with this id: it may have been deleted.</p>
+        <p>{t('admin.account.noSuchExplain')}</p>
       </Page>
     );
   }
@@ -77,56 +78,58 @@ export function AdminAccount({ id }: { id: number }) {
       <AdminNav />
       <Status />
       <dl class="facts">
-        <dt>Status</dt>
-        <dd>{shown.disabled ? 'Disabled' : 'Active'}</dd>
-        <dt>Name</dt>
+        <dt>{t('admin.status')}</dt>
+        <dd>{shown.disabled ? t('admin.disabled') : t('admin.active')}</dd>
+        <dt>{t('admin.account.name')}</dt>
         <dd>{`${shown.first_name} ${shown.last_name}`.trim() || '—'}</dd>
-        <dt>Created</dt>
+        <dt>{t('admin.created')}</dt>
         <dd>{when(shown.created_at)}</dd>
-        <dt>Last sign-in</dt>
+        <dt>{t('admin.lastSignIn')}</dt>
         <dd>{when(shown.last_sign_in_at)}</dd>
-        <dt>Sessions</dt>
+        <dt>{t('admin.sessions')}</dt>
         <dd>{shown.sessions}</dd>
-        <dt>Second factor</dt>
-        <dd>{shown.second_factor ? 'On' : 'Off'}</dd>
-        <dt>Operator</dt>
-        <dd>{shown.is_operator ? 'Yes' : 'No'}</dd>
+        <dt>{t('admin.secondFactorFact')}</dt>
+        <dd>{shown.second_factor ? t('admin.on') : t('admin.off')}</dd>
+        <dt>{t('admin.account.operator')}</dt>
+        <dd>{shown.is_operator ? t('admin.yes') : t('admin.no')}</dd>
       </dl>
-      <h2>E-mail addresses</h2>
+      <h2>{t('admin.account.addresses')}</h2>
       <ul>
         {shown.email_addresses.map((address) => (
           <li key={address.email}>
-            {address.email} {address.primary && <span class="badge">primary</span>}{' '}
-            <span class={address.verified ? 'badge ok' : 'badge warn'}>{address.verified ? 'verified' : 'not verified'}</span>
+            {address.email} {address.primary && <span class="badge">{t('admin.account.primary')}</span>}{' '}
+            <span class={address.verified ? 'badge ok' : 'badge warn'}>
+              {address.verified ? t('admin.account.verified') : t('admin.account.notVerified')}
+            </span>
           </li>
         ))}
       </ul>
-      <h2>Act on this account</h2>
-      <Form id="act" action={action} label="Act on this account" onSubmit={act}>
-        <Field name="reason" label="Reason (kept in the audit)" />
-        <Check name="confirmed" label="I have checked this is the right account" />
+      <h2>{t('admin.account.act')}</h2>
+      <Form id="act" action={action} label={t('admin.account.act')} onSubmit={act}>
+        <Field name="reason" label={t('admin.account.reason')} />
+        <Check name="confirmed" label={t('admin.account.checked')} />
         <p class="actions">
           {shown.disabled ? (
             <Submit action={action} name="action" value="enable">
-              Enable account
+              {t('admin.account.enable')}
             </Submit>
           ) : (
             <Submit action={action} name="action" value="disable" variant="danger">
-              Disable account
+              {t('admin.account.disable')}
             </Submit>
           )}
           {shown.second_factor && (
             <Submit action={action} name="action" value="mfa-off" variant="danger">
-              Turn off second factor
+              {t('admin.account.mfaOff')}
             </Submit>
           )}
           {shown.email_addresses.some((address) => !address.verified) && (
             <Submit action={action} name="action" value="resend-verification">
-              Resend verification e-mail
+              {t('admin.account.resendVerification')}
             </Submit>
           )}
           <Submit action={action} name="action" value="sessions-end">
-            End all sessions
+            {t('admin.account.sessionsEnd')}
           </Submit>
         </p>
       </Form>

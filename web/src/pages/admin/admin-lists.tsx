@@ -6,6 +6,16 @@ import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { AdminNav, when } from './admin-nav.tsx';
+import { t } from '../../i18n/language.ts';
+import { Named } from '../../components/rich-text.tsx';
+
+/** An outbox message's kind in words: email, mailchimp or media-removal (another, as it is). */
+function kindOf(kind: string): string {
+  if (kind === 'email') return t('admin.outbox.kind.email');
+  if (kind === 'mailchimp') return t('admin.outbox.kind.mailchimp');
+  if (kind === 'media-removal') return t('admin.outbox.kind.mediaRemoval');
+  return kind;
+}
 
 export function AdminOutbox() {
   const outbox = useLoad(() => api.GET('/admin/outbox/'));
@@ -13,13 +23,13 @@ export function AdminOutbox() {
   const status = useStatusLine();
   async function retry(id: number) {
     if (await action.run(() => api.POST('/admin/outbox/{id}/retry/', { params: { path: { id } }, body: {} }))) {
-      status.say(`Message ${id} is queued again.`);
+      status.say(t('admin.outbox.queued', { id }));
       outbox.reload();
     }
   }
   const shown = outbox.data;
   return (
-    <Page title="Outbox">
+    <Page title={t('admin.nav.outbox')}>
       <AdminNav />
       <Status />
       <div role="alert" class="alert">
@@ -30,29 +40,29 @@ export function AdminOutbox() {
       {shown ? (
         <>
           <dl class="facts">
-            <dt>Waiting</dt>
+            <dt>{t('admin.outbox.waiting')}</dt>
             <dd>{shown.pending}</dd>
-            <dt>Failed</dt>
+            <dt>{t('admin.outbox.failed')}</dt>
             <dd>{shown.failed}</dd>
-            <dt>Oldest waiting</dt>
-            <dd>{shown.oldest_pending_seconds === null ? '—' : `${shown.oldest_pending_seconds} seconds`}</dd>
+            <dt>{t('admin.outbox.oldest')}</dt>
+            <dd>{shown.oldest_pending_seconds === null ? '—' : t('admin.outbox.seconds', { seconds: shown.oldest_pending_seconds })}</dd>
           </dl>
           {shown.messages.length === 0 ? (
-            <p>No message is waiting or failed.</p>
+            <p>{t('admin.outbox.none')}</p>
           ) : (
             <div class="table-wrap">
               <table>
-                <caption>Messages waiting or failed, newest first</caption>
+                <caption>{t('admin.outbox.caption')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Message</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">Next attempt</th>
-                    <th scope="col">Last error</th>
+                    <th scope="col">{t('admin.outbox.message')}</th>
+                    <th scope="col">{t('admin.outbox.kind')}</th>
+                    <th scope="col">{t('admin.state')}</th>
+                    <th scope="col">{t('admin.attempts')}</th>
+                    <th scope="col">{t('admin.nextAttempt')}</th>
+                    <th scope="col">{t('admin.outbox.lastError')}</th>
                     <th scope="col">
-                      <Hidden>Actions</Hidden>
+                      <Hidden>{t('admin.actions')}</Hidden>
                     </th>
                   </tr>
                 </thead>
@@ -60,15 +70,15 @@ export function AdminOutbox() {
                   {shown.messages.map((message) => (
                     <tr key={message.id}>
                       <td>{message.id}</td>
-                      <td>{message.kind}</td>
-                      <td>{message.state}</td>
+                      <td>{kindOf(message.kind)}</td>
+                      <td>{t('admin.stateValue', { state: message.state })}</td>
                       <td>{message.attempts}</td>
                       <td>{when(message.next_attempt_at)}</td>
                       <td>{message.last_error ?? '—'}</td>
                       <td>
                         {message.state === 'failed' && (
                           <button type="button" disabled={action.busy} onClick={() => retry(message.id)}>
-                            Retry<Hidden> message {message.id}</Hidden>
+                            <Named shown={t('admin.retry')} heard={t('admin.outbox.retryNamed', { id: message.id })} />
                           </button>
                         )}
                       </td>
@@ -89,40 +99,44 @@ export function AdminOutbox() {
 export function AdminAudit() {
   const audit = useLoad(() => api.GET('/admin/audit/', { params: { query: { limit: '200' } } }));
   return (
-    <Page title="Audit">
+    <Page title={t('admin.nav.audit')}>
       <AdminNav />
       {audit.data ? (
         audit.data.length === 0 ? (
-          <p>No operator has acted yet.</p>
+          <p>{t('admin.audit.none')}</p>
         ) : (
           <div class="table-wrap">
             <table class="audit">
-              <caption>What operators looked at and did, newest first (kept a year)</caption>
+              <caption>{t('admin.audit.caption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Account</th>
-                  <th scope="col">Reason</th>
+                  <th scope="col">{t('admin.audit.when')}</th>
+                  <th scope="col">{t('admin.audit.who')}</th>
+                  <th scope="col">{t('admin.audit.action')}</th>
+                  <th scope="col">{t('admin.audit.account')}</th>
+                  <th scope="col">{t('admin.audit.reason')}</th>
                 </tr>
               </thead>
               <tbody>
                 {audit.data.map((record) => (
                   <tr key={record.id}>
-                    <td data-label="When">{when(record.at)}</td>
-                    <td data-label="Who" class="address">
+                    <td data-label={t('admin.audit.when')}>{when(record.at)}</td>
+                    <td data-label={t('admin.audit.who')} class="address">
                       {record.operator
-                        ? (record.operator.email ?? `account ${record.operator.id}`)
-                        : `command line${record.cli_user ? ` (${record.cli_user})` : ''}`}
+                        ? (record.operator.email ?? t('admin.audit.accountId', { id: record.operator.id }))
+                        : record.cli_user
+                          ? t('admin.audit.commandLineUser', { user: record.cli_user })
+                          : t('admin.audit.commandLine')}
                     </td>
-                    <td data-label="Action" class="action">
+                    <td data-label={t('admin.audit.action')} class="action">
                       {record.action}
                     </td>
-                    <td data-label="Account">
+                    <td data-label={t('admin.audit.account')}>
                       {record.account_id === null ? '—' : <a href={`/admin?account=${record.account_id}`}>{record.account_id}</a>}
                     </td>
-                    <td data-label="Reason">{record.search !== null ? `searched for “${record.search}”` : (record.reason ?? '—')}</td>
+                    <td data-label={t('admin.audit.reason')}>
+                      {record.search !== null ? t('admin.audit.searched', { search: record.search }) : (record.reason ?? '—')}
+                    </td>
                   </tr>
                 ))}
               </tbody>

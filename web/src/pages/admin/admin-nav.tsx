@@ -1,20 +1,21 @@
 // The operators' console's own navigation: its views, all on the one page /admin.
 import { useRoute } from 'preact-iso';
+import { formatDateTime, type MessageKey, t } from '../../i18n/language.ts';
 
-const VIEWS = [
-  ['/admin', 'Accounts', undefined],
-  ['/admin?view=outbox', 'Outbox', 'outbox'],
-  ['/admin?view=webhooks', 'Webhooks', 'webhooks'],
-  ['/admin?view=audit', 'Audit', 'audit'],
-] as const;
+const VIEWS: [string, MessageKey, string | undefined][] = [
+  ['/admin', 'admin.nav.accounts', undefined],
+  ['/admin?view=outbox', 'admin.nav.outbox', 'outbox'],
+  ['/admin?view=webhooks', 'admin.nav.webhooks', 'webhooks'],
+  ['/admin?view=audit', 'admin.nav.audit', 'audit'],
+];
 
 export function AdminNav() {
   const { query } = useRoute();
   return (
-    <nav aria-label="Operators" class="subnav">
+    <nav aria-label={t('admin.title')} class="subnav">
       {VIEWS.map(([href, label, view]) => (
         <a key={href} href={href} aria-current={query.view === view && !query.account && !query.webhook ? 'page' : undefined}>
-          {label}
+          {t(label)}
         </a>
       ))}
     </nav>
@@ -22,5 +23,5 @@ export function AdminNav() {
 }
 
 export function when(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
+  return iso ? formatDateTime(iso) : '—';
 }

@@ -10,16 +10,18 @@ import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { AdminNav, when } from './admin-nav.tsx';
+import { type MessageKey, t } from '../../i18n/language.ts';
+import { Named } from '../../components/rich-text.tsx';
 
-const EVENTS = [
-  ['account.created', 'Account created'],
-  ['account.verified', 'First address verified'],
-  ['account.email_changed', 'Primary address changed'],
-  ['account.disabled', 'Account disabled'],
-  ['account.enabled', 'Account enabled'],
-  ['account.deleted', 'Account deleted'],
-  ['account.second_factor_changed', 'Second factor changed'],
-] as const;
+const EVENTS: [string, MessageKey][] = [
+  ['account.created', 'admin.webhooks.event.created'],
+  ['account.verified', 'admin.webhooks.event.verified'],
+  ['account.email_changed', 'admin.webhooks.event.emailChanged'],
+  ['account.disabled', 'admin.webhooks.event.disabled'],
+  ['account.enabled', 'admin.webhooks.event.enabled'],
+  ['account.deleted', 'admin.webhooks.event.deleted'],
+  ['account.second_factor_changed', 'admin.webhooks.event.secondFactorChanged'],
+];
 
 /** The events ticked in the form: every one, or those ticked. */
 function eventsOf(data: FormData): string[] {
@@ -31,16 +33,16 @@ function EventChoice({ form, chosen }: { form: string; chosen: string[] }) {
   const all = chosen.includes('*');
   return (
     <fieldset class="field">
-      <legend>Events</legend>
+      <legend>{t('admin.webhooks.events')}</legend>
       <div class="check">
         <input id={`${form}-all`} name="all" type="checkbox" defaultChecked={all} />
-        <label for={`${form}-all`}>Every event</label>
+        <label for={`${form}-all`}>{t('admin.webhooks.everyEvent')}</label>
       </div>
       {EVENTS.map(([type, label]) => (
         <div class="check" key={type}>
           <input id={`${form}-${type}`} name="events" value={type} type="checkbox" defaultChecked={!all && chosen.includes(type)} />
           <label for={`${form}-${type}`}>
-            {label} <code>{type}</code>
+            {t(label)} <code>{type}</code>
           </label>
         </div>
       ))}
@@ -51,7 +53,7 @@ function EventChoice({ form, chosen }: { form: string; chosen: string[] }) {
 function Secret({ secret }: { secret: string }) {
   return (
     <div class="secret" role="status">
-      <p>The signing secret, shown this once: give it to the receiver now (it verifies each event with it).</p>
+      <p>{t('admin.webhooks.secret')}</p>
       <p>
         <code>{secret}</code>
       </p>
@@ -78,24 +80,24 @@ export function AdminWebhooks() {
   }
 
   return (
-    <Page title="Webhooks">
+    <Page title={t('admin.nav.webhooks')}>
       <AdminNav />
       <Status />
       {secret && <Secret secret={secret} />}
       {list.data ? (
         list.data.length === 0 ? (
-          <p>No endpoint hears the service's events yet.</p>
+          <p>{t('admin.webhooks.none')}</p>
         ) : (
           <div class="table-wrap">
             <table>
-              <caption>Endpoints</caption>
+              <caption>{t('admin.webhooks.endpoints')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Last success</th>
-                  <th scope="col">Failing since</th>
+                  <th scope="col">{t('admin.webhooks.url')}</th>
+                  <th scope="col">{t('admin.webhooks.events')}</th>
+                  <th scope="col">{t('admin.state')}</th>
+                  <th scope="col">{t('admin.webhooks.lastSuccess')}</th>
+                  <th scope="col">{t('admin.webhooks.failingSince')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -106,7 +108,7 @@ export function AdminWebhooks() {
                       {endpoint.description && <> — {endpoint.description}</>}
                     </td>
                     <td>{endpoint.events.join(', ')}</td>
-                    <td>{endpoint.enabled ? 'Enabled' : 'Disabled'}</td>
+                    <td>{endpoint.enabled ? t('admin.webhooks.enabled') : t('admin.webhooks.disabled')}</td>
                     <td>{when(endpoint.last_success_at)}</td>
                     <td>{when(endpoint.failing_since)}</td>
                   </tr>
@@ -118,12 +120,12 @@ export function AdminWebhooks() {
       ) : (
         <Loading />
       )}
-      <h2>Add an endpoint</h2>
-      <Form id="add-webhook" action={action} label="Add an endpoint" onSubmit={add}>
-        <Field name="url" label="URL" hint="https:// to a public address" required />
-        <Field name="description" label="Description (optional)" />
+      <h2>{t('admin.webhooks.add')}</h2>
+      <Form id="add-webhook" action={action} label={t('admin.webhooks.add')} onSubmit={add}>
+        <Field name="url" label={t('admin.webhooks.url')} hint={t('admin.webhooks.urlHint')} required />
+        <Field name="description" label={t('admin.webhooks.descriptionOptional')} />
         <EventChoice form="add-webhook" chosen={[]} />
-        <Submit action={action}>Add endpoint</Submit>
+        <Submit action={action}>{t('admin.webhooks.addButton')}</Submit>
       </Form>
     </Page>
   );
@@ -151,14 +153,14 @@ export function AdminWebhook({ id }: { id: number }) {
       }),
     );
     if (done) {
-      status.say('The endpoint is changed.');
+      status.say(t('admin.webhooks.changed'));
       reload();
     }
   }
 
   async function setEnabled(enabled: boolean) {
     if (await action.run(() => api.PATCH('/admin/webhooks/{id}/', { ...path, body: { enabled } }))) {
-      status.say(enabled ? 'The endpoint is enabled: its waiting events go now.' : 'The endpoint is disabled: its events wait.');
+      status.say(enabled ? t('admin.webhooks.nowEnabled') : t('admin.webhooks.nowDisabled'));
       reload();
     }
   }
@@ -167,13 +169,13 @@ export function AdminWebhook({ id }: { id: number }) {
     const done = await action.run(() => api.POST('/admin/webhooks/{id}/rotate-secret/', path));
     if (done) {
       setSecret(done.data.secret);
-      status.say('A new secret: the old one keeps signing beside it for 24 hours.');
+      status.say(t('admin.webhooks.rotated'));
     }
   }
 
   async function test() {
     if (await action.run(() => api.POST('/admin/webhooks/{id}/test/', path))) {
-      status.say('A test event is on its way.');
+      status.say(t('admin.webhooks.testSent'));
       deliveries.reload();
     }
   }
@@ -188,26 +190,26 @@ export function AdminWebhook({ id }: { id: number }) {
         api.POST('/admin/webhooks/{id}/deliveries/{delivery_id}/retry/', { params: { path: { id, delivery_id: deliveryId } } }),
       )
     ) {
-      status.say(`Delivery ${deliveryId} is tried again.`);
+      status.say(t('admin.webhooks.retried', { id: deliveryId }));
       reload();
     }
   }
 
   if (deleted) {
     return (
-      <Page title="Endpoint deleted">
+      <Page title={t('admin.webhooks.deletedTitle')}>
         <AdminNav />
         <p>
-          <a href="/admin?view=webhooks">Back to the webhooks</a>
+          <a href="/admin?view=webhooks">{t('admin.webhooks.back')}</a>
         </p>
       </Page>
     );
   }
   if (endpoint.notFound) {
     return (
-      <Page title="No such endpoint">
+      <Page title={t('admin.webhooks.noSuch')}>
         <AdminNav />
-        <p>There is no endpoint with this id: it may have been deleted.</p>
+        <p>{t('admin.webhooks.noSuchExplain')}</p>
       </Page>
     );
   }
@@ -224,56 +226,56 @@ export function AdminWebhook({ id }: { id: number }) {
         ))}
       </div>
       <dl class="facts">
-        <dt>State</dt>
-        <dd>{shown.enabled ? 'Enabled' : 'Disabled'}</dd>
-        <dt>Created</dt>
+        <dt>{t('admin.state')}</dt>
+        <dd>{shown.enabled ? t('admin.webhooks.enabled') : t('admin.webhooks.disabled')}</dd>
+        <dt>{t('admin.created')}</dt>
         <dd>{when(shown.created_at)}</dd>
-        <dt>Last success</dt>
+        <dt>{t('admin.webhooks.lastSuccess')}</dt>
         <dd>{when(shown.last_success_at)}</dd>
-        <dt>Last failure</dt>
+        <dt>{t('admin.webhooks.lastFailure')}</dt>
         <dd>{when(shown.last_failure_at)}</dd>
-        <dt>Failing since</dt>
+        <dt>{t('admin.webhooks.failingSince')}</dt>
         <dd>{when(shown.failing_since)}</dd>
       </dl>
       <p class="actions">
         <button type="button" disabled={action.busy} onClick={() => setEnabled(!shown.enabled)}>
-          {shown.enabled ? 'Disable endpoint' : 'Enable endpoint'}
+          {shown.enabled ? t('admin.webhooks.disable') : t('admin.webhooks.enable')}
         </button>
         <button type="button" disabled={action.busy || !shown.enabled} onClick={test}>
-          Send a test event
+          {t('admin.webhooks.test')}
         </button>
         <button type="button" disabled={action.busy} onClick={rotate}>
-          Rotate the secret
+          {t('admin.webhooks.rotate')}
         </button>
-        <ConfirmButton question={`Delete the endpoint ${shown.url} and its deliveries?`} confirm="Yes, delete it" onConfirm={remove}>
-          Delete endpoint
+        <ConfirmButton question={t('admin.webhooks.deleteQuestion', { url: shown.url })} confirm={t('admin.yesDelete')} onConfirm={remove}>
+          {t('admin.webhooks.delete')}
         </ConfirmButton>
       </p>
-      <h2>Change</h2>
-      <Form id="change-webhook" action={action} label="Change the endpoint" onSubmit={change}>
-        <Field name="url" label="URL" defaultValue={shown.url} required />
-        <Field name="description" label="Description" defaultValue={shown.description} />
+      <h2>{t('admin.webhooks.change')}</h2>
+      <Form id="change-webhook" action={action} label={t('admin.webhooks.changeLabel')} onSubmit={change}>
+        <Field name="url" label={t('admin.webhooks.url')} defaultValue={shown.url} required />
+        <Field name="description" label={t('admin.webhooks.description')} defaultValue={shown.description} />
         <EventChoice form="change-webhook" chosen={shown.events} />
-        <Submit action={action}>Save</Submit>
+        <Submit action={action}>{t('admin.save')}</Submit>
       </Form>
-      <h2>Deliveries</h2>
+      <h2>{t('admin.webhooks.deliveries')}</h2>
       {deliveries.data ? (
         deliveries.data.length === 0 ? (
-          <p>No event was sent to this endpoint in the last 30 days.</p>
+          <p>{t('admin.webhooks.noDeliveries')}</p>
         ) : (
           <div class="table-wrap">
             <table>
-              <caption>Newest first, kept 30 days</caption>
+              <caption>{t('admin.webhooks.deliveriesCaption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Last answer</th>
-                  <th scope="col">Next attempt</th>
+                  <th scope="col">{t('admin.webhooks.event')}</th>
+                  <th scope="col">{t('admin.webhooks.type')}</th>
+                  <th scope="col">{t('admin.state')}</th>
+                  <th scope="col">{t('admin.attempts')}</th>
+                  <th scope="col">{t('admin.webhooks.lastAnswer')}</th>
+                  <th scope="col">{t('admin.nextAttempt')}</th>
                   <th scope="col">
-                    <Hidden>Actions</Hidden>
+                    <Hidden>{t('admin.actions')}</Hidden>
                   </th>
                 </tr>
               </thead>
@@ -284,14 +286,14 @@ export function AdminWebhook({ id }: { id: number }) {
                       <code>{delivery.event_id}</code>
                     </td>
                     <td>{delivery.type}</td>
-                    <td>{delivery.state}</td>
+                    <td>{t('admin.stateValue', { state: delivery.state })}</td>
                     <td>{delivery.attempts}</td>
                     <td>{delivery.last_error ?? (delivery.last_status === null ? '—' : String(delivery.last_status))}</td>
                     <td>{when(delivery.next_attempt_at)}</td>
                     <td>
                       {delivery.state !== 'delivered' && (
                         <button type="button" disabled={action.busy} onClick={() => retry(delivery.id)}>
-                          Retry<Hidden> delivery {delivery.id}</Hidden>
+                          <Named shown={t('admin.retry')} heard={t('admin.webhooks.retryNamed', { id: delivery.id })} />
                         </button>
                       )}
                     </td>

@@ -12,6 +12,29 @@ import { AdminAccount } from './admin-account.tsx';
 import { AdminAudit, AdminOutbox } from './admin-lists.tsx';
 import { AdminWebhook, AdminWebhooks } from './admin-webhooks.tsx';
 import { FindAccounts } from './find-accounts.tsx';
+import { t } from '../../i18n/language.ts';
+import { Rich } from '../../components/rich-text.tsx';
+
+/**
+ * Refused an operator without a second factor (the API's sentence is in the reader's language,
+ * so it is not read here): the ways to get one, when the account has neither TOTP nor a passkey.
+ */
+function SecondFactorLinks() {
+  const mfa = useLoad(() => api.GET('/account/mfa/'));
+  const passkeys = useLoad(() => api.GET('/account/passkeys/'));
+  if (!mfa.data || !passkeys.data || mfa.data.totp_enabled || passkeys.data.length > 0) return null;
+  return (
+    <p>
+      <Rich
+        k="admin.secondFactor"
+        parts={{
+          mfa: <a href="/settings/mfa">{t('admin.secondFactor.mfa')}</a>,
+          passkey: <a href="/settings/passkeys">{t('admin.secondFactor.passkey')}</a>,
+        }}
+      />
+    </p>
+  );
+}
 
 export const Admin = signedIn(function Admin() {
   const { query } = useRoute();
@@ -19,24 +42,20 @@ export const Admin = signedIn(function Admin() {
   const allowed = useLoad(() => api.GET('/admin/audit/', { params: { query: { limit: '1' } } }));
   if (allowed.notFound) {
     return (
-      <Page title="Operators">
-        <p>This page is for the people who run this service. Your account is not an operator's.</p>
+      <Page title={t('admin.title')}>
+        <p>{t('admin.notOperator')}</p>
       </Page>
     );
   }
   if (allowed.problems) {
     return (
-      <Page title="Operators">
+      <Page title={t('admin.title')}>
         <div role="alert" class="alert">
           {allowed.problems.general.map((message) => (
             <p key={message}>{message}</p>
           ))}
         </div>
-        {allowed.problems.general.length > 0 && allowed.problems.general[0]?.includes('second factor') && (
-          <p>
-            <a href="/settings/mfa">Turn on two-step sign-in</a> or <a href="/settings/passkeys">add a passkey</a>.
-          </p>
-        )}
+        <SecondFactorLinks />
       </Page>
     );
   }

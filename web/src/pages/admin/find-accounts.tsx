@@ -6,6 +6,7 @@ import { Loading, Page } from '../../components/page.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { AdminNav, when } from './admin-nav.tsx';
+import { t } from '../../i18n/language.ts';
 
 export function FindAccounts() {
   const { query } = useRoute();
@@ -14,32 +15,32 @@ export function FindAccounts() {
   const found = useLoad(() => api.GET('/admin/accounts/', { params: { query: { email } } }), email);
   const action = useAction();
   return (
-    <Page title="Find accounts">
+    <Page title={t('admin.find.title')}>
       <AdminNav />
       <Form
         id="find"
         action={action}
-        label="Find accounts"
+        label={t('admin.find.title')}
         onSubmit={(data) => route(`/admin?email=${encodeURIComponent(text(data, 'email'))}`)}
       >
-        <Field name="email" label="E-mail address contains" type="text" defaultValue={email} />
-        <Submit action={action}>Find</Submit>
+        <Field name="email" label={t('admin.find.contains')} type="text" defaultValue={email} />
+        <Submit action={action}>{t('admin.find.button')}</Submit>
       </Form>
       {found.data ? (
         found.data.length === 0 ? (
-          <p>No account has an address containing “{email}”.</p>
+          <p>{t('admin.find.none', { email })}</p>
         ) : (
           <div class="table-wrap">
             <table>
-              <caption>{email ? `Accounts with an address containing “${email}”` : 'Accounts'} (at most 50)</caption>
+              <caption>{email ? t('admin.find.captionContaining', { email, limit: 50 }) : t('admin.find.caption', { limit: 50 })}</caption>
               <thead>
                 <tr>
-                  <th scope="col">E-mail address</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last sign-in</th>
-                  <th scope="col">Sessions</th>
-                  <th scope="col">Second factor</th>
-                  <th scope="col">Status</th>
+                  <th scope="col">{t('admin.find.email')}</th>
+                  <th scope="col">{t('admin.created')}</th>
+                  <th scope="col">{t('admin.lastSignIn')}</th>
+                  <th scope="col">{t('admin.sessions')}</th>
+                  <th scope="col">{t('admin.secondFactorFact')}</th>
+                  <th scope="col">{t('admin.status')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -51,10 +52,12 @@ export function FindAccounts() {
                     <td>{when(account.created_at)}</td>
                     <td>{when(account.last_sign_in_at)}</td>
                     <td>{account.sessions}</td>
-                    <td>{account.second_factor ? 'On' : 'Off'}</td>
+                    <td>{account.second_factor ? t('admin.on') : t('admin.off')}</td>
                     <td>
-                      {account.disabled ? 'Disabled' : 'Active'}
-                      {account.is_operator ? ', operator' : ''}
+                      {t('admin.find.standing', {
+                        disabled: account.disabled ? 'yes' : 'no',
+                        operator: account.is_operator ? 'yes' : 'no',
+                      })}
                     </td>
                   </tr>
                 ))}

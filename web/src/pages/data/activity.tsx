@@ -1,80 +1,100 @@
 // /data/activity: what others did with the owner's data, newest first (docs/activity.md).
 import { api } from '../../api/client.ts';
 import type { ActivityEvent } from '../../api/types.ts';
-import { ActivityList, actorName, OPERATOR } from '../../components/activity-list.tsx';
+import { ActivityList, actorName, operatorSentence } from '../../components/activity-list.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
 import { Page } from '../../components/page.tsx';
 import { BackLink } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAppUser } from '../../hooks/use-app-user.ts';
+import { t } from '../../i18n/language.ts';
 
-const KINDS: Record<string, string> = {
-  profile: 'profile',
-  topic: 'topic',
-  item: 'item',
-  list_entry: 'list entry',
-  emergency_item: 'emergency item',
-  emergency_contact: 'emergency contact',
-  media_resource: 'picture',
-};
+/** What kind of thing an event is about, as a noun. */
+function kindOf(type: string): string {
+  switch (type) {
+    case 'profile':
+      return t('data.activity.kind.profile');
+    case 'topic':
+      return t('data.activity.kind.topic');
+    case 'item':
+      return t('data.activity.kind.item');
+    case 'list_entry':
+      return t('data.activity.kind.listEntry');
+    case 'emergency_item':
+      return t('data.activity.kind.emergencyItem');
+    case 'emergency_contact':
+      return t('data.activity.kind.emergencyContact');
+    case 'media_resource':
+      return t('data.activity.kind.picture');
+  }
+  return type;
+}
 
 /** "Ben added 'Penicillin' (item)", "Ada viewed your data", "Your emergency link 'Wallet card' was opened". */
 export function dataSentence(event: ActivityEvent): string {
   const who = actorName(event);
   const name = event.object?.name ?? '';
   const type = event.object?.type ?? '';
-  if (event.actor?.kind === 'operator') return `${who} ${OPERATOR[event.action] ?? event.action}.`;
+  if (event.actor?.kind === 'operator') return operatorSentence(event);
   if (type === 'accessor') {
     switch (event.action) {
       case 'invited':
-        return `You invited ${name} to see your data.`;
+        return t('data.activity.accessor.invited', { name });
       case 'changed':
-        return `You changed what ${name} may do.`;
+        return t('data.activity.accessor.changed', { name });
       case 'revoked':
-        return `You stopped sharing your data with ${name}.`;
+        return t('data.activity.accessor.revoked', { name });
       case 'accepted':
-        return `${who} accepted your invitation.`;
+        return t('data.activity.accessor.accepted', { who });
       case 'declined':
-        return `${who} declined your invitation.`;
+        return t('data.activity.accessor.declined', { who });
       case 'left':
-        return `${who} stopped seeing your data.`;
+        return t('data.activity.accessor.left', { who });
       case 'expired':
-        return `Your share with ${name} ended on its end date.`;
+        return t('data.activity.accessor.expired', { name });
     }
   }
   if (type === 'emergency_link') {
-    const verb = { created: 'made', changed: 'changed', revoked: 'revoked' }[event.action] ?? event.action;
-    return `You ${verb} the emergency link '${name}'.`;
+    switch (event.action) {
+      case 'created':
+        return t('data.activity.link.created', { name });
+      case 'changed':
+        return t('data.activity.link.changed', { name });
+      case 'revoked':
+        return t('data.activity.link.revoked', { name });
+    }
+    return t('data.activity.link.other', { name, action: event.action });
   }
   switch (event.action) {
     case 'read':
-      return `${who} viewed your data.`;
+      return t('data.activity.read', { who });
     case 'viewed':
-      return `${who} was opened.`;
+      // Only an emergency link is viewed: its actor is the link ("Your emergency link 'Wallet card'").
+      return t('data.activity.viewed', { who });
     case 'exported':
-      return 'You exported your data.';
+      return t('data.activity.exported');
     case 'created':
-      return `${who} added '${name}' (${KINDS[type] ?? type}).`;
+      return t('data.activity.created', { who, name, kind: kindOf(type) });
     case 'updated':
-      return `${who} changed '${name}' (${KINDS[type] ?? type}).`;
+      return t('data.activity.updated', { who, name, kind: kindOf(type) });
     case 'deleted':
-      return `${who} deleted '${name}' (${KINDS[type] ?? type}).`;
+      return t('data.activity.deleted', { who, name, kind: kindOf(type) });
   }
-  return `${who}: ${event.action}.`;
+  return t('data.activity.other', { who, action: event.action });
 }
 
 export const DataActivity = signedIn(function DataActivity() {
   const { user, problems } = useAppUser();
   return (
-    <Page title="Activity">
+    <Page title={t('data.activity.title')}>
       <BackLink user={user} base="/data" />
       {!user ? (
         <AppUserMissing user={user} problems={problems} />
       ) : (
         <>
-          <p>Who read or changed your data, and your shares and emergency links over time. Your own changes are not listed.</p>
+          <p>{t('data.activity.intro')}</p>
           <ActivityList
-            caption="Activity on your data"
+            caption={t('data.activity.caption')}
             sentence={dataSentence}
             load={(before) => api.GET('/app/users/{id}/activity/', { params: { path: { id: user.id }, query: { before } } })}
           />

@@ -14,6 +14,8 @@ import { type AppUserState, useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useLiveVersion } from '../../live-updates.ts';
 import { useStatusLine } from '../../status-line.tsx';
+import { t } from '../../i18n/language.ts';
+import { Rich } from '../../components/rich-text.tsx';
 import { NotFound } from '../not-found.tsx';
 
 function Profiles({ state }: { state: AppUserState & { user: AppUser } }) {
@@ -32,35 +34,36 @@ function Profiles({ state }: { state: AppUserState & { user: AppUser } }) {
     const done = await action.run(() => api.POST('/app/users/{id}/profiles/', { params: { path: { id: user.id } }, body }));
     if (done) {
       form.reset();
-      status.say(`Profile ${done.data.name} added.`);
+      status.say(t('data.home.profileAdded', { name: done.data.name }));
       profiles.reload();
     }
   }
   return (
     <section aria-labelledby="profiles-heading">
-      <h2 id="profiles-heading">Profiles</h2>
+      <h2 id="profiles-heading">{t('data.home.profiles')}</h2>
       {profiles.data ? (
         profiles.data.length > 0 ? (
           <ul class="cards">
             {profiles.data.map((profile) => (
               <li key={profile.id} class="card">
-                <a href={`${base}/profiles/${profile.id}`}>{profile.name}</a> {profile.is_default && <span class="badge">default</span>}{' '}
-                {profile.is_private && <span class="badge warn">private</span>}
+                <a href={`${base}/profiles/${profile.id}`}>{profile.name}</a>{' '}
+                {profile.is_default && <span class="badge">{t('data.home.badgeDefault')}</span>}{' '}
+                {profile.is_private && <span class="badge warn">{t('data.home.badgePrivate')}</span>}
               </li>
             ))}
           </ul>
         ) : (
-          <p class="muted">No profiles yet.</p>
+          <p class="muted">{t('data.home.noProfiles')}</p>
         )
       ) : (
         <Loading />
       )}
       {canWrite && (
         <Form id="add-profile" action={action} onSubmit={add}>
-          <Field name="name" label="Profile name" required />
-          <Check name="is_default" label="Default profile" />
-          {mine && <Check name="is_private" label="Private profile" />}
-          <Submit action={action}>Add profile</Submit>
+          <Field name="name" label={t('data.profileName')} required />
+          <Check name="is_default" label={t('data.defaultProfile')} />
+          {mine && <Check name="is_private" label={t('data.privateProfile')} />}
+          <Submit action={action}>{t('data.home.addProfile')}</Submit>
         </Form>
       )}
     </section>
@@ -73,15 +76,15 @@ function DeleteAppUser({ userId, onDeleted }: { userId: number; onDeleted(): voi
   const [understood, setUnderstood] = useState(false);
   async function remove() {
     if (await action.run(() => api.DELETE('/app/users/{id}/', { params: { path: { id: userId } } }))) {
-      status.say('All your personal data is deleted. Your account stays.');
+      status.say(t('data.home.startOver.done'));
       onDeleted();
     }
   }
   return (
     <section aria-labelledby="start-over-heading">
-      <h2 id="start-over-heading">Start over</h2>
+      <h2 id="start-over-heading">{t('data.home.startOver.heading')}</h2>
       <Form id="delete-app-user" action={action} onSubmit={remove}>
-        <p>Deletes your profiles, topics, items, emergency information and gallery; your account stays.</p>
+        <p>{t('data.home.startOver.explain')}</p>
         <div class="field check">
           <input
             id="delete-app-user-understood"
@@ -89,10 +92,10 @@ function DeleteAppUser({ userId, onDeleted }: { userId: number; onDeleted(): voi
             checked={understood}
             onChange={(event) => setUnderstood(event.currentTarget.checked)}
           />
-          <label for="delete-app-user-understood">I understand all my personal data will be deleted</label>
+          <label for="delete-app-user-understood">{t('data.home.startOver.understood')}</label>
         </div>
         <button type="submit" class="danger" disabled={!understood || action.busy}>
-          Delete all my personal data
+          {t('data.home.startOver.submit')}
         </button>
       </Form>
     </section>
@@ -111,7 +114,7 @@ export const DataHome = signedIn(function DataHome() {
       ? await action.run(() => api.PATCH('/app/users/{id}/', { params: { path: { id: user.id } }, body }))
       : await action.run(() => api.POST('/app/users/', { body }));
     if (done) {
-      status.say('Saved.');
+      status.say(t('data.home.saved'));
       reload();
     }
   }
@@ -119,7 +122,7 @@ export const DataHome = signedIn(function DataHome() {
   if (user === null && base !== '/data') return <NotFound />;
   const shared = user && !mine;
   return (
-    <Page title={shared ? user.name : 'Your data'}>
+    <Page title={shared ? user.name : t('data.yourData')}>
       <Status />
       {problems && (
         <div role="alert" class="alert">
@@ -135,34 +138,37 @@ export const DataHome = signedIn(function DataHome() {
         </>
       ) : (
         <section aria-labelledby="about-heading">
-          <h2 id="about-heading">About you</h2>
-          {!user && <p>Save your name to start (left empty, your first name is used).</p>}
+          <h2 id="about-heading">{t('data.home.about')}</h2>
+          {!user && <p>{t('data.home.saveNameFirst')}</p>}
           <Form id="app-user" action={action} onSubmit={save}>
-            <Field name="name" label="Name" defaultValue={user?.name} />
-            <TextArea name="quote" label="Quote" defaultValue={user?.quote} />
-            <Submit action={action}>Save</Submit>
+            <Field name="name" label={t('data.home.name')} defaultValue={user?.name} />
+            <TextArea name="quote" label={t('data.home.quote')} defaultValue={user?.quote} />
+            <Submit action={action}>{t('data.save')}</Submit>
           </Form>
         </section>
       )}
       {user && <Profiles state={{ ...state, user }} />}
       {user && (
         <section aria-labelledby="more-heading">
-          <h2 id="more-heading">More</h2>
+          <h2 id="more-heading">{t('data.home.more')}</h2>
           <ul>
             <li>
-              <a href={`${base}/gallery`}>Gallery</a>: {mine ? 'your' : 'the'} pictures and files
+              <Rich
+                k={mine ? 'data.home.more.galleryOwn' : 'data.home.more.gallery'}
+                parts={{ link: <a href={`${base}/gallery`}>{t('data.home.more.galleryLink')}</a> }}
+              />
             </li>
             <li>
-              <a href={`${base}/emergency`}>Emergency information</a>: items and contacts
+              <Rich k="data.home.more.emergency" parts={{ link: <a href={`${base}/emergency`}>{t('data.emergencyInformation')}</a> }} />
             </li>
             {mine && (
               <li>
-                <a href="/data/share">Share</a>: let people you choose see your data, or keep it up to date
+                <Rich k="data.home.more.share" parts={{ link: <a href="/data/share">{t('data.home.more.shareLink')}</a> }} />
               </li>
             )}
             {mine && (
               <li>
-                <a href="/data/activity">Activity</a>: who read or changed your data, and when
+                <Rich k="data.home.more.activity" parts={{ link: <a href="/data/activity">{t('data.home.more.activityLink')}</a> }} />
               </li>
             )}
           </ul>

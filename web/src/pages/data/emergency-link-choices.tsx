@@ -3,6 +3,7 @@
 // link forms; what they send is `choicesBody` (emergency-link-fields.ts).
 import { useState } from 'preact/hooks';
 import type { EmergencyContact, EmergencyItem } from '../../api/types.ts';
+import { t } from '../../i18n/language.ts';
 
 export interface Shown {
   items: EmergencyItem[];
@@ -43,7 +44,7 @@ function Choice({
       </div>
       {!every &&
         (entries.length === 0 ? (
-          <p class="muted">None yet.</p>
+          <p class="muted">{t('data.links.noneYet')}</p>
         ) : (
           entries.map((entry) => (
             <div class="field check" key={entry.id}>
@@ -62,10 +63,10 @@ function Choice({
   );
 }
 
-/** How much of a kind the link shows, in words. */
-export function shownCount(chosen: number[] | null, noun: string): string {
-  if (chosen === null) return `every ${noun}`;
-  return chosen.length === 1 ? `1 ${noun}` : `${chosen.length} ${noun}s`;
+/** How much of a kind the link shows, in words ("every item", "2 contacts"). */
+export function shownCount(chosen: number[] | null, kind: 'item' | 'contact'): string {
+  if (kind === 'item') return chosen === null ? t('data.links.everyItem') : t('data.links.items', { count: chosen.length });
+  return chosen === null ? t('data.links.everyContact') : t('data.links.contacts', { count: chosen.length });
 }
 
 /** The two fieldsets; `link`: the link's current choices (a new link: every one). */
@@ -82,16 +83,16 @@ export function LinkChoices({
     <>
       <Choice
         kind="item"
-        legend="Emergency items the link shows"
-        all="Every emergency item, also those added later"
+        legend={t('data.links.itemsLegend')}
+        all={t('data.links.allItems')}
         entries={shown.items}
         chosen={link.emergency_items}
         idPrefix={idPrefix}
       />
       <Choice
         kind="contact"
-        legend="Emergency contacts the link shows"
-        all="Every emergency contact, also those added later"
+        legend={t('data.links.contactsLegend')}
+        all={t('data.links.allContacts')}
         entries={shown.contacts}
         chosen={link.emergency_contacts}
         idPrefix={idPrefix}

@@ -5,16 +5,17 @@ import type { EmergencyLink } from '../../api/types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Check, Field } from '../../components/form.tsx';
-import { Hidden } from '../../components/page.tsx';
 import type { Action } from '../../hooks/use-action.ts';
 import { LinkChoices, shownCount, type Shown } from './emergency-link-choices.tsx';
 import { changeBody, dateValue, linkName, shownTime } from './emergency-link-fields.ts';
 import { LinkViews } from './emergency-link-views.tsx';
+import { t } from '../../i18n/language.ts';
+import { Named } from '../../components/rich-text.tsx';
 
 function expiry(link: EmergencyLink): string {
-  if (link.expires_at === null) return 'Never';
+  if (link.expires_at === null) return t('data.links.neverShort');
   const when = shownTime(link.expires_at);
-  return Date.parse(link.expires_at) <= Date.now() ? `${when} (expired: the link no longer opens)` : when;
+  return Date.parse(link.expires_at) <= Date.now() ? t('data.links.expired', { when }) : when;
 }
 
 function ChangeLink({ link, shown, onSaved }: { link: EmergencyLink; shown: Shown | undefined; onSaved(saved: EmergencyLink): void }) {
@@ -22,36 +23,28 @@ function ChangeLink({ link, shown, onSaved }: { link: EmergencyLink; shown: Show
   return (
     <EditDisclosure
       id={`change-link-${link.id}`}
-      summary={
-        <>
-          Change<Hidden> {name}</Hidden>
-        </>
-      }
-      submit={
-        <>
-          Save<Hidden> {name}</Hidden>
-        </>
-      }
+      summary={<Named shown={t('data.links.change')} heard={t('data.links.changeNamed', { name })} />}
+      submit={<Named shown={t('data.save')} heard={t('data.links.saveNamed', { name })} />}
       save={(data) => api.PATCH('/app/emergency-links/{id}/', { params: { path: { id: link.id } }, body: changeBody(data, link) })}
       onSaved={onSaved}
     >
-      <Field name="label" label={`Label of ${name}`} defaultValue={link.label} />
+      <Field name="label" label={t('data.links.labelOf', { name })} defaultValue={link.label} />
       <Field
         name="expires_at"
         type="date"
-        label={`Expiry date of ${name}`}
-        hint="The link stops working at the end of this day."
+        label={t('data.links.expiryOf', { name })}
+        hint={t('data.links.expiryChangeHint')}
         defaultValue={dateValue(link.expires_at)}
       />
-      <Check name="never" label={`${name} never expires`} defaultChecked={link.expires_at === null} />
+      <Check name="never" label={t('data.links.neverOf', { name })} defaultChecked={link.expires_at === null} />
       <Field
         name="pin"
-        label={`New PIN for ${name}`}
+        label={t('data.links.newPinOf', { name })}
         inputMode="numeric"
         autocomplete="off"
-        hint={link.has_pin ? '4 to 8 digits. Empty: the PIN stays as it is.' : '4 to 8 digits. Empty: no PIN.'}
+        hint={link.has_pin ? t('data.links.newPinHintKeep') : t('data.links.newPinHintNone')}
       />
-      {link.has_pin && <Check name="remove_pin" label={`Remove the PIN of ${name}`} />}
+      {link.has_pin && <Check name="remove_pin" label={t('data.links.removePinOf', { name })} />}
       {shown && <LinkChoices shown={shown} link={link} idPrefix={`change-link-${link.id}`} />}
     </EditDisclosure>
   );
@@ -69,38 +62,41 @@ export function EmergencyLinkEntry({ link, revoking, shown, onChanged }: EntryPr
   const name = linkName(link);
   async function revoke() {
     if (await revoking.run(() => api.DELETE('/app/emergency-links/{id}/', { params: { path: { id: link.id } } }))) {
-      onChanged(`${name} is revoked: its link no longer opens anything.`);
+      onChanged(t('data.links.revoked', { name }));
     }
   }
   return (
     <li class="card">
       <h3>{name}</h3>
       <dl class="facts">
-        <dt>Created</dt>
+        <dt>{t('data.links.factCreated')}</dt>
         <dd>{shownTime(link.created_at)}</dd>
-        <dt>Expires</dt>
+        <dt>{t('data.links.factExpires')}</dt>
         <dd>{expiry(link)}</dd>
-        <dt>PIN</dt>
-        <dd>{link.has_pin ? 'Yes' : 'No'}</dd>
-        <dt>Shows</dt>
+        <dt>{t('data.links.factPin')}</dt>
+        <dd>{link.has_pin ? t('data.yes') : t('data.no')}</dd>
+        <dt>{t('data.links.factShows')}</dt>
         <dd>
-          {shownCount(link.emergency_items, 'item')}, {shownCount(link.emergency_contacts, 'contact')}
+          {t('data.links.shows', {
+            items: shownCount(link.emergency_items, 'item'),
+            contacts: shownCount(link.emergency_contacts, 'contact'),
+          })}
         </dd>
-        <dt>Views</dt>
+        <dt>{t('data.links.factViews')}</dt>
         <dd>{link.views}</dd>
-        <dt>Last viewed</dt>
-        <dd>{link.last_viewed_at ? shownTime(link.last_viewed_at) : 'Never'}</dd>
+        <dt>{t('data.links.factLastViewed')}</dt>
+        <dd>{link.last_viewed_at ? shownTime(link.last_viewed_at) : t('data.links.neverShort')}</dd>
       </dl>
-      <ChangeLink link={link} shown={shown} onSaved={(saved) => onChanged(`${linkName(saved)} is saved.`)} />
+      <ChangeLink link={link} shown={shown} onSaved={(saved) => onChanged(t('data.links.saved', { name: linkName(saved) }))} />
       <LinkViews link={link} />
       <ConfirmButton
         small
-        question={`Revoke ${name}? Its link will no longer open anything.`}
-        confirm="Yes, revoke it"
+        question={t('data.links.revokeQuestion', { name })}
+        confirm={t('data.links.yesRevoke')}
         disabled={revoking.busy}
         onConfirm={revoke}
       >
-        Revoke<Hidden> {name}</Hidden>
+        <Named shown={t('data.links.revoke')} heard={t('data.links.revokeNamed', { name })} />
       </ConfirmButton>
     </li>
   );

@@ -3,6 +3,7 @@
 // a link is named and its times shown on the page.
 import type { EmergencyLink } from '../../api/types.ts';
 import { text } from '../../components/form.tsx';
+import { formatDateTime, t } from '../../i18n/language.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -27,14 +28,14 @@ export function aYearFromToday(): string {
   return dateValue(at.toISOString());
 }
 
-/** A time as the page shows it. */
+/** A time as the page shows it: the reader's locale's date and time. */
 export function shownTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(iso);
 }
 
 /** What names a link on the page and in its buttons: its label, or when it was made. */
 export function linkName(link: Pick<EmergencyLink, 'label' | 'created_at'>): string {
-  return link.label || `Link created ${shownTime(link.created_at)}`;
+  return link.label || t('data.links.unnamed', { when: shownTime(link.created_at) });
 }
 
 /**

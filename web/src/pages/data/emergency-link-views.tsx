@@ -3,9 +3,11 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.ts';
 import type { EmergencyLink } from '../../api/types.ts';
-import { Hidden, Loading } from '../../components/page.tsx';
+import { Loading } from '../../components/page.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
 import { linkName, shownTime } from './emergency-link-fields.ts';
+import { t } from '../../i18n/language.ts';
+import { Named } from '../../components/rich-text.tsx';
 
 function ViewsTable({ link }: { link: EmergencyLink }) {
   const views = useLoad(() => api.GET('/app/emergency-links/{id}/views/', { params: { path: { id: link.id } } }), link.id);
@@ -16,24 +18,24 @@ function ViewsTable({ link }: { link: EmergencyLink }) {
       </div>
     );
   if (!views.data) return <Loading />;
-  if (views.data.length === 0) return <p class="muted">Nobody has opened it yet.</p>;
+  if (views.data.length === 0) return <p class="muted">{t('data.links.noViews')}</p>;
   return (
     <div class="table-wrap">
       <table class="views">
-        <caption>Views of {linkName(link)}</caption>
+        <caption>{t('data.links.viewsOf', { name: linkName(link) })}</caption>
         <thead>
           <tr>
-            <th scope="col">Time</th>
-            <th scope="col">IP address</th>
-            <th scope="col">Device</th>
+            <th scope="col">{t('data.links.viewTime')}</th>
+            <th scope="col">{t('data.links.viewIp')}</th>
+            <th scope="col">{t('data.links.viewDevice')}</th>
           </tr>
         </thead>
         <tbody>
           {views.data.map((view, index) => (
             <tr key={`${view.viewed_at}-${index}`}>
               <td>{shownTime(view.viewed_at)}</td>
-              <td class="anywhere">{view.ip_address || 'unknown'}</td>
-              <td class="anywhere">{view.user_agent || 'unknown'}</td>
+              <td class="anywhere">{view.ip_address || t('data.links.unknown')}</td>
+              <td class="anywhere">{view.user_agent || t('data.links.unknown')}</td>
             </tr>
           ))}
         </tbody>
@@ -47,7 +49,7 @@ export function LinkViews({ link }: { link: EmergencyLink }) {
   return (
     <details onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
       <summary>
-        Views<Hidden> of {linkName(link)}</Hidden>
+        <Named shown={t('data.links.views')} heard={t('data.links.viewsOf', { name: linkName(link) })} />
       </summary>
       {/* Mounted on each opening, so it loads the views as they are then. */}
       {open && <ViewsTable link={link} />}

@@ -1,9 +1,11 @@
 // On the emergency information page: where its owner makes links and cards that show it.
+import { Rich } from '../../components/rich-text.tsx';
+import { t } from '../../i18n/language.ts';
+
 export function EmergencyLinksPointer() {
   return (
     <p>
-      To let a first responder read this without an account, give them a link or a printed card with a QR code:{' '}
-      <a href="/data/emergency/links">Emergency links</a>.
+      <Rich k="data.emergency.linksPointer" parts={{ link: <a href="/data/emergency/links">{t('data.emergencyLinks')}</a> }} />
     </p>
   );
 }

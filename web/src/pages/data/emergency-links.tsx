@@ -16,6 +16,8 @@ import { useStatusLine } from '../../status-line.tsx';
 import { aYearFromToday, createBody, linkName } from './emergency-link-fields.ts';
 import { LinkChoices, type Shown } from './emergency-link-choices.tsx';
 import { EmergencyLinkEntry } from './emergency-link-entry.tsx';
+import { t } from '../../i18n/language.ts';
+import { Rich } from '../../components/rich-text.tsx';
 
 interface NewLink {
   created: CreatedEmergencyLink;
@@ -35,31 +37,21 @@ function CreateLink({ userId, shown, onCreated }: { userId: number; shown: Shown
   }
   return (
     <section aria-labelledby="create-link-heading">
-      <h2 id="create-link-heading">Create a link</h2>
+      <h2 id="create-link-heading">{t('data.links.create')}</h2>
       <Form id="create-link" action={action} onSubmit={create}>
-        <Field name="label" label="Label" hint="What the link is for, e.g. Wallet card. Only you see it." />
+        <Field name="label" label={t('data.links.label')} hint={t('data.links.labelHint')} />
         <Field
           name="expires_at"
           type="date"
-          label="Expiry date"
-          hint="The link stops working at the end of this day. Empty: in a year."
+          label={t('data.links.expiry')}
+          hint={t('data.links.expiryHint')}
           defaultValue={aYearFromToday()}
         />
-        <Check name="never" label="Never expires" />
-        <Field
-          name="pin"
-          label="PIN"
-          inputMode="numeric"
-          autocomplete="off"
-          hint="Optional: 4 to 8 digits the page asks for before it shows anything. Empty: no PIN."
-        />
-        <Field
-          name="pin_hint"
-          label="PIN hint for the card"
-          hint="Optional, printed on the card under the link, never stored: where a helper finds the PIN."
-        />
+        <Check name="never" label={t('data.links.never')} />
+        <Field name="pin" label={t('data.links.pin')} inputMode="numeric" autocomplete="off" hint={t('data.links.pinHint')} />
+        <Field name="pin_hint" label={t('data.links.cardHint')} hint={t('data.links.cardHintHint')} />
         {shown && <LinkChoices shown={shown} link={{ emergency_items: null, emergency_contacts: null }} idPrefix="create-link" />}
-        <Submit action={action}>Create link</Submit>
+        <Submit action={action}>{t('data.links.createButton')}</Submit>
       </Form>
     </section>
   );
@@ -72,16 +64,13 @@ function NewLinkCard({ link, name }: { link: NewLink; name: string }) {
   return (
     <section aria-labelledby="new-link-heading" class="new-link">
       <h2 id="new-link-heading" tabIndex={-1} ref={heading}>
-        The card for {linkName(link.created)}
+        {t('data.links.cardFor', { name: linkName(link.created) })}
       </h2>
-      <p>
-        This is the only time the link is shown: the service keeps no copy of it. Print the card or copy the link now. A lost link cannot be
-        shown again; revoke it and create another.
-      </p>
+      <p>{t('data.links.onlyOnce')}</p>
       <PrintableCard name={name} link={link.created.link} hasPin={link.created.has_pin} pinHint={link.pinHint} />
       <p class="actions">
         <button type="button" onClick={() => window.print()}>
-          Print the card
+          {t('data.links.print')}
         </button>
       </p>
     </section>
@@ -98,7 +87,7 @@ function LinkList({ userId, version, shown }: { userId: number; version: number;
   }
   return (
     <section aria-labelledby="links-heading">
-      <h2 id="links-heading">Your links</h2>
+      <h2 id="links-heading">{t('data.links.yours')}</h2>
       <div role="alert" class="alert">
         {[...(links.problems?.general ?? []), ...revoking.problems.general].join(' ')}
       </div>
@@ -107,7 +96,7 @@ function LinkList({ userId, version, shown }: { userId: number; version: number;
           <Loading />
         )
       ) : links.data.length === 0 ? (
-        <p class="muted">No emergency links yet.</p>
+        <p class="muted">{t('data.links.none')}</p>
       ) : (
         <ul class="cards">
           {links.data.map((link) => (
@@ -149,20 +138,18 @@ export const EmergencyLinks = signedIn(function EmergencyLinks() {
   const shown = items.data && contacts.data ? { items: items.data, contacts: contacts.data } : undefined;
   function onCreated(link: NewLink) {
     setCreated(link);
-    status.say(`${linkName(link.created)} is created.`);
+    status.say(t('data.links.created', { name: linkName(link.created) }));
     setVersion((n) => n + 1);
   }
   return (
-    <Page title="Emergency links">
+    <Page title={t('data.emergencyLinks')}>
       <Status />
       {!user ? (
         <AppUserMissing user={user} problems={problems} />
       ) : (
         <>
           <p>
-            A link opens a page that shows anyone who holds it your name and your <a href="/data/emergency">emergency information</a> —
-            items and contacts, nothing else — without an account. Print it on a card with its QR code, or keep it on your phone's lock
-            screen. You see every time it is opened.
+            <Rich k="data.links.intro" parts={{ link: <a href="/data/emergency">{t('data.links.introLink')}</a> }} />
           </p>
           {created && <NewLinkCard key={created.created.id} link={created} name={user.name} />}
           <CreateLink userId={user.id} shown={shown} onCreated={onCreated} />

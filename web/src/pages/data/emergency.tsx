@@ -6,7 +6,7 @@ import { Field, Select, TextArea, text } from '../../components/form.tsx';
 import { MediaPreview, mediaId, mediaOptions } from '../../components/media.tsx';
 import { Collection } from '../../components/collection.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
-import { Hidden, Page, Status } from '../../components/page.tsx';
+import { Page, Status } from '../../components/page.tsx';
 import { BackLink, SharedNote } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { EmergencyLinksPointer } from './emergency-links-pointer.tsx';
@@ -17,6 +17,8 @@ import { useLiveVersion } from '../../live-updates.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
 import { phoneNumberToSave, refusePhoneNumbers } from './phone-number.ts';
+import { t } from '../../i18n/language.ts';
+import { Named } from '../../components/rich-text.tsx';
 
 /** The request body of an emergency item, from its add or edit form. */
 function itemBody(data: FormData) {
@@ -53,24 +55,16 @@ function EditEmergencyItem({
   return (
     <EditDisclosure
       id={`edit-emergency-item-${item.id}`}
-      summary={
-        <>
-          Edit<Hidden> {item.name}</Hidden>
-        </>
-      }
-      submit={
-        <>
-          Save<Hidden> {item.name}</Hidden>
-        </>
-      }
+      summary={<Named shown={t('data.edit')} heard={t('data.emergency.editNamed', { name: item.name })} />}
+      submit={<Named shown={t('data.save')} heard={t('data.emergency.saveNamed', { name: item.name })} />}
       save={(data) => api.PATCH('/app/emergency-items/{id}/', { params: { path: { id: item.id } }, body: itemBody(data) })}
       onSaved={onSaved}
     >
-      <Field name="name" label={`Name of ${item.name}`} defaultValue={item.name} required />
-      <TextArea name="description" label={`Description of ${item.name}`} defaultValue={item.description} />
+      <Field name="name" label={t('data.nameOf', { name: item.name })} defaultValue={item.name} required />
+      <TextArea name="description" label={t('data.descriptionOf', { name: item.name })} defaultValue={item.description} />
       <Select
         name="media_resource"
-        label={`Image of ${item.name}`}
+        label={t('data.imageOf', { name: item.name })}
         options={mediaOptions(gallery)}
         defaultValue={item.media_resource?.id ?? ''}
       />
@@ -82,26 +76,29 @@ function EditContact({ contact, onSaved }: { contact: EmergencyContact; onSaved(
   return (
     <EditDisclosure
       id={`edit-contact-${contact.id}`}
-      summary={
-        <>
-          Edit<Hidden> {contact.name}</Hidden>
-        </>
-      }
-      submit={
-        <>
-          Save<Hidden> {contact.name}</Hidden>
-        </>
-      }
+      summary={<Named shown={t('data.edit')} heard={t('data.emergency.editNamed', { name: contact.name })} />}
+      submit={<Named shown={t('data.save')} heard={t('data.emergency.saveNamed', { name: contact.name })} />}
       save={(data) =>
         sendContact(data, (body) => api.PATCH('/app/emergency-contacts/{id}/', { params: { path: { id: contact.id } }, body }))
       }
       onSaved={onSaved}
     >
-      <Field name="name" label={`Name of ${contact.name}`} defaultValue={contact.name} required />
-      <Field name="relation" label={`Relation of ${contact.name}`} defaultValue={contact.relation} />
-      <Field name="phone_number" label={`Phone number of ${contact.name}`} type="tel" defaultValue={contact.phone_number} required />
-      <Field name="alt_phone_number" label={`Other phone number of ${contact.name}`} type="tel" defaultValue={contact.alt_phone_number} />
-      <Field name="email" label={`E-mail address of ${contact.name}`} type="email" defaultValue={contact.email} />
+      <Field name="name" label={t('data.nameOf', { name: contact.name })} defaultValue={contact.name} required />
+      <Field name="relation" label={t('data.emergency.relationOf', { name: contact.name })} defaultValue={contact.relation} />
+      <Field
+        name="phone_number"
+        label={t('data.emergency.phoneOf', { name: contact.name })}
+        type="tel"
+        defaultValue={contact.phone_number}
+        required
+      />
+      <Field
+        name="alt_phone_number"
+        label={t('data.emergency.otherPhoneOf', { name: contact.name })}
+        type="tel"
+        defaultValue={contact.alt_phone_number}
+      />
+      <Field name="email" label={t('data.emergency.emailOf', { name: contact.name })} type="email" defaultValue={contact.email} />
     </EditDisclosure>
   );
 }
@@ -119,14 +116,14 @@ function EmergencyItems({ userId, canWrite }: SectionProps) {
   const gallery = useLoad(() => api.GET('/app/users/{id}/gallery/', { params }), `${userId}-${live}`);
   const status = useStatusLine();
   function saved(item: EmergencyItem) {
-    status.say(`${item.name} is saved.`);
+    status.say(t('data.emergency.saved', { name: item.name }));
     items.reload();
   }
   return (
     <Collection
       id="emergency-item"
-      heading="Emergency items"
-      empty="No emergency items yet."
+      heading={t('data.emergency.items')}
+      empty={t('data.emergency.noItems')}
       list={items}
       canWrite={canWrite}
       create={(data) => api.POST('/app/users/{id}/emergency-items/', { params, body: itemBody(data) })}
@@ -140,12 +137,12 @@ function EmergencyItems({ userId, canWrite }: SectionProps) {
       )}
       fields={
         <>
-          <Field name="name" label="Emergency item name" required />
-          <TextArea name="description" label="Emergency item description" />
-          <Select name="media_resource" label="Emergency item image" options={mediaOptions(gallery.data)} />
+          <Field name="name" label={t('data.emergency.itemName')} required />
+          <TextArea name="description" label={t('data.emergency.itemDescription')} />
+          <Select name="media_resource" label={t('data.emergency.itemImage')} options={mediaOptions(gallery.data)} />
         </>
       }
-      submitLabel="Add emergency item"
+      submitLabel={t('data.emergency.addItem')}
     />
   );
 }
@@ -156,14 +153,14 @@ function EmergencyContacts({ userId, canWrite }: SectionProps) {
   const contacts = useLoad(() => api.GET('/app/users/{id}/emergency-contacts/', { params }), `${userId}-${live}`);
   const status = useStatusLine();
   function saved(contact: EmergencyContact) {
-    status.say(`${contact.name} is saved.`);
+    status.say(t('data.emergency.saved', { name: contact.name }));
     contacts.reload();
   }
   return (
     <Collection
       id="contact"
-      heading="Emergency contacts"
-      empty="No emergency contacts yet."
+      heading={t('data.emergency.contacts')}
+      empty={t('data.emergency.noContacts')}
       list={contacts}
       canWrite={canWrite}
       create={(data) => sendContact(data, (body) => api.POST('/app/users/{id}/emergency-contacts/', { params, body }))}
@@ -191,20 +188,14 @@ function EmergencyContacts({ userId, canWrite }: SectionProps) {
       )}
       fields={
         <>
-          <Field name="name" label="Contact name" autocomplete="off" required />
-          <Field name="relation" label="Relation" />
-          <Field
-            name="phone_number"
-            label="Phone number"
-            type="tel"
-            hint="With + and the country code for another country's number, e.g. +44 20 7946 0018."
-            required
-          />
-          <Field name="alt_phone_number" label="Other phone number" type="tel" />
-          <Field name="email" label="Contact e-mail address" type="email" />
+          <Field name="name" label={t('data.emergency.contactName')} autocomplete="off" required />
+          <Field name="relation" label={t('data.emergency.relation')} />
+          <Field name="phone_number" label={t('data.emergency.phone')} type="tel" hint={t('data.emergency.phoneHint')} required />
+          <Field name="alt_phone_number" label={t('data.emergency.otherPhone')} type="tel" />
+          <Field name="email" label={t('data.emergency.contactEmail')} type="email" />
         </>
       }
-      submitLabel="Add contact"
+      submitLabel={t('data.emergency.addContact')}
     />
   );
 }
@@ -213,7 +204,7 @@ export const Emergency = signedIn(function Emergency() {
   const { user, problems, base, mine, canWrite } = useAppUser();
   if (user === null && base !== '/data') return <NotFound />;
   return (
-    <Page title={user && !mine ? `Emergency information of ${user.name}` : 'Emergency information'}>
+    <Page title={user && !mine ? t('data.emergency.titleOf', { name: user.name }) : t('data.emergencyInformation')}>
       <Status />
       {mine && <EmergencyLinksPointer />}
       {!user ? (

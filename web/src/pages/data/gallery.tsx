@@ -7,7 +7,7 @@ import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Field, Form, Submit, text } from '../../components/form.tsx';
 import { MediaPreview } from '../../components/media.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
-import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
+import { Loading, Page, Status } from '../../components/page.tsx';
 import { BackLink, SharedNote } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
@@ -17,21 +17,15 @@ import { useLiveVersion } from '../../live-updates.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
+import { t } from '../../i18n/language.ts';
+import { Named } from '../../components/rich-text.tsx';
 
 function RenameMedia({ media, onSaved }: { media: MediaResource; onSaved(name: string): void }) {
   return (
     <EditDisclosure
       id={`rename-media-${media.id}`}
-      summary={
-        <>
-          Rename<Hidden> {media.name}</Hidden>
-        </>
-      }
-      submit={
-        <>
-          Save<Hidden> {media.name}</Hidden>
-        </>
-      }
+      summary={<Named shown={t('data.gallery.rename')} heard={t('data.gallery.renameNamed', { name: media.name })} />}
+      submit={<Named shown={t('data.save')} heard={t('data.gallery.saveNamed', { name: media.name })} />}
       save={(data) => {
         const name = text(data, 'name');
         // The name it has: nothing to change, so nothing is sent.
@@ -40,7 +34,7 @@ function RenameMedia({ media, onSaved }: { media: MediaResource; onSaved(name: s
       }}
       onSaved={(saved) => onSaved(saved.name)}
     >
-      <Field name="name" label={`Name of ${media.name}`} defaultValue={media.name} required />
+      <Field name="name" label={t('data.nameOf', { name: media.name })} defaultValue={media.name} required />
     </EditDisclosure>
   );
 }
@@ -59,12 +53,12 @@ function MediaList({ userId, canWrite, version }: MediaListProps) {
   const status = useStatusLine();
   async function remove(id: number, name: string) {
     if (await action.run(() => api.DELETE('/app/media-resources/{id}/', { params: { path: { id } } }))) {
-      status.say(`${name} is deleted.`);
+      status.say(t('data.gallery.deleted', { name }));
       gallery.reload();
     }
   }
   if (!gallery.data) return <Loading />;
-  if (gallery.data.length === 0) return <p class="muted">Nothing uploaded yet.</p>;
+  if (gallery.data.length === 0) return <p class="muted">{t('data.gallery.empty')}</p>;
   return (
     <>
       <div role="alert" class="alert">
@@ -76,7 +70,7 @@ function MediaList({ userId, canWrite, version }: MediaListProps) {
             <figure>
               <MediaPreview media={media} />
               <figcaption>
-                {media.name} <span class="muted">({Math.ceil(media.size / 1024)} KB)</span>
+                {media.name} <span class="muted">{t('data.gallery.size', { kilobytes: Math.ceil(media.size / 1024) })}</span>
               </figcaption>
             </figure>
             {canWrite && (
@@ -84,21 +78,21 @@ function MediaList({ userId, canWrite, version }: MediaListProps) {
                 <RenameMedia
                   media={media}
                   onSaved={(name) => {
-                    if (name === media.name) status.say(`${media.name} keeps its name.`);
+                    if (name === media.name) status.say(t('data.gallery.keepsName', { name: media.name }));
                     else {
-                      status.say(`${media.name} is now called ${name}.`);
+                      status.say(t('data.gallery.renamed', { old: media.name, name }));
                       gallery.reload();
                     }
                   }}
                 />
                 <ConfirmButton
                   small
-                  question={`Delete ${media.name}? Items that show it will show no image.`}
-                  confirm="Yes, delete it"
+                  question={t('data.gallery.deleteQuestion', { name: media.name })}
+                  confirm={t('data.yesDelete')}
                   disabled={action.busy}
                   onConfirm={() => remove(media.id, media.name)}
                 >
-                  Delete<Hidden> {media.name}</Hidden>
+                  <Named shown={t('data.delete')} heard={t('data.gallery.deleteNamed', { name: media.name })} />
                 </ConfirmButton>
               </>
             )}
@@ -138,13 +132,13 @@ export const Gallery = signedIn(function Gallery() {
     if (done) {
       form.reset();
       setPreview(null);
-      status.say(`${done.data.name} is uploaded.`);
+      status.say(t('data.gallery.uploaded', { name: done.data.name }));
       setVersion((n) => n + 1);
     }
   }
   if (user === null && base !== '/data') return <NotFound />;
   return (
-    <Page title={user && !mine ? `Gallery of ${user.name}` : 'Gallery'}>
+    <Page title={user && !mine ? t('data.gallery.titleOf', { name: user.name }) : t('data.gallery.title')}>
       <Status />
       {!user ? (
         <AppUserMissing user={user} problems={problems} />
@@ -154,17 +148,24 @@ export const Gallery = signedIn(function Gallery() {
           <SharedNote user={user} />
           {canWrite && (
             <section aria-labelledby="upload-heading">
-              <h2 id="upload-heading">Upload</h2>
+              <h2 id="upload-heading">{t('data.gallery.upload')}</h2>
               <Form id="upload" action={action} onSubmit={upload}>
-                <Field name="name" label="Name" required />
-                <Field name="file" label="File" type="file" accept="image/*,application/pdf,audio/*,video/*" onChange={choose} required />
-                {preview && <img class="preview" src={preview} alt="Preview of the chosen file" />}
-                <Submit action={action}>Upload</Submit>
+                <Field name="name" label={t('data.gallery.name')} required />
+                <Field
+                  name="file"
+                  label={t('data.gallery.file')}
+                  type="file"
+                  accept="image/*,application/pdf,audio/*,video/*"
+                  onChange={choose}
+                  required
+                />
+                {preview && <img class="preview" src={preview} alt={t('data.gallery.preview')} />}
+                <Submit action={action}>{t('data.gallery.uploadButton')}</Submit>
               </Form>
             </section>
           )}
           <section aria-labelledby="files-heading">
-            <h2 id="files-heading">{mine ? 'In your gallery' : 'In the gallery'}</h2>
+            <h2 id="files-heading">{mine ? t('data.gallery.inYours') : t('data.gallery.inTheirs')}</h2>
             <MediaList userId={user.id} canWrite={canWrite} version={version} />
           </section>
         </>

@@ -4,6 +4,7 @@
 // since without it +44 20… would dial 44 20… as a local number. The API's rule is repeated
 // here so that the form can say what is wrong before sending.
 import type { ApiResult } from '../../api/client.ts';
+import { t } from '../../i18n/language.ts';
 
 /** The API's pattern: 9 to 15 digits (after an optional leading 1), or "+" and 7 to 15 digits. */
 const API_PATTERN = /^(1?\d{9,15}|\+[1-9]\d{6,14})$/;
@@ -17,14 +18,12 @@ export function phoneNumberToSave(typed: string): string {
 export function phoneNumberProblem(number: string): string | null {
   if (API_PATTERN.test(number)) return null;
   if (!/^\+?\d+$/.test(number)) {
-    return 'A phone number has only digits, with a + before the country code if it has one (spaces, dashes, dots and brackets are fine).';
+    return t('data.phone.onlyDigits');
   }
   if (number.startsWith('+')) {
-    return number.startsWith('+0')
-      ? 'After the +, the country code comes first: it does not start with 0.'
-      : 'After the +, a phone number has 7 to 15 digits, the country code included.';
+    return number.startsWith('+0') ? t('data.phone.countryCodeZero') : t('data.phone.internationalLength');
   }
-  return 'A phone number has 9 to 15 digits, or a + and the country code first.';
+  return t('data.phone.length');
 }
 
 /**

@@ -13,6 +13,7 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { useLiveVersion } from '../../live-updates.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
+import { t } from '../../i18n/language.ts';
 
 export const ProfilePage = signedIn(function ProfilePage() {
   const id = Number(useRoute().params.id);
@@ -29,7 +30,7 @@ export const ProfilePage = signedIn(function ProfilePage() {
   // Both, before any button shows: what the caller may do comes with the app user.
   if (!profile.data || user === undefined) return <Loading />;
   const { name } = profile.data;
-  const typeLabel = (type: number) => types.data?.find((t) => t.id === type)?.label ?? `type ${type}`;
+  const typeLabel = (type: number) => types.data?.find((entry) => entry.id === type)?.label ?? t('data.profile.typeNumber', { type });
 
   async function save(data: FormData) {
     const body = {
@@ -39,19 +40,20 @@ export const ProfilePage = signedIn(function ProfilePage() {
       ...(mine ? { is_private: data.get('is_private') === 'on' } : {}),
     };
     if (await saveAction.run(() => api.PATCH('/app/profiles/{id}/', { params: path, body }))) {
-      status.say('Profile saved.');
+      status.say(t('data.profile.saved'));
       profile.reload();
     }
   }
   async function remove() {
-    if (await saveAction.run(() => api.DELETE('/app/profiles/{id}/', { params: path }))) status.goAndSay(base, `Profile ${name} deleted.`);
+    if (await saveAction.run(() => api.DELETE('/app/profiles/{id}/', { params: path })))
+      status.goAndSay(base, t('data.profile.deleted', { name }));
   }
   async function addTopic(data: FormData, form: HTMLFormElement) {
     const body = { name: text(data, 'name'), topic_type: Number(data.get('topic_type')) as 3 | 4 };
     const done = await topicAction.run(() => api.POST('/app/profiles/{id}/topics/', { params: path, body }));
     if (done) {
       form.reset();
-      status.say(`Topic ${done.data.name} added.`);
+      status.say(t('data.profile.topicAdded', { name: done.data.name }));
       profile.reload();
     }
   }
@@ -61,49 +63,52 @@ export const ProfilePage = signedIn(function ProfilePage() {
       {user && <SharedNote user={user} />}
       {profile.data.is_private && (
         <p>
-          <span class="badge warn">Private profile</span>{' '}
-          {mine ? 'Only you and the people you let see private profiles see it.' : 'Its owner lets you see private profiles.'}
+          <span class="badge warn">{t('data.privateProfile')}</span> {mine ? t('data.profile.privateOwn') : t('data.profile.privateShared')}
         </p>
       )}
       <Status />
       <section aria-labelledby="topics-heading">
-        <h2 id="topics-heading">Topics</h2>
+        <h2 id="topics-heading">{t('data.profile.topics')}</h2>
         {profile.data.topics.length > 0 ? (
           <ul class="cards">
             {profile.data.topics.map((topic) => (
               <li key={topic.id} class="card">
                 <a href={`${base}/topics/${topic.id}?profile=${id}`}>{topic.name}</a>{' '}
-                <span class="muted">({typeLabel(topic.topic_type)})</span>
+                <span class="muted">{t('data.profile.topicType', { type: typeLabel(topic.topic_type) })}</span>
               </li>
             ))}
           </ul>
         ) : (
-          <p class="muted">No topics yet.</p>
+          <p class="muted">{t('data.profile.noTopics')}</p>
         )}
         {canWrite && (
           <Form id="add-topic" action={topicAction} onSubmit={addTopic}>
-            <Field name="name" label="Topic name" required />
-            <Select name="topic_type" label="Topic type" options={(types.data ?? []).map((t) => ({ value: t.id, label: t.label }))} />
-            <Submit action={topicAction}>Add topic</Submit>
+            <Field name="name" label={t('data.topicName')} required />
+            <Select
+              name="topic_type"
+              label={t('data.profile.topicTypeLabel')}
+              options={(types.data ?? []).map((type) => ({ value: type.id, label: type.label }))}
+            />
+            <Submit action={topicAction}>{t('data.profile.addTopic')}</Submit>
           </Form>
         )}
       </section>
       {canWrite && (
         <section aria-labelledby="edit-profile-heading">
-          <h2 id="edit-profile-heading">Edit the profile</h2>
+          <h2 id="edit-profile-heading">{t('data.profile.edit')}</h2>
           <Form id="profile" action={saveAction} onSubmit={save}>
-            <Field name="name" label="Profile name" defaultValue={name} required />
-            <Check name="is_default" label="Default profile" defaultChecked={profile.data.is_default} />
-            {mine && <Check name="is_private" label="Private profile" defaultChecked={profile.data.is_private} />}
+            <Field name="name" label={t('data.profileName')} defaultValue={name} required />
+            <Check name="is_default" label={t('data.defaultProfile')} defaultChecked={profile.data.is_default} />
+            {mine && <Check name="is_private" label={t('data.privateProfile')} defaultChecked={profile.data.is_private} />}
             <p class="actions">
-              <Submit action={saveAction}>Save profile</Submit>
+              <Submit action={saveAction}>{t('data.profile.save')}</Submit>
               <ConfirmButton
-                question={`Delete the profile ${name} and everything in it?`}
-                confirm="Yes, delete it"
+                question={t('data.profile.deleteQuestion', { name })}
+                confirm={t('data.yesDelete')}
                 disabled={saveAction.busy}
                 onConfirm={remove}
               >
-                Delete profile
+                {t('data.profile.delete')}
               </ConfirmButton>
             </p>
           </Form>

@@ -6,7 +6,7 @@ import type { Accessor } from '../../api/types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { Check, Field, Form, Submit, text } from '../../components/form.tsx';
 import { AppUserMissing } from '../../components/no-app-user.tsx';
-import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
+import { Loading, Page, Status } from '../../components/page.tsx';
 import { BackLink } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
@@ -14,6 +14,8 @@ import { useAppUser } from '../../hooks/use-app-user.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { dateValue, endOfDay, shownTime } from './emergency-link-fields.ts';
+import { t } from '../../i18n/language.ts';
+import { Named } from '../../components/rich-text.tsx';
 
 /** The end date as the API takes it: the end of that day (local), null for none. A date the browser could not read goes as typed. */
 function expiryOf(data: FormData): string | null {
@@ -23,16 +25,17 @@ function expiryOf(data: FormData): string | null {
 
 /** Until when, in words. */
 function until(accessor: Accessor): string {
-  if (accessor.expires_at === null) return 'Until you revoke it';
-  return accessor.expired ? `Ended ${shownTime(accessor.expires_at)}` : `Until ${shownTime(accessor.expires_at)}`;
+  if (accessor.expires_at === null) return t('data.share.untilRevoked');
+  const when = shownTime(accessor.expires_at);
+  return accessor.expired ? t('data.share.ended', { when }) : t('data.share.until', { when });
 }
 
 /** "Invited", or who accepted ("Accepted by Bob Builder"). */
 function standing(accessor: Accessor): string {
-  if (accessor.expired) return 'Access ended';
-  if (!accessor.accepted) return 'Invited';
+  if (accessor.expired) return t('data.share.accessEnded');
+  if (!accessor.accepted) return t('data.share.invited');
   const name = [accessor.user_with_access?.first_name, accessor.user_with_access?.last_name].filter(Boolean).join(' ');
-  return name ? `Accepted by ${name}` : 'Accepted';
+  return name ? t('data.share.acceptedBy', { name }) : t('data.share.accepted');
 }
 
 function AccessorRow({ accessor, onChange }: { accessor: Accessor; onChange(): void }) {
@@ -54,7 +57,7 @@ function AccessorRow({ accessor, onChange }: { accessor: Accessor; onChange(): v
       // Sent only when changed: an unchanged past date would be refused.
       ...(text(data, 'expires_at') !== dateValue(accessor.expires_at) && { expires_at: expires }),
     };
-    return act(() => api.PATCH('/app/accessors/{id}/', { params: path, body }), `What ${email} may do is saved.`);
+    return act(() => api.PATCH('/app/accessors/{id}/', { params: path, body }), t('data.share.saved', { email }));
   }
   return (
     <li class="card">
@@ -63,48 +66,40 @@ function AccessorRow({ accessor, onChange }: { accessor: Accessor; onChange(): v
         <span class={accessor.accepted && !accessor.expired ? 'badge ok' : 'badge warn'}>{standing(accessor)}</span>
       </p>
       <p class="muted">{until(accessor)}</p>
-      <Form id={`accessor-${accessor.id}`} action={action} onSubmit={save} label={`What ${email} may do`}>
+      <Form id={`accessor-${accessor.id}`} action={action} onSubmit={save} label={t('data.share.whatMayDo', { email })}>
         <Check
           name="can_write"
-          label={
-            <>
-              Can edit<Hidden> ({email})</Hidden>
-            </>
-          }
+          label={<Named shown={t('data.share.canEdit')} heard={t('data.share.canEditNamed', { email })} />}
           defaultChecked={accessor.can_write}
         />
         <Check
           name="has_private_profile_access"
-          label={
-            <>
-              Can see private profiles<Hidden> ({email})</Hidden>
-            </>
-          }
+          label={<Named shown={t('data.share.canSeePrivate')} heard={t('data.share.canSeePrivateNamed', { email })} />}
           defaultChecked={accessor.has_private_profile_access}
         />
         <Field
           name="expires_at"
-          label={`Access of ${email} ends on`}
+          label={t('data.share.endsOnOf', { email })}
           type="date"
-          hint={accessor.expired ? 'A later date gives the access back, without a new invitation.' : 'Leave empty: until you revoke it.'}
+          hint={accessor.expired ? t('data.share.laterDateHint') : t('data.share.emptyHint')}
           defaultValue={dateValue(accessor.expires_at)}
         />
         <p class="actions">
           <Submit action={action}>
-            Save<Hidden> what {email} may do</Hidden>
+            <Named shown={t('data.save')} heard={t('data.share.saveNamed', { email })} />
           </Submit>
           <ConfirmButton
-            question={accessor.accepted ? `Stop sharing your data with ${email}?` : `Withdraw the invitation to ${email}?`}
-            confirm="Yes, revoke"
+            question={accessor.accepted ? t('data.share.revokeQuestion', { email }) : t('data.share.withdrawQuestion', { email })}
+            confirm={t('data.share.yesRevoke')}
             disabled={action.busy}
             onConfirm={() =>
               act(
                 () => api.DELETE('/app/accessors/{id}/', { params: path }),
-                accessor.accepted ? `${email} no longer sees your data.` : `The invitation to ${email} is withdrawn.`,
+                accessor.accepted ? t('data.share.revoked', { email }) : t('data.share.withdrawn', { email }),
               )
             }
           >
-            Revoke<Hidden> {email}</Hidden>
+            <Named shown={t('data.share.revoke')} heard={t('data.share.revokeNamed', { email })} />
           </ConfirmButton>
         </p>
       </Form>
@@ -134,12 +129,12 @@ export const Share = signedIn(function Share() {
     const done = await action.run(() => api.POST('/app/users/{id}/accessors/', { params: { path: { id: user.id } }, body }));
     if (done) {
       form.reset();
-      status.say(`We sent an invitation to ${done.data.email}.`);
+      status.say(t('data.share.sent', { email: done.data.email }));
       accessors.reload();
     }
   }
   return (
-    <Page title="Share your data">
+    <Page title={t('data.share.title')}>
       <BackLink user={user} base="/data" />
       <Status />
       {!user ? (
@@ -147,21 +142,18 @@ export const Share = signedIn(function Share() {
       ) : (
         <>
           <section aria-labelledby="invite-heading">
-            <h2 id="invite-heading">Invite someone</h2>
-            <p>
-              They get an e-mail with a link. Once they accept, they see your profiles, gallery and emergency information; private profiles
-              only if you let them, and they change things only if they can edit.
-            </p>
+            <h2 id="invite-heading">{t('data.share.invite')}</h2>
+            <p>{t('data.share.explain')}</p>
             <Form id="invite" action={action} onSubmit={invite}>
-              <Field name="email" label="Their e-mail address" type="email" autocomplete="off" required />
-              <Check name="can_write" label="Can edit" />
-              <Check name="has_private_profile_access" label="Can see private profiles" />
-              <Field name="expires_at" label="Access ends on" type="date" hint="Optional. Leave empty: until you revoke it." />
-              <Submit action={action}>Invite</Submit>
+              <Field name="email" label={t('data.share.email')} type="email" autocomplete="off" required />
+              <Check name="can_write" label={t('data.share.canEdit')} />
+              <Check name="has_private_profile_access" label={t('data.share.canSeePrivate')} />
+              <Field name="expires_at" label={t('data.share.endsOn')} type="date" hint={t('data.share.endsOnHint')} />
+              <Submit action={action}>{t('data.share.inviteButton')}</Submit>
             </Form>
           </section>
           <section aria-labelledby="accessors-heading">
-            <h2 id="accessors-heading">People you share with</h2>
+            <h2 id="accessors-heading">{t('data.share.people')}</h2>
             {accessors.problems ? (
               <div role="alert" class="alert">
                 {accessors.problems.general.join(' ')}
@@ -169,7 +161,7 @@ export const Share = signedIn(function Share() {
             ) : !accessors.data ? (
               <Loading />
             ) : accessors.data.length === 0 ? (
-              <p class="muted">No one yet.</p>
+              <p class="muted">{t('data.share.noOne')}</p>
             ) : (
               <ul class="cards">
                 {accessors.data.map((accessor) => (

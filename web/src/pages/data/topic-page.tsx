@@ -9,7 +9,7 @@ import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { EditDisclosure } from '../../components/edit-disclosure.tsx';
 import { Field, Form, Select, Submit, TextArea, text } from '../../components/form.tsx';
 import { MediaPreview, mediaId, mediaOptions } from '../../components/media.tsx';
-import { Hidden, Loading, Page, Status } from '../../components/page.tsx';
+import { Loading, Page, Status } from '../../components/page.tsx';
 import { BackLink, SharedNote } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
@@ -18,6 +18,8 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { useLiveVersion } from '../../live-updates.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { NotFound } from '../not-found.tsx';
+import { t } from '../../i18n/language.ts';
+import { Named } from '../../components/rich-text.tsx';
 
 function EditItem({ item, gallery, onSaved }: { item: Item; gallery: MediaResource[] | undefined; onSaved(saved: Item): void }) {
   const content = item.image_content;
@@ -37,26 +39,22 @@ function EditItem({ item, gallery, onSaved }: { item: Item; gallery: MediaResour
   return (
     <EditDisclosure
       id={`edit-item-${item.id}`}
-      summary={
-        <>
-          Edit<Hidden> item {item.name}</Hidden>
-        </>
-      }
-      submit={
-        <>
-          Save item<Hidden> {item.name}</Hidden>
-        </>
-      }
+      summary={<Named shown={t('data.edit')} heard={t('data.topic.editItemNamed', { name: item.name })} />}
+      submit={<Named shown={t('data.topic.saveItem')} heard={t('data.topic.saveItemNamed', { name: item.name })} />}
       save={(data) => api.PATCH('/app/items/{id}/', { params: { path: { id: item.id } }, body: body(data) })}
       onSaved={onSaved}
     >
-      <Field name="name" label={`Name of ${item.name}`} defaultValue={item.name} required />
+      <Field name="name" label={t('data.nameOf', { name: item.name })} defaultValue={item.name} required />
       {content && (
         <>
-          <TextArea name="image_content.description" label={`Description of ${item.name}`} defaultValue={content.description} />
+          <TextArea
+            name="image_content.description"
+            label={t('data.descriptionOf', { name: item.name })}
+            defaultValue={content.description}
+          />
           <Select
             name="image_content.image_resource"
-            label={`Image of ${item.name}`}
+            label={t('data.imageOf', { name: item.name })}
             options={mediaOptions(gallery, true)}
             defaultValue={content.image_resource?.id ?? ''}
           />
@@ -70,20 +68,12 @@ function EditEntry({ entry, onSaved }: { entry: ListEntry; onSaved(saved: ListEn
   return (
     <EditDisclosure
       id={`edit-entry-${entry.id}`}
-      summary={
-        <>
-          Edit<Hidden> entry {entry.text}</Hidden>
-        </>
-      }
-      submit={
-        <>
-          Save<Hidden> entry {entry.text}</Hidden>
-        </>
-      }
+      summary={<Named shown={t('data.edit')} heard={t('data.topic.editEntryNamed', { text: entry.text })} />}
+      submit={<Named shown={t('data.save')} heard={t('data.topic.saveEntryNamed', { text: entry.text })} />}
       save={(data) => api.PATCH('/app/list-entries/{id}/', { params: { path: { id: entry.id } }, body: { text: text(data, 'text') } })}
       onSaved={onSaved}
     >
-      <Field name="text" label={`Text of entry ${entry.text}`} defaultValue={entry.text} required />
+      <Field name="text" label={t('data.topic.entryText', { text: entry.text })} defaultValue={entry.text} required />
     </EditDisclosure>
   );
 }
@@ -111,16 +101,17 @@ function ItemCard({ item, gallery, canWrite, onChange }: ItemCardProps) {
     );
     if (done) {
       form.reset();
-      changed(`Entry ${done.data.text} added.`);
+      changed(t('data.topic.entryAdded', { text: done.data.text }));
     }
   }
   async function removeEntry(entry: ListEntry) {
     if (await action.run(() => api.DELETE('/app/list-entries/{id}/', { params: { path: { id: entry.id } } }))) {
-      changed(`Entry ${entry.text} deleted.`);
+      changed(t('data.topic.entryDeleted', { text: entry.text }));
     }
   }
   async function remove() {
-    if (await action.run(() => api.DELETE('/app/items/{id}/', { params: itemPath }))) changed(`Item ${item.name} deleted.`);
+    if (await action.run(() => api.DELETE('/app/items/{id}/', { params: itemPath })))
+      changed(t('data.topic.itemDeleted', { name: item.name }));
   }
   const image = item.image_content?.image_resource ?? item.image_content?.media_resource;
   return (
@@ -140,15 +131,15 @@ function ItemCard({ item, gallery, canWrite, onChange }: ItemCardProps) {
                   <span>{entry.text}</span>
                   {canWrite && (
                     <>
-                      <EditEntry entry={entry} onSaved={(saved) => changed(`Entry ${saved.text} saved.`)} />
+                      <EditEntry entry={entry} onSaved={(saved) => changed(t('data.topic.entrySaved', { text: saved.text }))} />
                       <ConfirmButton
                         small
-                        question={`Delete the entry ${entry.text}?`}
-                        confirm="Yes, delete it"
+                        question={t('data.topic.deleteEntryQuestion', { text: entry.text })}
+                        confirm={t('data.yesDelete')}
                         disabled={action.busy}
                         onConfirm={() => removeEntry(entry)}
                       >
-                        Delete<Hidden> entry {entry.text}</Hidden>
+                        <Named shown={t('data.delete')} heard={t('data.topic.deleteEntryNamed', { text: entry.text })} />
                       </ConfirmButton>
                     </>
                   )}
@@ -156,13 +147,13 @@ function ItemCard({ item, gallery, canWrite, onChange }: ItemCardProps) {
               ))}
             </ul>
           ) : (
-            <p class="muted">The list is empty.</p>
+            <p class="muted">{t('data.topic.listEmpty')}</p>
           )}
           {canWrite && (
             <Form id={`add-entry-${item.id}`} action={entryAction} onSubmit={addEntry}>
-              <Field name="text" label={`New entry for ${item.name}`} required />
+              <Field name="text" label={t('data.topic.newEntry', { name: item.name })} required />
               <Submit action={entryAction}>
-                Add entry<Hidden> to {item.name}</Hidden>
+                <Named shown={t('data.topic.addEntry')} heard={t('data.topic.addEntryNamed', { name: item.name })} />
               </Submit>
             </Form>
           )}
@@ -170,21 +161,25 @@ function ItemCard({ item, gallery, canWrite, onChange }: ItemCardProps) {
       )}
       {item.image_content && (
         <figure>
-          {image ? <MediaPreview media={image} alt={item.image_content.description || item.name} /> : <p class="muted">No image chosen.</p>}
+          {image ? (
+            <MediaPreview media={image} alt={item.image_content.description || item.name} />
+          ) : (
+            <p class="muted">{t('data.topic.noImage')}</p>
+          )}
           {item.image_content.description && <figcaption>{item.image_content.description}</figcaption>}
         </figure>
       )}
       {canWrite && (
         <>
-          <EditItem item={item} gallery={gallery} onSaved={(saved) => changed(`Item ${saved.name} saved.`)} />
+          <EditItem item={item} gallery={gallery} onSaved={(saved) => changed(t('data.topic.itemSaved', { name: saved.name }))} />
           <p>
             <ConfirmButton
-              question={`Delete the item ${item.name} and its entries?`}
-              confirm="Yes, delete it"
+              question={t('data.topic.deleteItemQuestion', { name: item.name })}
+              confirm={t('data.yesDelete')}
               disabled={action.busy}
               onConfirm={remove}
             >
-              Delete item<Hidden> {item.name}</Hidden>
+              <Named shown={t('data.topic.deleteItem')} heard={t('data.topic.deleteItemNamed', { name: item.name })} />
             </ConfirmButton>
           </p>
         </>
@@ -235,28 +230,28 @@ function AddItems({ topicId, gallery, base, onAdded }: AddItemsProps) {
   return (
     <div class="columns">
       <section aria-labelledby="add-list-heading">
-        <h2 id="add-list-heading">Add a list</h2>
+        <h2 id="add-list-heading">{t('data.topic.addList')}</h2>
         <Form id="add-list-item" action={listAction} onSubmit={addList}>
-          <Field name="name" label="List item name" required />
-          <TextArea name="list_content.entries" label="Entries (one per line)" rows={4} />
-          <Submit action={listAction}>Add list item</Submit>
+          <Field name="name" label={t('data.topic.listItemName')} required />
+          <TextArea name="list_content.entries" label={t('data.topic.entries')} rows={4} />
+          <Submit action={listAction}>{t('data.topic.addListItem')}</Submit>
         </Form>
       </section>
       <section aria-labelledby="add-image-heading">
-        <h2 id="add-image-heading">Add an image</h2>
+        <h2 id="add-image-heading">{t('data.topic.addImage')}</h2>
         <Form id="add-image-item" action={imageAction} onSubmit={addImage}>
-          <Field name="name" label="Image item name" required />
-          <TextArea name="image_content.description" label="Image description" />
+          <Field name="name" label={t('data.topic.imageItemName')} required />
+          <TextArea name="image_content.description" label={t('data.topic.imageDescription')} />
           <Select
             name="image_content.image_resource"
-            label="Image"
+            label={t('data.topic.image')}
             options={mediaOptions(gallery, true)}
-            hint="Pictures come from your gallery; upload new ones there."
+            hint={t('data.topic.imageHint')}
           />
-          <Submit action={imageAction}>Add image item</Submit>
+          <Submit action={imageAction}>{t('data.topic.addImageItem')}</Submit>
         </Form>
         <p>
-          <a href={`${base}/gallery`}>Open the gallery</a>
+          <a href={`${base}/gallery`}>{t('data.topic.openGallery')}</a>
         </p>
       </section>
     </div>
@@ -307,13 +302,13 @@ export const TopicPage = signedIn(function TopicPage() {
 
   async function save(data: FormData) {
     if (await saveAction.run(() => api.PATCH('/app/topics/{id}/', { params: path, body: { name: text(data, 'name') } }))) {
-      status.say('Topic saved.');
+      status.say(t('data.topic.saved'));
       topic.reload();
     }
   }
   async function remove() {
     if (await saveAction.run(() => api.DELETE('/app/topics/{id}/', { params: path })))
-      status.goAndSay(profilePage(base, route.query.profile), `Topic ${name} deleted.`);
+      status.goAndSay(profilePage(base, route.query.profile), t('data.topic.deleted', { name }));
   }
   return (
     <Page title={name}>
@@ -327,7 +322,7 @@ export const TopicPage = signedIn(function TopicPage() {
       {user && <SharedNote user={user} />}
       <Status />
       <section aria-labelledby="items-heading">
-        <h2 id="items-heading">Items</h2>
+        <h2 id="items-heading">{t('data.topic.items')}</h2>
         {topic.data.items.length > 0 ? (
           <ul class="cards">
             {topic.data.items.map((item) => (
@@ -341,7 +336,7 @@ export const TopicPage = signedIn(function TopicPage() {
             ))}
           </ul>
         ) : (
-          <p class="muted">No items yet.</p>
+          <p class="muted">{t('data.topic.noItems')}</p>
         )}
       </section>
       {canWrite && (
@@ -350,25 +345,25 @@ export const TopicPage = signedIn(function TopicPage() {
           gallery={gallery.data as MediaResource[] | undefined}
           base={base}
           onAdded={(name) => {
-            status.say(`Item ${name} added.`);
+            status.say(t('data.topic.itemAdded', { name }));
             topic.reload();
           }}
         />
       )}
       {canWrite && (
         <section aria-labelledby="edit-topic-heading">
-          <h2 id="edit-topic-heading">Edit the topic</h2>
+          <h2 id="edit-topic-heading">{t('data.topic.edit')}</h2>
           <Form id="topic" action={saveAction} onSubmit={save}>
-            <Field name="name" label="Topic name" defaultValue={name} required />
+            <Field name="name" label={t('data.topicName')} defaultValue={name} required />
             <p class="actions">
-              <Submit action={saveAction}>Save topic</Submit>
+              <Submit action={saveAction}>{t('data.topic.save')}</Submit>
               <ConfirmButton
-                question={`Delete the topic ${name} and everything in it?`}
-                confirm="Yes, delete it"
+                question={t('data.topic.deleteQuestion', { name })}
+                confirm={t('data.yesDelete')}
                 disabled={saveAction.busy}
                 onConfirm={remove}
               >
-                Delete topic
+                {t('data.topic.delete')}
               </ConfirmButton>
             </p>
           </Form>

@@ -1,7 +1,7 @@
 // /settings/activity: the account's security log, newest first (docs/activity.md).
 import { api } from '../../api/client.ts';
 import type { ActivityEvent } from '../../api/types.ts';
-import { ActivityList, actorName, OPERATOR } from '../../components/activity-list.tsx';
+import { ActivityList, actorName, operatorSentence } from '../../components/activity-list.tsx';
 import { Page } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { SettingsNav } from './settings-nav.tsx';
@@ -60,7 +60,7 @@ const SENTENCES: Record<string, string> = {
 export function securitySentence(event: ActivityEvent): string {
   const object = event.object;
   const name = object?.name ?? '';
-  if (event.actor?.kind === 'operator') return `${actorName(event)} ${OPERATOR[event.action] ?? event.action}.`;
+  if (event.actor?.kind === 'operator') return operatorSentence(event);
   switch (event.action) {
     case 'signed_in': {
       const where = [object?.user_agent && deviceOf(object.user_agent), object?.ip_address && `(${object.ip_address})`]
