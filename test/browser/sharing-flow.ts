@@ -179,8 +179,17 @@ async function ownerLetsReaderEdit(owner: Flow, reader: Person): Promise<void> {
       "the acceptance, with the reader's name",
     );
     await field(owner, `Can edit (${reader.email})`).check();
+    // And only "Home" from now on: "Diary" (private, and not theirs to see) stays out even if made public.
+    await card.getByLabel('Every profile, those added later too').uncheck();
+    await card.getByLabel('Diary (private)', { exact: true }).uncheck();
     await owner.press(button(owner, `Save what ${reader.email} may do`));
     await visible(status(owner, `What ${reader.email} may do is saved.`), 'the status saying the permissions are saved');
+    await owner.page.reload();
+    await owner.arrive('Share your data', 'share, limited to one profile');
+    const saved = owner.page.getByRole('listitem').filter({ hasText: reader.email });
+    assert.equal(await saved.getByLabel('Every profile, those added later too').isChecked(), false, 'no longer every profile');
+    assert.equal(await saved.getByLabel('Home', { exact: true }).isChecked(), true, '"Home" shown');
+    assert.equal(await saved.getByLabel('Diary (private)', { exact: true }).isChecked(), false, '"Diary" not shown');
   });
 }
 

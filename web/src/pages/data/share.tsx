@@ -16,6 +16,7 @@ import { useStatusLine } from '../../status-line.tsx';
 import { dateValue, endOfDay, shownTime } from './emergency-link-fields.ts';
 import { t } from '../../i18n/language.ts';
 import { Named } from '../../components/rich-text.tsx';
+import { type ProfileEntry, ProfileChoice, profilesOf, sameChoice } from './profile-choice.tsx';
 
 /** The end date as the API takes it: the end of that day (local), null for none. A date the browser could not read goes as typed. */
 function expiryOf(data: FormData): string | null {
@@ -38,7 +39,7 @@ function standing(accessor: Accessor): string {
   return name ? t('data.share.acceptedBy', { name }) : t('data.share.accepted');
 }
 
-function AccessorRow({ accessor, onChange }: { accessor: Accessor; onChange(): void }) {
+function AccessorRow({ accessor, profiles, onChange }: { accessor: Accessor; profiles: ProfileEntry[]; onChange(): void }) {
   const action = useAction();
   const status = useStatusLine();
   const { email } = accessor;
@@ -51,11 +52,13 @@ function AccessorRow({ accessor, onChange }: { accessor: Accessor; onChange(): v
   }
   function save(data: FormData) {
     const expires = expiryOf(data);
+    const chosen = profilesOf(data);
     const body = {
       can_write: data.get('can_write') === 'on',
       has_private_profile_access: data.get('has_private_profile_access') === 'on',
       // Sent only when changed: an unchanged past date would be refused.
       ...(text(data, 'expires_at') !== dateValue(accessor.expires_at) && { expires_at: expires }),
+      ...(!sameChoice(accessor.profiles, chosen) && { profiles: chosen }),
     };
     return act(() => api.PATCH('/app/accessors/{id}/', { params: path, body }), t('data.share.saved', { email }));
   }
@@ -84,6 +87,7 @@ function AccessorRow({ accessor, onChange }: { accessor: Accessor; onChange(): v
           hint={accessor.expired ? t('data.share.laterDateHint') : t('data.share.emptyHint')}
           defaultValue={dateValue(accessor.expires_at)}
         />
+        <ProfileChoice profiles={profiles} chosen={accessor.profiles} idPrefix={`accessor-${accessor.id}`} />
         <p class="actions">
           <Submit action={action}>
             <Named shown={t('data.save')} heard={t('data.share.saveNamed', { email })} />
@@ -116,6 +120,13 @@ export const Share = signedIn(function Share() {
         : Promise.resolve({ data: undefined, response: new Response() }),
     user?.id,
   );
+  const profiles = useLoad(
+    () =>
+      user
+        ? api.GET('/app/users/{id}/profiles/', { params: { path: { id: user.id } } })
+        : Promise.resolve({ data: undefined, response: new Response() }),
+    user?.id,
+  );
   const action = useAction();
   const status = useStatusLine();
   async function invite(data: FormData, form: HTMLFormElement) {
@@ -125,6 +136,7 @@ export const Share = signedIn(function Share() {
       can_write: data.get('can_write') === 'on',
       has_private_profile_access: data.get('has_private_profile_access') === 'on',
       expires_at: expiryOf(data),
+      profiles: profilesOf(data),
     };
     const done = await action.run(() => api.POST('/app/users/{id}/accessors/', { params: { path: { id: user.id } }, body }));
     if (done) {
@@ -149,6 +161,7 @@ export const Share = signedIn(function Share() {
               <Check name="can_write" label={t('data.share.canEdit')} />
               <Check name="has_private_profile_access" label={t('data.share.canSeePrivate')} />
               <Field name="expires_at" label={t('data.share.endsOn')} type="date" hint={t('data.share.endsOnHint')} />
+              <ProfileChoice profiles={profiles.data ?? []} chosen={null} idPrefix="invite" />
               <Submit action={action}>{t('data.share.inviteButton')}</Submit>
             </Form>
           </section>
@@ -165,7 +178,7 @@ export const Share = signedIn(function Share() {
             ) : (
               <ul class="cards">
                 {accessors.data.map((accessor) => (
-                  <AccessorRow key={accessor.id} accessor={accessor} onChange={accessors.reload} />
+                  <AccessorRow key={accessor.id} accessor={accessor} profiles={profiles.data ?? []} onChange={accessors.reload} />
                 ))}
               </ul>
             )}
