@@ -15,6 +15,7 @@ import { ProviderButtons } from '../components/provider-buttons.tsx';
 import { SecondStep } from '../components/second-step.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { rpIdProblem } from '../passkey-address.ts';
+import { sessionEndSentence } from '../api/session-ended.ts';
 import { keepToken, sessionEndedReason, useToken } from '../session.ts';
 
 /** Where to go once signed in: the page that sent the visitor here (a path of this site), else /data. */
@@ -79,7 +80,7 @@ export function SignIn() {
     <Page title="Sign in">
       {ended && (
         <p role="status" class="notice">
-          {ended}
+          {sessionEndSentence(ended)}
         </p>
       )}
       <Form id="sign-in" action={action} onSubmit={signIn}>
