@@ -1,12 +1,13 @@
 // The frame of every page: a skip link, the header with the navigation, and <main> (only <main>
 // on an emergency link's public page).
-import type { ComponentChildren } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../api/client.ts';
 import { t } from '../i18n/language.ts';
 import { LanguageSwitcher } from '../i18n/switcher.tsx';
 import { forgetToken, useToken } from '../session.ts';
+import { useLanguage } from '../i18n/use-language.ts';
 
 function NavLink({ href, children }: { href: string; children: ComponentChildren }) {
   const { path } = useLocation();
@@ -47,6 +48,11 @@ export function Layout({ children }: { children: ComponentChildren }) {
     forgetToken();
     route('/sign-in');
   }
+  // A switch of language draws the frame and the page again in the new one: the page anew (the
+  // router keeps a page's drawing while its address stays), so a half-filled form starts empty.
+  // Not an emergency link's page, which follows the switch itself: drawn anew, it would count as
+  // another view and ask for its PIN again.
+  const language = useLanguage();
   // An emergency link's page is for anyone, often a stranger on a phone: no header, no
   // navigation; only the language switcher, after the information.
   if (path.startsWith('/emergency/'))
@@ -88,7 +94,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
         <LanguageSwitcher />
       </header>
       <main id="main" tabIndex={-1}>
-        {children}
+        <Fragment key={language}>{children}</Fragment>
       </main>
     </>
   );

@@ -11,7 +11,8 @@ import type { PublicEmergencyInfo } from '../../api/types.ts';
 import { Field, Form, Submit, text } from '../../components/form.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { EmergencyInfo } from './emergency-info.tsx';
-import { currentLanguage, t } from '../../i18n/language.ts';
+import { t } from '../../i18n/language.ts';
+import { useLanguage } from '../../i18n/use-language.ts';
 
 type Shown =
   | { kind: 'loading' }
@@ -93,6 +94,8 @@ export function PublicEmergency() {
   const { token = '' } = useRoute().params;
   const [shown, setShown] = useState<Shown>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  // Drawn again in the reader's new language, not loaded again (another view, the PIN again).
+  const language = useLanguage();
   useNoIndex();
   useEffect(() => {
     let current = true;
@@ -107,7 +110,7 @@ export function PublicEmergency() {
   }, [token, attempt]);
   useEffect(() => {
     document.title = shown.kind === 'info' ? t('emergency.documentTitle', { name: shown.info.name }) : t('emergency.title');
-  }, [shown, currentLanguage()]);
+  }, [shown, language]);
   const retry = () => setAttempt((n) => n + 1);
   function answered(next: Shown) {
     setShown(next);
