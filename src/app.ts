@@ -140,7 +140,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   const devInbox = devInboxEnabled(ctx.config);
   if (devInbox) registerDevInboxRoutes(app, ctx.config);
   // The pages for people: at / and paths no API route uses (docs/web-client.md).
-  await registerWebClient(app, ctx.config.webClientDir, ctx.config.publicUrl, devInbox);
+  await registerWebClient(app, ctx.config.webClientDir, ctx.config.publicUrl, devInbox, ctx.config);
   app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, () => app.swagger());
   return app;
 }

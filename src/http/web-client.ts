@@ -74,11 +74,27 @@ export function webClientBuilt(dir: string): boolean {
 export const DEV_INBOX_META = '<meta name="dev-inbox" content="/dev/mail">';
 
 /**
+ * The page's tag that names the languages the service speaks (LANGUAGES), its default first:
+ * the client offers only these and falls back to the first (web/src/i18n/language.ts).
+ */
+export function languagesMeta(languages: readonly string[], defaultLanguage: string): string {
+  const ordered = [defaultLanguage, ...languages.filter((language) => language !== defaultLanguage)];
+  return `<meta name="languages" content="${ordered.join(',')}">`;
+}
+
+/**
  * `devInbox`: the development inbox is on: its page is served, and every page says so, to a
  * request whose Host is a loopback name; to any other, /dev/mail is the API's 404.
  */
-export async function registerWebClient(app: App, dir: string, publicUrl: string, devInbox = false): Promise<void> {
+export async function registerWebClient(
+  app: App,
+  dir: string,
+  publicUrl: string,
+  devInbox = false,
+  languages: { languages: readonly string[]; defaultLanguage: string } = { languages: ['en', 'de', 'fr', 'es'], defaultLanguage: 'en' },
+): Promise<void> {
   const csp = pageContentSecurityPolicy(publicUrl);
+  const head = languagesMeta(languages.languages, languages.defaultLanguage);
   const indexFile = join(dir, 'index.html');
   const assets = join(dir, 'assets');
   await app.register(async (web) => {
@@ -115,7 +131,7 @@ export async function registerWebClient(app: App, dir: string, publicUrl: string
         if (path === '/dev/mail' && !inbox) throw notFound();
         // Read on each visit (a few hundred bytes): a rebuild during development shows at once.
         const file = await readFile(indexFile, 'utf8').catch(() => undefined);
-        const html = inbox ? file?.replace('</head>', `${DEV_INBOX_META}</head>`) : file;
+        const html = file?.replace('</head>', `${head}${inbox ? DEV_INBOX_META : ''}</head>`);
         if (html === undefined) {
           if (path === EMERGENCY_PAGE) reply.headers(SECRET_ADDRESS_HEADERS);
           return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(NOT_BUILT);

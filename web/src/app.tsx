@@ -4,9 +4,7 @@
 // when first opened. An app user's pages are at /data for one's own and under /data/users/:user
 // for any the caller may see (their own or one shared with them); the same pages serve both.
 import { ErrorBoundary, LocationProvider, lazy, Route, Router } from 'preact-iso';
-import { useEffect, useState } from 'preact/hooks';
 import { Layout } from './components/layout.tsx';
-import { currentLanguage, onLanguageSwitch } from './i18n/language.ts';
 import { AccountDeleted } from './pages/account-deleted.tsx';
 import { ForgotPassword } from './pages/forgot-password.tsx';
 import { Home } from './pages/home.tsx';
@@ -41,9 +39,6 @@ const SignInWithCode = lazy(() => import('./pages/sign-in-code.tsx').then((m) =>
 const Admin = lazy(() => import('./pages/admin/admin.tsx').then((m) => m.Admin));
 
 export function App() {
-  // A switch of language draws every page again in the new one.
-  const [, setLanguage] = useState(currentLanguage());
-  useEffect(() => onLanguageSwitch(setLanguage), []);
   return (
     <LocationProvider>
       <StatusLineProvider>

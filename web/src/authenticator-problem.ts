@@ -1,20 +1,20 @@
 // What a person reads when the browser or the authenticator, not the API, stops a passkey
 // ceremony (@simplewebauthn/browser throws; the API never heard of it).
+import { t } from './i18n/language.ts';
+
 export function authenticatorProblem(error: unknown, adding: boolean): string {
   const name = (error as { name?: string } | null)?.name;
   const code = (error as { code?: string } | null)?.code;
   if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || name === 'InvalidStateError') {
-    return 'This authenticator already holds a passkey for your account.';
+    return t('passkey.alreadyRegistered');
   }
   if (name === 'NotAllowedError' || name === 'AbortError') {
-    return adding
-      ? 'No passkey was made: it was cancelled, or it took too long. Try again.'
-      : 'No passkey was used: it was cancelled, or it took too long. Try again.';
+    return adding ? t('passkey.notMade') : t('passkey.notUsed');
   }
   if (code === 'ERROR_INVALID_DOMAIN' || name === 'SecurityError') {
-    return 'This browser does not allow passkeys on this address.';
+    return t('passkey.addressNotAllowed');
   }
-  return 'This browser or device cannot use passkeys here.';
+  return t('passkey.unsupported');
 }
 
 /**

@@ -2,6 +2,7 @@
 // default), and the browser makes or uses one only on a page at that host or below it. At
 // another address — http://127.0.0.1:8000 where the RP id is localhost, since WebAuthn takes no
 // IP address — the browser refuses with a bare SecurityError; these say what to open instead.
+import { t } from './i18n/language.ts';
 
 const IP_ADDRESS = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/;
@@ -15,8 +16,8 @@ function sameAddressAt(here: Location, host: string): string {
 export function ipAddressHint(here: Location): string | null {
   if (!IP_ADDRESS.test(here.hostname)) return null;
   return LOOPBACK.test(here.hostname)
-    ? `Passkeys do not work at an IP address such as ${here.hostname}: open ${sameAddressAt(here, 'localhost')} instead.`
-    : `Passkeys do not work at an IP address such as ${here.hostname}: open this page at the service's host name instead.`;
+    ? t('passkey.ipAddressLoopback', { host: here.hostname, address: sameAddressAt(here, 'localhost') })
+    : t('passkey.ipAddress', { host: here.hostname });
 }
 
 /** Once the service has named its RP id: why this page cannot use it, or null when it can. */
@@ -25,5 +26,5 @@ export function rpIdProblem(rpId: string | undefined, here: Location): string | 
   const host = here.hostname.toLowerCase();
   const id = rpId.toLowerCase();
   if (host === id || host.endsWith(`.${id}`)) return null;
-  return `This service's passkeys belong to ${rpId}, and this page is at ${here.hostname}: open ${sameAddressAt(here, rpId)} to use them.`;
+  return t('passkey.otherRpId', { rpId, host: here.hostname, address: sameAddressAt(here, rpId) });
 }

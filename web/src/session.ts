@@ -2,6 +2,7 @@
 // kept signed in, in localStorage (docs/decisions.md says why). Pages re-render through
 // useToken() when it changes, in this tab or (localStorage) in another.
 import { useEffect, useState } from 'preact/hooks';
+import type { SessionEnd } from './api/session-ended.ts';
 
 const KEY = 'profile-service-token';
 const listeners = new Set<() => void>();
@@ -30,10 +31,10 @@ export function keepToken(value: string, remember: boolean): void {
 }
 
 /** Why the API stopped taking the last token, for the sign-in page to say; null: nothing to say. */
-let endedBecause: string | null = null;
+let endedBecause: SessionEnd | null = null;
 
 /** `reason`: the session ended without this person signing out here, and this says so. */
-export function forgetToken(reason?: string): void {
+export function forgetToken(reason?: SessionEnd): void {
   sessionStorage.removeItem(KEY);
   localStorage.removeItem(KEY);
   token = null;
@@ -42,12 +43,12 @@ export function forgetToken(reason?: string): void {
 }
 
 /** Why the last session ended (forgetToken's reason), until a token is kept: the sign-in page says it. */
-export function sessionEndedReason(): string | null {
+export function sessionEndedReason(): SessionEnd | null {
   return endedBecause;
 }
 
 /** A better reason than forgetToken's, learnt from a later answer, while no one is signed in. */
-export function explainSessionEnd(reason: string): void {
+export function explainSessionEnd(reason: SessionEnd): void {
   if (token !== null || endedBecause === reason) return;
   endedBecause = reason;
   changed();

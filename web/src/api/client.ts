@@ -4,7 +4,7 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import { currentToken, explainSessionEnd, forgetToken } from '../session.ts';
 import { speakLanguage } from './language-header.ts';
-import { SESSION_EXPIRED, sessionEndedReason } from './session-ended.ts';
+import { sessionEndOf } from './session-ended.ts';
 import type { paths } from './schema';
 
 export const api = createClient<paths>({ baseUrl: window.location.origin });
@@ -33,16 +33,11 @@ let refused: string | undefined;
  * that the token expired (it is revoked then), so a later answer saying so is kept too.
  */
 export async function tokenRefused(sent: string, response: Response): Promise<void> {
-  const detail = await response
-    .clone()
-    .json()
-    .then((body: { detail?: unknown }) => body?.detail)
-    .catch(() => undefined);
-  const reason = sessionEndedReason(detail);
+  const reason = sessionEndOf(response);
   if (sent === currentToken()) {
     refused = sent;
     forgetToken(reason);
-  } else if (sent === refused && reason === SESSION_EXPIRED) explainSessionEnd(reason);
+  } else if (sent === refused && reason === 'expired') explainSessionEnd(reason);
 }
 
 /** What a call of `api` resolves to, whatever the operation. */

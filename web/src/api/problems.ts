@@ -1,6 +1,8 @@
 // An API error body (docs/api-conventions.md) as a form shows it: messages by field (nested fields as
 // dotted names, `image_content.media_resource`, `entries.0.text`) and messages about the whole
 // request (`detail`, `non_field_errors`).
+import { t } from '../i18n/language.ts';
+
 export interface Problems {
   fields: Record<string, string[]>;
   general: string[];
@@ -35,12 +37,15 @@ export function problemsOf(body: unknown, status: number): Problems {
   const problems: Problems = { fields: {}, general: [] };
   if (isObject(body)) collect(body, '', problems);
   if (problems.general.length === 0 && Object.keys(problems.fields).length === 0) {
-    problems.general.push(`The service answered ${status}; please try again.`);
+    problems.general.push(t('problems.serviceAnswered', { status }));
   }
   return problems;
 }
 
+/** The service did not answer: its sentence in the language of the moment it is read. */
 export const UNREACHABLE: Problems = {
   fields: {},
-  general: ['The service could not be reached. Check the connection and try again.'],
+  get general() {
+    return [t('problems.unreachable')];
+  },
 };

@@ -1,12 +1,20 @@
-// What the sign-in page says to someone whose token the API stopped taking. The API's 401 tells
-// an expired token ("Token has expired.") from one that is gone ("Invalid token."): ended from
-// the sessions page or by signing out everywhere, by a password change, or with every session
-// of the account when an operator disabled it — those it does not tell apart, and a disabled
-// account's own sign-in answer says that it is disabled.
-export const SESSION_EXPIRED = 'You were signed out after a while without using the service. Sign in again.';
-export const SESSION_ENDED = 'Your session ended; sign in again.';
+// Why the API stopped taking a token, for the sign-in page to say. The API's 401 tells an
+// expired token (`WWW-Authenticate: Token error="token_expired"`) from one that is gone: ended
+// from the sessions page or by signing out everywhere, by a password change, or with every
+// session of the account when an operator disabled it — those it does not tell apart, and a
+// disabled account's own sign-in answer says that it is disabled. The header, not the
+// sentence, tells them apart: the sentence is in the reader's language.
+import { t } from '../i18n/language.ts';
 
-/** The sentence for a 401's `detail`. */
-export function sessionEndedReason(detail: unknown): string {
-  return detail === 'Token has expired.' ? SESSION_EXPIRED : SESSION_ENDED;
+export type SessionEnd = 'expired' | 'ended';
+
+/** Why a 401 refused the token, from its WWW-Authenticate challenge. */
+export function sessionEndOf(response: Response): SessionEnd {
+  const challenge = response.headers.get('www-authenticate') ?? '';
+  return /\berror="?token_expired"?/i.test(challenge) ? 'expired' : 'ended';
+}
+
+/** The sentence the sign-in page shows for it, in the current language. */
+export function sessionEndSentence(end: SessionEnd): string {
+  return end === 'expired' ? t('session.expired') : t('session.ended');
 }

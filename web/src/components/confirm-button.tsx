@@ -4,6 +4,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStatusLine } from '../status-line.tsx';
+import { t } from '../i18n/language.ts';
 
 export function ConfirmButton(props: {
   children: ComponentChildren;
@@ -56,7 +57,7 @@ export function ConfirmButton(props: {
         {props.confirm}
       </button>{' '}
       <button type="button" class={size.trim()} onClick={() => setAsking(false)}>
-        Cancel
+        {t('confirm.cancel')}
       </button>
     </fieldset>
   );

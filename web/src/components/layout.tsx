@@ -1,10 +1,13 @@
 // The frame of every page: a skip link, the header with the navigation, and <main> (only <main>
 // on an emergency link's public page).
-import type { ComponentChildren } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../api/client.ts';
+import { t } from '../i18n/language.ts';
+import { LanguageSwitcher } from '../i18n/switcher.tsx';
 import { forgetToken, useToken } from '../session.ts';
+import { useLanguage } from '../i18n/use-language.ts';
 
 function NavLink({ href, children }: { href: string; children: ComponentChildren }) {
   const { path } = useLocation();
@@ -45,45 +48,53 @@ export function Layout({ children }: { children: ComponentChildren }) {
     forgetToken();
     route('/sign-in');
   }
-  // An emergency link's page is for anyone, often a stranger on a phone: no header, no navigation.
+  // A switch of language draws the frame and the page again in the new one: the page anew (the
+  // router keeps a page's drawing while its address stays), so a half-filled form starts empty.
+  // Not an emergency link's page, which follows the switch itself: drawn anew, it would count as
+  // another view and ask for its PIN again.
+  const language = useLanguage();
+  // An emergency link's page is for anyone, often a stranger on a phone: no header, no
+  // navigation; only the language switcher, after the information.
   if (path.startsWith('/emergency/'))
     return (
       <main id="main" class="public" tabIndex={-1}>
         {children}
+        <LanguageSwitcher />
       </main>
     );
   return (
     <>
       <a class="skip" href="#main">
-        Skip to content
+        {t('layout.skipToContent')}
       </a>
       <header>
         <a class="brand" href="/">
-          Profile Service
+          {t('layout.brand')}
         </a>
-        <nav aria-label="Main">
+        <nav aria-label={t('layout.mainNavigation')}>
           {token ? (
             <>
-              <NavLink href="/data">Your data</NavLink>
-              <NavLink href="/data/gallery">Gallery</NavLink>
-              <NavLink href="/data/emergency">Emergency</NavLink>
-              <NavLink href="/shared">Shared with me</NavLink>
-              <NavLink href="/settings">Account</NavLink>
-              {operator && <NavLink href="/admin">Operators</NavLink>}
+              <NavLink href="/data">{t('nav.yourData')}</NavLink>
+              <NavLink href="/data/gallery">{t('nav.gallery')}</NavLink>
+              <NavLink href="/data/emergency">{t('nav.emergency')}</NavLink>
+              <NavLink href="/shared">{t('nav.sharedWithMe')}</NavLink>
+              <NavLink href="/settings">{t('nav.account')}</NavLink>
+              {operator && <NavLink href="/admin">{t('nav.operators')}</NavLink>}
               <button type="button" class="link" onClick={signOut}>
-                Sign out
+                {t('nav.signOut')}
               </button>
             </>
           ) : (
             <>
-              <NavLink href="/sign-in">Sign in</NavLink>
-              <NavLink href="/sign-up">Sign up</NavLink>
+              <NavLink href="/sign-in">{t('nav.signIn')}</NavLink>
+              <NavLink href="/sign-up">{t('nav.signUp')}</NavLink>
             </>
           )}
         </nav>
+        <LanguageSwitcher />
       </header>
       <main id="main" tabIndex={-1}>
-        {children}
+        <Fragment key={language}>{children}</Fragment>
       </main>
     </>
   );

@@ -3,11 +3,12 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { useStatusMessage } from '../status-line.tsx';
+import { t } from '../i18n/language.ts';
 
 export function Page({ title, children }: { title: string; children: ComponentChildren }) {
   useEffect(() => {
     // The home page's heading is the service's name: not said twice.
-    document.title = title === 'Profile Service' ? title : `${title} · Profile Service`;
+    document.title = title === t('layout.brand') ? title : t('page.titleSuffix', { title });
   }, [title]);
   return (
     <>
@@ -31,5 +32,5 @@ export function Hidden({ children }: { children: ComponentChildren }) {
 }
 
 export function Loading() {
-  return <p class="muted">Loading…</p>;
+  return <p class="muted">{t('page.loading')}</p>;
 }

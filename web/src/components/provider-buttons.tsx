@@ -4,13 +4,14 @@
 import { api } from '../api/client.ts';
 import { useLoad } from '../hooks/use-load.ts';
 import { rememberProviderSignIn } from '../session.ts';
+import { t } from '../i18n/language.ts';
 
 export function ProviderButtons({ next, remember }: { next: string; remember?: () => boolean }) {
   const providers = useLoad(() => api.GET('/auth/providers/'));
   if (!providers.data || providers.data.length === 0) return null;
   return (
     <section aria-labelledby="providers-heading" class="providers">
-      <h2 id="providers-heading">Or continue with another account</h2>
+      <h2 id="providers-heading">{t('providers.heading')}</h2>
       <p class="actions">
         {providers.data.map((provider) => (
           <a
@@ -22,7 +23,7 @@ export function ProviderButtons({ next, remember }: { next: string; remember?: (
             href={`/auth/oidc/${encodeURIComponent(provider.name)}/start/?redirect=${encodeURIComponent(next)}`}
             onClick={() => rememberProviderSignIn(remember?.() ?? false)}
           >
-            Continue with {provider.label}
+            {t('providers.continueWith', { label: provider.label })}
           </a>
         ))}
       </p>

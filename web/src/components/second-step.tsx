@@ -5,6 +5,7 @@ import { api } from '../api/client.ts';
 import { Field, Form, Submit, text } from './form.tsx';
 import { Page } from './page.tsx';
 import { useAction } from '../hooks/use-action.ts';
+import { t } from '../i18n/language.ts';
 
 export function SecondStep({ mfaToken, onSignedIn, onRestart }: { mfaToken: string; onSignedIn(token: string): void; onRestart(): void }) {
   const action = useAction();
@@ -14,11 +15,11 @@ export function SecondStep({ mfaToken, onSignedIn, onRestart }: { mfaToken: stri
     if (done) onSignedIn(done.data.token);
   }
   return (
-    <Page title="Two-step sign-in">
+    <Page title={t('secondStep.title')}>
       <Form id="sign-in-code" action={action} onSubmit={verify}>
-        <Field name="code" label="Code from your authenticator app or a recovery code" autocomplete="one-time-code" required />
+        <Field name="code" label={t('secondStep.codeLabel')} autocomplete="one-time-code" required />
         <p class="actions">
-          <Submit action={action}>Verify code</Submit>
+          <Submit action={action}>{t('secondStep.verify')}</Submit>
           <button
             type="button"
             class="secondary"
@@ -27,7 +28,7 @@ export function SecondStep({ mfaToken, onSignedIn, onRestart }: { mfaToken: stri
               onRestart();
             }}
           >
-            Start again
+            {t('secondStep.startAgain')}
           </button>
         </p>
       </Form>

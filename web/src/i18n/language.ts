@@ -28,15 +28,34 @@ export function isLanguage(value: string | null | undefined): value is Language 
   return (LANGUAGES as readonly (string | null | undefined)[]).includes(value);
 }
 
-/** The reader's choice, else the first of the browser's languages the client speaks (by primary subtag). */
+/**
+ * The languages the service speaks (its LANGUAGES, perhaps fewer than the client has
+ * catalogues for), first its default: the service names them in every page it serves,
+ * `<meta name="languages" content="de,en">` (src/http/web-client.ts). Without it, all of them.
+ */
+export function offeredLanguages(): Language[] {
+  const named = document
+    .querySelector('meta[name="languages"]')
+    ?.getAttribute('content')
+    ?.split(',')
+    .map((word) => word.trim())
+    .filter(isLanguage);
+  return named && named.length > 0 ? named : [...LANGUAGES];
+}
+
+/**
+ * The reader's choice, else the first of the browser's languages the service speaks (by
+ * primary subtag), else the service's default.
+ */
 export function preferredLanguage(): Language {
+  const offered = offeredLanguages();
   const chosen = localStorage.getItem(STORAGE_KEY);
-  if (isLanguage(chosen)) return chosen;
+  if (isLanguage(chosen) && offered.includes(chosen)) return chosen;
   for (const tag of navigator.languages ?? [navigator.language]) {
     const primary = tag.toLowerCase().split('-')[0];
-    if (isLanguage(primary)) return primary;
+    if (isLanguage(primary) && offered.includes(primary)) return primary;
   }
-  return 'en';
+  return offered[0] ?? 'en';
 }
 
 export function currentLanguage(): Language {
@@ -82,6 +101,26 @@ export function t(key: MessageKey, values?: MessageValues): string {
 /** A moment as the reader's locale writes it (date and time). */
 export function formatDateTime(iso: string | Date): string {
   return new Intl.DateTimeFormat(current, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+}
+
+/** How long ago (or ahead) a moment is, in words of the current language: "3 minutes ago", "vor 3 Minuten". */
+export function formatRelative(iso: string | Date, now: Date = new Date()): string {
+  const seconds = (new Date(iso).getTime() - now.getTime()) / 1000;
+  const format = new Intl.RelativeTimeFormat(current, { numeric: 'auto' });
+  const steps: [Intl.RelativeTimeFormatUnit, number][] = [
+    ['second', 60],
+    ['minute', 60],
+    ['hour', 24],
+    ['day', 7],
+    ['week', 4.35],
+    ['month', 12],
+  ];
+  let value = seconds;
+  for (const [unit, size] of steps) {
+    if (Math.abs(value) < size) return format.format(Math.round(value), unit);
+    value /= size;
+  }
+  return format.format(Math.round(value), 'year');
 }
 
 /** A day as the reader's locale writes it. */

@@ -1,13 +1,14 @@
 // /account-deleted: where deleting the account ends, so the person reads that it is done
 // rather than finding themselves on the sign-in page with no word of what happened.
 import { Page } from '../components/page.tsx';
+import { t } from '../i18n/language.ts';
 
 export function AccountDeleted() {
   return (
-    <Page title="Your account is deleted">
-      <p role="status">Your account and everything in it are deleted, for good. This browser is signed out.</p>
+    <Page title={t('accountDeleted.title')}>
+      <p role="status">{t('accountDeleted.status')}</p>
       <p>
-        Thank you for using Profile Service. <a href="/sign-up">Create a new account</a> or <a href="/">go to the start page</a>.
+        {t('accountDeleted.thanks')} <a href="/sign-up">{t('accountDeleted.newAccount')}</a> · <a href="/">{t('accountDeleted.start')}</a>
       </p>
     </Page>
   );

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Page, Status } from '../components/page.tsx';
 import { useStatusLine } from '../status-line.tsx';
+import { formatDateTime, t } from '../i18n/language.ts';
 
 interface DevMail {
   id: string;
@@ -33,23 +34,20 @@ export function DevMailPage() {
         if (response.ok) {
           const list = (await response.json()) as DevMail[];
           setMails(list);
-          status.say(`${list.length} e-mail${list.length === 1 ? '' : 's'}.`);
-        } else status.say('The development inbox is off: it is only there when SMTP_URL is unset and the service listens on this machine.');
+          status.say(t('devMail.count', { count: list.length }));
+        } else status.say(t('devMail.off'));
       },
-      () => current && status.say('The service cannot be reached.'),
+      () => current && status.say(t('devMail.unreachable')),
     );
     return () => {
       current = false;
     };
   }, [version]);
   return (
-    <Page title="Development inbox">
-      <p>
-        The e-mails this service wrote to files instead of sending them (SMTP_URL is unset), newest first. Open a link to do what the e-mail
-        asks.
-      </p>
+    <Page title={t('devMail.title')}>
+      <p>{t('devMail.intro')}</p>
       <button type="button" onClick={() => setVersion((n) => n + 1)}>
-        Refresh
+        {t('devMail.refresh')}
       </button>
       <Status />
       {mails && mails.length > 0 && (
@@ -59,7 +57,7 @@ export function DevMailPage() {
               <article aria-labelledby={`mail-${mail.id}`}>
                 <h2 id={`mail-${mail.id}`}>{mail.subject}</h2>
                 <p class="muted">
-                  To {mail.to}, <time dateTime={mail.sent_at}>{new Date(mail.sent_at).toLocaleString()}</time>
+                  {t('devMail.to', { to: mail.to })} <time dateTime={mail.sent_at}>{formatDateTime(mail.sent_at)}</time>
                 </p>
                 <TextWithLinks text={mail.text} />
               </article>

@@ -4,6 +4,7 @@ import { Field, Form, Submit, text } from '../components/form.tsx';
 import { Page, Status } from '../components/page.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { useStatusLine } from '../status-line.tsx';
+import { t } from '../i18n/language.ts';
 
 export function ForgotPassword() {
   const action = useAction();
@@ -13,18 +14,18 @@ export function ForgotPassword() {
     const done = await action.run(() => api.POST('/account/reset-password/', { body: { email: text(data, 'email') } }));
     if (!done) return;
     setSentTo(done.data.email);
-    status.say(`If ${done.data.email} is a verified address of an account, a link to choose a new password is on its way.`);
+    status.say(t('forgot.sent', { email: done.data.email }));
   }
   return (
-    <Page title="Forgotten password">
+    <Page title={t('forgot.title')}>
       <Status />
       <Form id="forgot" action={action} onSubmit={submit}>
-        <Field name="email" label="E-mail address" type="email" autocomplete="email" required />
-        <Submit action={action}>Send reset link</Submit>
+        <Field name="email" label={t('field.email')} type="email" autocomplete="email" required />
+        <Submit action={action}>{t('forgot.submit')}</Submit>
       </Form>
       <p>
         {/* The e-mail carries a code beside the link: typed here, it needs no link at all. */}
-        <a href={sentTo ? `/reset-password?email=${encodeURIComponent(sentTo)}` : '/reset-password'}>Enter the code from the e-mail</a>
+        <a href={sentTo ? `/reset-password?email=${encodeURIComponent(sentTo)}` : '/reset-password'}>{t('forgot.enterCode')}</a>
       </p>
     </Page>
   );

@@ -1,10 +1,11 @@
 import { Page } from '../components/page.tsx';
+import { t } from '../i18n/language.ts';
 
 export function NotFound() {
   return (
-    <Page title="Page not found">
+    <Page title={t('notFound.title')}>
       <p>
-        There is no page here. <a href="/">Go to the start page</a>.
+        {t('notFound.text')} <a href="/">{t('field.goHome')}</a>
       </p>
     </Page>
   );

@@ -12,6 +12,7 @@ import { SecondStep } from '../components/second-step.tsx';
 import { problemsOf } from '../api/problems.ts';
 import { keepToken, providerSignInRemembered } from '../session.ts';
 import { destination } from './sign-in.tsx';
+import { t } from '../i18n/language.ts';
 
 /** What the fragment held; read once, then removed from the address bar (the code works once). */
 function takeFragment(): URLSearchParams {
@@ -28,7 +29,7 @@ export function ProviderSignIn() {
   const [problem, setProblem] = useState<string[]>(() => {
     const error = fragment.get('error');
     if (error) return [error];
-    return fragment.get('code') ? [] : ['This sign-in link is incomplete. Start again from the sign-in page.'];
+    return fragment.get('code') ? [] : [t('providerSignIn.incomplete')];
   });
   const [mfaToken, setMfaToken] = useState<string | null>(null);
 
@@ -51,7 +52,7 @@ export function ProviderSignIn() {
 
   if (mfaToken) return <SecondStep mfaToken={mfaToken} onSignedIn={signedIn} onRestart={() => route('/sign-in')} />;
   return (
-    <Page title="Signing you in">
+    <Page title={t('providerSignIn.title')}>
       {problem.length > 0 ? (
         <>
           <div role="alert" class="alert">
@@ -60,7 +61,7 @@ export function ProviderSignIn() {
             ))}
           </div>
           <p>
-            <a href="/sign-in">Back to sign in</a>
+            <a href="/sign-in">{t('providerSignIn.back')}</a>
           </p>
         </>
       ) : (

@@ -8,6 +8,7 @@ import { Field, Form, Submit, text } from '../components/form.tsx';
 import { Page, Status } from '../components/page.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { useStatusLine } from '../status-line.tsx';
+import { t } from '../i18n/language.ts';
 
 export function ResetPassword() {
   const { query } = useRoute();
@@ -24,43 +25,37 @@ export function ResetPassword() {
     const body = { ...proof, new_password: text(data, 'new_password'), ...(code ? { code } : {}) };
     if (!(await action.run(() => api.POST('/account/change-password/', { body })))) return;
     setDone(true);
-    status.say('Your password is changed. Sign in with the new one.');
+    status.say(t('reset.changed'));
   }
   return (
-    <Page title="Choose a new password">
+    <Page title={t('reset.title')}>
       <Status />
       {done ? (
         <p>
           <a class="button" href="/sign-in">
-            Sign in
+            {t('nav.signIn')}
           </a>
         </p>
       ) : (
         <Form id="reset" action={action} onSubmit={submit}>
           {!query.key && (
             <>
-              <Field name="email" label="E-mail address" type="email" autocomplete="username" defaultValue={query.email} required />
+              <Field name="email" label={t('field.email')} type="email" autocomplete="username" defaultValue={query.email} required />
               <Field
                 name="email_code"
-                label="Code from the e-mail"
+                label={t('field.emailCode')}
                 inputMode="numeric"
                 autocomplete="one-time-code"
-                hint="The 6-digit code in the reset e-mail; it works for 10 minutes."
+                hint={t('reset.emailCodeHint')}
                 required
               />
             </>
           )}
-          <Field name="new_password" label="New password" type="password" autocomplete="new-password" required />
+          <Field name="new_password" label={t('field.newPassword')} type="password" autocomplete="new-password" required />
           {needsCode && (
-            <Field
-              name="code"
-              label="Two-step code"
-              autocomplete="one-time-code"
-              hint="Two-step sign-in is on: a code from your authenticator app, or a recovery code."
-              required
-            />
+            <Field name="code" label={t('field.twoStepCode')} autocomplete="one-time-code" hint={t('field.twoStepCodeHint')} required />
           )}
-          <Submit action={action}>Set new password</Submit>
+          <Submit action={action}>{t('reset.submit')}</Submit>
         </Form>
       )}
     </Page>

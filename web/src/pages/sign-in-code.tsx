@@ -12,6 +12,7 @@ import { useAction } from '../hooks/use-action.ts';
 import { keepToken } from '../session.ts';
 import { useStatusLine } from '../status-line.tsx';
 import { destination } from './sign-in.tsx';
+import { t } from '../i18n/language.ts';
 
 export function SignInWithCode() {
   const { route, query } = useLocation();
@@ -32,7 +33,7 @@ export function SignInWithCode() {
     const done = await ask.run(() => api.POST('/auth/email-code/', { body: { email } }));
     if (!done) return;
     setSentTo(done.data.email);
-    status.say(`If ${done.data.email} is a verified address of an account, a sign-in code is on its way. It works for 10 minutes.`);
+    status.say(t('signInCode.sent', { email: done.data.email }));
   }
   async function signIn(data: FormData) {
     if (!sentTo) return;
@@ -55,30 +56,30 @@ export function SignInWithCode() {
     );
   }
   return (
-    <Page title="Sign in with a code">
+    <Page title={t('signInCode.title')}>
       <Status />
       <Form id="email-code" action={ask} onSubmit={askForCode}>
-        <Field name="email" label="E-mail address" type="email" autocomplete="username" required />
-        <Check name="remember" label="Keep me signed in on this computer" />
+        <Field name="email" label={t('field.email')} type="email" autocomplete="username" required />
+        <Check name="remember" label={t('field.remember')} />
         <Submit action={ask} variant={sentTo ? 'secondary' : undefined}>
-          {sentTo ? 'E-mail me a new code' : 'E-mail me a code'}
+          {sentTo ? t('signInCode.newCode') : t('signIn.emailCode')}
         </Submit>
       </Form>
       {sentTo && (
         <Form id="email-code-sign-in" action={enter} onSubmit={signIn}>
           <Field
             name="email_code"
-            label="Code from the e-mail"
+            label={t('field.emailCode')}
             inputMode="numeric"
             autocomplete="one-time-code"
-            hint={`The 6-digit code sent to ${sentTo}.`}
+            hint={t('signInCode.codeHint', { email: sentTo })}
             required
           />
-          <Submit action={enter}>Sign in</Submit>
+          <Submit action={enter}>{t('signIn.submit')}</Submit>
         </Form>
       )}
       <p>
-        <a href="/sign-in">Sign in with your password instead</a>
+        <a href="/sign-in">{t('signInCode.withPassword')}</a>
       </p>
     </Page>
   );

@@ -15,7 +15,9 @@ import { ProviderButtons } from '../components/provider-buttons.tsx';
 import { SecondStep } from '../components/second-step.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { rpIdProblem } from '../passkey-address.ts';
+import { sessionEndSentence } from '../api/session-ended.ts';
 import { keepToken, sessionEndedReason, useToken } from '../session.ts';
+import { t } from '../i18n/language.ts';
 
 /** Where to go once signed in: the page that sent the visitor here (a path of this site), else /data. */
 export function destination(next: string | undefined): string {
@@ -76,20 +78,20 @@ export function SignIn() {
     );
   }
   return (
-    <Page title="Sign in">
+    <Page title={t('signIn.title')}>
       {ended && (
         <p role="status" class="notice">
-          {ended}
+          {sessionEndSentence(ended)}
         </p>
       )}
       <Form id="sign-in" action={action} onSubmit={signIn}>
-        <Field name="username" label="E-mail address" type="email" autocomplete="username" required />
-        <Field name="password" label="Password" type="password" autocomplete="current-password" required />
-        <Check name="remember" label="Keep me signed in on this computer" />
+        <Field name="username" label={t('field.email')} type="email" autocomplete="username" required />
+        <Field name="password" label={t('field.password')} type="password" autocomplete="current-password" required />
+        <Check name="remember" label={t('field.remember')} />
         <p class="actions">
-          <Submit action={action}>Sign in</Submit>
+          <Submit action={action}>{t('signIn.submit')}</Submit>
           <Submit action={action} name="with" value="passkey" variant="secondary">
-            Sign in with a passkey
+            {t('signIn.withPasskey')}
           </Submit>
         </p>
       </Form>
@@ -98,8 +100,8 @@ export function SignIn() {
         remember={() => (document.querySelector('input[name="remember"]') as HTMLInputElement | null)?.checked ?? false}
       />
       <p>
-        <a href={query.next ? `/sign-in/code?next=${encodeURIComponent(query.next)}` : '/sign-in/code'}>E-mail me a code</a> ·{' '}
-        <a href="/forgot-password">Forgotten your password?</a> · <a href="/sign-up">Create an account</a>
+        <a href={query.next ? `/sign-in/code?next=${encodeURIComponent(query.next)}` : '/sign-in/code'}>{t('signIn.emailCode')}</a> ·{' '}
+        <a href="/forgot-password">{t('signIn.forgotPassword')}</a> · <a href="/sign-up">{t('signUp.title')}</a>
       </p>
     </Page>
   );

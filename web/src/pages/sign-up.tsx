@@ -6,46 +6,49 @@ import { Page, Status } from '../components/page.tsx';
 import { ProviderButtons } from '../components/provider-buttons.tsx';
 import { useAction } from '../hooks/use-action.ts';
 import { useStatusLine } from '../status-line.tsx';
+import { currentLanguage, t } from '../i18n/language.ts';
 
 export function SignUp() {
   const action = useAction();
   const [sent, setSent] = useState(false);
   const status = useStatusLine();
   async function submit(data: FormData) {
+    // The account's language (for its e-mails) is the page's.
     const body = {
+      language: currentLanguage(),
       email: text(data, 'email'),
       password: text(data, 'password'),
       first_name: text(data, 'first_name'),
       last_name: text(data, 'last_name'),
     };
-    const done = await action.run(() => api.POST('/auth/register/', { body }));
+    const done = await action.run(() => api.POST('/auth/register/', { body: body as never }));
     if (!done) return;
     setSent(true);
-    status.say(`Account created. We sent an e-mail to ${done.data.email}: open its link to verify your address, then sign in.`);
+    status.say(t('signUp.created', { email: done.data.email }));
   }
   return (
-    <Page title="Create an account">
+    <Page title={t('signUp.title')}>
       <Status />
       <DevInboxHint />
       {!sent && (
         <Form id="sign-up" action={action} onSubmit={submit}>
-          <Field name="email" label="E-mail address" type="email" autocomplete="email" required />
+          <Field name="email" label={t('field.email')} type="email" autocomplete="email" required />
           <Field
             name="password"
-            label="Password"
+            label={t('field.password')}
             type="password"
             autocomplete="new-password"
             required
-            hint="At least 8 characters, not only digits, not a common password."
+            hint={t('field.newPasswordHint')}
           />
-          <Field name="first_name" label="First name" autocomplete="given-name" />
-          <Field name="last_name" label="Last name" autocomplete="family-name" />
-          <Submit action={action}>Create account</Submit>
+          <Field name="first_name" label={t('field.firstName')} autocomplete="given-name" />
+          <Field name="last_name" label={t('field.lastName')} autocomplete="family-name" />
+          <Submit action={action}>{t('signUp.submit')}</Submit>
         </Form>
       )}
       {!sent && <ProviderButtons next="/data" />}
       <p>
-        Already have an account? <a href="/sign-in">Sign in</a>.
+        {t('signUp.haveAccount')} <a href="/sign-in">{t('nav.signIn')}</a>
       </p>
     </Page>
   );

@@ -13,6 +13,7 @@ import { useAction } from '../hooks/use-action.ts';
 import { useLoad } from '../hooks/use-load.ts';
 import { useToken } from '../session.ts';
 import { useStatusLine } from '../status-line.tsx';
+import { t } from '../i18n/language.ts';
 
 /** Signed in: "E-mail me a new code" for each unverified address (a new verification e-mail, a new code). */
 function NewCodes({ onSent }: { onSent(email: string): void }) {
@@ -24,12 +25,12 @@ function NewCodes({ onSent }: { onSent(email: string): void }) {
   async function send(address: EmailAddress) {
     const sent = await action.run(() => api.POST('/account/emails/{id}/resend-verification/', { params: { path: { id: address.id } } }));
     if (!sent) return;
-    status.say(`A new code is on its way to ${address.email}. It works for 10 minutes.`);
+    status.say(t('verify.newCodeSent', { email: address.email }));
     onSent(address.email);
   }
   return (
     <section aria-labelledby="new-code-heading">
-      <h2 id="new-code-heading">No code, or too late?</h2>
+      <h2 id="new-code-heading">{t('verify.noCode')}</h2>
       <div role="alert" class="alert">
         {[...action.problems.general, ...Object.values(action.problems.fields).flat()].map((message) => (
           <p key={message}>{message}</p>
@@ -38,7 +39,7 @@ function NewCodes({ onSent }: { onSent(email: string): void }) {
       {unverified.map((address) => (
         <p key={address.id} class="actions">
           <button type="button" class="secondary" disabled={action.busy} onClick={() => send(address)}>
-            E-mail me a new code at {address.email}
+            {t('verify.newCodeAt', { email: address.email })}
           </button>
         </p>
       ))}
@@ -60,29 +61,29 @@ export function VerifyEmail() {
       : { email: text(data, 'email'), email_code: text(data, 'email_code').replace(/\s+/g, ''), password };
     if (!(await action.run(() => api.POST('/account/verify-email/', { body })))) return;
     setVerified(true);
-    status.say('Your e-mail address is verified.');
+    status.say(t('verify.verified'));
   }
   return (
-    <Page title="Verify your e-mail address">
+    <Page title={t('verify.title')}>
       <Status />
       {verified ? (
         <p>
           <a class="button" href="/sign-in">
-            Sign in
+            {t('nav.signIn')}
           </a>
         </p>
       ) : (
         <>
           <Form id="verify" action={action} onSubmit={submit}>
             {query.key ? (
-              <p>Enter the password of your account to confirm that the address is yours.</p>
+              <p>{t('verify.withKey')}</p>
             ) : (
               <>
-                <p>Enter the address, the 6-digit code from the verification e-mail, and the password of your account.</p>
+                <p>{t('verify.withCode')}</p>
                 <Field
                   key={codeFor}
                   name="email"
-                  label="E-mail address"
+                  label={t('field.email')}
                   type="email"
                   autocomplete="email"
                   defaultValue={codeFor ?? query.email}
@@ -90,16 +91,16 @@ export function VerifyEmail() {
                 />
                 <Field
                   name="email_code"
-                  label="Code from the e-mail"
+                  label={t('field.emailCode')}
                   inputMode="numeric"
                   autocomplete="one-time-code"
-                  hint="It works for 10 minutes; a newer verification e-mail has a new one."
+                  hint={t('verify.codeHint')}
                   required
                 />
               </>
             )}
-            <Field name="password" label="Password" type="password" autocomplete="current-password" required />
-            <Submit action={action}>Verify e-mail address</Submit>
+            <Field name="password" label={t('field.password')} type="password" autocomplete="current-password" required />
+            <Submit action={action}>{t('verify.submit')}</Submit>
           </Form>
           {signedIn && !query.key && <NewCodes onSent={setCodeFor} />}
         </>

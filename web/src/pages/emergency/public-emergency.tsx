@@ -11,6 +11,8 @@ import type { PublicEmergencyInfo } from '../../api/types.ts';
 import { Field, Form, Submit, text } from '../../components/form.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { EmergencyInfo } from './emergency-info.tsx';
+import { t } from '../../i18n/language.ts';
+import { useLanguage } from '../../i18n/use-language.ts';
 
 type Shown =
   | { kind: 'loading' }
@@ -40,7 +42,7 @@ function shownFor({ data, error, response }: Answer): Shown | undefined {
 }
 
 function failed(status: number): Shown {
-  return { kind: 'failed', message: `The information could not be loaded (the service answered ${status}). Try again in a moment.` };
+  return { kind: 'failed', message: t('emergency.failed', { status }) };
 }
 
 /** Keeps search engines away from the page, as the API's answers do (X-Robots-Tag). */
@@ -66,10 +68,10 @@ function PinForm({ token, onAnswer }: { token: string; onAnswer(shown: Shown): v
   }
   return (
     <>
-      <p>This information is protected by a PIN. Enter the PIN to see it.</p>
+      <p>{t('emergency.pinIntro')}</p>
       <Form id="pin" action={action} onSubmit={unlock}>
-        <Field name="pin" label="PIN" inputMode="numeric" autocomplete="off" required />
-        <Submit action={action}>Show the information</Submit>
+        <Field name="pin" label={t('emergency.pin')} inputMode="numeric" autocomplete="off" required />
+        <Submit action={action}>{t('emergency.show')}</Submit>
       </Form>
     </>
   );
@@ -81,7 +83,7 @@ function Message({ children, retry }: { children: string; retry?: () => void }) 
       <p class="public-message">{children}</p>
       {retry && (
         <button type="button" onClick={retry}>
-          Try again
+          {t('field.tryAgain')}
         </button>
       )}
     </>
@@ -92,6 +94,8 @@ export function PublicEmergency() {
   const { token = '' } = useRoute().params;
   const [shown, setShown] = useState<Shown>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  // Drawn again in the reader's new language, not loaded again (another view, the PIN again).
+  const language = useLanguage();
   useNoIndex();
   useEffect(() => {
     let current = true;
@@ -105,8 +109,8 @@ export function PublicEmergency() {
     };
   }, [token, attempt]);
   useEffect(() => {
-    document.title = shown.kind === 'info' ? `${shown.info.name}: emergency information` : 'Emergency information';
-  }, [shown]);
+    document.title = shown.kind === 'info' ? t('emergency.documentTitle', { name: shown.info.name }) : t('emergency.title');
+  }, [shown, language]);
   const retry = () => setAttempt((n) => n + 1);
   function answered(next: Shown) {
     setShown(next);
@@ -116,18 +120,12 @@ export function PublicEmergency() {
   if (shown.kind === 'info') return <EmergencyInfo info={shown.info} />;
   return (
     <>
-      <h1>Emergency information</h1>
-      {shown.kind === 'loading' && <p class="public-message">Loading…</p>}
+      <h1>{t('emergency.title')}</h1>
+      {shown.kind === 'loading' && <p class="public-message">{t('page.loading')}</p>}
       {shown.kind === 'pin' && <PinForm token={token} onAnswer={answered} />}
-      {shown.kind === 'gone' && <Message>This emergency link is not valid any more.</Message>}
-      {shown.kind === 'locked' && (
-        <Message retry={retry}>
-          {`This link is locked for now after too many tries. Try again in about ${shown.minutes} ${shown.minutes === 1 ? 'minute' : 'minutes'}.`}
-        </Message>
-      )}
-      {shown.kind === 'stopped' && (
-        <Message>This link no longer takes a PIN after too many wrong ones. Only its owner can open it again.</Message>
-      )}
+      {shown.kind === 'gone' && <Message>{t('emergency.gone')}</Message>}
+      {shown.kind === 'locked' && <Message retry={retry}>{t('emergency.locked', { minutes: shown.minutes })}</Message>}
+      {shown.kind === 'stopped' && <Message>{t('emergency.stopped')}</Message>}
       {shown.kind === 'failed' && <Message retry={retry}>{shown.message}</Message>}
     </>
   );

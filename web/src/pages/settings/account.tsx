@@ -9,6 +9,7 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
+import { t } from '../../i18n/language.ts';
 
 function AddressRow({ address, onChange }: { address: EmailAddress; onChange(): void }) {
   const action = useAction();
@@ -23,8 +24,10 @@ function AddressRow({ address, onChange }: { address: EmailAddress; onChange(): 
   return (
     <li class="card">
       <p>
-        <strong>{address.email}</strong> {address.primary && <span class="badge">primary</span>}{' '}
-        <span class={address.verified ? 'badge ok' : 'badge warn'}>{address.verified ? 'verified' : 'not verified'}</span>
+        <strong>{address.email}</strong> {address.primary && <span class="badge">{t('settings.primary')}</span>}{' '}
+        <span class={address.verified ? 'badge ok' : 'badge warn'}>
+          {address.verified ? t('settings.verified') : t('settings.notVerified')}
+        </span>
       </p>
       <div role="alert" class="alert">
         {[...action.problems.general, ...Object.values(action.problems.fields).flat()].map((message) => (
@@ -39,11 +42,12 @@ function AddressRow({ address, onChange }: { address: EmailAddress; onChange(): 
             onClick={() =>
               act(
                 () => api.PATCH('/account/emails/{id}/', { params: path, body: { primary: true } }),
-                `${address.email} is now your primary address.`,
+                t('settings.nowPrimary', { email: address.email }),
               )
             }
           >
-            Make primary<Hidden> {address.email}</Hidden>
+            {t('settings.makePrimary')}
+            <Hidden> {address.email}</Hidden>
           </button>
         )}
         {!address.verified && (
@@ -54,21 +58,25 @@ function AddressRow({ address, onChange }: { address: EmailAddress; onChange(): 
             onClick={() =>
               act(
                 () => api.POST('/account/emails/{id}/resend-verification/', { params: path }),
-                `A new verification e-mail is on its way to ${address.email}.`,
+                t('settings.verificationResent', { email: address.email }),
               )
             }
           >
-            Resend verification e-mail<Hidden> to {address.email}</Hidden>
+            {t('settings.resend')}
+            <Hidden> {t('settings.resendTo', { email: address.email })}</Hidden>
           </button>
         )}
         {!address.primary && (
           <ConfirmButton
-            question={`Delete ${address.email} from your account?`}
-            confirm="Yes, delete it"
+            question={t('settings.deleteQuestion', { email: address.email })}
+            confirm={t('field.yesDelete')}
             disabled={action.busy}
-            onConfirm={() => act(() => api.DELETE('/account/emails/{id}/', { params: path }), `${address.email} is removed.`)}
+            onConfirm={() =>
+              act(() => api.DELETE('/account/emails/{id}/', { params: path }), t('settings.removed', { email: address.email }))
+            }
           >
-            Delete<Hidden> {address.email}</Hidden>
+            {t('field.delete')}
+            <Hidden> {address.email}</Hidden>
           </ConfirmButton>
         )}
       </p>
@@ -86,7 +94,7 @@ export const Account = signedIn(function Account() {
   async function saveName(data: FormData) {
     const body = { first_name: text(data, 'first_name'), last_name: text(data, 'last_name') };
     if (await nameAction.run(() => api.PATCH('/account/profile/', { body }))) {
-      status.say('Your name is saved.');
+      status.say(t('settings.nameSaved'));
       account.reload();
     }
   }
@@ -95,28 +103,28 @@ export const Account = signedIn(function Account() {
     const done = await addAction.run(() => api.POST('/account/emails/', { body }));
     if (done) {
       form.reset();
-      status.say(`We sent a verification e-mail to ${done.data.email}.`);
+      status.say(t('settings.verificationSent', { email: done.data.email }));
       addresses.reload();
     }
   }
   return (
-    <Page title="Account">
+    <Page title={t('settings.title')}>
       <SettingsNav />
       <Status />
       <section aria-labelledby="name-heading">
-        <h2 id="name-heading">Your name</h2>
+        <h2 id="name-heading">{t('settings.nameHeading')}</h2>
         {account.data ? (
           <Form id="name" action={nameAction} onSubmit={saveName}>
-            <Field name="first_name" label="First name" autocomplete="given-name" defaultValue={account.data.first_name} />
-            <Field name="last_name" label="Last name" autocomplete="family-name" defaultValue={account.data.last_name} />
-            <Submit action={nameAction}>Save name</Submit>
+            <Field name="first_name" label={t('field.firstName')} autocomplete="given-name" defaultValue={account.data.first_name} />
+            <Field name="last_name" label={t('field.lastName')} autocomplete="family-name" defaultValue={account.data.last_name} />
+            <Submit action={nameAction}>{t('settings.saveName')}</Submit>
           </Form>
         ) : (
           <Loading />
         )}
       </section>
       <section aria-labelledby="emails-heading">
-        <h2 id="emails-heading">E-mail addresses</h2>
+        <h2 id="emails-heading">{t('settings.emailsHeading')}</h2>
         {addresses.data ? (
           <ul class="cards">
             {addresses.data.map((address) => (
@@ -127,9 +135,9 @@ export const Account = signedIn(function Account() {
           <Loading />
         )}
         <Form id="add-email" action={addAction} onSubmit={addAddress}>
-          <Field name="email" label="New e-mail address" type="email" autocomplete="email" required />
-          <Check name="make_primary" label="Make it my primary address once verified" />
-          <Submit action={addAction}>Add address</Submit>
+          <Field name="email" label={t('settings.newEmail')} type="email" autocomplete="email" required />
+          <Check name="make_primary" label={t('settings.makePrimaryLater')} />
+          <Submit action={addAction}>{t('settings.addAddress')}</Submit>
         </Form>
       </section>
     </Page>

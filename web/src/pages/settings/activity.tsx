@@ -1,23 +1,26 @@
 // /settings/activity: the account's security log, newest first (docs/activity.md).
 import { api } from '../../api/client.ts';
 import type { ActivityEvent } from '../../api/types.ts';
-import { ActivityList, actorName, operatorSentence } from '../../components/activity-list.tsx';
+import { ActivityList } from '../../components/activity-list.tsx';
 import { Page } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
+import { type MessageKey, t } from '../../i18n/language.ts';
 import { SettingsNav } from './settings-nav.tsx';
 
-const METHODS: Record<string, string> = {
-  password: 'your password',
-  'password+totp': 'your password and a two-step code',
-  passkey: 'a passkey',
-  email_code: 'a code sent by e-mail',
-};
-
-/** "with Google", "with a passkey". */
+/** How one signed in, as the words after "with": a provider's name as it is. */
 function method(name: string): string {
-  if (METHODS[name]) return METHODS[name];
-  const [provider, second] = name.split('+');
-  return `${provider} ${second ? 'and a two-step code' : ''}`.trim();
+  switch (name) {
+    case 'password':
+      return t('activity.method.password');
+    case 'password+totp':
+      return t('activity.method.passwordTotp');
+    case 'passkey':
+      return t('activity.method.passkey');
+    case 'email_code':
+      return t('activity.method.emailCode');
+  }
+  const [provider = name, second] = name.split('+');
+  return second ? t('activity.method.providerTotp', { provider }) : provider;
 }
 
 const BROWSERS: [RegExp, string][] = [
@@ -42,61 +45,72 @@ export function deviceOf(userAgent: string): string {
   const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
   const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
   if (!browser) return userAgent;
-  return system ? `${browser} on ${system}` : browser;
+  return system ? t('activity.device', { browser, system }) : browser;
 }
 
-const SENTENCES: Record<string, string> = {
-  locked_out: 'Your account was locked for a while after wrong two-step codes.',
-  sessions_ended: 'You signed out everywhere.',
-  password_changed: 'You changed your password.',
-  password_reset: 'Your password was reset with a link sent by e-mail.',
-  second_factor_on: 'You turned on two-step sign-in.',
-  second_factor_off: 'You turned off two-step sign-in.',
-  recovery_code_used: 'A recovery code was used to sign in.',
-  recovery_codes_renewed: 'You made new recovery codes.',
+/** The sentence of an event whose object needs no words of its own. */
+const SENTENCES: Record<string, MessageKey> = {
+  session_ended: 'activity.sessionEnded',
+  locked_out: 'activity.lockedOut',
+  sessions_ended: 'activity.sessionsEnded',
+  password_changed: 'activity.passwordChanged',
+  password_reset: 'activity.passwordReset',
+  second_factor_on: 'activity.secondFactorOn',
+  second_factor_off: 'activity.secondFactorOff',
+  recovery_code_used: 'activity.recoveryCodeUsed',
+  recovery_codes_renewed: 'activity.recoveryCodesRenewed',
 };
 
-/** "You signed in with a passkey from Firefox on Windows (203.0.113.7)", "You added the address bo@example.com". */
+/** What the service's operators did to the account, one whole sentence each. */
+const OPERATOR_SENTENCES: Record<string, MessageKey> = {
+  disabled: 'activity.operator.disabled',
+  enabled: 'activity.operator.enabled',
+  second_factor_off: 'activity.operator.secondFactorOff',
+  verification_resent: 'activity.operator.verificationResent',
+  sessions_ended: 'activity.operator.sessionsEnded',
+  operator_granted: 'activity.operator.granted',
+  operator_revoked: 'activity.operator.revoked',
+};
+
+/** The sentence of an event with a name in it ('Laptop', Google, bo@example.com). */
+const NAMED: Record<string, MessageKey> = {
+  passkey_added: 'activity.passkeyAdded',
+  passkey_removed: 'activity.passkeyRemoved',
+  identity_added: 'activity.identityAdded',
+  identity_removed: 'activity.identityRemoved',
+  address_added: 'activity.addressAdded',
+  address_verified: 'activity.addressVerified',
+  address_made_primary: 'activity.addressMadePrimary',
+  address_deleted: 'activity.addressDeleted',
+};
+
+/** "You signed in with a passkey from Firefox on Windows (203.0.113.7)", "You added the address bo@example.com." */
 export function securitySentence(event: ActivityEvent): string {
   const object = event.object;
   const name = object?.name ?? '';
-  if (event.actor?.kind === 'operator') return operatorSentence(event);
-  switch (event.action) {
-    case 'signed_in': {
-      const where = [object?.user_agent && deviceOf(object.user_agent), object?.ip_address && `(${object.ip_address})`]
-        .filter(Boolean)
-        .join(' ');
-      return `You signed in with ${method(name)}${where ? ` from ${where}` : ''}.`;
-    }
-    case 'session_ended':
-      return 'A session was ended.';
-    case 'passkey_added':
-      return `You added the passkey '${name}'.`;
-    case 'passkey_removed':
-      return `You removed the passkey '${name}'.`;
-    case 'identity_added':
-      return `You linked your ${name} account for signing in.`;
-    case 'identity_removed':
-      return `You unlinked your ${name} account.`;
-    case 'address_added':
-      return `You added the address ${name}.`;
-    case 'address_verified':
-      return `The address ${name} was verified.`;
-    case 'address_made_primary':
-      return `You made ${name} your primary address.`;
-    case 'address_deleted':
-      return `You deleted the address ${name}.`;
+  if (event.actor?.kind === 'operator') {
+    const key = OPERATOR_SENTENCES[event.action];
+    return key ? t(key) : t('activity.operator.other', { action: event.action });
   }
-  return SENTENCES[event.action] ?? `${actorName(event)}: ${event.action}.`;
+  if (event.action === 'signed_in') {
+    const where = [object?.user_agent && deviceOf(object.user_agent), object?.ip_address && `(${object.ip_address})`]
+      .filter(Boolean)
+      .join(' ');
+    return where ? t('activity.signedInFrom', { method: method(name), where }) : t('activity.signedIn', { method: method(name) });
+  }
+  const named = NAMED[event.action];
+  if (named) return t(named, { name });
+  const key = SENTENCES[event.action];
+  return key ? t(key) : t('activity.other', { action: event.action });
 }
 
 export const SecurityActivity = signedIn(function SecurityActivity() {
   return (
-    <Page title="Security activity">
+    <Page title={t('settingsNav.activity')}>
       <SettingsNav />
-      <p>Sign-ins and changes to how your account is protected, newest first.</p>
+      <p>{t('activity.intro')}</p>
       <ActivityList
-        caption="Your account's security activity"
+        caption={t('activity.caption')}
         sentence={securitySentence}
         load={(before) => api.GET('/account/activity/', { params: { query: { before } } })}
       />

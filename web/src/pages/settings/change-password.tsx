@@ -5,6 +5,7 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useAction } from '../../hooks/use-action.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
+import { t } from '../../i18n/language.ts';
 
 export const ChangePassword = signedIn(function ChangePassword() {
   const action = useAction();
@@ -13,24 +14,24 @@ export const ChangePassword = signedIn(function ChangePassword() {
     const body = { old_password: text(data, 'old_password'), new_password: text(data, 'new_password') };
     if (await action.run(() => api.POST('/account/change-password/', { body }))) {
       form.reset();
-      status.say('Your password is changed. Your other sessions are signed out.');
+      status.say(t('password.changed'));
     }
   }
   return (
-    <Page title="Change password">
+    <Page title={t('password.title')}>
       <SettingsNav />
       <Status />
       <Form id="change-password" action={action} onSubmit={submit}>
-        <Field name="old_password" label="Current password" type="password" autocomplete="current-password" required />
+        <Field name="old_password" label={t('password.current')} type="password" autocomplete="current-password" required />
         <Field
           name="new_password"
-          label="New password"
+          label={t('field.newPassword')}
           type="password"
           autocomplete="new-password"
           required
-          hint="At least 8 characters, not only digits, not a common password."
+          hint={t('field.newPasswordHint')}
         />
-        <Submit action={action}>Change password</Submit>
+        <Submit action={action}>{t('password.submit')}</Submit>
       </Form>
     </Page>
   );

@@ -8,6 +8,7 @@ import { useAction } from '../../hooks/use-action.ts';
 import { forgetToken } from '../../session.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
+import { t } from '../../i18n/language.ts';
 
 function fileName(response: Response): string {
   const match = /filename="?([^";]+)"?/.exec(response.headers.get('content-disposition') ?? '');
@@ -35,11 +36,11 @@ export const ExportAndDelete = signedIn(function ExportAndDelete() {
     link.download = name;
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
-    status.say(`Your data is downloaded as ${name}.`);
+    status.say(t('export.downloaded', { name }));
   }
   async function remove(data: FormData) {
     if (data.get('understood') !== 'on') {
-      deleteAction.fail('Tick "I understand this cannot be undone" first.');
+      deleteAction.fail(t('delete.tickFirst', { label: t('delete.understood') }));
       return;
     }
     const code = text(data, 'code').replace(/\s+/g, '');
@@ -52,31 +53,31 @@ export const ExportAndDelete = signedIn(function ExportAndDelete() {
     }
   }
   return (
-    <Page title="Export or delete your account">
+    <Page title={t('exportAndDelete.title')}>
       <SettingsNav />
       <Status />
       <section aria-labelledby="export-heading">
-        <h2 id="export-heading">Export</h2>
-        <p>A ZIP file with everything the account holds (account.json and your uploaded files).</p>
+        <h2 id="export-heading">{t('export.heading')}</h2>
+        <p>{t('export.intro')}</p>
         <Form id="export" action={exportAction} onSubmit={download}>
-          <Submit action={exportAction}>Download my data</Submit>
+          <Submit action={exportAction}>{t('export.submit')}</Submit>
         </Form>
       </section>
       <section aria-labelledby="delete-heading">
-        <h2 id="delete-heading">Delete the account</h2>
-        <p>This removes the account and everything in it, at once and for good.</p>
+        <h2 id="delete-heading">{t('delete.heading')}</h2>
+        <p>{t('delete.intro')}</p>
         <Form id="delete-account" action={deleteAction} onSubmit={remove}>
           <Field
             name="password"
-            label="Password"
+            label={t('field.password')}
             type="password"
             autocomplete="current-password"
-            hint="No password (you signed up with another provider)? Leave it empty, within 5 minutes of signing in."
+            hint={t('field.noPasswordHint')}
           />
-          <Field name="code" label="Two-step code (if turned on)" autocomplete="one-time-code" />
-          <Check name="understood" label="I understand this cannot be undone" required />
+          <Field name="code" label={t('delete.twoStepCode')} autocomplete="one-time-code" />
+          <Check name="understood" label={t('delete.understood')} required />
           <Submit action={deleteAction} variant="danger">
-            Delete my account
+            {t('delete.submit')}
           </Submit>
         </Form>
       </section>

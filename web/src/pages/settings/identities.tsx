@@ -11,11 +11,12 @@ import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
+import { formatDateTime, t } from '../../i18n/language.ts';
 
 const HERE = '/settings/identities';
 
 function when(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString() : 'Never';
+  return iso ? formatDateTime(iso) : t('field.never');
 }
 
 /** What the way back from a link said (#linked=<name> or #error=<sentence>); read once. */
@@ -37,7 +38,7 @@ export const IdentitySettings = signedIn(function IdentitySettings() {
   const providersKnown = providers.data !== undefined || providers.problems !== undefined;
   useEffect(() => {
     if (outcome.error) action.fail(outcome.error);
-    else if (outcome.linked && providersKnown) status.say(`${labelOf(outcome.linked)} is linked: you can sign in with it.`);
+    else if (outcome.linked && providersKnown) status.say(t('identities.linked', { label: labelOf(outcome.linked) }));
     else return;
     setOutcome({ linked: null, error: null });
   }, [outcome, providersKnown]);
@@ -53,42 +54,43 @@ export const IdentitySettings = signedIn(function IdentitySettings() {
   async function unlink(identity: Identity) {
     const name = `${labelOf(identity.provider)}${identity.email ? ` (${identity.email})` : ''}`;
     if (await action.run(() => api.DELETE('/account/identities/{id}/', { params: { path: { id: identity.id } } }))) {
-      status.say(`${name} is unlinked.`);
+      status.say(t('identities.unlinked', { name }));
       identities.reload();
     }
   }
 
   return (
-    <Page title="Sign-in providers">
+    <Page title={t('settingsNav.identities')}>
       <SettingsNav />
       <Status />
-      <p>Sign in with an account you already have elsewhere, instead of your password.</p>
+      <p>{t('identities.intro')}</p>
       <div role="alert" class="alert">
         {action.problems.general.map((message) => (
           <p key={message}>{message}</p>
         ))}
       </div>
       <section aria-labelledby="identities-heading">
-        <h2 id="identities-heading">Linked providers</h2>
+        <h2 id="identities-heading">{t('identities.linkedHeading')}</h2>
         {!identities.data ? (
           <Loading />
         ) : identities.data.length === 0 ? (
-          <p>No provider is linked yet.</p>
+          <p>{t('identities.none')}</p>
         ) : (
           <ul class="cards">
             {identities.data.map((identity) => (
               <li class="card" key={identity.id}>
                 <h3>{labelOf(identity.provider)}</h3>
                 <dl class="facts">
-                  <dt>E-mail address</dt>
+                  <dt>{t('field.email')}</dt>
                   <dd>{identity.email ?? '—'}</dd>
-                  <dt>Linked</dt>
+                  <dt>{t('identities.linkedAt')}</dt>
                   <dd>{when(identity.created_at)}</dd>
-                  <dt>Last used</dt>
+                  <dt>{t('sessions.lastUsed')}</dt>
                   <dd>{when(identity.last_used_at)}</dd>
                 </dl>
                 <button type="button" class="danger small" disabled={action.busy} onClick={() => unlink(identity)}>
-                  Unlink<Hidden> {labelOf(identity.provider)}</Hidden>
+                  {t('identities.unlink')}
+                  <Hidden> {labelOf(identity.provider)}</Hidden>
                 </button>
               </li>
             ))}
@@ -97,19 +99,19 @@ export const IdentitySettings = signedIn(function IdentitySettings() {
       </section>
       {providers.data && providers.data.length > 0 && (
         <section aria-labelledby="link-heading">
-          <h2 id="link-heading">Link a provider</h2>
+          <h2 id="link-heading">{t('identities.linkHeading')}</h2>
           <Form id="link-provider" action={linking} onSubmit={link}>
             <Field
               name="password"
-              label="Password"
+              label={t('field.password')}
               type="password"
               autocomplete="current-password"
-              hint="No password (you signed up with another provider)? Leave it empty, within 5 minutes of signing in."
+              hint={t('field.noPasswordHint')}
             />
             <p class="actions">
               {providers.data.map((provider) => (
                 <Submit action={linking} variant="secondary" name="provider" value={provider.name} key={provider.name}>
-                  Link {provider.label}
+                  {t('identities.link', { label: provider.label })}
                 </Submit>
               ))}
             </p>

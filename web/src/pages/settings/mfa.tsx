@@ -10,20 +10,21 @@ import { useAction } from '../../hooks/use-action.ts';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
+import { t } from '../../i18n/language.ts';
 
 /** The otpauth link as a QR code, for the authenticator app's camera. */
 function OtpauthQrCode({ uri }: { uri: string }) {
   const qr = useQrCode(uri);
-  if (qr === undefined) return <p class="muted">Drawing the QR code…</p>;
-  if (qr === null) return <p class="muted">The QR code could not be drawn: enter the secret below instead.</p>;
-  return <img class="qr" src={qr} alt="QR code of the link for your authenticator app" />;
+  if (qr === undefined) return <p class="muted">{t('mfa.drawingQr')}</p>;
+  if (qr === null) return <p class="muted">{t('mfa.qrFailed')}</p>;
+  return <img class="qr" src={qr} alt={t('mfa.qrAlt')} />;
 }
 
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <section aria-labelledby="codes-heading" class="card">
-      <h2 id="codes-heading">Your recovery codes</h2>
-      <p>Each works once, instead of a code from the app. Keep them somewhere safe: they are not shown again.</p>
+      <h2 id="codes-heading">{t('mfa.codesHeading')}</h2>
+      <p>{t('mfa.codesIntro')}</p>
       <ul class="codes">
         {codes.map((code) => (
           <li key={code}>
@@ -51,7 +52,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
     if (done) {
       setEnrolment(null);
       setCodes(done.data.recovery_codes);
-      status.say('Two-step sign-in is on.');
+      status.say(t('mfa.isOn'));
       mfa.reload();
     }
   }
@@ -60,7 +61,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
     if (data.get('do') === 'off') {
       if (await action.run(() => api.DELETE('/account/mfa/totp/', { body }))) {
         setCodes(null);
-        status.say('Two-step sign-in is off.');
+        status.say(t('mfa.isOff'));
         mfa.reload();
       }
     } else {
@@ -68,7 +69,7 @@ export const MfaSettings = signedIn(function MfaSettings() {
       if (done) {
         form.reset();
         setCodes(done.data.recovery_codes);
-        status.say('New recovery codes are made; the old ones no longer work.');
+        status.say(t('mfa.newCodes'));
         mfa.reload();
       }
     }
@@ -79,19 +80,19 @@ export const MfaSettings = signedIn(function MfaSettings() {
     body = (
       <>
         <p>
-          Two-step sign-in is <strong>on</strong>. Recovery codes left: {mfa.data.recovery_codes_left}.
+          {t('mfa.stateOn')} {t('mfa.codesLeft', { count: mfa.data.recovery_codes_left })}
         </p>
         {/* A key of its own per form: Preact would otherwise reuse the previous form's inputs, and
             the password just typed would show, in clear, in the next form's code field. */}
         <Form key="mfa-change" id="mfa-change" action={action} onSubmit={change}>
-          <Field name="password" label="Password" type="password" autocomplete="current-password" required />
-          <Field name="code" label="Code" autocomplete="one-time-code" hint="From your authenticator app, or a recovery code." required />
+          <Field name="password" label={t('field.password')} type="password" autocomplete="current-password" required />
+          <Field name="code" label={t('mfa.code')} autocomplete="one-time-code" hint={t('mfa.codeHint')} required />
           <p class="actions">
             <Submit action={action} name="do" value="off" variant="danger">
-              Turn off two-step sign-in
+              {t('mfa.turnOff')}
             </Submit>
             <Submit action={action} name="do" value="codes" variant="secondary">
-              Make new recovery codes
+              {t('mfa.makeCodes')}
             </Submit>
           </p>
         </Form>
@@ -100,14 +101,14 @@ export const MfaSettings = signedIn(function MfaSettings() {
   } else if (enrolment) {
     body = (
       <>
-        <p>Add this account to your authenticator app: enter the secret, or open the link on the device that has the app.</p>
+        <p>{t('mfa.enrolIntro')}</p>
         <OtpauthQrCode uri={enrolment.otpauth_url} />
         <dl class="secret">
-          <dt>Secret</dt>
+          <dt>{t('mfa.secret')}</dt>
           <dd>
             <code id="totp-secret">{enrolment.secret}</code>
           </dd>
-          <dt>Link (otpauth URI)</dt>
+          <dt>{t('mfa.link')}</dt>
           <dd>
             {/* On the device with the app, following it opens the app with the account filled in. */}
             <a href={enrolment.otpauth_url}>
@@ -116,26 +117,24 @@ export const MfaSettings = signedIn(function MfaSettings() {
           </dd>
         </dl>
         <Form key="mfa-confirm" id="mfa-confirm" action={action} onSubmit={confirm}>
-          <Field name="code" label="Code from your authenticator app" autocomplete="one-time-code" inputMode="numeric" required />
-          <Submit action={action}>Turn on two-step sign-in</Submit>
+          <Field name="code" label={t('mfa.appCode')} autocomplete="one-time-code" inputMode="numeric" required />
+          <Submit action={action}>{t('mfa.turnOn')}</Submit>
         </Form>
       </>
     );
   } else if (mfa.data) {
     body = (
       <>
-        <p>
-          Two-step sign-in is <strong>off</strong>. With it on, signing in also needs a code from an authenticator app.
-        </p>
+        <p>{t('mfa.stateOff')}</p>
         <Form key="mfa-start" id="mfa-start" action={action} onSubmit={start}>
-          <Field name="password" label="Password" type="password" autocomplete="current-password" required />
-          <Submit action={action}>Set up two-step sign-in</Submit>
+          <Field name="password" label={t('field.password')} type="password" autocomplete="current-password" required />
+          <Submit action={action}>{t('mfa.setUp')}</Submit>
         </Form>
       </>
     );
   }
   return (
-    <Page title="Two-step sign-in">
+    <Page title={t('secondStep.title')}>
       <SettingsNav />
       <Status />
       {codes && <RecoveryCodes codes={codes} />}

@@ -14,9 +14,10 @@ import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
 import { ipAddressHint, rpIdProblem } from '../../passkey-address.ts';
+import { formatDateTime, t } from '../../i18n/language.ts';
 
 function when(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString() : 'Never';
+  return iso ? formatDateTime(iso) : t('field.never');
 }
 
 function AddPasskey({ onAdded }: { onAdded(passkey: Passkey): void }) {
@@ -50,19 +51,19 @@ function AddPasskey({ onAdded }: { onAdded(passkey: Passkey): void }) {
   const atIpAddress = ipAddressHint(window.location);
   return (
     <section aria-labelledby="add-passkey-heading">
-      <h2 id="add-passkey-heading">Add a passkey</h2>
-      <p>Your device or password manager makes the passkey and asks for your PIN, fingerprint or face.</p>
+      <h2 id="add-passkey-heading">{t('passkeys.add')}</h2>
+      <p>{t('passkeys.addIntro')}</p>
       {atIpAddress && <p class="notice">{atIpAddress}</p>}
       <Form id="add-passkey" action={action} onSubmit={add}>
-        <Field name="name" label="Name of the passkey" hint='What you call it: "Phone", "Laptop".' required />
+        <Field name="name" label={t('passkeys.name')} hint={t('passkeys.nameHint')} required />
         <Field
           name="password"
-          label="Password"
+          label={t('field.password')}
           type="password"
           autocomplete="current-password"
-          hint="No password (you signed up with another provider)? Leave it empty, within 5 minutes of signing in."
+          hint={t('field.noPasswordHint')}
         />
-        <Submit action={action}>Add a passkey</Submit>
+        <Submit action={action}>{t('passkeys.add')}</Submit>
       </Form>
     </section>
   );
@@ -71,45 +72,48 @@ function AddPasskey({ onAdded }: { onAdded(passkey: Passkey): void }) {
 function PasskeyEntry({ passkey, removing, onChanged }: { passkey: Passkey; removing: Action; onChanged(message: string): void }) {
   async function remove() {
     if (await removing.run(() => api.DELETE('/account/passkeys/{id}/', { params: { path: { id: passkey.id } } }))) {
-      onChanged(`${passkey.name} is deleted.`);
+      onChanged(t('passkeys.deleted', { name: passkey.name }));
     }
   }
   return (
     <li class="card">
       <h3>{passkey.name}</h3>
       <dl class="facts">
-        <dt>Added</dt>
+        <dt>{t('passkeys.added')}</dt>
         <dd>{when(passkey.created_at)}</dd>
-        <dt>Last used</dt>
+        <dt>{t('sessions.lastUsed')}</dt>
         <dd>{when(passkey.last_used_at)}</dd>
-        <dt>Backed up</dt>
-        <dd>{passkey.backed_up ? 'Yes' : 'No'}</dd>
+        <dt>{t('passkeys.backedUp')}</dt>
+        <dd>{passkey.backed_up ? t('field.yes') : t('field.no')}</dd>
       </dl>
       <EditDisclosure
         id={`rename-passkey-${passkey.id}`}
         summary={
           <>
-            Rename<Hidden> {passkey.name}</Hidden>
+            {t('field.rename')}
+            <Hidden> {passkey.name}</Hidden>
           </>
         }
         submit={
           <>
-            Save<Hidden> {passkey.name}</Hidden>
+            {t('field.save')}
+            <Hidden> {passkey.name}</Hidden>
           </>
         }
         save={(data) => api.PATCH('/account/passkeys/{id}/', { params: { path: { id: passkey.id } }, body: { name: text(data, 'name') } })}
-        onSaved={(saved) => onChanged(`${passkey.name} is now called ${saved.name}.`)}
+        onSaved={(saved) => onChanged(t('passkeys.renamed', { name: passkey.name, newName: saved.name }))}
       >
-        <Field name="name" label={`Name of ${passkey.name}`} defaultValue={passkey.name} required />
+        <Field name="name" label={t('passkeys.nameOf', { name: passkey.name })} defaultValue={passkey.name} required />
       </EditDisclosure>
       <ConfirmButton
         small
-        question={`Delete the passkey ${passkey.name}? It will no longer sign you in.`}
-        confirm="Yes, delete it"
+        question={t('passkeys.deleteQuestion', { name: passkey.name })}
+        confirm={t('field.yesDelete')}
         disabled={removing.busy}
         onConfirm={remove}
       >
-        Delete<Hidden> {passkey.name}</Hidden>
+        {t('field.delete')}
+        <Hidden> {passkey.name}</Hidden>
       </ConfirmButton>
     </li>
   );
@@ -124,13 +128,13 @@ export const PasskeySettings = signedIn(function PasskeySettings() {
     passkeys.reload();
   }
   return (
-    <Page title="Passkeys">
+    <Page title={t('settingsNav.passkeys')}>
       <SettingsNav />
       <Status />
-      <p>A passkey signs you in without your address or password, and needs no two-step code.</p>
-      <AddPasskey onAdded={(passkey) => changed(`${passkey.name} is added.`)} />
+      <p>{t('passkeys.intro')}</p>
+      <AddPasskey onAdded={(passkey) => changed(t('passkeys.addedStatus', { name: passkey.name }))} />
       <section aria-labelledby="passkeys-heading">
-        <h2 id="passkeys-heading">Your passkeys</h2>
+        <h2 id="passkeys-heading">{t('passkeys.yours')}</h2>
         <div role="alert" class="alert">
           {removing.problems.general.map((message) => (
             <p key={message}>{message}</p>
@@ -139,7 +143,7 @@ export const PasskeySettings = signedIn(function PasskeySettings() {
         {!passkeys.data ? (
           <Loading />
         ) : passkeys.data.length === 0 ? (
-          <p>You have no passkeys yet.</p>
+          <p>{t('passkeys.none')}</p>
         ) : (
           <ul class="cards">
             {passkeys.data.map((passkey) => (

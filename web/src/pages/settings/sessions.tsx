@@ -8,9 +8,10 @@ import { signedIn } from '../../components/signed-in.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
+import { formatDateTime, t } from '../../i18n/language.ts';
 
 function when(iso: string | null | undefined): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
+  return iso ? formatDateTime(iso) : '—';
 }
 
 export const Sessions = signedIn(function Sessions() {
@@ -46,7 +47,7 @@ export const Sessions = signedIn(function Sessions() {
   }
   const others = sessions.data?.filter((session) => !session.current) ?? [];
   return (
-    <Page title="Sessions">
+    <Page title={t('sessions.title')}>
       <SettingsNav />
       <Status />
       <div role="alert" class="alert">
@@ -57,41 +58,42 @@ export const Sessions = signedIn(function Sessions() {
       {sessions.data ? (
         <div class="table-wrap">
           <table class="sessions">
-            <caption>Where your account is signed in</caption>
+            <caption>{t('sessions.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Signed in</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Device</th>
-                <th scope="col">IP address</th>
+                <th scope="col">{t('sessions.signedIn')}</th>
+                <th scope="col">{t('sessions.lastUsed')}</th>
+                <th scope="col">{t('sessions.device')}</th>
+                <th scope="col">{t('sessions.ipAddress')}</th>
                 <th scope="col">
-                  <span class="visually-hidden">Actions</span>
+                  <span class="visually-hidden">{t('sessions.actions')}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
               {sessions.data.map((session) => (
                 <tr key={session.id}>
-                  <td data-label="Signed in">{when(session.created_at)}</td>
-                  <td data-label="Last used">{when(session.last_used_at)}</td>
-                  <td class="agent" data-label="Device" title={session.user_agent ?? undefined}>
-                    {session.user_agent || 'unknown'}
+                  <td data-label={t('sessions.signedIn')}>{when(session.created_at)}</td>
+                  <td data-label={t('sessions.lastUsed')}>{when(session.last_used_at)}</td>
+                  <td class="agent" data-label={t('sessions.device')} title={session.user_agent ?? undefined}>
+                    {session.user_agent || t('sessions.unknown')}
                   </td>
-                  <td class="address" data-label="IP address">
-                    {session.ip_address || 'unknown'}
+                  <td class="address" data-label={t('sessions.ipAddress')}>
+                    {session.ip_address || t('sessions.unknown')}
                   </td>
                   <td>
                     {session.current ? (
-                      <strong>This device</strong>
+                      <strong>{t('sessions.thisDevice')}</strong>
                     ) : (
                       <ConfirmButton
-                        question={`End the session started ${when(session.created_at)}?`}
-                        confirm="Yes, end it"
+                        question={t('sessions.endQuestion', { time: when(session.created_at) })}
+                        confirm={t('sessions.yesEndIt')}
                         disabled={busy}
                         onAsk={ask}
-                        onConfirm={() => end([session.id], 'The session is ended.')}
+                        onConfirm={() => end([session.id], t('sessions.ended'))}
                       >
-                        End session<Hidden> started {when(session.created_at)}</Hidden>
+                        {t('sessions.end')}
+                        <Hidden> {t('sessions.started', { time: when(session.created_at) })}</Hidden>
                       </ConfirmButton>
                     )}
                   </td>
@@ -106,18 +108,18 @@ export const Sessions = signedIn(function Sessions() {
       {others.length > 0 && (
         <p>
           <ConfirmButton
-            question={`End all ${others.length} other sessions? Those devices will have to sign in again.`}
-            confirm="Yes, end them"
+            question={t('sessions.endAllQuestion', { count: others.length })}
+            confirm={t('sessions.yesEndThem')}
             disabled={busy}
             onAsk={ask}
             onConfirm={() =>
               end(
                 others.map((session) => session.id),
-                'Your other sessions are ended.',
+                t('sessions.othersEnded'),
               )
             }
           >
-            End all other sessions
+            {t('sessions.endAll')}
           </ConfirmButton>
         </p>
       )}

@@ -1,0 +1,40 @@
+// The language switcher, in the header of every page and at the foot of an emergency link's
+// public page: a labelled <select> of the languages the service speaks, each in its own name
+// and marked with its `lang`. A choice is remembered in this browser and, when signed in,
+// saved as the account's language (its e-mails follow it).
+import { api } from '../api/client.ts';
+import { currentToken } from '../session.ts';
+import { currentLanguage, isLanguage, LANGUAGE_NAMES, type Language, offeredLanguages, switchLanguage, t } from './language.ts';
+
+/** Speaks `language` from now on, here and (signed in) in the account's e-mails. */
+export async function chooseLanguage(language: Language): Promise<void> {
+  await switchLanguage(language, true);
+  if (currentToken() === null) return;
+  // The account's `language` (PATCH /account/profile/): the body's type comes with the
+  // regenerated client. A refusal changes nothing here: the page already speaks it.
+  await api.PATCH('/account/profile/', { body: { language } as never }).catch(() => undefined);
+}
+
+export function LanguageSwitcher({ id = 'language' }: { id?: string }) {
+  const offered = offeredLanguages();
+  if (offered.length < 2) return null;
+  return (
+    <div class="language-switcher">
+      <label for={id}>{t('language.label')}</label>
+      <select
+        id={id}
+        value={currentLanguage()}
+        onChange={(event) => {
+          const value = event.currentTarget.value;
+          if (isLanguage(value)) void chooseLanguage(value);
+        }}
+      >
+        {offered.map((language) => (
+          <option key={language} value={language} lang={language}>
+            {LANGUAGE_NAMES[language]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
