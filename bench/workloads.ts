@@ -237,6 +237,194 @@ export async function w1u(ctx: BenchContext): Promise<void> {
   });
 }
 
+/** A list entry of the profile each account reads, with the account's token: what W1w writes. */
+interface EntryWrite {
+  account: BenchAccount;
+  entryId: number;
+}
+
+/** The first list entry of each account's profile (its first topic holding one), or a note why there is none. */
+async function entriesToWrite(url: string, accounts: BenchAccount[]): Promise<EntryWrite[] | string> {
+  const found: EntryWrite[] = [];
+  for (const account of accounts) {
+    const request = profileReads([account])[0]!;
+    const response = await fetch(url + request.path, { headers: request.headers });
+    if (response.status !== 200) return `not measured: the profile read answered ${response.status}`;
+    const detail = (await response.json()) as { topics: { items: { list_content: { entries: { id: number }[] } | null }[] }[] };
+    const entry = detail.topics.flatMap((t) => t.items.flatMap((i) => i.list_content?.entries ?? []))[0];
+    if (!entry) return 'not measured: a profile without a list entry';
+    found.push({ account, entryId: entry.id });
+  }
+  return found;
+}
+
+interface PairsRun {
+  writes: number;
+  reads: number;
+  failures: number;
+  seconds: number;
+  readLatencies: number[];
+  serviceCpu: number | undefined;
+  databaseCpu: number | undefined;
+}
+
+/**
+ * For `seconds`, each of `concurrency` clients in turn over the accounts: one request changes the
+ * text of the account's entry; then, when `withReads`, another reads the account's profile.
+ * The service's and the database's CPU seconds over the stretch.
+ */
+async function runPairs(
+  service: ServiceProcess,
+  writes: EntryWrite[],
+  concurrency: number,
+  seconds: number,
+  withReads: boolean,
+): Promise<PairsRun> {
+  const run: PairsRun = { writes: 0, reads: 0, failures: 0, seconds, readLatencies: [], serviceCpu: undefined, databaseCpu: undefined };
+  const cpuAtStart = [service.cpuSeconds(), service.databaseCpuSeconds?.()];
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  let counter = 0;
+  const client = async (first: number) => {
+    for (let i = first; performance.now() < deadline; i += concurrency) {
+      const { account, entryId } = writes[i % writes.length]!;
+      const headers = { authorization: `Token ${account.token}`, 'content-type': 'application/json' };
+      const written = await fetch(`${service.url}/app/list-entries/${entryId}/`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ text: `Written ${counter++}` }),
+      });
+      await written.arrayBuffer();
+      run.writes++;
+      if (written.status !== 200) run.failures++;
+      if (!withReads) continue;
+      const sent = performance.now();
+      const read = await fetch(`${service.url}/app/profiles/${account.profileId}/`, { headers: { authorization: headers.authorization } });
+      await read.arrayBuffer();
+      run.readLatencies.push(performance.now() - sent);
+      run.reads++;
+      if (read.status !== 200) run.failures++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => client(i)));
+  run.seconds = (performance.now() - started) / 1000;
+  const [serviceAtEnd, databaseAtEnd] = [service.cpuSeconds(), service.databaseCpuSeconds?.()];
+  if (cpuAtStart[0] !== undefined && serviceAtEnd !== undefined) run.serviceCpu = serviceAtEnd - cpuAtStart[0];
+  if (cpuAtStart[1] !== undefined && databaseAtEnd !== undefined) run.databaseCpu = databaseAtEnd - cpuAtStart[1];
+  return run;
+}
+
+/** CPU milliseconds per read: the pairs' CPU less what their writes cost in the writes-only run just before. */
+function readCpuMs(pairs: PairsRun, writesOnly: PairsRun, cpu: 'serviceCpu' | 'databaseCpu'): number | undefined {
+  const both = pairs[cpu];
+  const alone = writesOnly[cpu];
+  if (both === undefined || alone === undefined || pairs.reads === 0 || writesOnly.writes === 0) return undefined;
+  return ((both - (alone / writesOnly.writes) * pairs.writes) * 1000) / pairs.reads;
+}
+
+/** The read CPU (service, database: ms per read) of each repeat, and the runs with reads. */
+interface ReadCosts {
+  serviceMs: number[];
+  databaseMs: number[];
+  pairs: PairsRun[];
+}
+
+/** One repeat on `service`: the writes alone, then the pairs; a read's CPU is the difference. */
+async function measureReads(
+  ctx: BenchContext,
+  name: string,
+  service: ServiceProcess,
+  writes: EntryWrite[],
+  concurrency: number,
+  costs: ReadCosts,
+) {
+  const writesOnly = await runPairs(service, writes, concurrency, ctx.options.durationSeconds, false);
+  const pairs = await runPairs(service, writes, concurrency, ctx.options.durationSeconds, true);
+  costs.pairs.push(pairs);
+  const own = readCpuMs(pairs, writesOnly, 'serviceCpu');
+  const database = readCpuMs(pairs, writesOnly, 'databaseCpu');
+  if (own !== undefined) costs.serviceMs.push(own);
+  if (database !== undefined) costs.databaseMs.push(database);
+  ctx.log(
+    `${name}: ${pairs.reads} reads after writes; read CPU ${own?.toFixed(3) ?? 'n/a'} ms + database ${database?.toFixed(3) ?? 'n/a'} ms`,
+  );
+}
+
+function readFigures(costs: ReadCosts, service: ServiceProcess): Figures {
+  const latencies = costs.pairs.flatMap((run) => run.readLatencies).sort((a, b) => a - b);
+  return {
+    requestsPerSecond: median(costs.pairs.map((run) => run.reads / run.seconds)),
+    p50: latencies[Math.floor(latencies.length * 0.5)] ?? NaN,
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN,
+    cpuMsPerRequest: costs.serviceMs.length > 0 ? median(costs.serviceMs) : undefined,
+    databaseCpuMsPerRequest: costs.databaseMs.length > 0 ? median(costs.databaseMs) : undefined,
+    peakRssMb: (service.peakRssBytes() ?? NaN) / (1024 * 1024),
+    failures: costs.pairs.reduce((sum, run) => sum + run.failures, 0),
+    loadCpuShare: 0,
+    repeats: costs.pairs.length,
+  };
+}
+
+const totalCpu = (f: Figures | undefined) =>
+  f?.cpuMsPerRequest === undefined ? undefined : f.cpuMsPerRequest + (f.databaseCpuMsPerRequest ?? 0);
+
+/**
+ * W1w: one client changes one list entry in one topic of a profile (5 topics, 50 items), another
+ * then reads that profile's detail, in turn, over the read accounts. Each repeat measures the
+ * writes alone, then the pairs; a read's CPU is the pairs' less their writes' (service and
+ * database apart). The same is measured, in turn within each repeat, on a service with the
+ * rendering cache off (W1w-off: every read renders whole, as W1u's), so that the two are set
+ * against each other by one method; W1u's and W1's rows of the same run are named beside them.
+ */
+export async function w1w(ctx: BenchContext): Promise<void> {
+  const label = 'W1w GET /app/profiles/{id}/ after a one-entry write to one of its topics';
+  const offLabel = 'W1w-off the same with the rendering cache off (every read renders whole)';
+  const service = await startMainService(ctx, 'W1w');
+  let off: ServiceProcess | undefined;
+  try {
+    off = await startMainService(ctx, 'W1w-off', NO_RENDER_CACHE);
+    const writes = await entriesToWrite(service.url, ctx.readers);
+    if (typeof writes === 'string') {
+      ctx.rows.push({ label, note: writes });
+      return;
+    }
+    // Few clients, so that the writes alone and the pairs batch alike (group commits, token checks).
+    const concurrency = Math.max(1, Math.min(ctx.options.connections, writes.length, 8));
+    ctx.log(`W1w: warming up for ${ctx.options.warmupSeconds} s`);
+    await runPairs(service, writes, concurrency, ctx.options.warmupSeconds, true);
+    await runPairs(off, writes, concurrency, ctx.options.warmupSeconds, true);
+    const cached: ReadCosts = { serviceMs: [], databaseMs: [], pairs: [] };
+    const whole: ReadCosts = { serviceMs: [], databaseMs: [], pairs: [] };
+    for (let r = 1; r <= ctx.options.repeats; r++) {
+      await measureReads(ctx, `W1w: repeat ${r}/${ctx.options.repeats}`, service, writes, concurrency, cached);
+      await measureReads(ctx, `W1w-off: repeat ${r}/${ctx.options.repeats}`, off, writes, concurrency, whole);
+    }
+    const figures = readFigures(cached, service);
+    const offFigures = readFigures(whole, off);
+    const read = totalCpu(figures);
+    const against = (name: string, other: number | undefined) =>
+      other !== undefined && read !== undefined ? `${(read / other).toFixed(2)} × ${name}` : undefined;
+    const offCpu = totalCpu(offFigures);
+    const notes = [
+      against("W1w-off's", offCpu),
+      against("W1u's", totalCpu(ctx.rows.find((row) => row.label.startsWith('W1u '))?.figures)),
+      against("W1's", totalCpu(ctx.rows.find((row) => row.label.startsWith('W1 '))?.figures)),
+    ].filter(Boolean);
+    const method = `${concurrency} clients, a write then a read each; CPU per read is the pairs' less their writes' (measured alone just before)`;
+    ctx.rows.push({ label: offLabel, figures: offFigures, note: method });
+    ctx.rows.push({
+      label,
+      figures,
+      target: "read CPU (service + database) ≤ 0.4 × W1w-off's",
+      met: offCpu !== undefined && read !== undefined ? read <= 0.4 * offCpu : undefined,
+      note: `${method}${notes.length > 0 ? `: read CPU (service + database) ${notes.join(', ')}` : ''}`,
+    });
+  } finally {
+    await off?.stop();
+    await service.stop();
+  }
+}
+
 export async function w2(ctx: BenchContext): Promise<void> {
   await readWorkload(ctx, 'W2', 'W2 GET /app/topics/{id}/items/', topicItemReads(ctx.readers));
 }
@@ -531,7 +719,7 @@ export async function w8(ctx: BenchContext): Promise<void> {
   }
 }
 
-export const STEPS = { W1: w1, W1u: w1u, W2: w2, W4: w4, W5: w5, W6: w6, W7: w7, W8: w8, W3: w3 } as const;
+export const STEPS = { W1: w1, W1u: w1u, W1w: w1w, W2: w2, W4: w4, W5: w5, W6: w6, W7: w7, W8: w8, W3: w3 } as const;
 
 export function startupLines(ctx: BenchContext): string[] {
   const groups = new Map<string, number[]>();
