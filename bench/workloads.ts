@@ -264,62 +264,63 @@ interface PairsRun {
   failures: number;
   seconds: number;
   readLatencies: number[];
+  /** CPU seconds within the read phases only. */
   serviceCpu: number | undefined;
   databaseCpu: number | undefined;
 }
 
-/**
- * For `seconds`, each of `concurrency` clients in turn over the accounts: one request changes the
- * text of the account's entry; then, when `withReads`, another reads the account's profile.
- * The service's and the database's CPU seconds over the stretch.
- */
-async function runPairs(
-  service: ServiceProcess,
-  writes: EntryWrite[],
-  concurrency: number,
-  seconds: number,
-  withReads: boolean,
-): Promise<PairsRun> {
-  const run: PairsRun = { writes: 0, reads: 0, failures: 0, seconds, readLatencies: [], serviceCpu: undefined, databaseCpu: undefined };
-  const cpuAtStart = [service.cpuSeconds(), service.databaseCpuSeconds?.()];
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  let counter = 0;
-  const client = async (first: number) => {
-    for (let i = first; performance.now() < deadline; i += concurrency) {
-      const { account, entryId } = writes[i % writes.length]!;
-      const headers = { authorization: `Token ${account.token}`, 'content-type': 'application/json' };
-      const written = await fetch(`${service.url}/app/list-entries/${entryId}/`, {
-        method: 'PATCH',
-        headers,
-        body: JSON.stringify({ text: `Written ${counter++}` }),
-      });
-      await written.arrayBuffer();
-      run.writes++;
-      if (written.status !== 200) run.failures++;
-      if (!withReads) continue;
-      const sent = performance.now();
-      const read = await fetch(`${service.url}/app/profiles/${account.profileId}/`, { headers: { authorization: headers.authorization } });
-      await read.arrayBuffer();
-      run.readLatencies.push(performance.now() - sent);
-      run.reads++;
-      if (read.status !== 200) run.failures++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, i) => client(i)));
-  run.seconds = (performance.now() - started) / 1000;
-  const [serviceAtEnd, databaseAtEnd] = [service.cpuSeconds(), service.databaseCpuSeconds?.()];
-  if (cpuAtStart[0] !== undefined && serviceAtEnd !== undefined) run.serviceCpu = serviceAtEnd - cpuAtStart[0];
-  if (cpuAtStart[1] !== undefined && databaseAtEnd !== undefined) run.databaseCpu = databaseAtEnd - cpuAtStart[1];
-  return run;
-}
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** CPU milliseconds per read: the pairs' CPU less what their writes cost in the writes-only run just before. */
-function readCpuMs(pairs: PairsRun, writesOnly: PairsRun, cpu: 'serviceCpu' | 'databaseCpu'): number | undefined {
-  const both = pairs[cpu];
-  const alone = writesOnly[cpu];
-  if (both === undefined || alone === undefined || pairs.reads === 0 || writesOnly.writes === 0) return undefined;
-  return ((both - (alone / writesOnly.writes) * pairs.writes) * 1000) / pairs.reads;
+/** `b - a` added to `sum`; undefined once any reading is missing. */
+const addDelta = (sum: number | undefined, a: number | undefined, b: number | undefined) =>
+  sum === undefined || a === undefined || b === undefined ? undefined : sum + b - a;
+
+/**
+ * For `seconds`, rounds of: every account's entry changed (all at once), a pause for what the
+ * writes leave behind (commits, notifications), then every account's profile read (all at once),
+ * the service's and the database's CPU read just before and just after the reads: the reads'
+ * CPU is the sum over the read phases alone, with no write in flight.
+ */
+async function runPairs(service: ServiceProcess, writes: EntryWrite[], seconds: number): Promise<PairsRun> {
+  const run: PairsRun = { writes: 0, reads: 0, failures: 0, seconds, readLatencies: [], serviceCpu: 0, databaseCpu: 0 };
+  const deadline = performance.now() + seconds * 1000;
+  let reading = 0;
+  for (let round = 0; performance.now() < deadline; round++) {
+    await Promise.all(
+      writes.map(async ({ account, entryId }) => {
+        const written = await fetch(`${service.url}/app/list-entries/${entryId}/`, {
+          method: 'PATCH',
+          headers: { authorization: `Token ${account.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ text: `Written ${round}` }),
+        });
+        await written.arrayBuffer();
+        run.writes++;
+        if (written.status !== 200) run.failures++;
+      }),
+    );
+    await pause(20);
+    const service0 = service.cpuSeconds();
+    const database0 = service.databaseCpuSeconds?.();
+    const readStart = performance.now();
+    await Promise.all(
+      writes.map(async ({ account }) => {
+        const sent = performance.now();
+        const read = await fetch(`${service.url}/app/profiles/${account.profileId}/`, {
+          headers: { authorization: `Token ${account.token}` },
+        });
+        await read.arrayBuffer();
+        run.readLatencies.push(performance.now() - sent);
+        run.reads++;
+        if (read.status !== 200) run.failures++;
+      }),
+    );
+    reading += performance.now() - readStart;
+    run.serviceCpu = addDelta(run.serviceCpu, service0, service.cpuSeconds());
+    run.databaseCpu = addDelta(run.databaseCpu, database0, service.databaseCpuSeconds?.());
+  }
+  // Reads per second of the read phases themselves.
+  run.seconds = reading / 1000;
+  return run;
 }
 
 /** The read CPU (service, database: ms per read) of each repeat, and the runs with reads. */
@@ -329,20 +330,13 @@ interface ReadCosts {
   pairs: PairsRun[];
 }
 
-/** One repeat on `service`: the writes alone, then the pairs; a read's CPU is the difference. */
-async function measureReads(
-  ctx: BenchContext,
-  name: string,
-  service: ServiceProcess,
-  writes: EntryWrite[],
-  concurrency: number,
-  costs: ReadCosts,
-) {
-  const writesOnly = await runPairs(service, writes, concurrency, ctx.options.durationSeconds, false);
-  const pairs = await runPairs(service, writes, concurrency, ctx.options.durationSeconds, true);
+/** One repeat on `service`: rounds of writes, then reads; a read's CPU is that of the read phases per read. */
+async function measureReads(ctx: BenchContext, name: string, service: ServiceProcess, writes: EntryWrite[], costs: ReadCosts) {
+  const pairs = await runPairs(service, writes, ctx.options.durationSeconds);
   costs.pairs.push(pairs);
-  const own = readCpuMs(pairs, writesOnly, 'serviceCpu');
-  const database = readCpuMs(pairs, writesOnly, 'databaseCpu');
+  const perRead = (cpu: number | undefined) => (cpu === undefined || pairs.reads === 0 ? undefined : (cpu * 1000) / pairs.reads);
+  const own = perRead(pairs.serviceCpu);
+  const database = perRead(pairs.databaseCpu);
   if (own !== undefined) costs.serviceMs.push(own);
   if (database !== undefined) costs.databaseMs.push(database);
   ctx.log(
@@ -388,16 +382,14 @@ export async function w1w(ctx: BenchContext): Promise<void> {
       ctx.rows.push({ label, note: writes });
       return;
     }
-    // Few clients, so that the writes alone and the pairs batch alike (group commits, token checks).
-    const concurrency = Math.max(1, Math.min(ctx.options.connections, writes.length, 8));
     ctx.log(`W1w: warming up for ${ctx.options.warmupSeconds} s`);
-    await runPairs(service, writes, concurrency, ctx.options.warmupSeconds, true);
-    await runPairs(off, writes, concurrency, ctx.options.warmupSeconds, true);
+    await runPairs(service, writes, ctx.options.warmupSeconds);
+    await runPairs(off, writes, ctx.options.warmupSeconds);
     const cached: ReadCosts = { serviceMs: [], databaseMs: [], pairs: [] };
     const whole: ReadCosts = { serviceMs: [], databaseMs: [], pairs: [] };
     for (let r = 1; r <= ctx.options.repeats; r++) {
-      await measureReads(ctx, `W1w: repeat ${r}/${ctx.options.repeats}`, service, writes, concurrency, cached);
-      await measureReads(ctx, `W1w-off: repeat ${r}/${ctx.options.repeats}`, off, writes, concurrency, whole);
+      await measureReads(ctx, `W1w: repeat ${r}/${ctx.options.repeats}`, service, writes, cached);
+      await measureReads(ctx, `W1w-off: repeat ${r}/${ctx.options.repeats}`, off, writes, whole);
     }
     const figures = readFigures(cached, service);
     const offFigures = readFigures(whole, off);
@@ -410,7 +402,7 @@ export async function w1w(ctx: BenchContext): Promise<void> {
       against("W1u's", totalCpu(ctx.rows.find((row) => row.label.startsWith('W1u '))?.figures)),
       against("W1's", totalCpu(ctx.rows.find((row) => row.label.startsWith('W1 '))?.figures)),
     ].filter(Boolean);
-    const method = `${concurrency} clients, a write then a read each; CPU per read is the pairs' less their writes' (measured alone just before)`;
+    const method = `rounds of ${writes.length} entry writes (one per account, at once), a pause, then the ${writes.length} profiles read at once; CPU per read over the read phases only`;
     ctx.rows.push({ label: offLabel, figures: offFigures, note: method });
     ctx.rows.push({
       label,
