@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { Generator } from './load-types.ts';
 
-export const WORKLOADS = ['W1', 'W1u', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9'] as const;
+export const WORKLOADS = ['W1', 'W1u', 'W1w', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9'] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 /** What --compare can pair: W5 is W1 and W4 at once, so its CPU per request has no single meaning. */
 export const COMPARABLE: readonly WorkloadId[] = ['W1', 'W1u', 'W2', 'W3', 'W4', 'W6'];
@@ -39,6 +39,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --only W1,W3        run only these workloads (W1, W1u, W2 … W9; W1u is W1 with the rendering
                       cache off, RENDER_CACHE_BYTES=0; W7 an accessor's read of a shared
                       profile, W8 W1 with If-None-Match answered 304, each in turn with W1;
+                      W1w W1 read after a one-entry write to one of the profile's topics;
                       W9 an accessor's item create, in turn with W3)
   --duration S        seconds measured per repeat (default 10; --quick 5)
   --warmup S          seconds of warm-up before the measured repeats (default 3; --quick 2)

@@ -237,6 +237,186 @@ export async function w1u(ctx: BenchContext): Promise<void> {
   });
 }
 
+/** A list entry of the profile each account reads, with the account's token: what W1w writes. */
+interface EntryWrite {
+  account: BenchAccount;
+  entryId: number;
+}
+
+/** The first list entry of each account's profile (its first topic holding one), or a note why there is none. */
+async function entriesToWrite(url: string, accounts: BenchAccount[]): Promise<EntryWrite[] | string> {
+  const found: EntryWrite[] = [];
+  for (const account of accounts) {
+    const request = profileReads([account])[0]!;
+    const response = await fetch(url + request.path, { headers: request.headers });
+    if (response.status !== 200) return `not measured: the profile read answered ${response.status}`;
+    const detail = (await response.json()) as { topics: { items: { list_content: { entries: { id: number }[] } | null }[] }[] };
+    const entry = detail.topics.flatMap((t) => t.items.flatMap((i) => i.list_content?.entries ?? []))[0];
+    if (!entry) return 'not measured: a profile without a list entry';
+    found.push({ account, entryId: entry.id });
+  }
+  return found;
+}
+
+interface PairsRun {
+  writes: number;
+  reads: number;
+  failures: number;
+  seconds: number;
+  readLatencies: number[];
+  /** CPU seconds within the read phases only. */
+  serviceCpu: number | undefined;
+  databaseCpu: number | undefined;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `b - a` added to `sum`; undefined once any reading is missing. */
+const addDelta = (sum: number | undefined, a: number | undefined, b: number | undefined) =>
+  sum === undefined || a === undefined || b === undefined ? undefined : sum + b - a;
+
+/**
+ * For `seconds`, rounds of: every account's entry changed (all at once), a pause for what the
+ * writes leave behind (commits, notifications), then every account's profile read (all at once),
+ * the service's and the database's CPU read just before and just after the reads: the reads'
+ * CPU is the sum over the read phases alone, with no write in flight.
+ */
+async function runPairs(service: ServiceProcess, writes: EntryWrite[], seconds: number): Promise<PairsRun> {
+  const run: PairsRun = { writes: 0, reads: 0, failures: 0, seconds, readLatencies: [], serviceCpu: 0, databaseCpu: 0 };
+  const deadline = performance.now() + seconds * 1000;
+  let reading = 0;
+  for (let round = 0; performance.now() < deadline; round++) {
+    await Promise.all(
+      writes.map(async ({ account, entryId }) => {
+        const written = await fetch(`${service.url}/app/list-entries/${entryId}/`, {
+          method: 'PATCH',
+          headers: { authorization: `Token ${account.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ text: `Written ${round}` }),
+        });
+        await written.arrayBuffer();
+        run.writes++;
+        if (written.status !== 200) run.failures++;
+      }),
+    );
+    await pause(20);
+    const service0 = service.cpuSeconds();
+    const database0 = service.databaseCpuSeconds?.();
+    const readStart = performance.now();
+    await Promise.all(
+      writes.map(async ({ account }) => {
+        const sent = performance.now();
+        const read = await fetch(`${service.url}/app/profiles/${account.profileId}/`, {
+          headers: { authorization: `Token ${account.token}` },
+        });
+        await read.arrayBuffer();
+        run.readLatencies.push(performance.now() - sent);
+        run.reads++;
+        if (read.status !== 200) run.failures++;
+      }),
+    );
+    reading += performance.now() - readStart;
+    run.serviceCpu = addDelta(run.serviceCpu, service0, service.cpuSeconds());
+    run.databaseCpu = addDelta(run.databaseCpu, database0, service.databaseCpuSeconds?.());
+  }
+  // Reads per second of the read phases themselves.
+  run.seconds = reading / 1000;
+  return run;
+}
+
+/** The read CPU (service, database: ms per read) of each repeat, and the runs with reads. */
+interface ReadCosts {
+  serviceMs: number[];
+  databaseMs: number[];
+  pairs: PairsRun[];
+}
+
+/** One repeat on `service`: rounds of writes, then reads; a read's CPU is that of the read phases per read. */
+async function measureReads(ctx: BenchContext, name: string, service: ServiceProcess, writes: EntryWrite[], costs: ReadCosts) {
+  const pairs = await runPairs(service, writes, ctx.options.durationSeconds);
+  costs.pairs.push(pairs);
+  const perRead = (cpu: number | undefined) => (cpu === undefined || pairs.reads === 0 ? undefined : (cpu * 1000) / pairs.reads);
+  const own = perRead(pairs.serviceCpu);
+  const database = perRead(pairs.databaseCpu);
+  if (own !== undefined) costs.serviceMs.push(own);
+  if (database !== undefined) costs.databaseMs.push(database);
+  ctx.log(
+    `${name}: ${pairs.reads} reads after writes; read CPU ${own?.toFixed(3) ?? 'n/a'} ms + database ${database?.toFixed(3) ?? 'n/a'} ms`,
+  );
+}
+
+function readFigures(costs: ReadCosts, service: ServiceProcess): Figures {
+  const latencies = costs.pairs.flatMap((run) => run.readLatencies).sort((a, b) => a - b);
+  return {
+    requestsPerSecond: median(costs.pairs.map((run) => run.reads / run.seconds)),
+    p50: latencies[Math.floor(latencies.length * 0.5)] ?? NaN,
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN,
+    cpuMsPerRequest: costs.serviceMs.length > 0 ? median(costs.serviceMs) : undefined,
+    databaseCpuMsPerRequest: costs.databaseMs.length > 0 ? median(costs.databaseMs) : undefined,
+    peakRssMb: (service.peakRssBytes() ?? NaN) / (1024 * 1024),
+    failures: costs.pairs.reduce((sum, run) => sum + run.failures, 0),
+    loadCpuShare: 0,
+    repeats: costs.pairs.length,
+  };
+}
+
+const totalCpu = (f: Figures | undefined) =>
+  f?.cpuMsPerRequest === undefined ? undefined : f.cpuMsPerRequest + (f.databaseCpuMsPerRequest ?? 0);
+
+/**
+ * W1w: one client changes one list entry in one topic of a profile (5 topics, 50 items), another
+ * then reads that profile's detail, in turn, over the read accounts. Each repeat measures the
+ * writes alone, then the pairs; a read's CPU is the pairs' less their writes' (service and
+ * database apart). The same is measured, in turn within each repeat, on a service with the
+ * rendering cache off (W1w-off: every read renders whole, as W1u's), so that the two are set
+ * against each other by one method; W1u's and W1's rows of the same run are named beside them.
+ */
+export async function w1w(ctx: BenchContext): Promise<void> {
+  const label = 'W1w GET /app/profiles/{id}/ after a one-entry write to one of its topics';
+  const offLabel = 'W1w-off the same with the rendering cache off (every read renders whole)';
+  const service = await startMainService(ctx, 'W1w');
+  let off: ServiceProcess | undefined;
+  try {
+    off = await startMainService(ctx, 'W1w-off', NO_RENDER_CACHE);
+    const writes = await entriesToWrite(service.url, ctx.readers);
+    if (typeof writes === 'string') {
+      ctx.rows.push({ label, note: writes });
+      return;
+    }
+    ctx.log(`W1w: warming up for ${ctx.options.warmupSeconds} s`);
+    await runPairs(service, writes, ctx.options.warmupSeconds);
+    await runPairs(off, writes, ctx.options.warmupSeconds);
+    const cached: ReadCosts = { serviceMs: [], databaseMs: [], pairs: [] };
+    const whole: ReadCosts = { serviceMs: [], databaseMs: [], pairs: [] };
+    for (let r = 1; r <= ctx.options.repeats; r++) {
+      await measureReads(ctx, `W1w: repeat ${r}/${ctx.options.repeats}`, service, writes, cached);
+      await measureReads(ctx, `W1w-off: repeat ${r}/${ctx.options.repeats}`, off, writes, whole);
+    }
+    const figures = readFigures(cached, service);
+    const offFigures = readFigures(whole, off);
+    const read = totalCpu(figures);
+    const against = (name: string, other: number | undefined) =>
+      other !== undefined && read !== undefined ? `${(read / other).toFixed(2)} × ${name}` : undefined;
+    const offCpu = totalCpu(offFigures);
+    const notes = [
+      against("W1w-off's", offCpu),
+      against("W1u's", totalCpu(ctx.rows.find((row) => row.label.startsWith('W1u '))?.figures)),
+      against("W1's", totalCpu(ctx.rows.find((row) => row.label.startsWith('W1 '))?.figures)),
+    ].filter(Boolean);
+    const method = `rounds of ${writes.length} entry writes (one per account, at once), a pause, then the ${writes.length} profiles read at once; CPU per read over the read phases only`;
+    ctx.rows.push({ label: offLabel, figures: offFigures, note: method });
+    ctx.rows.push({
+      label,
+      figures,
+      target: "read CPU (service + database) ≤ 0.4 × W1w-off's",
+      met: offCpu !== undefined && read !== undefined ? read <= 0.4 * offCpu : undefined,
+      note: `${method}${notes.length > 0 ? `: read CPU (service + database) ${notes.join(', ')}` : ''}`,
+    });
+  } finally {
+    await off?.stop();
+    await service.stop();
+  }
+}
+
 export async function w2(ctx: BenchContext): Promise<void> {
   await readWorkload(ctx, 'W2', 'W2 GET /app/topics/{id}/items/', topicItemReads(ctx.readers));
 }
@@ -580,7 +760,7 @@ export async function w8(ctx: BenchContext): Promise<void> {
   }
 }
 
-export const STEPS = { W1: w1, W1u: w1u, W2: w2, W4: w4, W5: w5, W6: w6, W7: w7, W8: w8, W3: w3, W9: w9 } as const;
+export const STEPS = { W1: w1, W1u: w1u, W1w: w1w, W2: w2, W4: w4, W5: w5, W6: w6, W7: w7, W8: w8, W3: w3, W9: w9 } as const;
 
 export function startupLines(ctx: BenchContext): string[] {
   const groups = new Map<string, number[]>();

@@ -7,6 +7,7 @@ import type { App } from '../http/types.ts';
 import { NOT_ALLOWED } from './kernel/access.ts';
 import { IdParams } from './kernel/field-schemas.ts';
 import { loadProfileDetail } from './views/profile-detail.ts';
+import { renderProfileDetail } from './views/profile-rendering.ts';
 import { ProfileBody, ProfileDetailSchema, ProfilePatchBody, ProfileSchema } from './profile-schemas.ts';
 import { changeProfile, createProfile, listUserProfiles, removeProfile } from './profile-service.ts';
 import { sendRendering, type RenderingCache } from './views/rendering-cache.ts';
@@ -70,7 +71,9 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
     async (request, reply) => {
       const caller = callerOf(request);
       const id = parseId(request.params.id);
-      return sendRendering(reply, ctx, cache, { kind: 'profile', id, key: `profile:${id}` }, caller, (a) => loadProfileDetail(ctx, a, id));
+      return sendRendering(reply, ctx, cache, { kind: 'profile', id, key: `profile:${id}` }, caller, (a, since) =>
+        renderProfileDetail(ctx, cache, reply, a, id, since),
+      );
     },
   );
 

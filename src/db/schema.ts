@@ -239,6 +239,8 @@ export interface TopicsTable {
   topic_type: number;
   /** Kept by triggers on items (migration 0006). */
   item_count: Generated<number>;
+  /** The app user's data version when what the topic's rendering shows last changed (kept by triggers, migration 0034). */
+  rendered_version: Generated<number>;
 }
 
 export interface ItemsTable {

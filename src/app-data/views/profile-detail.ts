@@ -14,7 +14,7 @@ import { toItem, type Item } from '../item-schemas.ts';
 import { writeTopics } from './paged-tree.ts';
 import { toProfileDetail, type ProfileDetail } from '../profile-schemas.ts';
 import { selectTopics, type TopicScope } from '../topic-queries.ts';
-import { profileTree, readProfileTree } from './profile-tree-query.ts';
+import { profileTree, readProfileTree, type TreeItemRow } from './profile-tree-query.ts';
 import { toTopic, type Topic } from '../topic-schemas.ts';
 import { findProfileWithHeld } from './tree-queries.ts';
 import { fitsInline, spoolView } from './tree-views.ts';
@@ -25,18 +25,17 @@ export async function loadProfileDetail(ctx: AppContext, access: Access, profile
   const row = await readProfileTree(ctx.db, accountId, profileId);
   if (!row) return undefined;
   const { profile, topics, items } = profileTree(row);
-  if (!fitsInline(profile)) {
-    return spoolView(
-      ctx,
-      (db) => findProfileWithHeld(db, accountId, profileId),
-      async (db, out, current) => {
-        out.json.openObject();
-        out.json.members(toProfileDetail(ctx, current, []), 'topics');
-        await writeTopics(ctx, access, db, out, profileId, 'topics');
-        out.json.close();
-      },
-    );
-  }
+  if (!fitsInline(profile)) return spooledProfileDetail(ctx, access, profileId);
+  const byTopic = itemsByTopic(ctx, access, items);
+  return toProfileDetail(
+    ctx,
+    profile,
+    topics.map((topic) => toTopic(ctx, topic, byTopic.get(topic.id) ?? [])),
+  );
+}
+
+/** The tree's items in the read shape, by topic id (URLs signed for `access`). */
+export function itemsByTopic(ctx: AppContext, access: Access, items: readonly TreeItemRow[]): Map<number, Item[]> {
   const byTopic = new Map<number, Item[]>();
   for (const row of items) {
     const item = toItem(ctx, access, row, row.entries);
@@ -44,10 +43,20 @@ export async function loadProfileDetail(ctx: AppContext, access: Access, profile
     if (list) list.push(item);
     else byTopic.set(row.topic_id, [item]);
   }
-  return toProfileDetail(
+  return byTopic;
+}
+
+/** The detail of a profile whose app user holds more than fits inline, written in pages. */
+export function spooledProfileDetail(ctx: AppContext, access: Access, profileId: number): Promise<Readable | undefined> {
+  return spoolView(
     ctx,
-    profile,
-    topics.map((topic) => toTopic(ctx, topic, byTopic.get(topic.id) ?? [])),
+    (db) => findProfileWithHeld(db, access.accountId, profileId),
+    async (db, out, current) => {
+      out.json.openObject();
+      out.json.members(toProfileDetail(ctx, current, []), 'topics');
+      await writeTopics(ctx, access, db, out, profileId, 'topics');
+      out.json.close();
+    },
   );
 }
 

@@ -13,6 +13,14 @@
 // holds that same accessor and it still sees what the rendering shows (access.ts's `grantSees`,
 // asked of where the object was found when the rendering was made); a revocation, a loss of
 // private access or a profile made private (a write: a new data version) is a miss on the next request.
+//
+// A profile's detail is also kept in parts (profile-rendering.ts): each topic's items, serialised,
+// keyed by the topic and the accessor its media URLs are signed for (0: the owner), stamped with
+// the topic's rendered_version (migration 0034: its app user's data version when what the topic
+// shows last changed) and the URLs' expiry step. A miss re-reads only the topics whose stamp
+// moved since the detail's last rendering and assembles the rest from the parts. Parts are used
+// only inside a read whose access was already decided for that profile, so they carry no viewer.
+// Whole renderings and parts share one byte budget and one eviction.
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { DataVersion } from '../../auth/data-version.ts';
@@ -53,6 +61,14 @@ export interface Stamp extends DataVersion {
   expiry: number;
 }
 
+/** A rendering already serialised (a profile's detail assembled from parts): sent as it is. */
+export class Serialised {
+  readonly body: Buffer;
+  constructor(body: Buffer) {
+    this.body = body;
+  }
+}
+
 export class RenderingCache {
   /** In insertion order: the order eviction passes them in. */
   #entries = new Map<string, Entry>();
@@ -69,6 +85,37 @@ export class RenderingCache {
 
   stamp(version: DataVersion, now: number): Stamp {
     return { appUserId: version.appUserId, dataVersion: version.dataVersion, expiry: expiryFor(now, this.#mediaUrlTtlMs) };
+  }
+
+  /** Whether renderings are kept at all (RENDER_CACHE_BYTES 0 keeps none). */
+  get enabled(): boolean {
+    return this.#maxBytes > 0;
+  }
+
+  /** The expiry step of the media URLs signed at `now`: part of every stamp. */
+  expiryAt(now: number): number {
+    return expiryFor(now, this.#mediaUrlTtlMs);
+  }
+
+  /** The data version the rendering of `key` was made at, if there is one (read it before `get` drops it). */
+  madeAt(key: string): number | undefined {
+    return this.#entries.get(key)?.dataVersion;
+  }
+
+  /** The part `key` when it is stamped `version` and `expiry` (else it is dropped); not counted as a read. */
+  part(key: string, version: number, expiry: number): Buffer | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.dataVersion !== version || entry.expiry !== expiry) {
+      this.#drop(key, entry);
+      return undefined;
+    }
+    entry.used = true;
+    return entry.body;
+  }
+
+  setPart(key: string, version: number, expiry: number, body: Buffer): void {
+    this.set(key, OWNER, { appUserId: 0, dataVersion: version, expiry }, body, '');
   }
 
   /** Whom the rendering of `key` was made for, if there is one. */
@@ -165,11 +212,13 @@ export async function sendRendering(
   cache: RenderingCache,
   view: RenderedView,
   caller: Caller,
-  load: (access: Access) => Promise<object | Readable | undefined>,
+  load: (access: Access, since: number) => Promise<object | Readable | Serialised | undefined>,
 ): Promise<FastifyReply> {
   const key = `${view.key}|${caller.accountId}`;
   const now = ctx.clock.now();
   const viewer = cache.viewerOf(key);
+  // What changed since the last rendering is what a load made of parts must read again.
+  const since = cache.madeAt(key) ?? -1;
   if (viewer !== undefined) {
     const version = await versionFor(caller, viewer);
     const hit = cache.get(key, version === undefined || version === null ? undefined : cache.stamp(version, now));
@@ -180,10 +229,10 @@ export async function sendRendering(
   const { access, location } = await objectAccess(ctx, caller, view.kind, view.id, 'read');
   // Read before the data: a rendering is never stamped newer than what it shows.
   const version = await (access.grant ? access.grant.dataVersion() : caller.dataVersion());
-  const value = await load(access);
+  const value = await load(access, since);
   if (value === undefined) throw notFound();
   if (isStream(value)) return reply.type('application/json; charset=utf-8').send(value);
-  const body = Buffer.from(String(reply.serialize(value)));
+  const body = value instanceof Serialised ? value.body : Buffer.from(String(reply.serialize(value)));
   const tag = entityTag(body);
   const made: Viewer = access.grant ? { accessorId: access.grant.accessorId, seen: location } : OWNER;
   if (version !== null) cache.set(key, made, cache.stamp(version, now), body, tag);
