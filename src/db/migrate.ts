@@ -33,6 +33,7 @@ import { webhooksMigration } from './migrations/0029-webhooks.ts';
 import { emailCodesMigration } from './migrations/0030-email-codes.ts';
 import { sharesThatEndMigration } from './migrations/0031-shares-that-end-and-show-less.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
+import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
   return {
@@ -67,6 +68,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0030-email-codes': emailCodesMigration(db.dialect),
     '0031-shares-that-end-and-show-less': sharesThatEndMigration(),
     '0032-activity': activityMigration(db.dialect),
+    '0033-account-language': accountLanguageMigration(),
   };
 }
 
