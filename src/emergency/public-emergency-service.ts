@@ -115,7 +115,7 @@ async function show(ctx: AppContext, link: PublicLinkRow, viewer: Viewer): Promi
   });
   if (!recorded) throw notFound();
   if (noticeDue) ctx.outbox.wake();
-  return toPublicEmergencyInfo(ctx, appUser.name, items, contacts, now);
+  return toPublicEmergencyInfo(ctx, appUser.name, items, contacts, now, link.language);
 }
 
 function chosen<T extends { id: number }>(all: T[], ids: number[] | null): T[] {

@@ -26,7 +26,7 @@ describe('view notices', () => {
     const mail = await waitForMail(sink, owner.email, VIEWED_SUBJECT);
     assert.match(
       mailText(mail.raw).text,
-      /Your emergency link “Wallet card” was opened on \w+ \d{1,2}, \d{4} at \d{1,2}:\d\d\s[AP]M \(UTC\)\. The view came from 203\.0\.113\.50 \(Responder\/2\.0\)\./,
+      /Your emergency link "Wallet card" was opened on \w+ \d{1,2}, \d{4} at \d{1,2}:\d\d\s[AP]M \(UTC\)\. The view came from 203\.0\.113\.50 \(Responder\/2\.0\)\./,
     );
     assert.ok(!mail.decoded.includes(link.token), 'the notice does not carry the link');
 

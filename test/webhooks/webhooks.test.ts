@@ -61,6 +61,19 @@ describe('webhooks (/admin/webhooks/)', () => {
     await waitFor(async () => (await deliveries(endpointId)).every((d) => d.state !== 'pending'), 'every delivery done');
   }
 
+  test('an event carries the account’s language: here the one its registration’s Accept-Language asked for', async () => {
+    const endpoint = await addEndpoint(['account.created']);
+    const email = uniqueEmail('espanol');
+    const made = await mailed.server.request('POST', '/auth/register/', {
+      body: { email, password: PASSWORD },
+      headers: { 'accept-language': 'es-MX, en;q=0.5' },
+    });
+    assert.equal(made.status, 201, made.text);
+    await waitFor(() => receiver.about(made.body.id).length >= 1, 'the account.created event');
+    assert.equal(receiver.about(made.body.id)[0]!.payload.data.account.language, 'es');
+    assert.equal((await op('DELETE', `/admin/webhooks/${endpoint.id}/`)).status, 204);
+  });
+
   test('an endpoint: its secret shown once, every change audited, unknown ids 404', async () => {
     const created = await op('POST', '/admin/webhooks/', { url: receiver.url, events: ['*'] });
     assert.equal(created.status, 201, created.text);

@@ -842,7 +842,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change first and/or last name (email is read-only: use /account/emails/) */
+        /** Change first and/or last name, or the language (email is read-only: use /account/emails/) */
         patch: operations["updateAccount"];
         trace?: never;
     };
@@ -8778,6 +8778,11 @@ export interface operations {
                          * @description When this view was recorded (the owner sees it)
                          */
                         viewed_at: string;
+                        /**
+                         * @description The language the person wrote this in: their account’s (en, de, fr or es); a page shows their text as written and says so
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                     };
                 };
             };
@@ -8886,6 +8891,11 @@ export interface operations {
                          * @description When this view was recorded (the owner sees it)
                          */
                         viewed_at: string;
+                        /**
+                         * @description The language the person wrote this in: their account’s (en, de, fr or es); a page shows their text as written and says so
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                     };
                 };
             };
@@ -9337,6 +9347,11 @@ export interface operations {
                     password: string;
                     first_name?: string;
                     last_name?: string;
+                    /**
+                     * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                     * @enum {unknown}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                 };
             };
         };
@@ -9353,6 +9368,11 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /**
+                         * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                     };
                 };
             };
@@ -10283,6 +10303,11 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /**
+                         * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                         /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
                         is_operator: boolean;
                     };
@@ -10329,6 +10354,11 @@ export interface operations {
                 "application/json": {
                     first_name: string;
                     last_name: string;
+                    /**
+                     * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                     * @enum {unknown}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                 };
             };
         };
@@ -10345,6 +10375,11 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /**
+                         * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                         /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
                         is_operator: boolean;
                     };
@@ -10417,6 +10452,11 @@ export interface operations {
                 "application/json": {
                     first_name?: string;
                     last_name?: string;
+                    /**
+                     * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                     * @enum {unknown}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                 };
             };
         };
@@ -10433,6 +10473,11 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /**
+                         * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                         /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
                         is_operator: boolean;
                     };
