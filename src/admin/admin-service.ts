@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { nonFieldError, notFound } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
+import { recipientLanguage } from '../mail/recipient-language.ts';
 import { secondFactorRemovedMessage } from '../mail/messages.ts';
 import { countOutboxByState, listOutboxEntries, pendingBacklog, retryEntryNow } from '../outbox/outbox-admin.ts';
 import { lockAccount } from '../accounts/core/account-lock.ts';
@@ -183,7 +184,7 @@ export function turnOffSecondFactor(ctx: AppContext, actor: Actor, accountId: nu
     // Logins waiting for their second step would now wait for nothing.
     await deleteAccountChallenges(trx, accountId);
     const account = await findAccount(trx, accountId);
-    await queueEmail(ctx, trx, secondFactorRemovedMessage(account!.email), accountId);
+    await queueEmail(ctx, trx, secondFactorRemovedMessage(await recipientLanguage(ctx.config, trx, accountId), account!.email), accountId);
     await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
     return getAccount(ctx, accountId, trx);
   });

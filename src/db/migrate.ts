@@ -34,6 +34,7 @@ import { emailCodesMigration } from './migrations/0030-email-codes.ts';
 import { sharesThatEndMigration } from './migrations/0031-shares-that-end-and-show-less.ts';
 import { profileSharesAndLinkExpiriesMigration } from './migrations/0035-profile-shares-and-link-expiries.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
+import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 import { topicRenderedVersionsMigration } from './migrations/0034-topic-rendered-versions.ts';
 
 function migrationsFor(db: Db): Record<string, Migration> {
@@ -69,6 +70,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0030-email-codes': emailCodesMigration(db.dialect),
     '0031-shares-that-end-and-show-less': sharesThatEndMigration(),
     '0032-activity': activityMigration(db.dialect),
+    '0033-account-language': accountLanguageMigration(),
     '0034-topic-rendered-versions': topicRenderedVersionsMigration(db.dialect),
     '0035-profile-shares-and-link-expiries': profileSharesAndLinkExpiriesMigration(),
   };

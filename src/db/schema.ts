@@ -1,6 +1,7 @@
 // Table types for Kysely. Booleans are stored as 0/1 integers on both databases so that
 // queries and indexes read the same on SQLite and PostgreSQL. Timestamps are epoch milliseconds.
 import type { Generated } from 'kysely';
+import type { Language } from '../i18n/languages.ts';
 import type { SyncedType } from './synced-types.ts';
 
 export type Flag = 0 | 1;
@@ -17,6 +18,8 @@ export interface AccountsTable {
   disabled_at: number | null;
   /** When a way in last issued the account a token; null: never since migration 0021. */
   last_sign_in_at: number | null;
+  /** The language of the account's e-mails (docs/accounts.md#language); `en` for accounts older than migration 0033. */
+  language: Generated<Language>;
 }
 
 export interface EmailAddressesTable {

@@ -1,5 +1,6 @@
 // Queries on emergency links and their views. Those of the owner take the owner's account id;
 // the public route finds a link by its token's hash alone (the token is the credential).
+import type { Language } from '../i18n/languages.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { EmergencyLinkRow, LinkViewRow } from './emergency-link-schemas.ts';
@@ -29,6 +30,8 @@ export interface PublicLinkRow {
   expires_at: number | null;
   items_chosen: number;
   contacts_chosen: number;
+  /** The owner account's language: the one the person wrote in. */
+  language: Language;
 }
 
 function selectLinks(db: Db, accountId: number) {
@@ -235,19 +238,21 @@ export function listLinkViews(db: Db, accountId: number, linkId: number, since: 
 export function findLinkByTokenHash(db: Db, tokenHash: string): Promise<PublicLinkRow | undefined> {
   return db
     .selectFrom('emergency_links')
+    .innerJoin('accounts', 'accounts.id', 'emergency_links.account_id')
     .select([
-      'id',
-      'account_id',
-      'app_user_id',
-      'label',
-      'pin_hash',
-      'pin_locked_until',
-      'pin_lockouts',
-      'expires_at',
-      'items_chosen',
-      'contacts_chosen',
+      'emergency_links.id',
+      'emergency_links.account_id',
+      'emergency_links.app_user_id',
+      'emergency_links.label',
+      'emergency_links.pin_hash',
+      'emergency_links.pin_locked_until',
+      'emergency_links.pin_lockouts',
+      'emergency_links.expires_at',
+      'emergency_links.items_chosen',
+      'emergency_links.contacts_chosen',
+      'accounts.language',
     ])
-    .where('token_hash', '=', tokenHash)
+    .where('emergency_links.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
 

@@ -1,6 +1,6 @@
 // What an emergency link shows (docs/emergency-links.md), and nothing more: the app user's name, its
 // emergency items (media as file URLs signed for 15 minutes) and its emergency contacts, and
-// when this view was recorded. No ids, no API URLs, nothing of the account, its addresses,
+// when this view was recorded, and the language the person wrote it in. No ids, no API URLs, nothing of the account, its addresses,
 // profiles, topics or gallery. test/emergency/public-fields.test.ts holds the list of fields.
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../context.ts';
@@ -8,6 +8,7 @@ import type { EmergencyContactRow } from '../app-data/emergency-contact-schemas.
 import type { EmergencyItemRow } from '../app-data/emergency-item-schemas.ts';
 import { Nullable } from '../app-data/kernel/field-schemas.ts';
 import { PIN_PATTERN } from '../http/validation-errors.ts';
+import { type Language, SUPPORTED_LANGUAGES } from '../i18n/languages.ts';
 import { expiryFor, signedFileUrl } from '../media/signed-urls.ts';
 
 /** How long a file URL in a public answer works (at least; expiryFor rounds up). */
@@ -42,6 +43,10 @@ export const PublicEmergencyInfoSchema = Type.Object({
     }),
   ),
   viewed_at: Type.String({ format: 'date-time', description: 'When this view was recorded (the owner sees it)' }),
+  language: Type.Enum([...SUPPORTED_LANGUAGES], {
+    description:
+      'The language the person wrote this in: their account’s (en, de, fr or es); a page shows their text as written and says so',
+  }),
 });
 export type PublicEmergencyInfo = Static<typeof PublicEmergencyInfoSchema>;
 
@@ -51,6 +56,7 @@ export function toPublicEmergencyInfo(
   items: EmergencyItemRow[],
   contacts: EmergencyContactRow[],
   viewedAt: number,
+  language: Language,
 ): PublicEmergencyInfo {
   const expires = expiryFor(viewedAt, PUBLIC_FILE_URL_TTL_MS);
   return {
@@ -73,5 +79,6 @@ export function toPublicEmergencyInfo(
       email,
     })),
     viewed_at: new Date(viewedAt).toISOString(),
+    language,
   };
 }

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import { fieldError, notFound, pinRequired } from '../errors.ts';
 import { storedUserAgent } from '../http/user-agent.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
+import { recipientLanguage } from '../mail/recipient-language.ts';
 import { emergencyLinkLockedMessage, emergencyLinkViewedMessage } from '../mail/messages.ts';
 import {
   clearLinkLockouts,
@@ -103,14 +104,18 @@ async function show(ctx: AppContext, link: PublicLinkRow, viewer: Viewer): Promi
     }
     const to = result.noticeDue ? await ownerAddress(trx, link.account_id) : undefined;
     if (to) {
-      const message = emergencyLinkViewedMessage(to, link.label, { at: now, ipAddress: view.ipAddress, userAgent: view.userAgent });
+      const message = emergencyLinkViewedMessage(await recipientLanguage(ctx.config, trx, link.account_id), to, link.label, {
+        at: now,
+        ipAddress: view.ipAddress,
+        userAgent: view.userAgent,
+      });
       await queueEmail(ctx, trx, message, link.account_id);
     }
     return result;
   });
   if (!recorded) throw notFound();
   if (noticeDue) ctx.outbox.wake();
-  return toPublicEmergencyInfo(ctx, appUser.name, items, contacts, now);
+  return toPublicEmergencyInfo(ctx, appUser.name, items, contacts, now, link.language);
 }
 
 function chosen<T extends { id: number }>(all: T[], ids: number[] | null): T[] {
@@ -130,7 +135,13 @@ async function lock(ctx: AppContext, link: PublicLinkRow): Promise<void> {
     const lockMs = stopped(lockouts) ? null : lockDurationMs(ctx.config.rateLimits.emergencyPinFailures.windowMs, lockouts);
     if (lockMs !== null) await lockLinkPin(trx, link.id, ctx.clock.now() + lockMs);
     const to = await ownerAddress(trx, link.account_id);
-    if (to) await queueEmail(ctx, trx, emergencyLinkLockedMessage(to, link.label, lockMs), link.account_id);
+    if (to)
+      await queueEmail(
+        ctx,
+        trx,
+        emergencyLinkLockedMessage(await recipientLanguage(ctx.config, trx, link.account_id), to, link.label, lockMs),
+        link.account_id,
+      );
   });
   ctx.outbox.wake();
   await forgetWrongPins(ctx, link.id);

@@ -19,7 +19,9 @@ import type { Database } from '../db/schema.ts';
 import { rateLimitedFor } from '../errors.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { invitationAcceptedMessage, invitationMessage } from '../mail/messages.ts';
-import { findInviter, invitationTimes, recordInvitationSent } from './invitation-queries.ts';
+import { recipientLanguage } from '../mail/recipient-language.ts';
+import type { Language } from '../i18n/languages.ts';
+import { accountWithAddress, findInviter, invitationTimes, recordInvitationSent } from './invitation-queries.ts';
 
 /** Milliseconds until `limit` allows one more, given the times inside its window (oldest first); 0 = now. */
 function waitFor(limit: RateLimit, recentTimes: number[], now: number): number {
@@ -43,6 +45,15 @@ async function addressAllows(ctx: AppContext, db: Kysely<Database>, email: strin
   return waitFor(limit, await invitationTimes(db, { email }, now - limit.windowMs), now) === 0;
 }
 
+/**
+ * An invitation is written in the language of the account that has the address invited, if one
+ * has it (verified or not); to an address without an account, in the inviter's.
+ */
+async function invitationLanguage(ctx: AppContext, trx: Kysely<Database>, invitation: Invitation): Promise<Language> {
+  const holder = await accountWithAddress(trx, invitation.email);
+  return recipientLanguage(ctx.config, trx, holder ?? invitation.ownerAccountId);
+}
+
 export interface Invitation {
   ownerAccountId: number;
   email: string;
@@ -60,7 +71,7 @@ export async function queueInvitation(ctx: AppContext, trx: Kysely<Database>, in
   const inviter = await findInviter(trx, invitation.ownerAccountId);
   if (!inviter) return false;
   await recordInvitationSent(trx, { email: invitation.email, accountId: invitation.ownerAccountId, now: ctx.clock.now() });
-  const message = invitationMessage(ctx.config.publicUrl, invitation.email, {
+  const message = invitationMessage(ctx.config.publicUrl, await invitationLanguage(ctx, trx, invitation), invitation.email, {
     inviter,
     appUserName: invitation.appUserName,
     canWrite: invitation.canWrite,
@@ -73,7 +84,8 @@ export async function queueInvitation(ctx: AppContext, trx: Kysely<Database>, in
 export async function queueAcceptedNotice(ctx: AppContext, trx: Kysely<Database>, invitation: Invitation): Promise<void> {
   const owner = await findInviter(trx, invitation.ownerAccountId);
   if (!owner) return;
-  const message = invitationAcceptedMessage(owner.email, {
+  const language = await recipientLanguage(ctx.config, trx, invitation.ownerAccountId);
+  const message = invitationAcceptedMessage(language, owner.email, {
     invitedEmail: invitation.email,
     appUserName: invitation.appUserName,
     canWrite: invitation.canWrite,

@@ -18,6 +18,12 @@ export async function findInviter(db: Kysely<Database>, accountId: number): Prom
   return row && { firstName: row.first_name, lastName: row.last_name, email: row.email };
 }
 
+/** The account that has `email` among its addresses (verified or not), if any. */
+export async function accountWithAddress(db: Kysely<Database>, email: string): Promise<number | undefined> {
+  const row = await db.selectFrom('email_addresses').select('account_id').where('email_lower', '=', email.toLowerCase()).executeTakeFirst();
+  return row?.account_id;
+}
+
 export async function recordInvitationSent(trx: Kysely<Database>, send: { email: string; accountId: number; now: number }): Promise<void> {
   await trx
     .insertInto('email_sends')

@@ -10,6 +10,7 @@ import { recordActivity } from '../activity/activity-events.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
+import { recipientLanguage } from '../mail/recipient-language.ts';
 import { shareExpiredAccessorMessage, shareExpiredOwnerMessage } from '../mail/messages.ts';
 import { PollingLoop } from '../polling-loop.ts';
 import { findInviter } from './invitation-queries.ts';
@@ -61,7 +62,10 @@ async function tellExpiry(ctx: AppContext, trx: Kysely<Database>, id: number, no
   const appUser = await trx.selectFrom('app_users').select('name').where('id', '=', claimed.app_user_id).executeTakeFirst();
   const owner = await findInviter(trx, claimed.owner_account_id);
   if (!appUser || !owner) return true;
-  const ownerMessage = shareExpiredOwnerMessage(owner.email, { invitedEmail: claimed.email, appUserName: appUser.name });
+  const ownerMessage = shareExpiredOwnerMessage(await recipientLanguage(ctx.config, trx, claimed.owner_account_id), owner.email, {
+    invitedEmail: claimed.email,
+    appUserName: appUser.name,
+  });
   await queueEmail(ctx, trx, ownerMessage, claimed.owner_account_id);
   if (claimed.user_with_access_id !== null) {
     const person = await findInviter(trx, claimed.user_with_access_id);
@@ -69,7 +73,10 @@ async function tellExpiry(ctx: AppContext, trx: Kysely<Database>, id: number, no
       await queueEmail(
         ctx,
         trx,
-        shareExpiredAccessorMessage(person.email, { owner, appUserName: appUser.name }),
+        shareExpiredAccessorMessage(await recipientLanguage(ctx.config, trx, claimed.user_with_access_id), person.email, {
+          owner,
+          appUserName: appUser.name,
+        }),
         claimed.user_with_access_id,
       );
   }

@@ -25,9 +25,6 @@ export const RETRY_FOR_MS = 3 * 24 * 3_600_000;
 /** The event an operator's test sends. */
 export const TEST_EVENT = 'webhook.test';
 
-/** The language an account's events carry (accounts have no language of their own yet). */
-export const DEFAULT_LANGUAGE = 'en';
-
 export interface AccountFields {
   id: number;
   email?: string;
@@ -52,11 +49,11 @@ async function accountFields(trx: Kysely<Database>, accountId: number): Promise<
     .leftJoin('email_addresses', (join) =>
       join.onRef('email_addresses.account_id', '=', 'accounts.id').on('email_addresses.is_primary', '=', 1),
     )
-    .select(['accounts.id', 'email_addresses.email', 'accounts.first_name', 'accounts.last_name'])
+    .select(['accounts.id', 'email_addresses.email', 'accounts.first_name', 'accounts.last_name', 'accounts.language'])
     .where('accounts.id', '=', accountId)
     .executeTakeFirst();
   if (!row) return { id: accountId };
-  return { id: row.id, email: row.email ?? '', first_name: row.first_name, last_name: row.last_name, language: DEFAULT_LANGUAGE };
+  return { id: row.id, email: row.email ?? '', first_name: row.first_name, last_name: row.last_name, language: row.language };
 }
 
 /**

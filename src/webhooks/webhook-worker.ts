@@ -10,6 +10,7 @@ import type { Database } from '../db/schema.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { PollingLoop } from '../polling-loop.ts';
+import { recipientLanguage } from '../mail/recipient-language.ts';
 import { webhookDisabledMessage } from '../mail/messages.ts';
 import { type AttemptResult, postWebhook } from './webhook-http.ts';
 import { signedHeaders } from './webhook-signing.ts';
@@ -272,7 +273,17 @@ export class WebhookWorker {
       .where('accounts.disabled_at', 'is', null)
       .execute();
     for (const operator of operators) {
-      await queueEmail(this.#ctx, trx, webhookDisabledMessage(operator.email, endpoint.url, Number(endpoint.failing_since)), operator.id);
+      await queueEmail(
+        this.#ctx,
+        trx,
+        webhookDisabledMessage(
+          await recipientLanguage(this.#ctx.config, trx, operator.id),
+          operator.email,
+          endpoint.url,
+          Number(endpoint.failing_since),
+        ),
+        operator.id,
+      );
     }
     return true;
   }

@@ -165,7 +165,7 @@ describe('data export (GET /account/export/)', () => {
     assert.equal(document.exported_at, new Date(server.clock.now()).toISOString());
     const { is_operator: _, ...aliceAccount } = await getJson(server, alice.token, '/account/profile/');
     assert.deepEqual(document.account, aliceAccount);
-    assert.deepEqual(document.account, { id: alice.id, email: alice.email, first_name: 'Ada', last_name: 'Lovelace' });
+    assert.deepEqual(document.account, { id: alice.id, email: alice.email, first_name: 'Ada', last_name: 'Lovelace', language: 'en' });
     const emails = await getJson(server, alice.token, '/account/emails/');
     assert.equal(emails.length, 2);
     assert.deepEqual(document.email_addresses, stripLinks(emails));

@@ -403,6 +403,17 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     assert.deepEqual([unverified.status, unverified.body], [400, { non_field_errors: [NO_VERIFIED_EMAIL] }]);
   });
 
+  test('an account a provider makes gets the language its request’s Accept-Language asks for', async () => {
+    const subject = login('german');
+    const signedIn = await request('POST', `/auth/oidc/${google.kind}/token/`, {
+      body: { id_token: await idToken(google, { sub: subject, email: `${subject}@example.com` }), nonce: 'n-1' },
+      headers: { 'accept-language': 'de-CH, en;q=0.5' },
+    });
+    assert.equal(signedIn.status, 200, signedIn.text);
+    const profile = await request('GET', '/account/profile/', { token: signedIn.body.token });
+    assert.equal(profile.body.language, 'de');
+  });
+
   test('a disabled account (docs/operators.md) cannot sign in with a provider either', async () => {
     const subject = login('disabled');
     const claims = { sub: subject, email: `${subject}@example.com` };

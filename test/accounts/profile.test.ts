@@ -11,11 +11,18 @@ describe('/account/profile/', () => {
   });
   after(() => server.close());
 
-  test('GET: {id, email, first_name, last_name, is_operator} of the caller', async () => {
+  test('GET: {id, email, first_name, last_name, language, is_operator} of the caller', async () => {
     const account = await createAccount(server, { firstName: 'Ada', lastName: 'Lovelace' });
     const response = await server.request('GET', '/account/profile/', { token: account.token });
     assert.equal(response.status, 200);
-    assert.deepEqual(response.body, { id: account.id, email: account.email, first_name: 'Ada', last_name: 'Lovelace', is_operator: false });
+    assert.deepEqual(response.body, {
+      id: account.id,
+      email: account.email,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      language: 'en',
+      is_operator: false,
+    });
     const noSlash = await server.request('GET', '/account/profile', { token: account.token });
     assert.equal(noSlash.status, 200);
   });
@@ -40,10 +47,18 @@ describe('/account/profile/', () => {
       email: account.email,
       first_name: 'Grace',
       last_name: 'Lovelace',
+      language: 'en',
       is_operator: false,
     });
     const last = await server.request('PATCH', '/account/profile/', { token: account.token, body: { last_name: '' } });
-    assert.deepEqual(last.body, { id: account.id, email: account.email, first_name: 'Grace', last_name: '', is_operator: false });
+    assert.deepEqual(last.body, {
+      id: account.id,
+      email: account.email,
+      first_name: 'Grace',
+      last_name: '',
+      language: 'en',
+      is_operator: false,
+    });
     const read = await server.request('GET', '/account/profile/', { token: account.token });
     assert.deepEqual(read.body, last.body);
     const empty = await server.request('PATCH', '/account/profile/', { token: account.token });
@@ -70,7 +85,14 @@ describe('/account/profile/', () => {
     await grantOperator(server.server.ctx, { via: 'cli', user: 'test@localhost' }, account.id);
     const patched = await server.request('PATCH', '/account/profile/', { token: account.token, body: { last_name: 'King' } });
     assert.equal(patched.status, 200);
-    assert.deepEqual(patched.body, { id: account.id, email: account.email, first_name: 'Ada', last_name: 'King', is_operator: true });
+    assert.deepEqual(patched.body, {
+      id: account.id,
+      email: account.email,
+      first_name: 'Ada',
+      last_name: 'King',
+      language: 'en',
+      is_operator: true,
+    });
     assert.deepEqual((await server.request('GET', '/account/profile/', { token: account.token })).body, patched.body);
     const put = await server.request('PUT', '/account/profile/', {
       token: account.token,

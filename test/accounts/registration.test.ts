@@ -26,7 +26,7 @@ describe('POST /auth/register/', () => {
     const email = uniqueEmail('new');
     const response = await register(server, email, PASSWORD, { first_name: 'Grace', last_name: 'Hopper' });
     assert.equal(response.status, 201);
-    assert.deepEqual(Object.keys(response.body).sort(), ['email', 'first_name', 'id', 'last_name']);
+    assert.deepEqual(Object.keys(response.body).sort(), ['email', 'first_name', 'id', 'language', 'last_name']);
     assert.equal(response.body.email, email);
     assert.equal(response.body.first_name, 'Grace');
     assert.equal(response.body.last_name, 'Hopper');

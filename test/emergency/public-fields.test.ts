@@ -14,6 +14,7 @@ import { createLink, readPublic, share, unlock } from './emergency-fixtures.ts';
 const ALLOWED = new Set([
   'name',
   'viewed_at',
+  'language',
   'emergency_items',
   'emergency_items[]',
   'emergency_items[].name',

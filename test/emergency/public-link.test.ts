@@ -73,7 +73,18 @@ describe('emergency links: the public routes', () => {
         { name: 'Grace', relation: 'sister', phone_number: '15551234567', alt_phone_number: '', email: 'grace@example.com' },
       ],
       viewed_at: new Date(server.clock.now()).toISOString(),
+      language: 'en',
     });
+  });
+
+  test('`language`: the owner account’s, the language the person wrote in, whoever reads it in whichever language', async () => {
+    const writer = await createOwner(server);
+    const changed = await server.request('PATCH', '/account/profile/', { token: writer.token, body: { language: 'de' } });
+    assert.equal(changed.status, 200, changed.text);
+    const link = await createLink(server, writer);
+    const read = await readPublic(server, link.token, { 'accept-language': 'fr' });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.language, 'de');
   });
 
   test('a media file of the link downloads without a token for 15 minutes, then is 410', async () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startMailedServer, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
 import { createOwner } from '../app-data/fixtures.ts';
+import { mailText } from '../helpers/mail-text.ts';
 import { createLink, queuedNotices, readPublic, unlock, VIEWED_SUBJECT } from './emergency-fixtures.ts';
 
 const MINUTE = 60_000;
@@ -24,8 +25,8 @@ describe('view notices', () => {
     assert.equal((await unlock(server, link.token, '2468', headers)).status, 200);
     const mail = await waitForMail(sink, owner.email, VIEWED_SUBJECT);
     assert.match(
-      mail.decoded,
-      /Your emergency link "Wallet card" was opened at \d{4}-\d\d-\d\d \d\d:\d\d UTC from 203\.0\.113\.50 \(Responder\/2\.0\)/,
+      mailText(mail.raw).text,
+      /Your emergency link "Wallet card" was opened on \w+ \d{1,2}, \d{4} at \d{1,2}:\d\d\s[AP]M \(UTC\)\. The view came from 203\.0\.113\.50 \(Responder\/2\.0\)\./,
     );
     assert.ok(!mail.decoded.includes(link.token), 'the notice does not carry the link');
 
@@ -57,6 +58,6 @@ describe('view notices', () => {
     await readPublic(server, second.token);
     assert.equal(await queuedNotices(server, owner.id, VIEWED_SUBJECT), 2);
     await waitForMail(sink, owner.email, VIEWED_SUBJECT, 2);
-    assert.ok(sink.messages.some((m) => m.to.includes(owner.email) && /Your emergency link was opened at/.test(m.decoded)));
+    assert.ok(sink.messages.some((m) => m.to.includes(owner.email) && /Your emergency link was opened on/.test(m.decoded)));
   });
 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { ENDPOINT_DISABLED, UNKNOWN_EVENT } from '../../src/admin/webhook-service.ts';
+import { formatMessage } from '../../src/i18n/format.ts';
 import { queueAccountEvent } from '../../src/webhooks/webhook-events.ts';
 import { BACKOFF_MS, DISABLE_AFTER_MS } from '../../src/webhooks/webhook-worker.ts';
 import {
@@ -13,11 +14,11 @@ import {
   startMailedServer,
   uniqueEmail,
   verificationKey,
-  waitForMail,
   type MailedServer,
   type RegisteredAccount,
 } from '../accounts/account-flows.ts';
 import { turnOnTotp } from '../accounts/mfa-flows.ts';
+import { mailText } from '../helpers/mail-text.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { makeOperator, registerOperator, type Operator } from '../admin/admin-flows.ts';
@@ -60,6 +61,19 @@ describe('webhooks (/admin/webhooks/)', () => {
   async function settled(endpointId: number) {
     await waitFor(async () => (await deliveries(endpointId)).every((d) => d.state !== 'pending'), 'every delivery done');
   }
+
+  test('an event carries the account’s language: here the one its registration’s Accept-Language asked for', async () => {
+    const endpoint = await addEndpoint(['account.created']);
+    const email = uniqueEmail('espanol');
+    const made = await mailed.server.request('POST', '/auth/register/', {
+      body: { email, password: PASSWORD },
+      headers: { 'accept-language': 'es-MX, en;q=0.5' },
+    });
+    assert.equal(made.status, 201, made.text);
+    await waitFor(() => receiver.about(made.body.id).length >= 1, 'the account.created event');
+    assert.equal(receiver.about(made.body.id)[0]!.payload.data.account.language, 'es');
+    assert.equal((await op('DELETE', `/admin/webhooks/${endpoint.id}/`)).status, 204);
+  });
 
   test('an endpoint: its secret shown once, every change audited, unknown ids 404', async () => {
     const created = await op('POST', '/admin/webhooks/', { url: receiver.url, events: ['*'] });
@@ -390,7 +404,9 @@ describe('webhooks (/admin/webhooks/)', () => {
     assert.equal((await op('DELETE', `/admin/webhooks/${endpoint.id}/`)).status, 204);
   });
 
-  test('an endpoint failing for 5 days straight is disabled, and the operators are told by e-mail', async () => {
+  test('an endpoint failing for 5 days straight is disabled, and the operators are told by e-mail, each in their language', async () => {
+    const german = await mailed.server.request('PATCH', '/account/profile/', { token: operator.token, body: { language: 'de' } });
+    assert.equal(german.status, 200, german.text);
     const endpoint = await addEndpoint(['*']);
     receiver.statuses.push(...Array(10).fill(500));
     const { ctx } = mailed.server.server;
@@ -402,8 +418,10 @@ describe('webhooks (/admin/webhooks/)', () => {
     mailed.server.clock.advance(BACKOFF_MS[BACKOFF_MS.length - 1]!);
     ctx.outbox.wake();
     await waitFor(async () => (await op('GET', `/admin/webhooks/${endpoint.id}/`)).body.enabled === false, 'the endpoint disabled');
-    const mail = await waitForMail(mailed.sink, operator.email, 'A webhook endpoint was disabled');
-    assert.match(mail.decoded, new RegExp(receiver.url.replace(/[/.:]/g, '\\$&')));
+    const subject = formatMessage('de', 'email', 'webhookDisabled.subject');
+    const mail = mailText((await mailed.sink.waitFor((m) => m.to.includes(operator.email) && mailText(m.raw).subject === subject)).raw);
+    assert.ok(mail.text.includes(`Beim Webhook-Endpunkt ${receiver.url} ist seit dem `), mail.text);
+    await mailed.server.request('PATCH', '/account/profile/', { token: operator.token, body: { language: 'en' } });
     receiver.statuses.length = 0;
     const heard = receiver.received.length;
     ctx.outbox.wake();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { Language } from '../../i18n/languages.ts';
 
 export interface AccountRow {
   id: number;
@@ -8,6 +9,8 @@ export interface AccountRow {
   last_name: string;
   password_hash: string;
   is_operator: number;
+  /** The language of its e-mails (docs/accounts.md#language). */
+  language: Language;
 }
 
 /** The account with its primary address (every account has exactly one). */
@@ -24,18 +27,26 @@ export function findAccount(db: Kysely<Database>, accountId: number): Promise<Ac
       'accounts.last_name',
       'accounts.password_hash',
       'accounts.is_operator',
+      'accounts.language',
     ])
     .where('accounts.id', '=', accountId)
     .executeTakeFirst();
 }
 
+/** `language` left out: the column's default, `en` (test fixtures and tools that need no other). */
 export async function insertAccount(
   trx: Kysely<Database>,
-  values: { firstName: string; lastName: string; passwordHash: string; now: number },
+  values: { firstName: string; lastName: string; passwordHash: string; language?: Language; now: number },
 ): Promise<number> {
   const row = await trx
     .insertInto('accounts')
-    .values({ first_name: values.firstName, last_name: values.lastName, password_hash: values.passwordHash, created_at: values.now })
+    .values({
+      first_name: values.firstName,
+      last_name: values.lastName,
+      password_hash: values.passwordHash,
+      language: values.language,
+      created_at: values.now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -47,6 +58,16 @@ export async function updateAccountNames(
   names: { first_name: string; last_name: string },
 ): Promise<void> {
   await trx.updateTable('accounts').set(names).where('id', '=', accountId).execute();
+}
+
+export async function updateAccountLanguage(trx: Kysely<Database>, accountId: number, language: Language): Promise<void> {
+  await trx.updateTable('accounts').set({ language }).where('id', '=', accountId).execute();
+}
+
+/** The language of the account's e-mails; `fallback` for an account that is gone. */
+export async function accountLanguage(db: Kysely<Database>, accountId: number, fallback: Language): Promise<Language> {
+  const row = await db.selectFrom('accounts').select('language').where('id', '=', accountId).executeTakeFirst();
+  return row?.language ?? fallback;
 }
 
 export async function updatePasswordHash(trx: Kysely<Database>, accountId: number, passwordHash: string): Promise<void> {

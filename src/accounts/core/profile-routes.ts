@@ -1,8 +1,8 @@
-// /account/profile/ (docs/accounts.md): the caller's names; `email` is read-only here.
+// /account/profile/ (docs/accounts.md): the caller's names and language; `email` is read-only here.
 import type { AppContext } from '../../context.ts';
 import type { App } from '../../http/types.ts';
 import { callerOf } from '../../auth/token-auth.ts';
-import { AccountWithRoleSchema, ProfilePatchBody, ProfilePutBody } from './profile-schemas.ts';
+import { AccountWithRoleSchema, profilePatchBody, profilePutBody } from './profile-schemas.ts';
 import { getProfile, updateProfile } from './profile-service.ts';
 import { errors } from '../../http/error-schemas.ts';
 
@@ -25,8 +25,8 @@ export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['account'],
-        summary: 'Change first and/or last name (email is read-only: use /account/emails/)',
-        body: ProfilePatchBody,
+        summary: 'Change first and/or last name, or the language (email is read-only: use /account/emails/)',
+        body: profilePatchBody(ctx.config.languages),
         operationId: 'updateAccount',
         response: { 200: AccountWithRoleSchema, ...errors({ auth: true, body: true }) },
       },
@@ -40,7 +40,7 @@ export function registerAccountProfileRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['account'],
         summary: 'Replace first and last name (both required)',
-        body: ProfilePutBody,
+        body: profilePutBody(ctx.config.languages),
         operationId: 'replaceAccount',
         response: { 200: AccountWithRoleSchema, ...errors({ auth: true, body: true }) },
       },

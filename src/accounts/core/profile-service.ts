@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { queueMemberSync } from '../../mailchimp/queue-member-sync.ts';
-import { findAccount, updateAccountNames } from './account-queries.ts';
+import { findAccount, updateAccountLanguage, updateAccountNames } from './account-queries.ts';
 import { toAccountWithRole, type AccountWithRole, type ProfileChanges } from './profile-schemas.ts';
 
 export async function getProfile(ctx: AppContext, accountId: number): Promise<AccountWithRole> {
@@ -10,7 +10,7 @@ export async function getProfile(ctx: AppContext, accountId: number): Promise<Ac
   return toAccountWithRole(account);
 }
 
-/** Changes the names; a real change is synced to the mailing list. */
+/** Changes the names and the language; a real change of names is synced to the mailing list. */
 export async function updateProfile(ctx: AppContext, accountId: number, changes: ProfileChanges): Promise<AccountWithRole> {
   const profile = await ctx.db.transaction(async (trx) => {
     const account = await findAccount(trx, accountId);
@@ -25,7 +25,9 @@ export async function updateProfile(ctx: AppContext, accountId: number, changes:
         lastName: names.last_name,
       });
     }
-    return toAccountWithRole({ ...account, ...names });
+    const language = changes.language ?? account.language;
+    if (language !== account.language) await updateAccountLanguage(trx, accountId, language);
+    return toAccountWithRole({ ...account, ...names, language });
   });
   ctx.outbox.wake();
   return profile;

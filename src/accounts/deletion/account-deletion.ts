@@ -16,6 +16,7 @@ import type { Caller } from '../../auth/token-auth.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
+import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { accountDeletedMessage } from '../../mail/messages.ts';
 import { queueMemberDeletion } from '../../mailchimp/queue-member-sync.ts';
 import { queueMediaRemoval } from '../../media/media-removal.ts';
@@ -95,6 +96,8 @@ export async function removeAccount(ctx: AppContext, account: { id: number; emai
     // Before the identities go with the account: Apple's refresh tokens are revoked there afterwards.
     await queueRefreshTokenRevocations(ctx, trx, accountId);
     await trx.deleteFrom('outbox').where('account_id', '=', accountId).execute();
+    // The last notice is written in the account's language: read before the account goes.
+    const language = await recipientLanguage(ctx.config, trx, accountId);
     const removed = await trx.deleteFrom('accounts').where('id', '=', accountId).executeTakeFirst();
     // A repeat of the request (a double click, a client retrying) that ran after another one
     // deleted the account: what it asked for is done, and the notices are already queued.
@@ -104,7 +107,7 @@ export async function removeAccount(ctx: AppContext, account: { id: number; emai
       trx,
       media.map((row) => row.storage_key),
     );
-    await queueEmail(ctx, trx, accountDeletedMessage(account.email), null);
+    await queueEmail(ctx, trx, accountDeletedMessage(language, account.email), null);
     await queueMemberDeletion(ctx, trx, account.email);
     await queueAccountEvent(ctx, trx, 'account.deleted', accountId);
     await steps.alongside?.(trx);

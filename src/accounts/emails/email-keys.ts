@@ -11,6 +11,7 @@ import type { Database, EmailSendKind } from '../../db/schema.ts';
 import { newSecret } from '../../auth/token-hash.ts';
 import { rateLimitedFor } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
+import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { passwordResetMessage, signInCodeMessage, verificationMessage } from '../../mail/messages.ts';
 import { recordKeySent } from './email-address-queries.ts';
 import { recordEmailSend, sendTimes } from './email-send-queries.ts';
@@ -66,7 +67,12 @@ export async function sendVerificationKey(ctx: AppContext, trx: Kysely<Database>
   await recordKeySent(trx, address.id, now);
   const code = await issueEmailCode(ctx, trx, 'verification', address);
   await recordEmailSend(trx, { email: address.email, accountId: address.account_id, kind: 'verification', now });
-  await queueEmail(ctx, trx, verificationMessage(ctx.config, address.email, key, code), address.account_id);
+  await queueEmail(
+    ctx,
+    trx,
+    verificationMessage(ctx.config, await recipientLanguage(ctx.config, trx, address.account_id), address.email, key, code),
+    address.account_id,
+  );
 }
 
 /** Makes a password reset key and its code, and queues the e-mail carrying both, in the caller's transaction. */
@@ -77,7 +83,12 @@ export async function sendResetKey(ctx: AppContext, trx: Kysely<Database>, addre
   await recordKeySent(trx, address.id, now);
   const code = await issueEmailCode(ctx, trx, 'reset', address);
   await recordEmailSend(trx, { email: address.email, accountId: address.account_id, kind: 'reset', now });
-  await queueEmail(ctx, trx, passwordResetMessage(ctx.config, address.email, key, code), address.account_id);
+  await queueEmail(
+    ctx,
+    trx,
+    passwordResetMessage(ctx.config, await recipientLanguage(ctx.config, trx, address.account_id), address.email, key, code),
+    address.account_id,
+  );
 }
 
 /** Makes a sign-in code and queues the e-mail carrying it, in the caller's transaction. */
@@ -86,5 +97,10 @@ export async function sendSignInCode(ctx: AppContext, trx: Kysely<Database>, add
   const code = await issueEmailCode(ctx, trx, 'sign-in', address);
   await recordKeySent(trx, address.id, now);
   await recordEmailSend(trx, { email: address.email, accountId: address.account_id, kind: 'sign-in', now });
-  await queueEmail(ctx, trx, signInCodeMessage(address.email, code), address.account_id);
+  await queueEmail(
+    ctx,
+    trx,
+    signInCodeMessage(await recipientLanguage(ctx.config, trx, address.account_id), address.email, code),
+    address.account_id,
+  );
 }

@@ -3,6 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { conflict, fieldError, invalid, nonFieldError, notFound, type FieldErrors } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
+import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { addressAddedMessage } from '../../mail/messages.ts';
 import { queueMemberSync } from '../../mailchimp/queue-member-sync.ts';
 import { lockAccount } from '../core/account-lock.ts';
@@ -57,7 +58,12 @@ export async function addAddress(ctx: AppContext, accountId: number, input: NewA
         now: ctx.clock.now(),
       });
       await sendVerificationKey(ctx, trx, row);
-      await queueEmail(ctx, trx, addressAddedMessage(account.email, row.email), accountId);
+      await queueEmail(
+        ctx,
+        trx,
+        addressAddedMessage(await recipientLanguage(ctx.config, trx, accountId), account.email, row.email),
+        accountId,
+      );
       await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_added', { object: addressObject(row) });
       return row;
     });

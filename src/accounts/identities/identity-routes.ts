@@ -2,6 +2,7 @@
 // by GET or Apple's form POST), the native flow (an app's ID token), Apple's notifications,
 // and a signed-in person's identities (/account/identities/…). POST /auth/login/code/, which
 // finishes the web flow, is the login room's.
+import { type Language, negotiateLanguage } from '../../i18n/languages.ts';
 import { Type } from 'typebox';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
@@ -34,6 +35,11 @@ import { nonFieldError } from '../../errors.ts';
 import { LoginResponse } from '../login/login-schemas.ts';
 
 const tags = ['identities'];
+
+/** The language a new account made by this request gets: the best of LANGUAGES for its Accept-Language. */
+function requestLanguage(ctx: AppContext, request: { headers: { 'accept-language'?: string } }): Language {
+  return negotiateLanguage(request.headers['accept-language'], ctx.config.languages, ctx.config.defaultLanguage);
+}
 const Redirect = Type.Null({ description: 'Location: where the browser goes next' });
 
 export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
@@ -101,6 +107,7 @@ export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks
           request.params.name,
           new URLSearchParams(request.query as Record<string, string>),
           signInBrowserOf(request),
+          requestLanguage(ctx, request),
         ),
         302,
       ),
@@ -154,7 +161,14 @@ export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks
         response: { 200: LoginResponse, ...errors({ body: true, notFound: true, rateLimited: true }) },
       },
     },
-    (request) => signInWithIdToken(ctx, request.params.name, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] }),
+    (request) =>
+      signInWithIdToken(
+        ctx,
+        request.params.name,
+        request.body,
+        { ip: request.ip, userAgent: request.headers['user-agent'] },
+        requestLanguage(ctx, request),
+      ),
   );
 
   app.post(

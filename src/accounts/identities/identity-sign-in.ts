@@ -13,12 +13,14 @@
 //
 // Either way, signing in answers as the password login does: a token, or with TOTP on the
 // two-step answer (sessions/sign-in-answer.ts).
+import type { Language } from '../../i18n/languages.ts';
 import type { OidcProvider, ProviderClaims } from '../../auth/oidc-relying-party.ts';
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
 import { hashSecret, newSecret } from '../../auth/token-hash.ts';
 import type { AppContext } from '../../context.ts';
 import { DomainError, fieldError, nonFieldError } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
+import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { identityLinkedMessage } from '../../mail/messages.ts';
 import { queueMemberSync } from '../../mailchimp/queue-member-sync.ts';
 import { lockAccount } from '../core/account-lock.ts';
@@ -117,6 +119,7 @@ export async function completeWebFlow(
   name: string,
   answer: URLSearchParams,
   browserHash: string | undefined,
+  language: Language,
 ): Promise<string> {
   const provider = ctx.oidc.named(name);
   const state = answer.get('state');
@@ -143,7 +146,7 @@ export async function completeWebFlow(
       await linkIdentity(ctx, flow.account_id, provider, proven);
       return `${base}${flow.redirect}#${new URLSearchParams({ linked: provider.settings.name })}`;
     }
-    const { account, identity } = await identityFor(ctx, provider, proven);
+    const { account, identity } = await identityFor(ctx, provider, proven, language);
     const code = newSecret();
     await insertLoginCode(ctx.db.kysely, {
       codeHash: hashSecret(code),
@@ -181,10 +184,11 @@ export async function signInWithIdToken(
   name: string,
   body: { id_token: string; nonce?: string; code?: string },
   origin: Origin,
+  language: Language,
 ): Promise<LoginResult> {
   const provider = ctx.oidc.named(name);
   const proven = await provenByIdToken(ctx, provider, body);
-  const { account, identity } = await identityFor(ctx, provider, proven);
+  const { account, identity } = await identityFor(ctx, provider, proven, language);
   return answer(ctx, account, identity.id, origin);
 }
 
@@ -262,11 +266,15 @@ function keptRefreshToken(ctx: AppContext, provider: OidcProvider, proven: Prove
   return { sealed: ctx.secrets.mfa.seal(proven.refreshToken, refreshTokenContext(proven.claims)), clientId: proven.claims.audience };
 }
 
-/** The identity's account, or a new account for a new subject (never an existing account's address). */
+/**
+ * The identity's account, or a new account for a new subject (never an existing account's address),
+ * in `language`: the one the request asked for.
+ */
 async function identityFor(
   ctx: AppContext,
   provider: OidcProvider,
   proven: ProvenSignIn,
+  language: Language,
 ): Promise<{ account: { id: number; password_hash: string }; identity: IdentityRow }> {
   const { claims } = proven;
   const existing = await findIdentityBySubject(ctx.db.kysely, claims.issuer, claims.subject);
@@ -290,7 +298,7 @@ async function identityFor(
   try {
     const made = await ctx.db.transaction(async (trx) => {
       const now = ctx.clock.now();
-      const accountId = await insertAccount(trx, { firstName, lastName, passwordHash: '', now });
+      const accountId = await insertAccount(trx, { firstName, lastName, passwordHash: '', language, now });
       const address = await insertAddress(trx, { accountId, email, primary: true, verifiedAction: NOOP_ACTION, now });
       await markAddressVerified(trx, address.id);
       const identity = await insertIdentity(trx, {
@@ -315,7 +323,7 @@ async function identityFor(
     // Another registration of the address committed between the check and the insert.
     if (isDuplicateEmailError(ctx.db, error)) throw nonFieldError(LINK_FROM_SETTINGS);
     // The same subject's first sign-in twice at once: the other one made the account.
-    if (ctx.db.isUniqueViolation(error, IDENTITY_INDEX)) return identityFor(ctx, provider, proven);
+    if (ctx.db.isUniqueViolation(error, IDENTITY_INDEX)) return identityFor(ctx, provider, proven, language);
     throw error;
   }
 }
@@ -346,7 +354,12 @@ async function linkIdentity(ctx: AppContext, accountId: number, provider: OidcPr
         created_at: ctx.clock.now(),
       });
       // A new way in: its owner hears of it, whoever linked it.
-      await queueEmail(ctx, trx, identityLinkedMessage(account.email, provider.settings.label), accountId);
+      await queueEmail(
+        ctx,
+        trx,
+        identityLinkedMessage(await recipientLanguage(ctx.config, trx, accountId), account.email, provider.settings.label),
+        accountId,
+      );
       await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'identity_added', {
         object: { type: 'identity', id: identity.id, name: identity.provider },
       });

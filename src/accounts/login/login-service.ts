@@ -12,6 +12,7 @@ import { hashSecret } from '../../auth/token-hash.ts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, nonFieldError } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
+import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { secondStepLockedMessage } from '../../mail/messages.ts';
 import { findAccount } from '../core/account-queries.ts';
 import { findLoginAddress } from '../emails/email-address-queries.ts';
@@ -124,7 +125,12 @@ async function tellOwnerOfLockout(ctx: AppContext, accountId: number): Promise<v
   if (!account) return;
   const lockMs = ctx.config.rateLimits.secondStepFailuresPerAccount.windowMs;
   await ctx.db.transaction(async (trx) => {
-    await queueEmail(ctx, trx, secondStepLockedMessage(account.email, lockMs), accountId);
+    await queueEmail(
+      ctx,
+      trx,
+      secondStepLockedMessage(await recipientLanguage(ctx.config, trx, accountId), account.email, lockMs),
+      accountId,
+    );
     // The service locked it, not the person: no actor.
     await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'locked_out', { actor: null, via: null });
   });

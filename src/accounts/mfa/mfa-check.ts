@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { fieldError } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
+import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { recoveryCodeUsedMessage } from '../../mail/messages.ts';
 import { countRecoveryCodesLeft, findTotp, spendRecoveryCode, spendTotpStep } from './mfa-queries.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
@@ -46,7 +47,16 @@ export async function spendSecondFactor(ctx: AppContext, trx: Kysely<Database>, 
 
   const lookups = recoveryCodeLookups(ctx.secrets.recoveryCodes, code);
   if (lookups.length === 0 || !(await spendRecoveryCode(trx, account.id, lookups, now))) return false;
-  await queueEmail(ctx, trx, recoveryCodeUsedMessage(account.email, await countRecoveryCodesLeft(trx, account.id)), account.id);
+  await queueEmail(
+    ctx,
+    trx,
+    recoveryCodeUsedMessage(
+      await recipientLanguage(ctx.config, trx, account.id),
+      account.email,
+      await countRecoveryCodesLeft(trx, account.id),
+    ),
+    account.id,
+  );
   await recordSecurityEvent(trx, account.id, now, 'recovery_code_used');
   return true;
 }

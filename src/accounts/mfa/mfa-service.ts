@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, nonFieldError, notFound } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
+import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { totpDisabledMessage, totpEnabledMessage } from '../../mail/messages.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { findAccount, type AccountRow } from '../core/account-queries.ts';
@@ -85,7 +86,7 @@ export async function confirmTotp(ctx: AppContext, accountId: number, code: stri
     if (current?.secret !== pending.secret || !(await enableTotp(trx, accountId, step))) throw nonFieldError(NOTHING_PENDING);
     await storeRecoveryCodes(ctx, trx, accountId, codes);
     await deleteAccountChallenges(trx, accountId);
-    await queueEmail(ctx, trx, totpEnabledMessage(account.email), accountId);
+    await queueEmail(ctx, trx, totpEnabledMessage(await recipientLanguage(ctx.config, trx, accountId), account.email), accountId);
     await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'second_factor_on');
     await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });
@@ -109,7 +110,7 @@ export async function disableTotp(
     await requireOnAndSecondFactor(ctx, trx, account, proof.code);
     if (!(await deleteTotp(trx, accountId))) throw nonFieldError(NOT_ON);
     await deleteAccountChallenges(trx, accountId);
-    await queueEmail(ctx, trx, totpDisabledMessage(account.email), accountId);
+    await queueEmail(ctx, trx, totpDisabledMessage(await recipientLanguage(ctx.config, trx, accountId), account.email), accountId);
     await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'second_factor_off');
     await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });

@@ -6,6 +6,7 @@ import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.t
 import type { AppContext } from '../../context.ts';
 import { conflict, fieldError, notFound } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
+import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { passkeyAddedMessage } from '../../mail/messages.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { findAccount, type AccountRow } from '../core/account-queries.ts';
@@ -90,7 +91,12 @@ export async function addPasskey(ctx: AppContext, accountId: number, body: Passk
         name: body.name,
         created_at: ctx.clock.now(),
       });
-      await queueEmail(ctx, trx, passkeyAddedMessage(account.email, body.name), accountId);
+      await queueEmail(
+        ctx,
+        trx,
+        passkeyAddedMessage(await recipientLanguage(ctx.config, trx, accountId), account.email, body.name),
+        accountId,
+      );
       await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'passkey_added', {
         object: { type: 'passkey', id: inserted.id, name: body.name },
       });

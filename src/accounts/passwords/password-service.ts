@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { fieldError, invalid, nonFieldError, notFound, unauthenticated, type FieldErrors } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
+import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { passwordChangedMessage } from '../../mail/messages.ts';
 import { passwordProblems } from '../../auth/password-rules.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
@@ -140,7 +141,7 @@ export async function changePassword(
     await endEmailCodes(trx, 'reset', { accountId });
     await revokeAccountTokens(trx, accountId, reset === undefined ? caller!.tokenId : undefined);
     await deleteAccountChallenges(trx, accountId);
-    await queueEmail(ctx, trx, passwordChangedMessage(account.email), accountId);
+    await queueEmail(ctx, trx, passwordChangedMessage(await recipientLanguage(ctx.config, trx, accountId), account.email), accountId);
     await recordSecurityEvent(trx, accountId, now, reset === undefined ? 'password_changed' : 'password_reset');
   });
   await factorAttempt?.succeeded();

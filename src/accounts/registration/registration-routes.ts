@@ -5,7 +5,8 @@ import { forbidden } from '../../errors.ts';
 import { errors } from '../../http/error-schemas.ts';
 import type { App } from '../../http/types.ts';
 import { AccountSchema } from '../core/profile-schemas.ts';
-import { RegisterBody } from './registration-schemas.ts';
+import { negotiateLanguage } from '../../i18n/languages.ts';
+import { registerBody } from './registration-schemas.ts';
 import { registerAccount } from './registration-service.ts';
 
 const ALREADY_LOGGED_IN = 'You are already logged in; log out before registering a new account.';
@@ -23,14 +24,16 @@ export function registerRegistrationRoutes(app: App, ctx: AppContext): void {
         tags: ['auth'],
         summary: 'Create an account and e-mail a verification key to its address (does not log in)',
         security: [],
-        body: RegisterBody,
+        body: registerBody(ctx.config.languages),
         operationId: 'register',
         response: { 201: AccountSchema, ...errors({ auth: true, body: true, forbidden: true, rateLimited: true }) },
       },
     },
     async (request, reply) => {
       const { email, password, first_name = '', last_name = '' } = request.body;
-      const account = await registerAccount(ctx, { email, password, firstName: first_name, lastName: last_name });
+      const language =
+        request.body.language ?? negotiateLanguage(request.headers['accept-language'], ctx.config.languages, ctx.config.defaultLanguage);
+      const account = await registerAccount(ctx, { email, password, firstName: first_name, lastName: last_name, language });
       // The new account's own view, readable once its owner has logged in.
       return reply.code(201).header('Location', `${ctx.config.publicUrl}/account/profile/`).send(account);
     },

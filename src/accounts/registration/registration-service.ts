@@ -13,12 +13,15 @@ import { NOOP_ACTION } from '../emails/email-schemas.ts';
 import type { Account } from '../core/profile-schemas.ts';
 import { releaseExpiredHold } from '../emails/unverified-holds.ts';
 import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
+import type { Language } from '../../i18n/languages.ts';
 
 export interface Registration {
   email: string;
   password: string;
   firstName: string;
   lastName: string;
+  /** The account's language: asked for, or negotiated from the request. */
+  language: Language;
 }
 
 export async function registerAccount(ctx: AppContext, input: Registration): Promise<Account> {
@@ -34,7 +37,13 @@ export async function registerAccount(ctx: AppContext, input: Registration): Pro
   try {
     accountId = await ctx.db.transaction(async (trx) => {
       const now = ctx.clock.now();
-      const id = await insertAccount(trx, { firstName: input.firstName, lastName: input.lastName, passwordHash, now });
+      const id = await insertAccount(trx, {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        passwordHash,
+        language: input.language,
+        now,
+      });
       const address = await insertAddress(trx, { accountId: id, email: input.email, primary: true, verifiedAction: NOOP_ACTION, now });
       await sendVerificationKey(ctx, trx, address);
       await queueAccountEvent(ctx, trx, 'account.created', id);
@@ -52,5 +61,5 @@ export async function registerAccount(ctx: AppContext, input: Registration): Pro
     throw error;
   }
   ctx.outbox.wake();
-  return { id: accountId, email: input.email, first_name: input.firstName, last_name: input.lastName };
+  return { id: accountId, email: input.email, first_name: input.firstName, last_name: input.lastName, language: input.language };
 }

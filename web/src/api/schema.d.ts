@@ -842,7 +842,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change first and/or last name (email is read-only: use /account/emails/) */
+        /** Change first and/or last name, or the language (email is read-only: use /account/emails/) */
         patch: operations["updateAccount"];
         trace?: never;
     };
@@ -8787,6 +8787,11 @@ export interface operations {
                          * @description When this view was recorded (the owner sees it)
                          */
                         viewed_at: string;
+                        /**
+                         * @description The language the person wrote this in: their account’s (en, de, fr or es); a page shows their text as written and says so
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                     };
                 };
             };
@@ -8895,6 +8900,11 @@ export interface operations {
                          * @description When this view was recorded (the owner sees it)
                          */
                         viewed_at: string;
+                        /**
+                         * @description The language the person wrote this in: their account’s (en, de, fr or es); a page shows their text as written and says so
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                     };
                 };
             };
@@ -9346,6 +9356,11 @@ export interface operations {
                     password: string;
                     first_name?: string;
                     last_name?: string;
+                    /**
+                     * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                     * @enum {unknown}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                 };
             };
         };
@@ -9362,6 +9377,11 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /**
+                         * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                     };
                 };
             };
@@ -10292,6 +10312,11 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /**
+                         * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                         /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
                         is_operator: boolean;
                     };
@@ -10338,6 +10363,11 @@ export interface operations {
                 "application/json": {
                     first_name: string;
                     last_name: string;
+                    /**
+                     * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                     * @enum {unknown}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                 };
             };
         };
@@ -10354,6 +10384,11 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /**
+                         * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                         /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
                         is_operator: boolean;
                     };
@@ -10426,6 +10461,11 @@ export interface operations {
                 "application/json": {
                     first_name?: string;
                     last_name?: string;
+                    /**
+                     * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                     * @enum {unknown}
+                     */
+                    language?: "en" | "de" | "fr" | "es";
                 };
             };
         };
@@ -10442,6 +10482,11 @@ export interface operations {
                         email: string;
                         first_name: string;
                         last_name: string;
+                        /**
+                         * @description The language of the account's e-mails: en, de, fr or es, as far as the service offers it (LANGUAGES)
+                         * @enum {unknown}
+                         */
+                        language: "en" | "de" | "fr" | "es";
                         /** @description The caller is an operator: the /admin/ routes and console are theirs (docs/operators.md) */
                         is_operator: boolean;
                     };
