@@ -168,10 +168,7 @@ describe('the web client in the browser’s language', () => {
     });
   }
 
-  // Needs the account's `language` (PATCH /account/profile/) and the public answer's `language`
-  // (the lang-mail branch): until both are merged, a known failure. Remove `todo` at the merge.
-  const beforeLanguageField = { todo: 'needs `language` on /account/profile/ and /public/emergency/ (lang-mail)' };
-  test('fr-FR: the public emergency page of an owner writing in German says so, in French', beforeLanguageField, async () => {
+  test('fr-FR: the public emergency page of an owner writing in German says so, in French', async () => {
     const { service, browser } = started;
     const { server } = service;
     const account = await createAccount(server, { email: `grete.${process.pid}.${Date.now().toString(36)}@example.com` });

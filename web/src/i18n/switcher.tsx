@@ -10,9 +10,8 @@ import { currentLanguage, isLanguage, LANGUAGE_NAMES, type Language, offeredLang
 export async function chooseLanguage(language: Language): Promise<void> {
   await switchLanguage(language, true);
   if (currentToken() === null) return;
-  // The account's `language` (PATCH /account/profile/): the body's type comes with the
-  // regenerated client. A refusal changes nothing here: the page already speaks it.
-  await api.PATCH('/account/profile/', { body: { language } as never }).catch(() => undefined);
+  // The account's `language` (PATCH /account/profile/). A refusal changes nothing here: the page already speaks it.
+  await api.PATCH('/account/profile/', { body: { language } }).catch(() => undefined);
 }
 
 export function LanguageSwitcher({ id = 'language' }: { id?: string }) {

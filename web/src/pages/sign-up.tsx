@@ -21,7 +21,7 @@ export function SignUp() {
       first_name: text(data, 'first_name'),
       last_name: text(data, 'last_name'),
     };
-    const done = await action.run(() => api.POST('/auth/register/', { body: body as never }));
+    const done = await action.run(() => api.POST('/auth/register/', { body }));
     if (!done) return;
     setSent(true);
     status.say(t('signUp.created', { email: done.data.email }));

@@ -5,12 +5,6 @@
 import type { PublicEmergencyInfo } from '../../api/types.ts';
 import { currentLanguage, t } from '../../i18n/language.ts';
 
-/** The language the owner writes in (the answer's `language`, once the client is regenerated). */
-function writtenIn(info: PublicEmergencyInfo): string | undefined {
-  const language = (info as { language?: unknown }).language;
-  return typeof language === 'string' && language !== '' ? language : undefined;
-}
-
 /** "German", "allemand": a language's name in the reader's language. */
 function languageName(language: string): string {
   try {
@@ -66,8 +60,9 @@ function ContactCard({ contact, lang }: { contact: Contact; lang?: string }) {
 }
 
 export function EmergencyInfo({ info }: { info: PublicEmergencyInfo }) {
-  const lang = writtenIn(info);
-  const other = lang !== undefined && lang.toLowerCase().split('-')[0] !== currentLanguage();
+  // The language the owner writes in.
+  const lang = info.language;
+  const other = lang !== currentLanguage();
   return (
     <>
       <p class="kicker">{t('emergency.title')}</p>
