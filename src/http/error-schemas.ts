@@ -3,7 +3,7 @@
 // FieldErrors). They document; they do not shape what is sent: the error handler serialises
 // error bodies with JSON.stringify whatever a route declares (server-setup.ts).
 import { Type } from 'typebox';
-import type { FieldErrors } from '../errors.ts';
+import type { FieldErrorsBody } from './error-language.ts';
 import type { App } from './types.ts';
 import { FIELD_ERROR_LEVELS } from './validation-errors.ts';
 
@@ -69,7 +69,7 @@ function response<T>(description: string, schema: object, headers?: Record<strin
 const detail = (description: string, headers?: Record<string, object>) =>
   response<{ detail: string }>(description, { $ref: 'ErrorDetail' }, headers);
 
-const badRequest = response<FieldErrors | { detail: string }>(
+const badRequest = response<FieldErrorsBody | { detail: string }>(
   'Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail',
   { anyOf: [{ $ref: 'FieldErrors' }, { $ref: 'ErrorDetail' }] },
 );

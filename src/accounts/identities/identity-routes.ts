@@ -28,6 +28,7 @@ import {
   toIdentity,
 } from './identity-schemas.ts';
 import { identitiesOf, identityOf, unlinkIdentity } from './identity-service.ts';
+import { requestLanguage, writeMessage } from '../../http/error-language.ts';
 import { completeWebFlow, NOT_SIGNED_IN, signInWithIdToken, startLinking, startWebFlow } from './identity-sign-in.ts';
 import { bindSignInBrowser, signInBrowserOf } from './sign-in-browser.ts';
 import { nonFieldError } from '../../errors.ts';
@@ -101,6 +102,7 @@ export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks
           request.params.name,
           new URLSearchParams(request.query as Record<string, string>),
           signInBrowserOf(request),
+          (message) => writeMessage(message, requestLanguage(request, ctx.config)),
         ),
         302,
       ),
