@@ -1653,6 +1653,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1711,7 +1713,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1721,6 +1726,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1781,6 +1788,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1790,7 +1799,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1800,6 +1812,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1809,6 +1823,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1818,6 +1834,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1827,6 +1845,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1908,7 +1928,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1918,6 +1941,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1927,6 +1952,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2010,6 +2037,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2019,7 +2048,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2029,6 +2061,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2038,6 +2072,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2047,6 +2083,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2056,6 +2094,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2065,6 +2105,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,6 +2116,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2112,7 +2156,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,6 +2169,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,6 +2180,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2140,6 +2191,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2149,6 +2202,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2232,6 +2287,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2241,7 +2298,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2251,6 +2311,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2260,6 +2322,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2269,6 +2333,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2278,6 +2344,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2287,6 +2355,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2296,6 +2366,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2355,7 +2427,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2365,6 +2440,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2374,6 +2451,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2439,6 +2518,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2448,7 +2529,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2458,6 +2542,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2467,6 +2553,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2476,6 +2564,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2485,6 +2575,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2494,6 +2586,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2503,6 +2597,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2610,7 +2706,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2620,6 +2719,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,6 +2730,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2742,6 +2845,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,7 +2856,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2761,6 +2869,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2770,6 +2880,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2779,6 +2891,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2788,6 +2902,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2797,6 +2913,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2806,6 +2924,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2844,7 +2964,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2854,6 +2977,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2863,6 +2988,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2872,6 +2999,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2881,6 +3010,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2992,6 +3123,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3001,7 +3134,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3011,6 +3147,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,6 +3158,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,6 +3169,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3038,6 +3180,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3047,6 +3191,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3056,6 +3202,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3104,7 +3252,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3114,6 +3265,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3210,7 +3363,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3220,6 +3376,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3229,6 +3387,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3328,6 +3488,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3337,7 +3499,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3347,6 +3512,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3356,6 +3523,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3365,6 +3534,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3374,6 +3545,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3383,6 +3556,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3392,6 +3567,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3488,7 +3665,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3498,6 +3678,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3507,6 +3689,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3606,6 +3790,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3615,7 +3801,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3625,6 +3814,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3634,6 +3825,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3643,6 +3836,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3652,6 +3847,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3661,6 +3858,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,6 +3869,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3708,7 +3909,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3718,6 +3922,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3727,6 +3933,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3736,6 +3944,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3745,6 +3955,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3843,6 +4055,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3852,7 +4066,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3862,6 +4079,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3871,6 +4090,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3880,6 +4101,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3889,6 +4112,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3898,6 +4123,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3907,6 +4134,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3994,7 +4223,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4004,6 +4236,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4013,6 +4247,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4107,6 +4343,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4116,7 +4354,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4126,6 +4367,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4135,6 +4378,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4144,6 +4389,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4153,6 +4400,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4162,6 +4411,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4171,6 +4422,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4258,7 +4511,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4268,6 +4524,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4277,6 +4535,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4371,6 +4631,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,7 +4642,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4390,6 +4655,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4399,6 +4666,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4408,6 +4677,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4417,6 +4688,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4426,6 +4699,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4435,6 +4710,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4473,7 +4750,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4483,6 +4763,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4492,6 +4774,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4501,6 +4785,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4510,6 +4796,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4608,6 +4896,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4617,7 +4907,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4627,6 +4920,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4636,6 +4931,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4645,6 +4942,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4654,6 +4953,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4663,6 +4964,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4672,6 +4975,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4728,7 +5033,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4738,6 +5046,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4747,6 +5057,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4803,6 +5115,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4812,7 +5126,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4822,6 +5139,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4831,6 +5150,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4840,6 +5161,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4849,6 +5172,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4858,6 +5183,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4867,6 +5194,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4923,7 +5252,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4933,6 +5265,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4942,6 +5276,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4998,6 +5334,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5007,7 +5345,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5017,6 +5358,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5026,6 +5369,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5035,6 +5380,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5044,6 +5391,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5053,6 +5402,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5062,6 +5413,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5100,7 +5453,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5110,6 +5466,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5119,6 +5477,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5128,6 +5488,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5137,6 +5499,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5193,6 +5557,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5202,7 +5568,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5212,6 +5581,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5221,6 +5592,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5230,6 +5603,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5239,6 +5614,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5248,6 +5625,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5257,6 +5636,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5323,7 +5704,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5333,6 +5717,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5342,6 +5728,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5411,6 +5799,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5420,7 +5810,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5430,6 +5823,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5439,6 +5834,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5448,6 +5845,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5457,6 +5856,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5466,6 +5867,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5475,6 +5878,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5541,7 +5946,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5551,6 +5959,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5560,6 +5970,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5629,6 +6041,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5638,7 +6052,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5648,6 +6065,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5657,6 +6076,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5666,6 +6087,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5675,6 +6098,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5684,6 +6109,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5693,6 +6120,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5731,7 +6160,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5741,6 +6173,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5750,6 +6184,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5759,6 +6195,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5768,6 +6206,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5836,6 +6276,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5845,7 +6287,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5855,6 +6300,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5864,6 +6311,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5873,6 +6322,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5882,6 +6333,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5891,6 +6344,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5900,6 +6355,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5960,7 +6417,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5970,6 +6430,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5979,6 +6441,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6050,6 +6514,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6059,7 +6525,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6069,6 +6538,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6078,6 +6549,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6087,6 +6560,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6096,6 +6571,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6105,6 +6582,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6114,6 +6593,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6174,7 +6655,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6184,6 +6668,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6193,6 +6679,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6264,6 +6752,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6273,7 +6763,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6283,6 +6776,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6292,6 +6787,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6301,6 +6798,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6310,6 +6809,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6319,6 +6820,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6328,6 +6831,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6366,7 +6871,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6376,6 +6884,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6385,6 +6895,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6394,6 +6906,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,6 +6917,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6470,6 +6986,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6479,7 +6997,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6489,6 +7010,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6498,6 +7021,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6507,6 +7032,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6516,6 +7043,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6525,6 +7054,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6534,6 +7065,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6585,7 +7118,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6595,6 +7131,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6604,6 +7142,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6661,6 +7201,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6670,7 +7212,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6680,6 +7225,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6689,6 +7236,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6698,6 +7247,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6707,6 +7258,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6716,6 +7269,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6725,6 +7280,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6784,7 +7341,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6794,6 +7354,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6803,6 +7365,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6862,6 +7426,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6871,7 +7437,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6881,6 +7450,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6890,6 +7461,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6899,6 +7472,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6908,6 +7483,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6917,6 +7494,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6926,6 +7505,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6964,7 +7545,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6974,6 +7558,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6983,6 +7569,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6992,6 +7580,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7001,6 +7591,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7060,6 +7652,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7069,7 +7663,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7079,6 +7676,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7088,6 +7687,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7097,6 +7698,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7106,6 +7709,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7115,6 +7720,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7124,6 +7731,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7203,7 +7812,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7213,6 +7825,8 @@ export interface operations {
             /** @description The caller is an accessor of this app user: only its owner manages who has access */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7222,6 +7836,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7231,6 +7847,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7321,6 +7939,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7330,7 +7950,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7340,6 +7963,8 @@ export interface operations {
             /** @description The caller is an accessor of this app user: only its owner manages who has access */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7349,6 +7974,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7358,6 +7985,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7367,6 +7996,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7376,6 +8007,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7385,6 +8018,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7396,6 +8031,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7469,7 +8106,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7479,6 +8119,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7552,7 +8194,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7562,6 +8207,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7641,7 +8288,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7651,6 +8301,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7660,6 +8312,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7698,7 +8352,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7708,6 +8365,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7717,6 +8376,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7726,6 +8387,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7811,6 +8474,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7820,7 +8485,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7830,6 +8498,8 @@ export interface operations {
             /** @description The caller is the person invited: only the owner changes it */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7839,6 +8509,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7848,6 +8520,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7857,6 +8531,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7866,6 +8542,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7875,6 +8553,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7940,7 +8620,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7950,6 +8633,8 @@ export interface operations {
             /** @description The invitation is to the caller’s own data */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7959,6 +8644,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7968,6 +8655,8 @@ export interface operations {
             /** @description The caller already has access to this app user through another invitation it accepted */
             409: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7977,6 +8666,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8056,6 +8747,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8065,7 +8758,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8075,6 +8771,8 @@ export interface operations {
             /** @description The caller is an accessor of this app user: only its owner reads its activity */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8084,6 +8782,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8093,6 +8793,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8102,6 +8804,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8111,6 +8815,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8176,7 +8882,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8186,6 +8895,8 @@ export interface operations {
             /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8195,6 +8906,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8204,6 +8917,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8277,6 +8992,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8286,7 +9003,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8296,6 +9016,8 @@ export interface operations {
             /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8305,6 +9027,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8314,6 +9038,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8323,6 +9049,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8332,6 +9060,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8397,7 +9127,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8407,6 +9140,8 @@ export interface operations {
             /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8416,6 +9151,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8425,6 +9162,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8463,7 +9202,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8473,6 +9215,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8482,6 +9226,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8491,6 +9237,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8500,6 +9248,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8570,6 +9320,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8579,7 +9331,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8589,6 +9344,8 @@ export interface operations {
             /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8598,6 +9355,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8607,6 +9366,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8616,6 +9377,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8625,6 +9388,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8634,6 +9399,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8690,7 +9457,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8700,6 +9470,8 @@ export interface operations {
             /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8709,6 +9481,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8718,6 +9492,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8784,6 +9560,8 @@ export interface operations {
             /** @description The link has a PIN: send it with POST {"pin"} */
             401: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     "WWW-Authenticate"?: "PIN";
                     [name: string]: unknown;
                 };
@@ -8794,6 +9572,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8803,6 +9583,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8814,6 +9596,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8892,6 +9676,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8901,6 +9687,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8910,6 +9698,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8919,6 +9709,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8928,6 +9720,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8939,6 +9733,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9012,6 +9808,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9021,7 +9819,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9031,6 +9832,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9040,6 +9843,8 @@ export interface operations {
             /** @description The cursor is past the retention, was taken with other access or for another app user, or is not recognised */
             410: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9049,6 +9854,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9102,7 +9909,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9112,6 +9922,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9121,6 +9933,8 @@ export interface operations {
             /** @description Last-Event-ID is past the retention, was taken with other access, or is not recognised */
             410: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9130,6 +9944,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9141,6 +9957,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9191,6 +10009,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9200,6 +10020,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9209,6 +10031,8 @@ export interface operations {
             /** @description The signed link has expired: fetch the media resource again for a new one */
             410: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9218,6 +10042,8 @@ export interface operations {
             /** @description The requested range is outside the file (with Content-Range) */
             416: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description bytes *\/<size> */
                     "Content-Range"?: string;
                     [name: string]: unknown;
@@ -9229,6 +10055,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9275,6 +10103,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9282,6 +10112,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9289,6 +10121,8 @@ export interface operations {
             /** @description The signed link has expired: fetch the media resource again for a new one */
             410: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9296,6 +10130,8 @@ export interface operations {
             /** @description The requested range is outside the file (with Content-Range) */
             416: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description bytes *\/<size> */
                     "Content-Range"?: string;
                     [name: string]: unknown;
@@ -9305,6 +10141,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9359,6 +10197,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9368,7 +10208,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9378,6 +10221,8 @@ export interface operations {
             /** @description Not allowed while authenticated */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9387,6 +10232,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9396,6 +10243,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9405,6 +10254,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9416,6 +10267,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9471,6 +10324,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9480,6 +10335,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9489,6 +10346,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9498,6 +10357,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9509,6 +10370,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9561,6 +10424,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9570,6 +10435,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9579,6 +10446,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9588,6 +10457,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9599,6 +10470,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9650,6 +10523,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9659,6 +10534,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9668,6 +10545,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9677,6 +10556,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9688,6 +10569,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9737,6 +10620,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9746,6 +10631,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9755,6 +10642,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9764,6 +10653,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9775,6 +10666,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9832,6 +10725,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9841,6 +10736,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9850,6 +10747,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9859,6 +10758,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9870,6 +10771,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9899,7 +10802,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9909,6 +10815,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9938,7 +10846,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9948,6 +10859,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9996,7 +10909,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10006,6 +10922,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10041,7 +10959,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10051,6 +10972,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10060,6 +10983,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10119,6 +11044,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10128,7 +11055,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10138,6 +11068,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10147,6 +11079,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10156,6 +11090,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10187,7 +11123,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10197,6 +11136,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10208,6 +11149,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10237,7 +11180,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10245,6 +11191,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10254,6 +11202,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10291,7 +11241,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10301,6 +11254,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10353,6 +11308,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10362,7 +11319,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10372,6 +11332,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10381,6 +11343,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10390,6 +11354,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10441,6 +11407,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10450,7 +11418,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10460,6 +11431,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10469,6 +11442,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10478,6 +11453,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10517,7 +11494,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10527,6 +11507,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10586,6 +11568,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10595,7 +11579,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10605,6 +11592,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10614,6 +11603,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10623,6 +11614,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10632,6 +11625,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10643,6 +11638,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10677,6 +11674,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10719,7 +11718,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10729,6 +11731,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10738,6 +11742,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10797,6 +11803,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10806,7 +11814,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10816,6 +11827,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10825,6 +11838,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10834,6 +11849,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10843,6 +11860,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10875,7 +11894,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10885,6 +11907,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10894,6 +11918,8 @@ export interface operations {
             /** @description The primary address cannot be deleted */
             409: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10903,6 +11929,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10961,6 +11989,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10970,7 +12000,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10980,6 +12013,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10989,6 +12024,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10998,6 +12035,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11007,6 +12046,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11054,6 +12095,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11063,6 +12106,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11072,6 +12117,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11081,6 +12128,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11090,6 +12139,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11101,6 +12152,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11133,7 +12186,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11143,6 +12199,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11152,6 +12210,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11163,6 +12223,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11209,6 +12271,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11218,6 +12282,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11227,6 +12293,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11236,6 +12304,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11247,6 +12317,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11298,6 +12370,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11307,7 +12381,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11317,6 +12394,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11326,6 +12405,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11335,6 +12416,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11344,6 +12427,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11355,6 +12440,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11401,6 +12488,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11410,7 +12499,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11420,6 +12512,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11429,6 +12523,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11438,6 +12534,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11449,6 +12547,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11484,7 +12584,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11494,6 +12597,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11503,6 +12608,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11554,6 +12661,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11563,7 +12672,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11573,6 +12685,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11582,6 +12696,8 @@ export interface operations {
             /** @description MFA is already on */
             409: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11591,6 +12707,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11600,6 +12718,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11609,6 +12729,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11620,6 +12742,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11670,6 +12794,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11679,7 +12805,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11689,6 +12818,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11698,6 +12829,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11707,6 +12840,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11716,6 +12851,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11727,6 +12864,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11776,6 +12915,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11785,7 +12926,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11795,6 +12939,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11804,6 +12950,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11813,6 +12961,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11822,6 +12972,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11833,6 +12985,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11888,6 +13042,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11897,7 +13053,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11907,6 +13066,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11916,6 +13077,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11925,6 +13088,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11934,6 +13099,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11945,6 +13112,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12022,6 +13191,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12031,7 +13202,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12041,6 +13215,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12050,6 +13226,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12059,6 +13237,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12068,6 +13248,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12079,6 +13261,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12120,7 +13304,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12130,6 +13317,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12214,6 +13403,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12223,7 +13414,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12233,6 +13427,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12242,6 +13438,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12251,6 +13449,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12260,6 +13460,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12304,7 +13506,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12314,6 +13519,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12323,6 +13530,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12379,6 +13588,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12388,7 +13599,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12398,6 +13612,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12407,6 +13623,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12416,6 +13634,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12425,6 +13645,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12457,7 +13679,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12467,6 +13692,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12476,6 +13703,8 @@ export interface operations {
             /** @description It is the last way into the account: no password, no other passkey, no identity */
             409: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12485,6 +13714,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12541,6 +13772,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12550,7 +13783,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12560,6 +13796,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12569,6 +13807,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12578,6 +13818,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12587,6 +13829,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12632,6 +13876,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12643,6 +13889,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12719,6 +13967,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12728,6 +13978,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12737,6 +13989,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12746,6 +14000,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12757,6 +14013,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12793,6 +14051,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12831,6 +14091,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12840,6 +14102,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12849,6 +14113,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12860,6 +14126,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12900,6 +14168,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12909,6 +14179,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12918,6 +14190,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12964,6 +14238,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12973,6 +14249,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12982,6 +14260,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12991,6 +14271,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13000,6 +14282,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13059,6 +14343,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13068,6 +14354,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13077,6 +14365,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13086,6 +14376,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13095,6 +14387,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13106,6 +14400,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13149,6 +14445,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13158,6 +14456,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13167,6 +14467,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13176,6 +14478,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13185,6 +14489,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13227,7 +14533,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13237,6 +14546,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13285,7 +14596,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13295,6 +14609,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13304,6 +14620,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13385,6 +14703,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13394,7 +14714,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13404,6 +14727,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13413,6 +14738,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13422,6 +14749,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13431,6 +14760,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13442,6 +14773,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13477,7 +14810,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13487,6 +14823,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13496,6 +14834,8 @@ export interface operations {
             /** @description It is the last way into the account: no password, no other identity, no passkey */
             409: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13505,6 +14845,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13551,6 +14893,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13560,7 +14904,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13570,6 +14917,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13579,6 +14928,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13588,6 +14939,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13638,6 +14991,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13647,6 +15002,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13656,6 +15013,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13665,6 +15024,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13723,6 +15084,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13732,6 +15095,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13741,6 +15106,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13789,6 +15156,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13798,6 +15167,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13807,6 +15178,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13816,6 +15189,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13825,6 +15200,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13834,6 +15211,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13905,6 +15284,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13914,6 +15295,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13923,6 +15306,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13932,6 +15317,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13941,6 +15328,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13950,6 +15339,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14021,6 +15412,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14030,6 +15423,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14039,6 +15434,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14048,6 +15445,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14057,6 +15456,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14066,6 +15467,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14137,6 +15540,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14146,6 +15551,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14155,6 +15562,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14164,6 +15573,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14173,6 +15584,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14182,6 +15595,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14230,6 +15645,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14239,6 +15656,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14248,6 +15667,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14257,6 +15678,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14266,6 +15689,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14275,6 +15700,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14323,6 +15750,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14332,6 +15761,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14341,6 +15772,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14350,6 +15783,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14359,6 +15794,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14368,6 +15805,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14419,6 +15858,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14428,6 +15869,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14437,6 +15880,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14485,6 +15930,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14494,6 +15941,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14503,6 +15952,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14512,6 +15963,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14521,6 +15974,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14530,6 +15985,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14581,6 +16038,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14590,6 +16049,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14599,6 +16060,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14608,6 +16071,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14654,6 +16119,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14663,6 +16130,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14672,6 +16141,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14739,6 +16210,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14748,6 +16221,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14757,6 +16232,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14766,6 +16243,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14775,6 +16254,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14784,6 +16265,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14833,6 +16316,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14842,6 +16327,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14851,6 +16338,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14883,6 +16372,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14892,6 +16383,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14901,6 +16394,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14970,6 +16465,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14979,6 +16476,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14988,6 +16487,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14997,6 +16498,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15006,6 +16509,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15015,6 +16520,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15066,6 +16573,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15075,6 +16584,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15084,6 +16595,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15123,6 +16636,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15132,6 +16647,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15141,6 +16658,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15150,6 +16669,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15201,6 +16722,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15210,6 +16733,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15219,6 +16744,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15228,6 +16755,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15262,6 +16791,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15271,6 +16802,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15280,6 +16813,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15289,6 +16824,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
