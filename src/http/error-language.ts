@@ -2,7 +2,7 @@
 // (src/errors.ts), written out here, only when an error is answered; a successful answer
 // negotiates nothing.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiMessage, type DetailBody, type FieldErrors, type Message } from '../errors.ts';
+import { ApiMessage, type DetailBody, type FieldErrors, isMessage, type Message } from '../errors.ts';
 import { formatMessage } from '../i18n/format.ts';
 import { type Language, negotiateLanguage } from '../i18n/languages.ts';
 
@@ -28,7 +28,7 @@ export function writeErrorBody(body: DetailBody | FieldErrors, language: Languag
 }
 
 function writeNode(node: unknown, language: Language): unknown {
-  if (typeof node === 'string' || node instanceof ApiMessage) return writeMessage(node as Message, language);
+  if (isMessage(node)) return writeMessage(node, language);
   if (Array.isArray(node)) return node.map((element) => writeNode(element, language));
   if (node !== null && typeof node === 'object') {
     return Object.fromEntries(Object.entries(node).map(([field, value]) => [field, writeNode(value, language)]));

@@ -6,7 +6,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { type Message, message } from '../errors.ts';
-import { formatMessage } from '../i18n/format.ts';
+import { writeMessage } from '../http/error-language.ts';
 
 const refused = new BlockList();
 for (const [net, prefix] of [
@@ -57,7 +57,7 @@ export class RefusedAddress extends Error {
   readonly problem: Message;
 
   constructor(problem: Message) {
-    super(typeof problem === 'string' ? formatMessage('en', 'api', problem) : formatMessage('en', 'api', problem.key, problem.values));
+    super(writeMessage(problem, 'en'));
     this.problem = problem;
   }
 }
