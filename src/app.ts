@@ -36,7 +36,7 @@ import { registerMediaFileRoutes } from './media/media-file-routes.ts';
 import { devInboxEnabled } from './mail/dev-inbox.ts';
 import { registerDevInboxRoutes } from './mail/dev-inbox-routes.ts';
 import { registerMessagingRoutes } from './messaging/messaging-routes.ts';
-import { answerFrameworkError, registerRequestIdHeader, requestId } from './observability/request-id.ts';
+import { frameworkErrorAnswer, registerRequestIdHeader, requestId } from './observability/request-id.ts';
 import { OneLineRequestLog, requestLogSerializers } from './observability/request-log.ts';
 import { registerRequestMetrics, type RequestMetrics } from './observability/request-metrics.ts';
 
@@ -61,7 +61,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
     exposeHeadRoutes: true,
     // X-Request-Id: a sane incoming one, or a new one; in every log line of the request as reqId.
     genReqId: requestId,
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: frameworkErrorAnswer(ctx.config),
     schemaController: { compilersFactory: { buildSerializer: buildResponseSerializers() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = 20_000;
@@ -70,7 +70,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
   // First: the id is on every answer (the overload guard's too), and every route is counted.
   registerRequestIdHeader(app);
   if (requestMetrics) registerRequestMetrics(app, requestMetrics);
-  await registerHttpConventions(app, ctx.config.overloadEventLoopDelayMs);
+  await registerHttpConventions(app, ctx.config.overloadEventLoopDelayMs, ctx.config);
   registerErrorSchemas(app);
   app.addHook('onRoute', checkOperationId);
   await app.register(swagger, {
@@ -121,7 +121,7 @@ export async function buildApp(ctx: AppContext, requestMetrics?: RequestMetrics)
     store: rateLimitStore(ctx.counters, ctx.clock),
     keyGenerator: rateLimitKey,
     // Thrown by the plugin; the error handler sends it as {"detail"} with Retry-After.
-    errorResponseBuilder: (_request, context) => rateLimitedFor(context.ttl, 'Too many requests'),
+    errorResponseBuilder: (_request, context) => rateLimitedFor(context.ttl, 'errors.tooManyRequestsFor'),
   });
   registerTokenAuth(app, ctx);
   registerGoneAccountAnswers(app, ctx);

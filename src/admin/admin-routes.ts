@@ -2,7 +2,7 @@
 // gate (operator-gate.ts): to anyone but an operator it answers as an unknown path does.
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { invalid } from '../errors.ts';
+import { invalid, message } from '../errors.ts';
 import { errors } from '../http/error-schemas.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
@@ -41,7 +41,7 @@ const NOT_FOUND = { notFound: true } as const;
 function auditLimit(raw: string | undefined): number {
   if (raw === undefined) return 100;
   const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : 0;
-  if (limit < 1 || limit > MAX_AUDIT_RECORDS) throw invalid({ limit: [`Must be a whole number from 1 to ${MAX_AUDIT_RECORDS}.`] });
+  if (limit < 1 || limit > MAX_AUDIT_RECORDS) throw invalid({ limit: [message('validation.wholeNumberUpTo', { max: MAX_AUDIT_RECORDS })] });
   return limit;
 }
 

@@ -49,9 +49,9 @@ export type AccountAction =
   | 'delete'
   | 'outbox-retry';
 
-export const NOT_ON_YOURSELF = 'Operators cannot disable, delete or turn off the second factor of their own account.';
-export const NO_SECOND_FACTOR = 'This account has no second factor to turn off.';
-export const ALL_VERIFIED = 'Every address of this account is verified already: there is nothing to resend.';
+export const NOT_ON_YOURSELF = 'admin.notOnYourself';
+export const NO_SECOND_FACTOR = 'admin.noSecondFactor';
+export const ALL_VERIFIED = 'admin.allVerified';
 
 /** A find's search text is kept up to the longest an address may be. */
 const MAX_SEARCH_LENGTH = 254;
@@ -248,7 +248,7 @@ export async function outboxView(ctx: AppContext): Promise<OutboxView> {
   };
 }
 
-export const ALREADY_DELIVERED = 'This message was delivered: there is nothing to retry.';
+export const ALREADY_DELIVERED = 'admin.messageDelivered';
 
 /**
  * Has one message tried at once: a failed one goes back in the queue with a fresh attempt

@@ -14,10 +14,8 @@ import type { AppContext } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { operatorStanding } from './admin-queries.ts';
 
-export const SECOND_FACTOR_NEEDED =
-  'Operators need a second factor: turn on two-step sign-in or add a passkey in your settings, then sign out and sign in again with it.';
-export const SIGN_IN_WITH_SECOND_FACTOR =
-  'Operators must sign in with two factors, and this session was opened without: sign out, then sign in again with your password and the code from your authenticator app, or with a passkey.';
+export const SECOND_FACTOR_NEEDED = 'admin.secondFactorNeeded';
+export const SIGN_IN_WITH_SECOND_FACTOR = 'admin.signInWithSecondFactor';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -2,7 +2,7 @@
 // behind the operator gate as every /admin/ route (to anyone but an operator, an unknown path).
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { invalid } from '../errors.ts';
+import { invalid, message } from '../errors.ts';
 import { errors } from '../http/error-schemas.ts';
 import { parseId } from '../http/ids.ts';
 import type { App } from '../http/types.ts';
@@ -40,7 +40,7 @@ const NOT_FOUND = { notFound: true } as const;
 function deliveriesLimit(raw: string | undefined): number {
   if (raw === undefined) return 100;
   const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : 0;
-  if (limit < 1 || limit > MAX_DELIVERIES) throw invalid({ limit: [`Must be a whole number from 1 to ${MAX_DELIVERIES}.`] });
+  if (limit < 1 || limit > MAX_DELIVERIES) throw invalid({ limit: [message('validation.wholeNumberUpTo', { max: MAX_DELIVERIES })] });
   return limit;
 }
 

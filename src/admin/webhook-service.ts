@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { invalid, nonFieldError, notFound, type FieldErrors } from '../errors.ts';
+import { invalid, type Message, nonFieldError, notFound, type FieldErrors } from '../errors.ts';
 import { endpointUrlProblem } from '../webhooks/webhook-address.ts';
 import { insertDeliveries, TEST_EVENT, WEBHOOK_EVENTS, RETRY_FOR_MS } from '../webhooks/webhook-events.ts';
 import { newWebhookSecret } from '../webhooks/webhook-signing.ts';
@@ -31,10 +31,9 @@ export type WebhookAction =
 
 /** How long the secret before a rotation keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
-export const UNKNOWN_EVENT =
-  'Not an event type: account.created, account.verified, account.email_changed, account.disabled, account.enabled, account.deleted, account.second_factor_changed, or "*".';
-export const ENDPOINT_DISABLED = 'This endpoint is disabled: enable it to send a test event.';
-export const ALREADY_DELIVERED = 'This delivery succeeded: there is nothing to retry.';
+export const UNKNOWN_EVENT = 'webhooks.unknownEvent';
+export const ENDPOINT_DISABLED = 'webhooks.endpointDisabled';
+export const ALREADY_DELIVERED = 'webhooks.deliverySucceeded';
 export const MAX_DELIVERIES = 500;
 
 const ENDPOINT_COLUMNS = [
@@ -62,11 +61,11 @@ function record(ctx: AppContext, trx: Kysely<Database>, actor: Actor, action: We
   });
 }
 
-function eventsProblem(events: string[]): string | null {
+function eventsProblem(events: string[]): Message | null {
   const known: readonly string[] = WEBHOOK_EVENTS;
   if (events.some((event) => event !== '*' && !known.includes(event))) return UNKNOWN_EVENT;
-  if (new Set(events).size !== events.length) return 'Each event type once.';
-  if (events.includes('*') && events.length > 1) return '"*" takes every event: give it alone.';
+  if (new Set(events).size !== events.length) return 'webhooks.eventTwice';
+  if (events.includes('*') && events.length > 1) return 'webhooks.starAlone';
   return null;
 }
 

@@ -33,7 +33,7 @@ import type { WriteTerms } from './kernel/write-terms.ts';
 import { listProfiles } from './profile-queries.ts';
 import { toProfile } from './profile-schemas.ts';
 
-const ONE_APP_USER = 'This account already has an app user; an account may have only one.';
+const ONE_APP_USER = 'appData.oneAppUser';
 
 const APP_USER_PER_ACCOUNT: UniqueIndex = { name: 'app_users_account_key', columns: 'app_users.account_id' };
 

@@ -55,7 +55,7 @@ export async function createEmergencyContact(
       await countEmergencyContacts(trx, accountId, appUserId),
       1,
       ctx.config.quotas.emergencyContactsPerUser,
-      'emergency contacts per app user',
+      'quotas.emergencyContactsPerUser',
     );
     return insertEmergencyContact(trx, accountId, appUserId, {
       name: input.name,

@@ -44,7 +44,7 @@ export async function createEmergencyItem(
       await countEmergencyItems(trx, accountId, appUserId),
       1,
       ctx.config.quotas.emergencyItemsPerUser,
-      'emergency items per app user',
+      'quotas.emergencyItemsPerUser',
     );
     await checkMedia(trx, accountId, appUserId, input.media_resource, access.seesPrivate);
     const id = await insertEmergencyItem(trx, {

@@ -59,7 +59,7 @@ export async function uploadMedia(
       terms,
       ownedAppUser(access, appUserId),
       async (trx, _, usage) => {
-        enforceQuota(await countMedia(trx, accountId, appUserId), 1, ctx.config.quotas.mediaPerUser, 'media resources per app user');
+        enforceQuota(await countMedia(trx, accountId, appUserId), 1, ctx.config.quotas.mediaPerUser, 'quotas.mediaPerUser');
         enforceAccountBounds(ctx.config.quotas, usage);
         const inserted = await insertMedia(trx, {
           accountId,

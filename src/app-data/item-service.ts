@@ -49,10 +49,10 @@ export async function createItem(ctx: AppContext, access: Access, topicId: numbe
     const image = input.image_content ?? null;
     const list = input.list_content ?? null;
     if ((image === null) === (list === null)) {
-      throw nonFieldError('An item needs exactly one content: give either image_content or list_content.');
+      throw nonFieldError('appData.itemNeedsOneContent');
     }
     const quota = ctx.config.quotas.itemsPerTopic;
-    enforceQuota(await countItems(trx, accountId, topicId), 1, quota, 'items in a topic');
+    enforceQuota(await countItems(trx, accountId, topicId), 1, quota, 'quotas.itemsPerTopic');
     if (image) await checkImageMedia(trx, accountId, appUserId, image, access.seesPrivate);
     const texts = list ? (entryTexts(ctx, list) ?? []) : [];
     enforceAccountBounds(ctx.config.quotas, usage);
@@ -107,11 +107,11 @@ export async function updateItem(ctx: AppContext, access: Access, itemId: number
       const image = changes.image_content;
       const list = changes.list_content;
       if ((isImage && list != null) || (!isImage && image != null)) {
-        throw nonFieldError(`This item has ${isImage ? 'image' : 'list'} content; an item's content type cannot be changed.`);
+        throw nonFieldError(isImage ? 'appData.itemHasImageContent' : 'appData.itemHasListContent');
       }
       // The item's own content cannot be removed; null for the other content is what it already is.
-      if (isImage && image === null) throw fieldError('image_content', 'This field may not be null.');
-      if (!isImage && list === null) throw fieldError('list_content', 'This field may not be null.');
+      if (isImage && image === null) throw fieldError('image_content', 'validation.notNull');
+      if (!isImage && list === null) throw fieldError('list_content', 'validation.notNull');
 
       if (changes.name !== undefined) await updateItemName(trx, accountId, itemId, changes.name);
       if (image && item.image_content_id !== null) {
@@ -165,7 +165,7 @@ function imageValues(image: ImageContentInput): ImageContentValues {
 /** The texts of a list write (undefined when it leaves the entries alone), within the per-item quota. */
 function entryTexts(ctx: AppContext, list: ListContentInput): string[] | undefined {
   if (list.entries === undefined) return undefined;
-  enforceQuota(0, list.entries.length, ctx.config.quotas.entriesPerItem, 'entries in a list');
+  enforceQuota(0, list.entries.length, ctx.config.quotas.entriesPerItem, 'quotas.entriesPerItem');
   return list.entries.map((entry) => entry.text);
 }
 

@@ -38,7 +38,7 @@ export async function createEntry(
     terms,
     (trx) => findListOfItem(trx, accountId, itemId),
     async (trx, list, usage) => {
-      enforceQuota(await countEntries(trx, accountId, list.list_content_id), 1, ctx.config.quotas.entriesPerItem, 'entries in a list');
+      enforceQuota(await countEntries(trx, accountId, list.list_content_id), 1, ctx.config.quotas.entriesPerItem, 'quotas.entriesPerItem');
       enforceAccountBounds(ctx.config.quotas, usage);
       return insertEntry(trx, accountId, list.list_content_id, input.text);
     },

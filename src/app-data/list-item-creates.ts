@@ -84,7 +84,7 @@ function result(ctx: AppContext, create: ListItemCreate, outcome: Outcome | unde
   const { quotas } = ctx.config;
   switch (outcome?.o_outcome) {
     case 'over_quota':
-      return quotaRefusal(quotas.itemsPerTopic, 'items in a topic');
+      return quotaRefusal(quotas.itemsPerTopic, 'quotas.itemsPerTopic');
     case 'over_account_items':
       return itemsBoundRefusal(quotas);
     case 'over_account_entries':

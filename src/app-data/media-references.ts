@@ -4,7 +4,7 @@
 // profiles: showing one in an item they can read would hand it to them.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { FieldErrors } from '../errors.ts';
+import { type FieldErrors, message } from '../errors.ts';
 
 const MAX_ID = 2_147_483_647;
 
@@ -38,7 +38,7 @@ export async function invalidMediaReferences(
   }
   const errors: FieldErrors = {};
   for (const [field, id] of given) {
-    if (!found.has(id)) errors[field] = [`Invalid pk "${id}" - object does not exist.`];
+    if (!found.has(id)) errors[field] = [message('validation.noSuchObject', { id })];
   }
   return Object.keys(errors).length > 0 ? errors : undefined;
 }

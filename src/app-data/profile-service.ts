@@ -42,7 +42,7 @@ export async function createProfile(
   const isPrivate = input.is_private === true;
   if (isPrivate) requireOwner(access);
   const row = await writeOwned(ctx, terms, ownedAppUser(access, appUserId), async (trx) => {
-    enforceQuota(await countProfiles(trx, accountId, appUserId), 1, ctx.config.quotas.profilesPerUser, 'profiles per app user');
+    enforceQuota(await countProfiles(trx, accountId, appUserId), 1, ctx.config.quotas.profilesPerUser, 'quotas.profilesPerUser');
     const isDefault = input.is_default === true;
     if (isDefault) await clearDefaultProfile(trx, accountId, appUserId);
     return insertProfile(trx, { accountId, appUserId, name: input.name, isDefault, isPrivate });

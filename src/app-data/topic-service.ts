@@ -63,7 +63,7 @@ export async function createTopic(
     terms,
     (trx) => findProfile(trx, accountId, profileId),
     async (trx) => {
-      enforceQuota(await countTopics(trx, accountId, profileId), 1, ctx.config.quotas.topicsPerProfile, 'topics in a profile');
+      enforceQuota(await countTopics(trx, accountId, profileId), 1, ctx.config.quotas.topicsPerProfile, 'quotas.topicsPerProfile');
       return insertTopic(trx, { accountId, profileId, name: input.name, topicType: input.topic_type });
     },
   );

@@ -20,8 +20,8 @@ import { rateLimitedFor } from '../errors.ts';
 import { clientNetwork } from './client-network.ts';
 import { type CounterStore, countAttempt, limit } from './counter-store.ts';
 
-export const TOO_MANY_FAILED_LOGINS = 'Too many failed login attempts';
-export const TOO_MANY_WRONG_CODES = 'Too many wrong two-step sign-in codes for this account';
+export const TOO_MANY_FAILED_LOGINS = 'auth.tooManyFailedLogins';
+export const TOO_MANY_WRONG_CODES = 'auth.tooManyWrongCodes';
 
 export interface LoginAttempt {
   /** The password was right: the attempt is not a failure. */

@@ -11,7 +11,7 @@ import { hash, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import * as client from 'openid-client';
 import type { OidcProviderConfig } from '../config.ts';
-import { fieldError, nonFieldError, notFound, unavailable } from '../errors.ts';
+import { fieldError, nonFieldError, notFound, unavailable, message, type Message } from '../errors.ts';
 import { appleClientSecret, loadAppleKey } from './apple-client-secret.ts';
 
 /** The claims of a checked ID token that the service uses. */
@@ -36,14 +36,14 @@ export interface ProviderSignIn {
   refreshToken: string | undefined;
 }
 
-export const BAD_ID_TOKEN = 'This ID token is not valid here: wrong signature, issuer, audience or nonce, or it has expired.';
-export const EXPIRED_ID_TOKEN = 'This ID token has expired. Sign in with the provider again.';
-export const WRONG_NONCE = 'The nonce does not match the one in this ID token.';
+export const BAD_ID_TOKEN = 'identity.badIdToken';
+export const EXPIRED_ID_TOKEN = 'identity.expiredIdToken';
+export const WRONG_NONCE = 'identity.wrongNonce';
 export const NO_EMAIL = 'The provider did not say which e-mail address this is; it is needed to make an account.';
-export const PROVIDER_REFUSED = 'The provider refused this sign-in, or it was not completed. Start again.';
-export const STALE_EVENT = 'This notification is too old to act on: it was issued more than a day ago, or has expired.';
+export const PROVIDER_REFUSED = 'identity.providerRefused';
+export const STALE_EVENT = 'identity.staleEvent';
 
-const unreachable = (name: string) => unavailable(`The sign-in provider "${name}" cannot be reached now; try again later.`, 30);
+const unreachable = (name: string) => unavailable(message('identity.providerUnreachable', { name }), 30);
 
 export class OidcProvider {
   readonly settings: OidcProviderConfig;
@@ -287,7 +287,7 @@ function claimsOf(payload: JWTPayload, clientIds: string[]): ProviderClaims {
 }
 
 /** The sentence for a callback openid-client refused; its own message is in the error's cause. */
-function callbackProblem(error: unknown): string {
+function callbackProblem(error: unknown): Message {
   if (error instanceof client.AuthorizationResponseError) return PROVIDER_REFUSED;
   const message = error instanceof Error ? `${error.message} ${error.cause instanceof Error ? error.cause.message : ''}` : '';
   if (/nonce/i.test(message)) return WRONG_NONCE;

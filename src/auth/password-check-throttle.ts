@@ -10,7 +10,7 @@ import { type CounterStore, limit } from './counter-store.ts';
 import { type LoginAttempt, NO_OP_ATTEMPT } from './login-throttle.ts';
 import { verifyPassword } from './passwords.ts';
 
-export const WRONG_PASSWORD = 'The password is not correct.';
+export const WRONG_PASSWORD = 'auth.wrongPassword';
 
 export class PasswordCheckThrottle {
   readonly #settings: Config['rateLimits'];
@@ -28,7 +28,7 @@ export class PasswordCheckThrottle {
     if (!this.#settings.enabled) return NO_OP_ATTEMPT;
     const key = `password-checks:${accountId}`;
     const waitMs = await limit(this.#store, [{ key, limit: this.#settings.passwordChecksPerAccount }], this.#clock.now());
-    if (waitMs > 0) throw rateLimitedFor(waitMs, 'Too many wrong passwords for this account');
+    if (waitMs > 0) throw rateLimitedFor(waitMs, 'auth.tooManyWrongPasswords');
     return { succeeded: () => this.#store.release([key], [], this.#clock.now()) };
   }
 

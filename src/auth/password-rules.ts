@@ -1,5 +1,6 @@
 // The password validators of docs/accounts.md: length 8–128, not entirely numeric, not a common
 // password (zxcvbn-ts's list of ~49,000), not too similar to the e-mail address or names.
+import { type Message, message } from '../errors.ts';
 import { MAX_PASSWORD_LENGTH } from './passwords.ts';
 
 const MIN_LENGTH = 8;
@@ -47,26 +48,26 @@ export interface PasswordContext {
 }
 
 /** The reasons a password is refused; empty when it is acceptable. */
-export async function passwordProblems(password: string, context: PasswordContext = {}): Promise<string[]> {
-  const problems: string[] = [];
-  if (password.length < MIN_LENGTH) problems.push(`This password is too short. It must contain at least ${MIN_LENGTH} characters.`);
+export async function passwordProblems(password: string, context: PasswordContext = {}): Promise<Message[]> {
+  const problems: Message[] = [];
+  if (password.length < MIN_LENGTH) problems.push(message('passwords.tooShort', { min: MIN_LENGTH }));
   if (password.length > MAX_PASSWORD_LENGTH) {
-    problems.push(`This password is too long. It must contain at most ${MAX_PASSWORD_LENGTH} characters.`);
+    problems.push(message('passwords.tooLong', { max: MAX_PASSWORD_LENGTH }));
     return problems;
   }
-  if (/^\d+$/.test(password)) problems.push('This password is entirely numeric.');
-  if (await isCommon(password)) problems.push('This password is too common.');
+  if (/^\d+$/.test(password)) problems.push('passwords.entirelyNumeric');
+  if (await isCommon(password)) problems.push('passwords.tooCommon');
   const lower = password.toLowerCase();
-  const attributes: Array<[string, string | undefined]> = [
-    ['email address', context.email],
-    ['first name', context.firstName],
-    ['last name', context.lastName],
+  const attributes: Array<[Message, string | undefined]> = [
+    ['passwords.tooSimilarToEmail', context.email],
+    ['passwords.tooSimilarToFirstName', context.firstName],
+    ['passwords.tooSimilarToLastName', context.lastName],
   ];
   for (const [label, value] of attributes) {
     if (!value) continue;
     const parts = [value, ...value.split(/\W+/)].map((p) => p.toLowerCase()).filter((p) => p.length >= 3);
     if (parts.some((part) => similarity(lower, part) >= MAX_SIMILARITY)) {
-      problems.push(`The password is too similar to the ${label}.`);
+      problems.push(label);
       break;
     }
   }

@@ -48,7 +48,10 @@ declare module 'fastify' {
 }
 
 /** The answer to a token no account has (revoked, ended, or its account deleted). */
-export const INVALID_TOKEN = 'Invalid token.';
+export const INVALID_TOKEN = 'auth.invalidToken';
+
+/** An expired token's WWW-Authenticate challenge: the reason, for machines (docs/api-conventions.md). */
+export const TOKEN_EXPIRED_CHALLENGE = 'Token error="token_expired"';
 
 /** Last use is written at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 3_600_000;
@@ -56,11 +59,7 @@ const TOUCH_INTERVAL_MS = 3_600_000;
 async function authenticate(ctx: AppContext, findToken: TokenFinder, reads: ReadLedger, header: string): Promise<Caller> {
   const match = /^token\s+(\S+)\s*$/i.exec(header);
   if (!match) {
-    throw unauthenticated(
-      /^token\s*$/i.test(header)
-        ? 'Invalid token header. No credentials provided.'
-        : 'Invalid token header. Use "Authorization: Token <token>".',
-    );
+    throw unauthenticated(/^token\s*$/i.test(header) ? 'auth.noCredentialsInHeader' : 'auth.badTokenHeader');
   }
   const row = await findToken(match[1]!);
   if (!row) throw unauthenticated(INVALID_TOKEN);
@@ -68,7 +67,7 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, reads: Read
   const idleTtl = ctx.config.tokenIdleTtlMs;
   if (idleTtl > 0 && now - row.last_used_at > idleTtl) {
     await revokeToken(ctx.db.kysely, row.id);
-    throw unauthenticated('Token has expired.');
+    throw unauthenticated('auth.tokenExpired', TOKEN_EXPIRED_CHALLENGE);
   }
   if (now - row.last_used_at > TOUCH_INTERVAL_MS) await touchToken(ctx.db.kysely, row.id, now);
   return {
@@ -92,7 +91,7 @@ export function registerTokenAuth(app: App, ctx: AppContext): void {
     if (mode === 'none' || request.is404) return;
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
-      if (mode === 'required') throw unauthenticated('Authentication credentials were not provided.');
+      if (mode === 'required') throw unauthenticated('auth.notAuthenticated');
       return;
     }
     if (mode === 'hidden') {
@@ -108,6 +107,6 @@ export function registerTokenAuth(app: App, ctx: AppContext): void {
 
 /** The authenticated caller of a route whose auth mode is 'required'. */
 export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw unauthenticated('Authentication credentials were not provided.');
+  if (!request.caller) throw unauthenticated('auth.notAuthenticated');
   return request.caller;
 }

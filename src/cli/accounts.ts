@@ -31,6 +31,7 @@ import { ConfigError, loadConfig, loadDotEnv, type Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import { DomainError } from '../errors.ts';
+import { writeErrorBody } from '../http/error-language.ts';
 import { Outbox } from '../outbox/outbox.ts';
 import type { MediaStorage } from '../storage/media-storage.ts';
 import { randomBytes } from 'node:crypto';
@@ -229,9 +230,9 @@ function parse(name: string, args: string[]): Run {
   };
 }
 
-/** A refusal of the service's own (an operator's action's 400 or 404), as one line. */
+/** A refusal of the service's own (an operator's action's 400 or 404), as one line, in English. */
 function refusal(error: DomainError): string {
-  const body = error.body as { detail?: string; non_field_errors?: string[] };
+  const body = writeErrorBody(error.body, 'en') as { detail?: string; non_field_errors?: string[] };
   if (error.kind === 'not-found') return 'No such account (it may have just been deleted).';
   return body.detail ?? body.non_field_errors?.[0] ?? JSON.stringify(body);
 }

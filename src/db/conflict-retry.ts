@@ -7,11 +7,12 @@
 // Retry-After rather than kept waiting.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { unavailable } from '../errors.ts';
+import type { ApiMessageKey } from '../i18n/catalogues.ts';
 import { codeOf } from './driver-errors.ts';
 
 export const CONFLICT_ATTEMPTS = 4;
 export const CONFLICT_RETRY_AFTER_SECONDS = 1;
-export const DATABASE_CONFLICT = 'The database was busy with conflicting changes; try again shortly.';
+export const DATABASE_CONFLICT = 'errors.databaseConflict' satisfies ApiMessageKey;
 
 const CONFLICT_STATES = new Set(['40P01', '40001']);
 

@@ -1,10 +1,11 @@
 // "The database is away": the one place that tells a database that cannot be reached or
 // does not answer (try again shortly: 503) from a query that failed (a bug: 500).
+import type { ApiMessageKey } from '../i18n/catalogues.ts';
 import { NETWORK_ERROR_CODES } from '../network-errors.ts';
 import { QUERY_READ_TIMEOUT } from './driver-errors.ts';
 
 /** What a request that needed the database is answered meanwhile: 503 with this body and Retry-After. */
-export const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shortly.';
+export const DATABASE_UNAVAILABLE = 'errors.databaseUnavailable' satisfies ApiMessageKey;
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** pg's and pg-pool's own messages for a broken, closed, refused or silent connection. */

@@ -10,7 +10,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
 import { requireAppUser, type Access } from '../app-data/kernel/access.ts';
 import type { Database } from '../db/schema.ts';
-import { fieldError, notFound } from '../errors.ts';
+import { fieldError, notFound, message } from '../errors.ts';
 import {
   countEmergencyLinks,
   deleteEmergencyLink,
@@ -66,9 +66,8 @@ export const VIEW_RETENTION_MS = 90 * 86_400_000;
 /** The newest views a list shows at most (`views` on the link counts them all). */
 export const VIEWS_LISTED = 1000;
 
-export const EXPIRY_IN_PAST = 'The expiry must be in the future.';
-const NOT_THIS_APP_USERS = (what: string, ids: number[]) => `Not ${what} of this app user: ${ids.join(', ')}.`;
-const EXPIRY_TOO_FAR = 'The expiry must be before the year 10000.';
+export const EXPIRY_IN_PAST = 'emergency.expiryInPast';
+const EXPIRY_TOO_FAR = 'emergency.expiryTooFar';
 const LATEST_EXPIRY = Date.UTC(10_000, 0, 1);
 
 export async function listUserEmergencyLinks(ctx: AppContext, access: Access, appUserId: number): Promise<EmergencyLink[]> {
@@ -101,7 +100,7 @@ export async function createEmergencyLink(
       await countEmergencyLinks(trx, accountId, appUserId),
       1,
       ctx.config.quotas.emergencyLinksPerUser,
-      'emergency links per app user',
+      'quotas.emergencyLinksPerUser',
     );
     const choices = await checkChoices(trx, accountId, appUserId, input);
     const id = await insertEmergencyLink(trx, {
@@ -198,8 +197,9 @@ async function checkChoices(
   const contacts = body.emergency_contacts && [...new Set(body.emergency_contacts)];
   const badItems = items ? await foreignIds(trx, 'emergency_items', accountId, appUserId, items) : [];
   const badContacts = contacts ? await foreignIds(trx, 'emergency_contacts', accountId, appUserId, contacts) : [];
-  if (badItems.length > 0) throw fieldError('emergency_items', NOT_THIS_APP_USERS('emergency items', badItems));
-  if (badContacts.length > 0) throw fieldError('emergency_contacts', NOT_THIS_APP_USERS('emergency contacts', badContacts));
+  if (badItems.length > 0) throw fieldError('emergency_items', message('emergency.notThisAppUsersItems', { ids: badItems.join(', ') }));
+  if (badContacts.length > 0)
+    throw fieldError('emergency_contacts', message('emergency.notThisAppUsersContacts', { ids: badContacts.join(', ') }));
   return { items, contacts };
 }
 
@@ -207,7 +207,7 @@ async function checkChoices(
 function expiryAt(value: string | null, now: number): number | null {
   if (value === null) return null;
   const at = Date.parse(value);
-  if (Number.isNaN(at)) throw fieldError('expires_at', 'Enter a valid date-time.');
+  if (Number.isNaN(at)) throw fieldError('expires_at', 'validation.dateTime');
   if (at <= now) throw fieldError('expires_at', EXPIRY_IN_PAST);
   if (at >= LATEST_EXPIRY) throw fieldError('expires_at', EXPIRY_TOO_FAR);
   return at;

@@ -19,8 +19,8 @@ import { countAttempt } from '../auth/counter-store.ts';
 import type { AppContext } from '../context.ts';
 import { rateLimitedFor, rateLimitedUntilReset } from '../errors.ts';
 
-export const LOCKED = 'Too many wrong PINs for this link';
-export const STOPPED = 'Too many wrong PINs for this link: it takes no PIN until its owner sets the PIN again.';
+export const LOCKED = 'emergency.pinLocked';
+export const STOPPED = 'emergency.pinStopped';
 
 /** The lock-out in a row that stops the link taking PINs. */
 export const LOCKOUTS_TO_STOP = 3;

@@ -27,8 +27,8 @@ import { recordActivity } from '../activity/activity-events.ts';
 import { beginPinAttempt, forgetWrongPins, lockDurationMs, refuseWhileLocked, stopped } from './pin-lockout.ts';
 import { toPublicEmergencyInfo, type PublicEmergencyInfo } from './public-emergency-schemas.ts';
 
-export const PIN_NEEDED = 'This information is protected by a PIN. Enter the PIN to see it.';
-export const WRONG_PIN = 'The PIN is not correct.';
+export const PIN_NEEDED = 'emergency.pinNeeded';
+export const WRONG_PIN = 'emergency.wrongPin';
 
 /** The owner hears of a view at most this often per link. */
 export const VIEW_NOTICE_INTERVAL_MS = 3_600_000;

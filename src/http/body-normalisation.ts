@@ -4,7 +4,7 @@
 // PostgreSQL refuses U+0000 in text and SQLite would store it; neither is text a person
 // wrote. The walk is iterative and refuses bodies nested deeper than any shape we accept, so
 // no body can exhaust the stack.
-import type { FieldErrors } from '../errors.ts';
+import { type FieldErrors, message } from '../errors.ts';
 import { HttpError } from './errors.ts';
 import { placeFieldError } from './validation-errors.ts';
 
@@ -17,7 +17,7 @@ export const MAX_BODY_DEPTH = 32;
 // C0 controls except tab, line feed and carriage return; DEL; C1 controls.
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
-export const UNCLEAN_TEXT = 'This text contains control characters or invalid Unicode (such as U+0000); remove them.';
+export const UNCLEAN_TEXT = 'http.uncleanText';
 
 export function isCleanText(text: string): boolean {
   return !CONTROL_CHARACTERS.test(text) && text.isWellFormed();
@@ -32,7 +32,7 @@ export function normaliseBody(body: unknown): FieldErrors {
   const pending: { container: Record<string, unknown>; key: string; path: string[] }[] = [];
   const push = (container: Record<string, unknown>, path: string[]) => {
     if (path.length >= MAX_BODY_DEPTH) {
-      throw new HttpError(400, { detail: `The JSON body is nested more than ${MAX_BODY_DEPTH} levels deep.` });
+      throw new HttpError(400, message('http.nestedTooDeep', { max: MAX_BODY_DEPTH }));
     }
     for (const key of Object.keys(container)) pending.push({ container, key, path: [...path, key] });
   };

@@ -3,7 +3,7 @@
 // FieldErrors). They document; they do not shape what is sent: the error handler serialises
 // error bodies with JSON.stringify whatever a route declares (server-setup.ts).
 import { Type } from 'typebox';
-import type { FieldErrors } from '../errors.ts';
+import type { FieldErrorsBody } from './error-language.ts';
 import type { App } from './types.ts';
 import { FIELD_ERROR_LEVELS } from './validation-errors.ts';
 
@@ -58,18 +58,26 @@ export function registerErrorSchemas(app: App): void {
 
 const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again' } };
 
+/** Every error says the language its sentences are written in (docs/api-conventions.md). */
+const CONTENT_LANGUAGE = {
+  'Content-Language': {
+    type: 'string',
+    description: "The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE",
+  },
+};
+
 /**
  * One error response: its description, headers, and a JSON body (as `content`, so a route that
  * produces a file or an archive still documents its errors as JSON).
  */
 function response<T>(description: string, schema: object, headers?: Record<string, object>) {
-  return Type.Unsafe<T>({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } });
+  return Type.Unsafe<T>({ description, headers: { ...CONTENT_LANGUAGE, ...headers }, content: { 'application/json': { schema } } });
 }
 
 const detail = (description: string, headers?: Record<string, object>) =>
   response<{ detail: string }>(description, { $ref: 'ErrorDetail' }, headers);
 
-const badRequest = response<FieldErrors | { detail: string }>(
+const badRequest = response<FieldErrorsBody | { detail: string }>(
   'Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail',
   { anyOf: [{ $ref: 'FieldErrors' }, { $ref: 'ErrorDetail' }] },
 );
@@ -110,7 +118,15 @@ export function errors(options: ErrorOptions = {}) {
   return {
     ...(options.body || options.invalid ? { 400: badRequest } : {}),
     ...(options.auth
-      ? { 401: detail('Missing, malformed, expired or revoked token', { 'WWW-Authenticate': { type: 'string', const: 'Token' } }) }
+      ? {
+          401: detail('Missing, malformed, expired or revoked token', {
+            'WWW-Authenticate': {
+              type: 'string',
+              enum: ['Token', 'Token error="token_expired"'],
+              description: 'Token; a token that expired unused: Token error="token_expired"',
+            },
+          }),
+        }
       : {}),
     ...(options.pinRequired
       ? {

@@ -7,7 +7,8 @@ import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { normaliseBody } from './body-normalisation.ts';
-import { DomainError, invalid, type ErrorKind } from '../errors.ts';
+import { type DetailBody, DomainError, type ErrorKind, type FieldErrors, invalid, message } from '../errors.ts';
+import { type ErrorLanguages, errorLanguage, writeErrorBody } from './error-language.ts';
 import { HttpError } from './errors.ts';
 import { prependRouteHook } from './route-hooks.ts';
 import type { App } from './types.ts';
@@ -22,7 +23,7 @@ function registerJsonParser(app: App): void {
     try {
       done(null, secureJson.parse(text as string, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
     } catch {
-      done(new HttpError(400, { detail: 'Malformed JSON in the request body.' }), undefined);
+      done(new HttpError(400, 'http.malformedJson'), undefined);
     }
   });
 }
@@ -42,16 +43,25 @@ function registerBodyNormalisation(app: App): void {
 }
 
 /**
- * Error bodies are serialised as they are, whatever response schema the route declares for the
- * status (error-schemas.ts documents them): no serializer may drop a nested field error.
+ * Error bodies are written in the request's language (error-language.ts) and serialised as they
+ * are, whatever response schema the route declares for the status (error-schemas.ts documents
+ * them): no serializer may drop a nested field error.
  */
-function sendError(reply: FastifyReply, status: number, body: object, headers: Record<string, string> = {}): FastifyReply {
+function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  languages: ErrorLanguages,
+  status: number,
+  body: DetailBody | FieldErrors,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  const written = writeErrorBody(body, errorLanguage(request, reply, languages));
   return reply
     .code(status)
     .headers(headers)
     .type('application/json; charset=utf-8')
     .serializer((payload: unknown) => JSON.stringify(payload))
-    .send(body);
+    .send(written);
 }
 
 /** The API's status for each kind of domain error (docs/api-conventions.md). */
@@ -68,44 +78,53 @@ const STATUS_OF: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
-function sendDomainError(reply: FastifyReply, error: DomainError): FastifyReply {
+function sendDomainError(request: FastifyRequest, reply: FastifyReply, languages: ErrorLanguages, error: DomainError): FastifyReply {
   const headers: Record<string, string> = {};
   if (error.kind === 'unauthenticated') headers['WWW-Authenticate'] = error.challenge;
   if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
-  return sendError(reply, STATUS_OF[error.kind], error.body, headers);
+  return sendError(request, reply, languages, STATUS_OF[error.kind], error.body, headers);
 }
 
-function registerErrorHandler(app: App): void {
+function registerErrorHandler(app: App, languages: ErrorLanguages): void {
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    body: DetailBody | FieldErrors,
+    headers?: Record<string, string>,
+  ) => sendError(request, reply, languages, status, body, headers);
   app.setErrorHandler((error: FastifyError | HttpError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) {
       // Something the request needs is away (the media store): worth a line in the log.
       if (error.kind === 'unavailable' && error.cause !== undefined) request.log.warn({ err: error.cause }, 'unavailable');
-      return sendDomainError(reply, error);
+      return sendDomainError(request, reply, languages, error);
     }
-    if (error instanceof HttpError) return sendError(reply, error.statusCode, error.body, error.headers);
+    if (error instanceof HttpError) return send(request, reply, error.statusCode, error.body, error.headers);
     if (error.validation) {
-      return sendError(reply, 400, formatValidationErrors(error.validation, request.body));
+      return send(request, reply, 400, formatValidationErrors(error.validation, request.body));
     }
     const status = error.statusCode ?? 500;
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(reply, 415, { detail: `Unsupported media type "${request.headers['content-type'] ?? ''}" in request.` });
+        return send(request, reply, 415, {
+          detail: message('http.unsupportedMediaType', { type: request.headers['content-type'] ?? '' }),
+        });
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
       case 'FST_REQ_FILE_TOO_LARGE':
-        return sendError(reply, 413, { detail: 'The request body is too large.' });
+        return send(request, reply, 413, { detail: 'http.bodyTooLarge' });
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return sendError(reply, 400, { detail: 'The Content-Length header does not match the body.' });
+        return send(request, reply, 400, { detail: 'http.contentLengthMismatch' });
     }
-    if (status === 429) return sendError(reply, 429, { detail: 'Too many requests; try again later.' });
+    if (status === 429) return send(request, reply, 429, { detail: 'errors.tooManyRequests' });
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return sendError(reply, 503, { detail: DATABASE_UNAVAILABLE }, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+      return send(request, reply, 503, { detail: DATABASE_UNAVAILABLE }, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
     }
     if (status >= 400 && status < 500) {
-      return sendError(reply, status, { detail: status === 404 ? 'Not found.' : 'The request could not be processed.' });
+      return send(request, reply, status, { detail: status === 404 ? 'errors.notFound' : 'http.notProcessable' });
     }
     request.log.error({ err: error }, 'request failed');
-    return sendError(reply, Math.max(status, 500), { detail: 'Internal server error.' });
+    return send(request, reply, Math.max(status, 500), { detail: 'errors.internal' });
   });
 }
 
@@ -120,7 +139,7 @@ export const ROUTER_OPTIONS = { ignoreTrailingSlash: true, ignoreDuplicateSlashe
 const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Unknown path: 404. Known path, other method: 405 with Allow (Fastify answers both with 404). */
-function registerNotFound(app: App): void {
+function registerNotFound(app: App, languages: ErrorLanguages): void {
   const known = FindMyWay(ROUTER_OPTIONS);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -135,23 +154,27 @@ function registerNotFound(app: App): void {
     const allowed = ALLOWED_METHODS.filter((method) => known.find(method, path));
     if (allowed.length > 0) {
       const allow = allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
-      return sendError(reply, 405, { detail: `Method "${request.method}" not allowed.` }, { Allow: allow.join(', ') });
+      const detail = message('http.methodNotAllowed', { method: request.method });
+      return sendError(request, reply, languages, 405, { detail }, { Allow: allow.join(', ') });
     }
-    return sendError(reply, 404, { detail: 'Not found.' });
+    return sendError(request, reply, languages, 404, { detail: 'errors.notFound' });
   });
 }
 
-/** `maxEventLoopDelay`: 0 turns the overload guard off (test servers share a busy machine). */
-export async function registerHttpConventions(app: App, maxEventLoopDelay: number): Promise<void> {
+/**
+ * `maxEventLoopDelay`: 0 turns the overload guard off (test servers share a busy machine).
+ * `languages`: those error sentences are written in (LANGUAGES, DEFAULT_LANGUAGE).
+ */
+export async function registerHttpConventions(app: App, maxEventLoopDelay: number, languages: ErrorLanguages): Promise<void> {
   registerJsonParser(app);
   registerBodyNormalisation(app);
-  registerErrorHandler(app);
-  registerNotFound(app);
+  registerErrorHandler(app, languages);
+  registerNotFound(app, languages);
   await app.register(underPressure, {
     maxEventLoopDelay,
     retryAfter: 10,
-    pressureHandler: (_request, reply) => {
-      sendError(reply, 503, { detail: 'The service is overloaded; try again shortly.' }, { 'Retry-After': '10' });
+    pressureHandler: (request, reply) => {
+      sendError(request, reply, languages, 503, { detail: 'http.overloaded' }, { 'Retry-After': '10' });
     },
   });
 }

@@ -1,22 +1,22 @@
 // Turns Ajv's errors into the field-keyed 400 body of docs/api-conventions.md, with messages a client
 // may show to a person.
 import type { FastifySchemaValidationError } from 'fastify';
-import type { FieldErrors } from '../errors.ts';
+import { ApiMessage, type FieldErrors, isMessage, type Message, message } from '../errors.ts';
 
-const TYPE_NAMES: Record<string, string> = {
-  integer: 'A valid integer is required.',
-  number: 'A valid number is required.',
-  string: 'Not a valid string.',
-  boolean: 'Must be a valid boolean.',
-  array: 'Expected a list of items.',
-  object: 'Expected an object.',
+const TYPE_NAMES: Record<string, Message> = {
+  integer: 'validation.integer',
+  number: 'validation.number',
+  string: 'validation.string',
+  boolean: 'validation.boolean',
+  array: 'validation.list',
+  object: 'validation.object',
 };
 
-const PHONE_MESSAGE = "Phone number must be entered in the format: '999999999' or '+999999999'. Up to 15 digits allowed.";
+const PHONE_MESSAGE = 'validation.phone';
 
 /** An emergency link's PIN (docs/emergency-links.md); its schemas use this pattern, so the message can say what a PIN is. */
 export const PIN_PATTERN = '^[0-9]{4,8}$';
-const PIN_MESSAGE = 'A PIN is 4 to 8 digits.';
+const PIN_MESSAGE = 'validation.pin';
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -24,40 +24,41 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'dictionary' : typeof value;
 }
 
-function messageFor(error: FastifySchemaValidationError, value: unknown): string {
+function messageFor(error: FastifySchemaValidationError, value: unknown): Message {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return 'This field is required.';
+      return 'validation.required';
     case 'type': {
-      if (value === null) return 'This field may not be null.';
+      if (value === null) return 'validation.notNull';
       const types = String(params.type)
         .split(',')
         .filter((t) => t !== 'null');
-      return TYPE_NAMES[types[0]!] ?? `Expected ${types.join(' or ')}.`;
+      return TYPE_NAMES[types[0]!] ?? message('validation.expectedTypes', { types: types.join(' or ') });
     }
     case 'minLength':
-      return params.limit === 1 ? 'This field may not be blank.' : `Ensure this field has at least ${params.limit} characters.`;
+      return params.limit === 1 ? 'validation.blank' : message('validation.minLength', { limit: Number(params.limit) });
     case 'maxLength':
-      return `Ensure this field has no more than ${params.limit} characters.`;
+      return message('validation.maxLength', { limit: Number(params.limit) });
     case 'minimum':
-      return `Ensure this value is greater than or equal to ${params.limit}.`;
+      return message('validation.minimum', { limit: Number(params.limit) });
     case 'maximum':
-      return `Ensure this value is less than or equal to ${params.limit}.`;
+      return message('validation.maximum', { limit: Number(params.limit) });
     case 'minItems':
-      return `Ensure this list has at least ${params.limit} items.`;
+      return message('validation.minItems', { limit: Number(params.limit) });
     case 'maxItems':
-      return `Ensure this list has no more than ${params.limit} items.`;
+      return message('validation.maxItems', { limit: Number(params.limit) });
     case 'format':
-      return params.format === 'email' ? 'Enter a valid email address.' : `Enter a valid ${params.format}.`;
+      if (params.format === 'email') return 'validation.email';
+      return params.format === 'date-time' ? 'validation.dateTime' : message('validation.format', { format: String(params.format) });
     case 'pattern':
       if (params.pattern === PIN_PATTERN) return PIN_MESSAGE;
-      return String(params.pattern).includes('\\d{9,15}') ? PHONE_MESSAGE : 'Enter a valid value.';
+      return String(params.pattern).includes('\\d{9,15}') ? PHONE_MESSAGE : 'validation.pattern';
     case 'enum':
     case 'const':
-      return `"${typeof value === 'object' ? JSON.stringify(value) : String(value)}" is not a valid choice.`;
+      return message('validation.choice', { value: typeof value === 'object' ? JSON.stringify(value) : String(value) });
     default:
-      return error.message ? `Invalid value: ${error.message}.` : 'Invalid value.';
+      return error.message ? message('validation.invalidWithReason', { reason: error.message }) : 'validation.invalid';
   }
 }
 
@@ -103,14 +104,14 @@ function withinLevels(segments: string[]): string[] {
  * Sets errors[a][b]… = [message], making arrays for numeric segments (DRF's list errors); no
  * deeper than FIELD_ERROR_LEVELS.
  */
-export function placeFieldError(errors: FieldErrors, path: string[], message: string): void {
+export function placeFieldError(errors: FieldErrors, path: string[], message: Message): void {
   const segments = withinLevels(path);
   // biome-ignore lint/suspicious/noExplicitAny: walks a tree of objects and arrays that this loop itself builds
   let node: any = errors;
   for (let i = 0; i < segments.length - 1; i++) {
     const key = segments[i]!;
     const nextIsIndex = /^\d+$/.test(segments[i + 1]!);
-    if (node[key] === undefined || (Array.isArray(node[key]) && typeof node[key][0] === 'string')) {
+    if (node[key] === undefined || (Array.isArray(node[key]) && isMessage(node[key][0]))) {
       node[key] = nextIsIndex ? [] : {};
     }
     node = node[key];
@@ -129,9 +130,14 @@ export function placeFieldError(errors: FieldErrors, path: string[], message: st
   }
   // Errors already nested under this field (from one branch of a nullable object) say more
   // than another branch's "must be null": keep them.
-  if (node[last] !== undefined && !(Array.isArray(node[last]) && typeof node[last][0] === 'string')) return;
+  if (node[last] !== undefined && !(Array.isArray(node[last]) && isMessage(node[last][0]))) return;
   if (!Array.isArray(node[last])) node[last] = [];
-  if (!node[last].includes(message)) node[last].push(message);
+  if (!node[last].some((placed: Message) => sameMessage(placed, message))) node[last].push(message);
+}
+
+function sameMessage(a: Message, b: Message): boolean {
+  if (a instanceof ApiMessage && b instanceof ApiMessage) return a.key === b.key && JSON.stringify(a.values) === JSON.stringify(b.values);
+  return a === b;
 }
 
 export function formatValidationErrors(errors: FastifySchemaValidationError[], body: unknown): FieldErrors {
@@ -148,7 +154,7 @@ export function formatValidationErrors(errors: FastifySchemaValidationError[], b
     seen.add(key);
     const value = valueAt(body, segments);
     if (segments.length === 0) {
-      result.non_field_errors = [`Invalid data. Expected a dictionary, but got ${describe(value)}.`];
+      result.non_field_errors = [message('validation.notAnObject', { type: describe(value) })];
       continue;
     }
     placeFieldError(result, segments, messageFor(error, value));

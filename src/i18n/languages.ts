@@ -11,7 +11,8 @@ export function isLanguage(value: string): value is Language {
 /**
  * The best of `offered` for an Accept-Language header (RFC 9110 §12.5.4): the highest q wins,
  * the header's order breaks ties, a range matches a language by its primary subtag
- * (`de-AT` → `de`), `*` matches the first offered. None acceptable, or no header: `fallback`.
+ * (`de-AT` → `de`), `*` (any, as fetch sends by default) is `fallback` when offered. None
+ * acceptable, or no header: `fallback`.
  */
 export function negotiateLanguage(header: string | undefined, offered: readonly Language[], fallback: Language): Language {
   if (!header) return fallback;
@@ -22,7 +23,7 @@ export function negotiateLanguage(header: string | undefined, offered: readonly 
     const q = quality(params);
     if (q <= bestQ) continue;
     const primary = range.trim().toLowerCase().split('-')[0] ?? '';
-    const match = primary === '*' ? offered[0] : offered.find((language) => language === primary);
+    const match = primary === '*' ? (offered.includes(fallback) ? fallback : offered[0]) : offered.find((language) => language === primary);
     if (match) {
       best = match;
       bestQ = q;

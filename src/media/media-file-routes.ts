@@ -17,7 +17,7 @@ import { extensionOf, isStorageKey } from '../storage/storage-keys.ts';
 import { errors } from '../http/error-schemas.ts';
 
 function expired(): HttpError {
-  return new HttpError(410, { detail: 'This file link has expired. Fetch the media resource again for a new link.' });
+  return new HttpError(410, 'media.linkExpired');
 }
 
 export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
@@ -62,7 +62,7 @@ export function registerMediaFileRoutes(app: App, ctx: AppContext): void {
       // Validators are not sent, so a conditional range (If-Range) always gets the whole file.
       const range = request.headers['if-range'] === undefined ? parseByteRange(request.headers.range, media.size) : undefined;
       if (range === 'unsatisfiable') {
-        throw new HttpError(416, { detail: 'The requested range is outside the file.' }, { 'Content-Range': `bytes */${media.size}` });
+        throw new HttpError(416, 'media.rangeOutside', { 'Content-Range': `bytes */${media.size}` });
       }
       // HEAD asks the store whether the object is there; it never starts reading it (from S3
       // that would be a GET of the whole object, broken off).

@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
+import { type Message, message } from '../errors.ts';
 import { HttpError } from '../http/errors.ts';
 import type { IncomingFile } from '../storage/media-storage.ts';
 import { detectMediaType, SNIFF_BYTES } from './media-types.ts';
@@ -31,11 +32,10 @@ export function uploadLimits(maxBytes: number) {
 const FORM_OVERHEAD_BYTES = 256 * 1024;
 
 const MESSAGES = {
-  noFile: 'No file was submitted. Check the encoding type on the form.',
-  empty: 'The submitted file is empty.',
-  type: 'Upload a valid image, PDF, audio or video file. The file you uploaded was either not one of these types or a corrupted file.',
-  tooLarge: (maxBytes: number) => `The file is too large; the largest accepted upload is ${maxBytes} bytes.`,
-};
+  noFile: 'media.noFile',
+  empty: 'media.emptyFile',
+  type: 'media.wrongType',
+} as const satisfies Record<string, Message>;
 
 export interface ReceivedFile {
   storageKey: string;
@@ -48,13 +48,13 @@ export interface ReceivedFile {
 /** The text fields as sent (the caller trims and checks them), and the file or why there is none. */
 export type UploadForm =
   | { fields: Record<string, unknown>; file: ReceivedFile; fileError?: undefined }
-  | { fields: Record<string, unknown>; file?: undefined; fileError: string };
+  | { fields: Record<string, unknown>; file?: undefined; fileError: Message };
 
 /** The client broke the multipart stream (cut it short, malformed it). */
 class MalformedUpload extends Error {}
 
 function tooLarge(maxBytes: number): HttpError {
-  return new HttpError(413, { detail: MESSAGES.tooLarge(maxBytes) });
+  return new HttpError(413, message('media.tooLarge', { max: maxBytes }));
 }
 
 /**
@@ -65,9 +65,9 @@ function toHttpError(error: MalformedUpload): HttpError {
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   const close = { Connection: 'close' };
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return new HttpError(413, { detail: 'The upload has too many parts; send the fields name and file.' }, close);
+    return new HttpError(413, 'media.tooManyParts', close);
   }
-  return new HttpError(400, { detail: 'The multipart body is malformed or incomplete.' }, close);
+  return new HttpError(400, 'media.malformedMultipart', close);
 }
 
 /** Reads a part's stream to its end, keeping nothing. */
@@ -90,7 +90,7 @@ async function nextChunk(iterator: AsyncIterator<Buffer>): Promise<IteratorResul
 }
 
 /** Sniffs the type from the first bytes, then streams the whole file into storage. */
-async function receiveFile(ctx: AppContext, part: MultipartFile): Promise<{ file?: ReceivedFile; error?: string }> {
+async function receiveFile(ctx: AppContext, part: MultipartFile): Promise<{ file?: ReceivedFile; error?: Message }> {
   const chunks = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const head: Buffer[] = [];
   let headLength = 0;
@@ -143,7 +143,7 @@ async function receiveFile(ctx: AppContext, part: MultipartFile): Promise<{ file
 export async function readUploadForm(ctx: AppContext, request: FastifyRequest): Promise<UploadForm> {
   const maxBytes = ctx.config.mediaMaxBytes;
   if (!request.isMultipart()) {
-    throw new HttpError(415, { detail: 'Upload the file as multipart/form-data with the fields name and file.' });
+    throw new HttpError(415, 'media.notMultipart');
   }
   // A body declared larger than any acceptable upload is refused before it is read.
   if (Number(request.headers['content-length']) > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge(maxBytes);
@@ -151,7 +151,7 @@ export async function readUploadForm(ctx: AppContext, request: FastifyRequest): 
   const fields: Record<string, unknown> = {};
   let fileSeen = false;
   let file: ReceivedFile | undefined;
-  let fileError: string | undefined;
+  let fileError: Message | undefined;
   let oversize = false;
   const parts = request.parts();
   try {

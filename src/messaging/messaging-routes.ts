@@ -24,7 +24,7 @@ export function registerMessagingRoutes(app: App, ctx: AppContext): void {
       const caller = callerOf(request);
       const settings = ctx.config.messaging;
       const key = ctx.secrets.messagingKey;
-      if (!settings || !key) throw unavailable('Messaging is not configured on this server.');
+      if (!settings || !key) throw unavailable('messaging.notConfigured');
       const token = await issueIdentityToken(settings, key, {
         accountId: caller.accountId,
         nonce: request.body.nonce,

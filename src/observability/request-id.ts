@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { Message } from '../errors.ts';
+import { type ErrorLanguages, errorLanguage, writeMessage } from '../http/error-language.ts';
 import type { App } from '../http/types.ts';
 
 /** What an incoming id may be: short, and nothing a log line or a header could be hurt by. */
@@ -28,24 +30,31 @@ export function registerRequestIdHeader(app: App): void {
   });
 }
 
-const FRAMEWORK_ANSWERS: Record<string, { status: number; detail: string }> = {
-  FST_ERR_BAD_URL: { status: 400, detail: 'Malformed URL.' },
+const FRAMEWORK_ANSWERS: Record<string, { status: number; detail: Message }> = {
+  FST_ERR_BAD_URL: { status: 400, detail: 'http.malformedUrl' },
   // A path parameter longer than the router takes (ROUTER_OPTIONS, server-setup.ts) names nothing.
-  FST_ERR_MAX_PARAM_LENGTH: { status: 404, detail: 'Not found.' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 404, detail: 'errors.notFound' },
 };
 
 /**
  * Fastify's frameworkErrors: a path that cannot be decoded (`/app/profiles/%E0%A4%A/`) is
  * answered by the router, before any hook runs; without this its answer would carry neither
- * the id nor the API's {"detail"} body.
+ * the id nor the API's {"detail"} body (in the request's language, as every error's).
  */
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const answer = FRAMEWORK_ANSWERS[error.code] ?? { status: 500, detail: 'Internal server error.' };
+export function frameworkErrorAnswer(languages: ErrorLanguages) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    answerFrameworkError(error, request, reply, languages);
+  };
+}
+
+function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, languages: ErrorLanguages): void {
+  const answer = FRAMEWORK_ANSWERS[error.code] ?? { status: 500, detail: 'errors.internal' };
   if (answer.status === 500) request.log.error({ err: error }, 'request failed');
+  const detail = writeMessage(answer.detail, errorLanguage(request, reply, languages));
   void reply
     .code(answer.status)
     .header('x-request-id', request.id)
     .header('cache-control', 'no-store')
     .type('application/json; charset=utf-8')
-    .send({ detail: answer.detail });
+    .send({ detail });
 }

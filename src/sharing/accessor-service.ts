@@ -18,7 +18,7 @@ import type { Caller } from '../auth/token-auth.ts';
 import type { AppContext } from '../context.ts';
 import type { UniqueIndex } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { conflict, fieldError, forbidden, notFound } from '../errors.ts';
+import { conflict, fieldError, forbidden, message, notFound } from '../errors.ts';
 import {
   bindAccessor,
   countAccessors,
@@ -42,21 +42,21 @@ import { toAccessor, type Accessor, type AccessorChanges, type AccessorInput } f
 import { checkInvitationsPerAccount, queueAcceptedNotice, queueInvitation } from './invitation-mail.ts';
 import { recordActivity } from '../activity/activity-events.ts';
 
-export const OWN_ADDRESS = 'This is one of your own addresses: you already have access to your own data.';
-export const ALREADY_INVITED = 'This address has already been invited to this data.';
-export const EMAIL_FIXED = 'The address cannot be changed. Invite the new address and delete this accessor instead.';
-export const OWNER_CHANGES_ONLY = 'Only the owner of this data can change what an accessor may do.';
-export const OWN_DATA = 'This invitation is to your own data: only the person invited can accept it.';
-export const ALREADY_SHARED = 'You already have access to this data through another invitation you accepted. Decline this one instead.';
-export const EXPIRY_IN_PAST = 'The end date must be in the future.';
-const EXPIRY_TOO_FAR = 'The end date must be before the year 10000.';
+export const OWN_ADDRESS = 'sharing.ownAddress';
+export const ALREADY_INVITED = 'sharing.alreadyInvited';
+export const EMAIL_FIXED = 'sharing.emailFixed';
+export const OWNER_CHANGES_ONLY = 'sharing.ownerChangesOnly';
+export const OWN_DATA = 'sharing.ownData';
+export const ALREADY_SHARED = 'sharing.alreadyShared';
+export const EXPIRY_IN_PAST = 'sharing.expiryInPast';
+const EXPIRY_TOO_FAR = 'sharing.expiryTooFar';
 const LATEST_EXPIRY = Date.UTC(10_000, 0, 1);
 
 /** `expires_at` as written (a time, or null: until revoked): a past time is 400. */
 function expiryAt(value: string | null, now: number): number | null {
   if (value === null) return null;
   const at = Date.parse(value);
-  if (Number.isNaN(at)) throw fieldError('expires_at', 'Enter a valid date-time.');
+  if (Number.isNaN(at)) throw fieldError('expires_at', 'validation.dateTime');
   if (at <= now) throw fieldError('expires_at', EXPIRY_IN_PAST);
   if (at >= LATEST_EXPIRY) throw fieldError('expires_at', EXPIRY_TOO_FAR);
   return at;
@@ -76,7 +76,7 @@ async function checkedProfiles(
   const ids = [...new Set(profiles)].sort((a, b) => a - b);
   const notOwn = new Set(await foreignProfiles(trx, ownerAccountId, appUserId, ids.filter(isStorableId)));
   const foreign = ids.filter((id) => !isStorableId(id) || notOwn.has(id));
-  if (foreign.length > 0) throw fieldError('profiles', `Not profiles of this app user: ${foreign.join(', ')}.`);
+  if (foreign.length > 0) throw fieldError('profiles', message('sharing.notThisAppUsersProfiles', { ids: foreign.join(', ') }));
   return ids;
 }
 
@@ -146,7 +146,7 @@ export async function createAccessor(
     if (!appUser) throw notFound();
     if (await isOwnAddress(trx, ownerAccountId, input.email)) throw fieldError('email', OWN_ADDRESS);
     if (await isInvited(trx, appUserId, input.email)) throw fieldError('email', ALREADY_INVITED);
-    enforceQuota(await countAccessors(trx, appUserId), 1, ctx.config.quotas.accessorsPerUser, 'accessors per app user');
+    enforceQuota(await countAccessors(trx, appUserId), 1, ctx.config.quotas.accessorsPerUser, 'quotas.accessorsPerUser');
     await checkInvitationsPerAccount(ctx, trx, ownerAccountId);
     await claimKey(ctx, trx, terms.idempotencyKey);
     const profiles = await checkedProfiles(trx, ownerAccountId, appUserId, input.profiles ?? null);

@@ -35,7 +35,7 @@ export async function checkInvitationsPerAccount(ctx: AppContext, db: Kysely<Dat
   if (!enabled) return;
   const now = ctx.clock.now();
   const wait = waitFor(limit, await invitationTimes(db, { accountId }, now - limit.windowMs), now);
-  if (wait > 0) throw rateLimitedFor(wait, 'This account has sent too many invitations');
+  if (wait > 0) throw rateLimitedFor(wait, 'sharing.tooManyInvitations');
 }
 
 async function addressAllows(ctx: AppContext, db: Kysely<Database>, email: string): Promise<boolean> {

@@ -43,7 +43,7 @@ export interface S3StorageOptions {
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
 }
 
-export const MEDIA_STORE_UNAVAILABLE = 'The media store is unavailable; try again shortly.';
+export const MEDIA_STORE_UNAVAILABLE = 'media.storeUnavailable';
 const RETRY_AFTER_SECONDS = 5;
 
 const INCOMING = '.incoming/';

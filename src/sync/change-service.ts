@@ -40,8 +40,7 @@ export interface ChangesPage {
   has_more: boolean;
 }
 
-const STALE_CURSOR =
-  'This cursor is older than the changes kept, was taken with other access, or is not one this service gave: read everything again.';
+const STALE_CURSOR = 'sync.staleCursor';
 
 /**
  * How each type is hidden from an accessor without private access: never; with the profile it

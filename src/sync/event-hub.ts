@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Access } from '../app-data/kernel/access.ts';
 import type { AppContext } from '../context.ts';
 import { clientNetwork } from '../auth/client-network.ts';
-import { rateLimited } from '../errors.ts';
+import { message, rateLimited } from '../errors.ts';
 import { changesAfter } from './change-queries.ts';
 import { type Change, changesOf, PAGE_SIZE } from './change-service.ts';
 import { listenForCommits } from './commit-signals.ts';
@@ -179,10 +179,10 @@ export class EventHub {
   admit(callerAccountId: number, ip: string): void {
     const { eventStreamsPerAccount, eventStreamsPerIp } = this.#ctx.config;
     if ((this.#byCaller.get(callerAccountId)?.size ?? 0) >= eventStreamsPerAccount) {
-      throw rateLimited(30, `At most ${eventStreamsPerAccount} live streams may be open at once per account; close one first.`);
+      throw rateLimited(30, message('sync.tooManyStreamsPerAccount', { max: eventStreamsPerAccount }));
     }
     if ((this.#byNetwork.get(clientNetwork(ip))?.size ?? 0) >= eventStreamsPerIp) {
-      throw rateLimited(30, `At most ${eventStreamsPerIp} live streams may be open at once from one address; close one first.`);
+      throw rateLimited(30, message('sync.tooManyStreamsPerIp', { max: eventStreamsPerIp }));
     }
   }
 

@@ -5,6 +5,8 @@
 // addresses through (development and tests).
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { type Message, message } from '../errors.ts';
+import { writeMessage } from '../http/error-language.ts';
 
 const refused = new BlockList();
 for (const [net, prefix] of [
@@ -50,20 +52,28 @@ function isMapped(address: string): boolean {
   return new URL(`http://[${address}]/`).hostname.toLowerCase().startsWith('[::ffff:');
 }
 
-export class RefusedAddress extends Error {}
+/** A URL or address refused; `problem` the sentence for the API, the message its English for logs and deliveries. */
+export class RefusedAddress extends Error {
+  readonly problem: Message;
+
+  constructor(problem: Message) {
+    super(writeMessage(problem, 'en'));
+    this.problem = problem;
+  }
+}
 
 /** The URL's problem as a sentence, or null: syntax and scheme only (no resolution). */
-export function urlProblem(raw: string, allowPrivate: boolean): string | null {
+export function urlProblem(raw: string, allowPrivate: boolean): Message | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return 'Must be an absolute URL.';
+    return 'webhooks.urlNotAbsolute';
   }
-  if (url.username || url.password) return 'Must not carry a user name or password.';
+  if (url.username || url.password) return 'webhooks.urlWithCredentials';
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:' && allowPrivate) return null;
-  return 'Must be an https:// URL.';
+  return 'webhooks.urlNotHttps';
 }
 
 function hostOf(url: URL): string {
@@ -84,19 +94,19 @@ export async function resolveDeliveryAddress(raw: string, allowPrivate: boolean)
   if (addresses.length === 0) throw new Error(`${host} resolves to no address`);
   if (!allowPrivate) {
     const bad = addresses.find((a) => isPrivateAddress(a.address));
-    if (bad) throw new RefusedAddress(`${host} resolves to ${bad.address}, a private, loopback or link-local address`);
+    if (bad) throw new RefusedAddress(message('webhooks.privateAddress', { host, address: bad.address }));
   }
   const first = addresses[0]!;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
 }
 
 /** The problem with saving `raw` as an endpoint's URL, or null. A name that does not resolve now is accepted (it is checked at every delivery). */
-export async function endpointUrlProblem(raw: string, allowPrivate: boolean): Promise<string | null> {
+export async function endpointUrlProblem(raw: string, allowPrivate: boolean): Promise<Message | null> {
   try {
     await resolveDeliveryAddress(raw, allowPrivate);
     return null;
   } catch (error) {
-    if (error instanceof RefusedAddress) return error.message;
+    if (error instanceof RefusedAddress) return error.problem;
     return null;
   }
 }

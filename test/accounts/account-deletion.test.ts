@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { WRONG_PASSWORD } from '../../src/auth/password-check-throttle.ts';
+import { WRONG_PASSWORD as WRONG_PASSWORD_KEY } from '../../src/auth/password-check-throttle.ts';
 import { subscriberHash } from '../../src/mailchimp/mailchimp-client.ts';
 import { MailchimpStandIn } from '../mailchimp/mailchimp-stand-in.ts';
 import { freshCode, turnOnTotp } from './mfa-flows.ts';
@@ -21,6 +21,9 @@ import {
   type MailedServer,
   type RegisteredAccount,
 } from './account-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const WRONG_PASSWORD = english(WRONG_PASSWORD_KEY);
 
 const DELETED_SUBJECT = 'Your account has been deleted';
 

@@ -3,7 +3,7 @@
 // real database; the test clock moves time past a code's 10 minutes.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SIGN_IN_WITH_SECOND_FACTOR } from '../../src/admin/operator-gate.ts';
+import { SIGN_IN_WITH_SECOND_FACTOR as SIGN_IN_WITH_SECOND_FACTOR_KEY } from '../../src/admin/operator-gate.ts';
 import { hashPassword } from '../../src/auth/passwords.ts';
 import { addPasskey, makeOperator } from '../admin/admin-flows.ts';
 import { verifiedAccount } from '../helpers/factories.ts';
@@ -23,6 +23,9 @@ import {
   type MailedServer,
 } from './account-flows.ts';
 import { freshCode, turnOnTotp } from './mfa-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const SIGN_IN_WITH_SECOND_FACTOR = english(SIGN_IN_WITH_SECOND_FACTOR_KEY);
 
 const SIGN_IN_SUBJECT = 'Your sign-in code';
 const NEW_PASSWORD = 'amber-orchard-93-sextant';

@@ -6,11 +6,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { INVALID_CREDENTIALS } from '../../src/accounts/login/login-service.ts';
-import { INVALID_TOKEN } from '../../src/auth/token-auth.ts';
+import { INVALID_CREDENTIALS as INVALID_CREDENTIALS_KEY } from '../../src/accounts/login/login-service.ts';
+import { INVALID_TOKEN as INVALID_TOKEN_KEY } from '../../src/auth/token-auth.ts';
 import { onPostgres } from '../helpers/database.ts';
 import type { TestResponse } from '../helpers/server.ts';
 import { PASSWORD, registerVerified, startMailedServer, type MailedServer } from './account-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const INVALID_CREDENTIALS = english(INVALID_CREDENTIALS_KEY);
+const INVALID_TOKEN = english(INVALID_TOKEN_KEY);
 
 function describeAll(responses: TestResponse[]): string {
   return responses.map((response) => `${response.status} ${response.text}`).join('\n');

@@ -6,25 +6,31 @@
 // at the account's deletion through the outbox, and Apple's signed notifications. Every
 // refusal: wrong state, nonce, audience, issuer, signature; expired and replayed ID tokens;
 // login codes used twice or too late.
-import { ACCOUNT_DISABLED } from '../../src/accounts/sessions/sign-in-token.ts';
+import { ACCOUNT_DISABLED as ACCOUNT_DISABLED_KEY } from '../../src/accounts/sessions/sign-in-token.ts';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { LAST_WAY_IN, SIGN_IN_AGAIN } from '../../src/accounts/passkeys/passkey-service.ts';
-import { LAST_IDENTITY } from '../../src/accounts/identities/identity-service.ts';
-import { SIGN_IN_AGAIN as DELETION_SIGN_IN_AGAIN } from '../../src/accounts/deletion/account-deletion.ts';
+import { LAST_WAY_IN as LAST_WAY_IN_KEY, SIGN_IN_AGAIN as SIGN_IN_AGAIN_KEY } from '../../src/accounts/passkeys/passkey-service.ts';
+import { LAST_IDENTITY as LAST_IDENTITY_KEY } from '../../src/accounts/identities/identity-service.ts';
+import { SIGN_IN_AGAIN as DELETION_SIGN_IN_AGAIN_KEY } from '../../src/accounts/deletion/account-deletion.ts';
 import {
-  DEAD_FLOW,
-  DEAD_LOGIN_CODE,
-  LINK_FROM_SETTINGS,
-  LINKED_ELSEWHERE,
-  NO_VERIFIED_EMAIL,
-  PASSWORD_TO_LINK,
-  REPLAYED_ID_TOKEN,
-  SIGN_IN_AGAIN_TO_LINK,
+  DEAD_FLOW as DEAD_FLOW_KEY,
+  DEAD_LOGIN_CODE as DEAD_LOGIN_CODE_KEY,
+  LINK_FROM_SETTINGS as LINK_FROM_SETTINGS_KEY,
+  LINKED_ELSEWHERE as LINKED_ELSEWHERE_KEY,
+  NO_VERIFIED_EMAIL as NO_VERIFIED_EMAIL_KEY,
+  PASSWORD_TO_LINK as PASSWORD_TO_LINK_KEY,
+  REPLAYED_ID_TOKEN as REPLAYED_ID_TOKEN_KEY,
+  SIGN_IN_AGAIN_TO_LINK as SIGN_IN_AGAIN_TO_LINK_KEY,
 } from '../../src/accounts/identities/identity-sign-in.ts';
-import { WRONG_PASSWORD } from '../../src/auth/password-check-throttle.ts';
-import { BAD_ID_TOKEN, EXPIRED_ID_TOKEN, PROVIDER_REFUSED, STALE_EVENT, WRONG_NONCE } from '../../src/auth/oidc-relying-party.ts';
+import { WRONG_PASSWORD as WRONG_PASSWORD_KEY } from '../../src/auth/password-check-throttle.ts';
+import {
+  BAD_ID_TOKEN as BAD_ID_TOKEN_KEY,
+  EXPIRED_ID_TOKEN as EXPIRED_ID_TOKEN_KEY,
+  PROVIDER_REFUSED as PROVIDER_REFUSED_KEY,
+  STALE_EVENT as STALE_EVENT_KEY,
+  WRONG_NONCE as WRONG_NONCE_KEY,
+} from '../../src/auth/oidc-relying-party.ts';
 import { PUBLIC_URL } from '../helpers/server.ts';
 import { signInAtProvider, startTestProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
 import { CookieJar } from '../helpers/cookie-jar.ts';
@@ -36,6 +42,27 @@ import { mailsTo, PASSWORD, registerVerified, startMailedServer, waitForMail, ty
 const PASSKEY_ADDED = 'A passkey was added to your account';
 const IDENTITY_LINKED = 'A sign-in provider was linked to your account';
 import { freshCode, turnOnTotp } from './mfa-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const ACCOUNT_DISABLED = english(ACCOUNT_DISABLED_KEY);
+const LAST_WAY_IN = english(LAST_WAY_IN_KEY);
+const SIGN_IN_AGAIN = english(SIGN_IN_AGAIN_KEY);
+const LAST_IDENTITY = english(LAST_IDENTITY_KEY);
+const DELETION_SIGN_IN_AGAIN = english(DELETION_SIGN_IN_AGAIN_KEY);
+const DEAD_FLOW = english(DEAD_FLOW_KEY);
+const DEAD_LOGIN_CODE = english(DEAD_LOGIN_CODE_KEY);
+const LINK_FROM_SETTINGS = english(LINK_FROM_SETTINGS_KEY);
+const LINKED_ELSEWHERE = english(LINKED_ELSEWHERE_KEY);
+const NO_VERIFIED_EMAIL = english(NO_VERIFIED_EMAIL_KEY);
+const PASSWORD_TO_LINK = english(PASSWORD_TO_LINK_KEY);
+const REPLAYED_ID_TOKEN = english(REPLAYED_ID_TOKEN_KEY);
+const SIGN_IN_AGAIN_TO_LINK = english(SIGN_IN_AGAIN_TO_LINK_KEY);
+const WRONG_PASSWORD = english(WRONG_PASSWORD_KEY);
+const BAD_ID_TOKEN = english(BAD_ID_TOKEN_KEY);
+const EXPIRED_ID_TOKEN = english(EXPIRED_ID_TOKEN_KEY);
+const PROVIDER_REFUSED = english(PROVIDER_REFUSED_KEY);
+const STALE_EVENT = english(STALE_EVENT_KEY);
+const WRONG_NONCE = english(WRONG_NONCE_KEY);
 
 describe('sign in with another provider (/auth/oidc/, /account/identities/)', () => {
   let google: TestOidcProvider;

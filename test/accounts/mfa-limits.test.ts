@@ -5,9 +5,12 @@
 // MFA turned off. Through the real server, with a real SMTP sink.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DEAD_MFA_TOKEN, EXHAUSTED_MFA_TOKEN } from '../../src/accounts/login/login-service.ts';
-import { NOT_ON } from '../../src/accounts/mfa/mfa-service.ts';
-import { WRONG_CODE } from '../../src/accounts/mfa/mfa-check.ts';
+import {
+  DEAD_MFA_TOKEN as DEAD_MFA_TOKEN_KEY,
+  EXHAUSTED_MFA_TOKEN as EXHAUSTED_MFA_TOKEN_KEY,
+} from '../../src/accounts/login/login-service.ts';
+import { NOT_ON as NOT_ON_KEY } from '../../src/accounts/mfa/mfa-service.ts';
+import { WRONG_CODE as WRONG_CODE_KEY } from '../../src/accounts/mfa/mfa-check.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
 import {
   PASSWORD,
@@ -19,6 +22,12 @@ import {
   type RegisteredAccount,
 } from './account-flows.ts';
 import { freshCode, turnOnTotp } from './mfa-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const DEAD_MFA_TOKEN = english(DEAD_MFA_TOKEN_KEY);
+const EXHAUSTED_MFA_TOKEN = english(EXHAUSTED_MFA_TOKEN_KEY);
+const NOT_ON = english(NOT_ON_KEY);
+const WRONG_CODE = english(WRONG_CODE_KEY);
 
 const LOCKED_SUBJECT = 'Someone who knows your password failed two-step sign-in';
 const OFF_SUBJECT = 'Two-step sign-in is off';

@@ -4,10 +4,18 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { DEAD_MFA_TOKEN, EXHAUSTED_MFA_TOKEN } from '../../src/accounts/login/login-service.ts';
-import { ALREADY_ON, NOT_ON, NOTHING_PENDING, WRONG_CONFIRMATION_CODE } from '../../src/accounts/mfa/mfa-service.ts';
-import { WRONG_PASSWORD } from '../../src/auth/password-check-throttle.ts';
-import { MISSING_CODE, WRONG_CODE } from '../../src/accounts/mfa/mfa-check.ts';
+import {
+  DEAD_MFA_TOKEN as DEAD_MFA_TOKEN_KEY,
+  EXHAUSTED_MFA_TOKEN as EXHAUSTED_MFA_TOKEN_KEY,
+} from '../../src/accounts/login/login-service.ts';
+import {
+  ALREADY_ON as ALREADY_ON_KEY,
+  NOT_ON as NOT_ON_KEY,
+  NOTHING_PENDING as NOTHING_PENDING_KEY,
+  WRONG_CONFIRMATION_CODE as WRONG_CONFIRMATION_CODE_KEY,
+} from '../../src/accounts/mfa/mfa-service.ts';
+import { WRONG_PASSWORD as WRONG_PASSWORD_KEY } from '../../src/auth/password-check-throttle.ts';
+import { MISSING_CODE as MISSING_CODE_KEY, WRONG_CODE as WRONG_CODE_KEY } from '../../src/accounts/mfa/mfa-check.ts';
 import {
   PASSWORD,
   RESET_SUBJECT,
@@ -19,6 +27,17 @@ import {
 } from './account-flows.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
 import { freshCode, STEP_MS, totpCode, turnOnTotp } from './mfa-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const DEAD_MFA_TOKEN = english(DEAD_MFA_TOKEN_KEY);
+const EXHAUSTED_MFA_TOKEN = english(EXHAUSTED_MFA_TOKEN_KEY);
+const ALREADY_ON = english(ALREADY_ON_KEY);
+const NOT_ON = english(NOT_ON_KEY);
+const NOTHING_PENDING = english(NOTHING_PENDING_KEY);
+const WRONG_CONFIRMATION_CODE = english(WRONG_CONFIRMATION_CODE_KEY);
+const WRONG_PASSWORD = english(WRONG_PASSWORD_KEY);
+const MISSING_CODE = english(MISSING_CODE_KEY);
+const WRONG_CODE = english(WRONG_CODE_KEY);
 
 const ON_SUBJECT = 'Two-step sign-in is on';
 const OFF_SUBJECT = 'Two-step sign-in is off';

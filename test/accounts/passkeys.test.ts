@@ -5,15 +5,39 @@
 // Through the real server, with a software authenticator that signs with node:crypto.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { WRONG_PASSWORD } from '../../src/auth/password-check-throttle.ts';
-import { ALREADY_REGISTERED, DEAD_REGISTRATION, LAST_WAY_IN } from '../../src/accounts/passkeys/passkey-service.ts';
-import { CLONED_PASSKEY, DEAD_SIGN_IN, UNKNOWN_PASSKEY } from '../../src/accounts/passkeys/passkey-sign-in.ts';
-import { NO_USER_VERIFICATION, NOT_VERIFIED, UNREADABLE_ANSWER } from '../../src/accounts/passkeys/webauthn-ceremonies.ts';
+import { WRONG_PASSWORD as WRONG_PASSWORD_KEY } from '../../src/auth/password-check-throttle.ts';
+import {
+  ALREADY_REGISTERED as ALREADY_REGISTERED_KEY,
+  DEAD_REGISTRATION as DEAD_REGISTRATION_KEY,
+  LAST_WAY_IN as LAST_WAY_IN_KEY,
+} from '../../src/accounts/passkeys/passkey-service.ts';
+import {
+  CLONED_PASSKEY as CLONED_PASSKEY_KEY,
+  DEAD_SIGN_IN as DEAD_SIGN_IN_KEY,
+  UNKNOWN_PASSKEY as UNKNOWN_PASSKEY_KEY,
+} from '../../src/accounts/passkeys/passkey-sign-in.ts';
+import {
+  NO_USER_VERIFICATION as NO_USER_VERIFICATION_KEY,
+  NOT_VERIFIED as NOT_VERIFIED_KEY,
+  UNREADABLE_ANSWER as UNREADABLE_ANSWER_KEY,
+} from '../../src/accounts/passkeys/webauthn-ceremonies.ts';
 import { PASSWORD, registerVerified, startMailedServer, waitForMail, type MailedServer, type RegisteredAccount } from './account-flows.ts';
 import { turnOnTotp } from './mfa-flows.ts';
 import { PUBLIC_URL } from '../helpers/server.ts';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
 import { exportDocument } from '../helpers/zip.ts';
+import { english } from '../helpers/english.ts';
+
+const WRONG_PASSWORD = english(WRONG_PASSWORD_KEY);
+const ALREADY_REGISTERED = english(ALREADY_REGISTERED_KEY);
+const DEAD_REGISTRATION = english(DEAD_REGISTRATION_KEY);
+const LAST_WAY_IN = english(LAST_WAY_IN_KEY);
+const CLONED_PASSKEY = english(CLONED_PASSKEY_KEY);
+const DEAD_SIGN_IN = english(DEAD_SIGN_IN_KEY);
+const UNKNOWN_PASSKEY = english(UNKNOWN_PASSKEY_KEY);
+const NO_USER_VERIFICATION = english(NO_USER_VERIFICATION_KEY);
+const NOT_VERIFIED = english(NOT_VERIFIED_KEY);
+const UNREADABLE_ANSWER = english(UNREADABLE_ANSWER_KEY);
 
 const SITE = { origin: PUBLIC_URL, rpId: new URL(PUBLIC_URL).hostname };
 const ADDED_SUBJECT = 'A passkey was added to your account';

@@ -3,7 +3,7 @@
 // when the address is registered or added again, and by the sweep otherwise.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { EMAIL_IN_USE } from '../../src/accounts/emails/duplicate-email.ts';
+import { EMAIL_IN_USE as EMAIL_IN_USE_KEY } from '../../src/accounts/emails/duplicate-email.ts';
 import {
   PASSWORD,
   register,
@@ -13,6 +13,9 @@ import {
   verificationKey,
   type MailedServer,
 } from './account-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const EMAIL_IN_USE = english(EMAIL_IN_USE_KEY);
 
 const DAY = 24 * 3_600_000;
 

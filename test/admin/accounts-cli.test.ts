@@ -3,10 +3,13 @@
 import assert from 'node:assert/strict';
 import { hostname, userInfo } from 'node:os';
 import { after, before, describe, test } from 'node:test';
-import { ACCOUNT_DISABLED } from '../../src/accounts/sessions/sign-in-token.ts';
+import { ACCOUNT_DISABLED as ACCOUNT_DISABLED_KEY } from '../../src/accounts/sessions/sign-in-token.ts';
 import { PASSWORD, registerVerified, startMailedServer, uniqueEmail, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
 import { freshCode, turnOnTotp } from '../accounts/mfa-flows.ts';
 import { runAccountsCli as runCli, signInWithSecondStep } from './admin-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const ACCOUNT_DISABLED = english(ACCOUNT_DISABLED_KEY);
 
 describe('accounts CLI', () => {
   let mailed: MailedServer;

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AUDIT_RETENTION_MS } from '../../src/accounts/account-sweeper.ts';
-import { ACCOUNT_DISABLED } from '../../src/accounts/sessions/sign-in-token.ts';
-import { ALREADY_DELIVERED, NOT_ON_YOURSELF } from '../../src/admin/admin-service.ts';
-import { SECOND_FACTOR_NEEDED } from '../../src/admin/operator-gate.ts';
+import { ACCOUNT_DISABLED as ACCOUNT_DISABLED_KEY } from '../../src/accounts/sessions/sign-in-token.ts';
+import { ALREADY_DELIVERED as ALREADY_DELIVERED_KEY, NOT_ON_YOURSELF as NOT_ON_YOURSELF_KEY } from '../../src/admin/admin-service.ts';
+import { SECOND_FACTOR_NEEDED as SECOND_FACTOR_NEEDED_KEY } from '../../src/admin/operator-gate.ts';
 import {
   PASSWORD,
   mailsTo,
@@ -21,6 +21,12 @@ import { PUBLIC_URL } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
 import { ACCOUNT_FIELDS, makeOperator, registerOperator, type Operator } from './admin-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const ACCOUNT_DISABLED = english(ACCOUNT_DISABLED_KEY);
+const ALREADY_DELIVERED = english(ALREADY_DELIVERED_KEY);
+const NOT_ON_YOURSELF = english(NOT_ON_YOURSELF_KEY);
+const SECOND_FACTOR_NEEDED = english(SECOND_FACTOR_NEEDED_KEY);
 
 const PASSKEY_SITE = { origin: PUBLIC_URL, rpId: new URL(PUBLIC_URL).hostname };
 

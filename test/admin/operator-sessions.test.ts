@@ -5,9 +5,16 @@
 // server, SQLite or PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { SECOND_FACTOR_NEEDED, SIGN_IN_WITH_SECOND_FACTOR } from '../../src/admin/operator-gate.ts';
+import {
+  SECOND_FACTOR_NEEDED as SECOND_FACTOR_NEEDED_KEY,
+  SIGN_IN_WITH_SECOND_FACTOR as SIGN_IN_WITH_SECOND_FACTOR_KEY,
+} from '../../src/admin/operator-gate.ts';
 import { logIn, registerVerified, startMailedServer, uniqueEmail, type MailedServer } from '../accounts/account-flows.ts';
 import { addPasskey, makeOperator, registerOperator, signInWithPasskey, signInWithSecondStep } from './admin-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const SECOND_FACTOR_NEEDED = english(SECOND_FACTOR_NEEDED_KEY);
+const SIGN_IN_WITH_SECOND_FACTOR = english(SIGN_IN_WITH_SECOND_FACTOR_KEY);
 
 describe("operators' sessions: two factors at sign-in", () => {
   let mailed: MailedServer;

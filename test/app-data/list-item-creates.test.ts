@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createListItemTogether, type ListItemCreate } from '../../src/app-data/list-item-creates.ts';
 import { DomainError } from '../../src/errors.ts';
+import { writeErrorBody } from '../../src/http/error-language.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 import { createListItem, createOwner, createProfile, createTopic, type Owner } from './fixtures.ts';
@@ -77,6 +78,6 @@ describe('list item creates that arrive together (PostgreSQL)', { skip: !onPostg
     const settled = await Promise.allSettled(both);
     assert.deepEqual(settled.map(outcomeOf), ['created', 'invalid']);
     const refusal = (settled[1] as PromiseRejectedResult).reason as DomainError;
-    assert.match(JSON.stringify(refusal.body), /at most 2 items in a topic/);
+    assert.match(JSON.stringify(writeErrorBody(refusal.body, 'en')), /at most 2 items in a topic/);
   });
 });

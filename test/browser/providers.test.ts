@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { LAST_IDENTITY } from '../../src/accounts/identities/identity-service.ts';
+import { LAST_IDENTITY as LAST_IDENTITY_KEY } from '../../src/accounts/identities/identity-service.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { startTestProvider, type TestOidcProvider } from '../helpers/oidc-provider.ts';
 import { DESKTOP, newContext, PHONE } from './browser.ts';
@@ -17,6 +17,9 @@ import { atPath, Flow, visible } from './flow.ts';
 import type { BrowserService } from './harness.ts';
 import { alert, button, status } from './person-flow.ts';
 import { startServiceAndBrowser } from './service-and-browser.ts';
+import { english } from '../helpers/english.ts';
+
+const LAST_IDENTITY = english(LAST_IDENTITY_KEY);
 
 describe('sign in with another provider in the web client', () => {
   let service: BrowserService;

@@ -3,11 +3,14 @@
 // is not a positive integer with 404, not 400.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { UNCLEAN_TEXT } from '../../src/http/body-normalisation.ts';
+import { UNCLEAN_TEXT as UNCLEAN_TEXT_KEY } from '../../src/http/body-normalisation.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { listOperations, type OpenApiDocument, type Operation } from '../fuzz/openapi-walker.ts';
 import { ResponseChecker } from '../fuzz/response-checker.ts';
+import { english } from '../helpers/english.ts';
+
+const UNCLEAN_TEXT = english(UNCLEAN_TEXT_KEY);
 
 type Json = Record<string, any>;
 

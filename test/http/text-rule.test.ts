@@ -3,10 +3,13 @@
 // exhausting the stack (10,000 levels were a 500 on both).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { UNCLEAN_TEXT } from '../../src/http/body-normalisation.ts';
+import { UNCLEAN_TEXT as UNCLEAN_TEXT_KEY } from '../../src/http/body-normalisation.ts';
 import { createImageItem, createListItem, createOwner, createProfile, createTopic, pathOf, type Owner } from '../app-data/fixtures.ts';
 import { png, upload } from '../media/media-fixtures.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { english } from '../helpers/english.ts';
+
+const UNCLEAN_TEXT = english(UNCLEAN_TEXT_KEY);
 
 const UNCLEAN = ['nul\u0000byte', 'bell\u0007', 'escape\u001b[31m', 'delete\u007f', 'c1\u0085', 'lone \ud800 surrogate', 'lone \udc00 low'];
 

@@ -101,7 +101,9 @@ describe('negotiating a language', () => {
     assert.equal(negotiateLanguage('de;q=abc', offered, 'en'), 'en');
     assert.equal(negotiateLanguage('fr', ['en', 'de'], 'en'), 'en');
   });
-  test('* is the first offered', () => {
-    assert.equal(negotiateLanguage('it, *;q=0.1', ['de', 'en'], 'en'), 'de');
+  test('* is the fallback when it is offered, else the first offered', () => {
+    assert.equal(negotiateLanguage('it, *;q=0.1', ['de', 'en'], 'en'), 'en');
+    assert.equal(negotiateLanguage('*', ['de', 'fr'], 'en'), 'de');
+    assert.equal(negotiateLanguage('fr;q=0.5, *', ['de', 'fr', 'en'], 'en'), 'en');
   });
 });

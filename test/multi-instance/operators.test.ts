@@ -2,11 +2,14 @@
 // its token is refused by another from the next request, its sign-ins too.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ACCOUNT_DISABLED } from '../../src/accounts/sessions/sign-in-token.ts';
+import { ACCOUNT_DISABLED as ACCOUNT_DISABLED_KEY } from '../../src/accounts/sessions/sign-in-token.ts';
 import { PASSWORD, registerVerified, startMailedServer, uniqueEmail, type MailedServer } from '../accounts/account-flows.ts';
 import { registerOperator } from '../admin/admin-flows.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { english } from '../helpers/english.ts';
+
+const ACCOUNT_DISABLED = english(ACCOUNT_DISABLED_KEY);
 
 const skip = !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)';
 

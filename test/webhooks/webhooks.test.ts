@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { ENDPOINT_DISABLED, UNKNOWN_EVENT } from '../../src/admin/webhook-service.ts';
+import { ENDPOINT_DISABLED as ENDPOINT_DISABLED_KEY, UNKNOWN_EVENT as UNKNOWN_EVENT_KEY } from '../../src/admin/webhook-service.ts';
 import { formatMessage } from '../../src/i18n/format.ts';
 import { queueAccountEvent } from '../../src/webhooks/webhook-events.ts';
 import { BACKOFF_MS, DISABLE_AFTER_MS } from '../../src/webhooks/webhook-worker.ts';
@@ -22,6 +22,10 @@ import { mailText } from '../helpers/mail-text.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { makeOperator, registerOperator, type Operator } from '../admin/admin-flows.ts';
+import { english } from '../helpers/english.ts';
+
+const ENDPOINT_DISABLED = english(ENDPOINT_DISABLED_KEY);
+const UNKNOWN_EVENT = english(UNKNOWN_EVENT_KEY);
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 

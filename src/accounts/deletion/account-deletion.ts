@@ -30,9 +30,8 @@ import { queueRefreshTokenRevocations } from '../identities/refresh-token-revoca
 import { appUserHolding, BULK_THRESHOLD, removeInBatches } from '../../app-data/bulk-removal.ts';
 import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
-export const PASSWORD_NEEDED = 'Enter your password to delete your account.';
-export const SIGN_IN_AGAIN =
-  'Your account has no password, so deleting it needs a fresh sign-in: sign out, sign in again, and delete it within 5 minutes.';
+export const PASSWORD_NEEDED = 'deletion.passwordNeeded';
+export const SIGN_IN_AGAIN = 'deletion.signInAgain';
 /** How recent a sign-in stands in for the password of an account without one. */
 const FRESH_SIGN_IN_MS = 5 * 60_000;
 

@@ -4,7 +4,7 @@
 import type { Db, UniqueIndex } from '../../db/database.ts';
 import { fieldError, type DomainError } from '../../errors.ts';
 
-export const EMAIL_IN_USE = 'This e-mail address is already in use.';
+export const EMAIL_IN_USE = 'emails.inUse';
 
 export function emailInUse(): DomainError {
   return fieldError('email', EMAIL_IN_USE);

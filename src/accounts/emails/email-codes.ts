@@ -12,7 +12,7 @@ import { countEmailCodeTry, type EmailCodeRow, replaceEmailCode } from './email-
 export const EMAIL_CODE_TTL_MS = 10 * 60_000;
 export const EMAIL_CODE_MAX_TRIES = 5;
 
-export const WRONG_EMAIL_CODE = 'This code is wrong or no longer valid. Check the newest e-mail, or ask for a new code.';
+export const WRONG_EMAIL_CODE = 'emailCodes.wrong';
 
 /** Compared with when there is no code to try, so that an answer takes as long either way. */
 const NO_CODE_HASH = '0'.repeat(64);

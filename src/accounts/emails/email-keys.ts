@@ -48,10 +48,10 @@ export async function checkVerificationLimits(ctx: AppContext, db: Kysely<Databa
   const { enabled, verificationEmailsPerAccount: perAccount } = ctx.config.rateLimits;
   if (!enabled) return;
   const toAddress = await addressWait(ctx, db, email, 'verification');
-  if (toAddress > 0) throw rateLimitedFor(toAddress, 'A verification e-mail was sent to this address moments ago');
+  if (toAddress > 0) throw rateLimitedFor(toAddress, 'verification.sentMomentsAgo');
   const now = ctx.clock.now();
   const forAccount = waitFor(perAccount, await sendTimes(db, { accountId }, 'verification', now - perAccount.windowMs), now);
-  if (forAccount > 0) throw rateLimitedFor(forAccount, 'This account has sent too many verification e-mails');
+  if (forAccount > 0) throw rateLimitedFor(forAccount, 'verification.tooManySent');
 }
 
 /** Milliseconds until another sign-in code may go to the address; 0 = now. */

@@ -1,7 +1,7 @@
 // The caller's e-mail addresses (docs/accounts.md): add, make primary, delete, resend the key.
 // Each change runs under the account lock (see account-lock.ts).
 import type { AppContext } from '../../context.ts';
-import { conflict, fieldError, invalid, nonFieldError, notFound, type FieldErrors } from '../../errors.ts';
+import { conflict, fieldError, invalid, message, nonFieldError, notFound, type FieldErrors } from '../../errors.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
 import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { addressAddedMessage } from '../../mail/messages.ts';
@@ -36,7 +36,7 @@ function addressObject(address: { id: number; email: string }) {
 }
 
 export async function addAddress(ctx: AppContext, accountId: number, input: NewAddress): Promise<AddressRow> {
-  if (input.primary === true) throw fieldError('primary', 'A new address cannot be primary. Verify it first, then make it primary.');
+  if (input.primary === true) throw fieldError('primary', 'emails.newNotPrimary');
   await releaseExpiredHold(ctx.db.kysely, input.email, ctx.clock.now() - ctx.config.unverifiedAccountTtlMs);
   if (await emailTaken(ctx.db.kysely, input.email)) throw emailInUse();
   let address: AddressRow;
@@ -47,7 +47,7 @@ export async function addAddress(ctx: AppContext, accountId: number, input: NewA
       if (!account) throw notFound();
       const limit = ctx.config.quotas.emailsPerAccount;
       if ((await countAddresses(trx, accountId)) >= limit) {
-        throw nonFieldError(`An account can have at most ${limit} e-mail addresses. Delete one before adding another.`);
+        throw nonFieldError(message('emails.tooMany', { max: limit }));
       }
       await checkVerificationLimits(ctx, trx, accountId, input.email);
       const row = await insertAddress(trx, {
@@ -92,16 +92,16 @@ export async function updateAddress(ctx: AppContext, accountId: number, addressI
   const address = await getAddress(ctx, accountId, addressId);
   const errors: FieldErrors = {};
   if (changes.email !== undefined && changes.email.toLowerCase() !== address.email.toLowerCase()) {
-    errors.email = ['The address cannot be changed. Add the new address and delete this one instead.'];
+    errors.email = ['emails.addressFixed'];
   }
   if (changes.verified_action !== undefined && changes.verified_action !== address.verified_action) {
-    errors.verified_action = ['The verification action cannot be changed once the address is added.'];
+    errors.verified_action = ['emails.verifiedActionFixed'];
   }
   if (changes.primary === true && address.verified !== 1) {
-    errors.primary = ['Only a verified address can be made primary. Verify it first.'];
+    errors.primary = ['emails.primaryNeedsVerified'];
   }
   if (changes.primary === false && address.is_primary === 1) {
-    errors.primary = ['The primary address cannot be unset. Make another verified address primary instead.'];
+    errors.primary = ['emails.primaryCannotBeUnset'];
   }
   if (Object.keys(errors).length > 0) throw invalid(errors);
   if (changes.primary !== true || address.is_primary === 1) return address;
@@ -133,7 +133,7 @@ export async function deleteAddress(ctx: AppContext, accountId: number, addressI
     await lockAccount(ctx, trx, accountId);
     const address = await findAddress(trx, accountId, addressId);
     if (!address) throw notFound();
-    if (address.is_primary === 1) throw conflict('The primary e-mail address cannot be deleted. Make another address primary first.');
+    if (address.is_primary === 1) throw conflict('emails.primaryCannotBeDeleted');
     await deleteSecondaryAddress(trx, accountId, addressId);
     await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_deleted', { object: addressObject(address) });
   });
@@ -145,7 +145,7 @@ export async function resendVerification(ctx: AppContext, accountId: number, add
     await lockAccount(ctx, trx, accountId);
     const address = await findAddress(trx, accountId, addressId);
     if (!address) throw notFound();
-    if (address.verified === 1) throw nonFieldError('This e-mail address is already verified.');
+    if (address.verified === 1) throw nonFieldError('emails.alreadyVerified');
     await checkVerificationLimits(ctx, trx, accountId, address.email);
     await sendVerificationKey(ctx, trx, address);
   });

@@ -19,9 +19,9 @@ import { queueAccountEvent, queueFirstVerification } from '../../webhooks/webhoo
 import { findVerificationKey, useAllVerificationKeys, useVerificationKey } from './key-queries.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
-export const INVALID_VERIFICATION_KEY = 'This verification key is invalid or has already been used.';
-export const EXPIRED_VERIFICATION_KEY = 'This verification key has expired. Ask for a new verification e-mail.';
-const WRONG_PASSWORD = 'The password is incorrect.';
+export const INVALID_VERIFICATION_KEY = 'verification.invalidKey';
+export const EXPIRED_VERIFICATION_KEY = 'verification.expiredKey';
+const WRONG_PASSWORD = 'verification.wrongPassword';
 
 /** What the route was sent: `key`, or `email` with `email_code`, and the password. */
 export interface VerificationRequest {
@@ -34,13 +34,13 @@ export interface VerificationRequest {
 
 export function verifyEmailBy(ctx: AppContext, throttle: LoginThrottle, request: VerificationRequest): Promise<void> {
   const { key, email, emailCode, password, ip } = request;
-  if (key !== undefined && emailCode !== undefined) throw nonFieldError('Give either the key or the e-mailed code, not both.');
+  if (key !== undefined && emailCode !== undefined) throw nonFieldError('verification.keyOrCode');
   if (emailCode !== undefined) {
-    if (email === undefined) throw fieldError('email', 'Give the address the code was sent to.');
+    if (email === undefined) throw fieldError('email', 'verification.emailNeeded');
     return verifyEmailWithCode(ctx, throttle, { email, code: emailCode, password, ip });
   }
   // Without a code, the key is what is missing (as before codes, for the clients of then).
-  if (key === undefined) throw fieldError('key', 'This field is required.');
+  if (key === undefined) throw fieldError('key', 'validation.required');
   return verifyEmail(ctx, key, password);
 }
 

@@ -9,7 +9,7 @@ import type { Config, RateLimit } from '../../config.ts';
 import { rateLimitedFor } from '../../errors.ts';
 
 function tooMany(waitMs: number) {
-  return rateLimitedFor(waitMs, 'Too many exports of this account');
+  return rateLimitedFor(waitMs, 'export.tooMany');
 }
 
 export class ExportLimit {

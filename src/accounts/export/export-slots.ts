@@ -16,7 +16,7 @@ export class ExportSlots {
   /** A slot, or 503 when none is free; the returned function gives it back (once, however often called). */
   take(): () => void {
     if (this.#free <= 0) {
-      throw unavailable('Too many exports are running on this server; try again shortly.', RETRY_AFTER_SECONDS);
+      throw unavailable('export.tooManyRunning', RETRY_AFTER_SECONDS);
     }
     this.#free--;
     let held = true;

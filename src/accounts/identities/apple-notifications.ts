@@ -12,7 +12,7 @@ import { fieldError, notFound } from '../../errors.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { deleteIdentity, findIdentityBySubject, revokeIdentitySessions, setMailDisabled } from './identity-queries.ts';
 
-export const UNREADABLE_EVENT = 'This notification carries no event this service understands.';
+export const UNREADABLE_EVENT = 'identity.unreadableEvent';
 
 /** How old an event (its `iat`, and its `event_time` when it has one) may be and still be acted on. */
 export const EVENT_MAX_AGE_MS = 24 * 60 * 60_000;

@@ -2,7 +2,6 @@
 // by GET or Apple's form POST), the native flow (an app's ID token), Apple's notifications,
 // and a signed-in person's identities (/account/identities/…). POST /auth/login/code/, which
 // finishes the web flow, is the login room's.
-import { type Language, negotiateLanguage } from '../../i18n/languages.ts';
 import { Type } from 'typebox';
 import { perIpRateLimit } from '../../auth/ip-rate-limits.ts';
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
@@ -29,6 +28,7 @@ import {
   toIdentity,
 } from './identity-schemas.ts';
 import { identitiesOf, identityOf, unlinkIdentity } from './identity-service.ts';
+import { requestLanguage } from '../../http/error-language.ts';
 import { completeWebFlow, NOT_SIGNED_IN, signInWithIdToken, startLinking, startWebFlow } from './identity-sign-in.ts';
 import { bindSignInBrowser, signInBrowserOf } from './sign-in-browser.ts';
 import { nonFieldError } from '../../errors.ts';
@@ -36,10 +36,6 @@ import { LoginResponse } from '../login/login-schemas.ts';
 
 const tags = ['identities'];
 
-/** The language a new account made by this request gets: the best of LANGUAGES for its Accept-Language. */
-function requestLanguage(ctx: AppContext, request: { headers: { 'accept-language'?: string } }): Language {
-  return negotiateLanguage(request.headers['accept-language'], ctx.config.languages, ctx.config.defaultLanguage);
-}
 const Redirect = Type.Null({ description: 'Location: where the browser goes next' });
 
 export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
@@ -107,7 +103,7 @@ export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks
           request.params.name,
           new URLSearchParams(request.query as Record<string, string>),
           signInBrowserOf(request),
-          requestLanguage(ctx, request),
+          requestLanguage(request, ctx.config),
         ),
         302,
       ),
@@ -167,7 +163,7 @@ export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks
         request.params.name,
         request.body,
         { ip: request.ip, userAgent: request.headers['user-agent'] },
-        requestLanguage(ctx, request),
+        requestLanguage(request, ctx.config),
       ),
   );
 

@@ -9,8 +9,7 @@ import { deleteIdentity, findIdentity, type IdentityRow, listIdentities } from '
 import { queueRefreshTokenRevocations } from './refresh-token-revocation.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
-export const LAST_IDENTITY =
-  'This sign-in is the only way into your account: it has no password, no passkey and no other linked provider. Set a password or add a passkey first.';
+export const LAST_IDENTITY = 'identity.lastWayIn';
 
 export function identitiesOf(ctx: AppContext, accountId: number): Promise<IdentityRow[]> {
   return listIdentities(ctx.db.kysely, accountId);

@@ -18,7 +18,8 @@ import type { OidcProvider, ProviderClaims } from '../../auth/oidc-relying-party
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
 import { hashSecret, newSecret } from '../../auth/token-hash.ts';
 import type { AppContext } from '../../context.ts';
-import { DomainError, fieldError, nonFieldError } from '../../errors.ts';
+import { DomainError, fieldError, nonFieldError, isMessage, type Message } from '../../errors.ts';
+import { writeMessage } from '../../http/error-language.ts';
 import { queueEmail } from '../../mail/email-delivery.ts';
 import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { identityLinkedMessage } from '../../mail/messages.ts';
@@ -46,19 +47,16 @@ import { refreshTokenContext } from './refresh-token-revocation.ts';
 import { recordUsedToken } from './used-token-queries.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
-export const LINK_FROM_SETTINGS =
-  'An account here already uses this e-mail address. Sign in to that account another way, then link this provider from the account settings.';
-export const NO_VERIFIED_EMAIL =
-  'The provider did not give a verified e-mail address, which a new account needs. Register with an e-mail address instead.';
-export const LINKED_ELSEWHERE = 'This sign-in is already linked to another account here.';
-export const DEAD_FLOW = 'This sign-in has expired, was already used, or was started in another browser. Start again.';
-export const REPLAYED_ID_TOKEN = 'This ID token was already used. Sign in with the provider again.';
-export const DEAD_LOGIN_CODE = 'This login code has expired, was already used, or was made for another browser. Sign in again.';
-export const BAD_REDIRECT = 'Must be a path of this site, starting with "/".';
-export const NOT_SIGNED_IN = 'The account this sign-in was for is gone.';
-export const PASSWORD_TO_LINK = 'Enter your password to link a sign-in provider.';
-export const SIGN_IN_AGAIN_TO_LINK =
-  'Your account has no password, so linking a sign-in provider needs a fresh sign-in: sign out, sign in again, and link it within 5 minutes.';
+export const LINK_FROM_SETTINGS = 'identity.linkFromSettings';
+export const NO_VERIFIED_EMAIL = 'identity.noVerifiedEmail';
+export const LINKED_ELSEWHERE = 'identity.linkedElsewhere';
+export const DEAD_FLOW = 'identity.deadFlow';
+export const REPLAYED_ID_TOKEN = 'identity.replayedIdToken';
+export const DEAD_LOGIN_CODE = 'identity.deadLoginCode';
+export const BAD_REDIRECT = 'identity.badRedirect';
+export const NOT_SIGNED_IN = 'identity.accountGone';
+export const PASSWORD_TO_LINK = 'identity.passwordToLink';
+export const SIGN_IN_AGAIN_TO_LINK = 'identity.signInAgainToLink';
 
 /** How long a web flow waits for the provider's answer. */
 export const FLOW_TTL_MS = 10 * 60_000;
@@ -111,8 +109,9 @@ export async function startWebFlow(
 
 /**
  * The provider's answer (query or form fields) → where the browser goes: the web client with
- * a one-time code, or, for a link, back where it started; with `error` when it failed. An
- * answer naming no flow of ours is 400: there is nowhere of ours to send it.
+ * a one-time code, or, for a link, back where it started; with `error` when it failed, a
+ * sentence in the browser's language (`language`). An answer naming no flow of ours is 400:
+ * there is nowhere of ours to send it.
  */
 export async function completeWebFlow(
   ctx: AppContext,
@@ -128,10 +127,10 @@ export async function completeWebFlow(
   if (!flow || !browserHash) throw nonFieldError(DEAD_FLOW);
   const base = ctx.config.publicUrl;
   const linking = flow.account_id !== null;
-  const fail = (message: string) =>
+  const fail = (message: Message) =>
     linking
-      ? `${base}${flow.redirect}#${new URLSearchParams({ error: message })}`
-      : `${base}${WEB_SIGN_IN_PATH}#${new URLSearchParams({ error: message, next: flow.redirect })}`;
+      ? `${base}${flow.redirect}#${new URLSearchParams({ error: writeMessage(message, language) })}`
+      : `${base}${WEB_SIGN_IN_PATH}#${new URLSearchParams({ error: writeMessage(message, language), next: flow.redirect })}`;
   try {
     const names = appleNames(answer);
     const fields = new URLSearchParams(answer);
@@ -386,7 +385,7 @@ function appleNames(answer: URLSearchParams): { firstName: string; lastName: str
   }
 }
 
-function firstMessage(error: DomainError): string {
+function firstMessage(error: DomainError): Message {
   const first = Object.values(error.body)[0];
-  return Array.isArray(first) && typeof first[0] === 'string' ? first[0] : DEAD_FLOW;
+  return Array.isArray(first) && isMessage(first[0]) ? first[0] : DEAD_FLOW;
 }

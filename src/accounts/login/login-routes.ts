@@ -36,7 +36,7 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
     async (request) => {
       const { username, email, password } = request.body;
       const address = username || email;
-      if (!address) throw nonFieldError('Must include "username" (the e-mail address) and "password".');
+      if (!address) throw nonFieldError('login.usernameAndPassword');
       return logIn(ctx, throttle, { email: address, password, ip: request.ip, userAgent: request.headers['user-agent'] });
     },
   );

@@ -24,10 +24,10 @@ import { accountDisabled, issueSignInToken } from '../sessions/sign-in-token.ts'
 import { type LoginResult, MFA_TOKEN_MAX_FAILURES, type Origin, openSecondStep } from '../sessions/sign-in-answer.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
-export const INVALID_CREDENTIALS = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
-export const UNVERIFIED_ADDRESS = 'This e-mail address is not verified yet. Verify it first with the link we sent to it, then log in.';
-export const DEAD_MFA_TOKEN = 'This sign-in has expired or was already completed. Log in again with your password.';
-export const EXHAUSTED_MFA_TOKEN = 'Too many wrong codes for this sign-in. Log in again with your password.';
+export const INVALID_CREDENTIALS = 'login.invalidCredentials';
+export const UNVERIFIED_ADDRESS = 'login.unverifiedAddress';
+export const DEAD_MFA_TOKEN = 'login.deadMfaToken';
+export const EXHAUSTED_MFA_TOKEN = 'login.exhaustedMfaToken';
 
 export interface LoginInput extends Origin {
   email: string;

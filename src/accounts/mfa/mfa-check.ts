@@ -14,9 +14,8 @@ import { recoveryCodeUsedMessage } from '../../mail/messages.ts';
 import { countRecoveryCodesLeft, findTotp, spendRecoveryCode, spendTotpStep } from './mfa-queries.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
-export const MISSING_CODE = 'Two-step sign-in is on: enter the 6-digit code from your authenticator app, or a recovery code.';
-export const WRONG_CODE =
-  'This code is not right or was already used. Enter the current code from your authenticator app, or an unused recovery code.';
+export const MISSING_CODE = 'mfa.missingCode';
+export const WRONG_CODE = 'mfa.wrongCode';
 
 export interface FactorAccount {
   id: number;

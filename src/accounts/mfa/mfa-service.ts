@@ -28,10 +28,10 @@ import { openTotpSecret, requireSecondFactor, sealTotpSecret } from './mfa-check
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
-export const ALREADY_ON = 'Two-step sign-in is already on. Turn it off first to set it up again.';
-export const NOTHING_PENDING = 'No two-step sign-in set-up is waiting for confirmation: start one first.';
-export const NOT_ON = 'Two-step sign-in is not on.';
-export const WRONG_CONFIRMATION_CODE = 'This code is not right. Enter the 6-digit code your authenticator app shows now.';
+export const ALREADY_ON = 'mfa.alreadyOn';
+export const NOTHING_PENDING = 'mfa.nothingPending';
+export const NOT_ON = 'mfa.notOn';
+export const WRONG_CONFIRMATION_CODE = 'mfa.wrongConfirmationCode';
 
 export interface MfaStatus {
   totp_enabled: boolean;

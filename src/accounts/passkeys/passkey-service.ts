@@ -27,14 +27,12 @@ import { CEREMONY_TIMEOUT_MS, challengeIn, creationOptions, verifyCreation } fro
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
-export const PASSWORD_NEEDED = 'Enter your password to add a passkey.';
-export const SIGN_IN_AGAIN =
-  'Your account has no password, so adding a passkey needs a fresh sign-in: sign out, sign in again, and add it within 5 minutes.';
+export const PASSWORD_NEEDED = 'passkeys.passwordNeeded';
+export const SIGN_IN_AGAIN = 'passkeys.signInAgain';
 
-export const DEAD_REGISTRATION = 'This passkey set-up has expired or was already used. Start again: enter your password to get a new one.';
-export const ALREADY_REGISTERED = 'This passkey is already registered.';
-export const LAST_WAY_IN =
-  'This passkey is the only way into your account: it has no password, no other passkey and no linked sign-in provider. Add another way in first.';
+export const DEAD_REGISTRATION = 'passkeys.deadRegistration';
+export const ALREADY_REGISTERED = 'passkeys.alreadyRegistered';
+export const LAST_WAY_IN = 'passkeys.lastWayIn';
 
 const PASSKEY_INDEX = { name: 'passkeys_credential_id_key', columns: 'passkeys.credential_id' };
 

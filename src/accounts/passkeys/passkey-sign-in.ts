@@ -22,10 +22,9 @@ import {
   verifyAssertion,
 } from './webauthn-ceremonies.ts';
 
-export const DEAD_SIGN_IN = 'This passkey sign-in has expired or was already used. Start again.';
-export const UNKNOWN_PASSKEY = 'This passkey is not known here: it may have been removed from its account. Sign in another way.';
-export const CLONED_PASSKEY =
-  "This passkey's signature counter went backwards, so it may have been copied: it is refused. Sign in another way and remove it from your account.";
+export const DEAD_SIGN_IN = 'passkeys.deadSignIn';
+export const UNKNOWN_PASSKEY = 'passkeys.unknown';
+export const CLONED_PASSKEY = 'passkeys.cloned';
 
 export async function startPasskeySignIn(ctx: AppContext): Promise<unknown> {
   const options = await requestOptions(ctx.config.webauthn);

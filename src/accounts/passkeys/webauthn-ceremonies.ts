@@ -14,10 +14,9 @@ import {
 import type { Config } from '../../config.ts';
 import { fieldError } from '../../errors.ts';
 
-export const UNREADABLE_ANSWER = "The passkey's answer could not be read. Try again.";
-export const NOT_VERIFIED =
-  "The passkey's answer could not be verified for this site (wrong site, origin, or signature). Try again with a passkey made for this site.";
-export const NO_USER_VERIFICATION = 'The passkey did not verify you (PIN, fingerprint or face). Try again and confirm it is you.';
+export const UNREADABLE_ANSWER = 'passkeys.unreadableAnswer';
+export const NOT_VERIFIED = 'passkeys.notVerified';
+export const NO_USER_VERIFICATION = 'passkeys.noUserVerification';
 
 /** How long a ceremony's challenge may wait for its answer. */
 export const CEREMONY_TIMEOUT_MS = 5 * 60_000;

@@ -22,8 +22,8 @@ import { deleteAccountChallenges } from '../mfa/mfa-queries.ts';
 import { MISSING_CODE, requireSecondFactor, totpEnabled } from '../mfa/mfa-check.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
-export const INVALID_RESET_KEY = 'This password reset key is invalid or has already been used.';
-export const EXPIRED_RESET_KEY = 'This password reset key has expired. Ask for a new one.';
+export const INVALID_RESET_KEY = 'passwords.invalidResetKey';
+export const EXPIRED_RESET_KEY = 'passwords.expiredResetKey';
 
 /**
  * E-mails a reset key when `email` is a verified address of an account, unless one was sent
@@ -78,9 +78,9 @@ export async function changePassword(
   const { key, email, emailCode, oldPassword, newPassword, code } = change;
   const given = [key, emailCode, oldPassword].filter((value) => value !== undefined).length;
   if (given === 0) {
-    throw nonFieldError('Give the reset key from the e-mail (or the address and the code from it), or your old password.');
+    throw nonFieldError('passwords.proofNeeded');
   }
-  if (given > 1) throw nonFieldError('Give only one of the reset key, the code from the reset e-mail and the old password.');
+  if (given > 1) throw nonFieldError('passwords.oneProofOnly');
 
   let accountId: number;
   let reset: ResetProof | undefined;
@@ -92,7 +92,7 @@ export async function changePassword(
     accountId = found.account_id;
     reset = { keyId: found.id };
   } else if (emailCode !== undefined) {
-    if (email === undefined) throw fieldError('email', 'Give the address the reset e-mail was sent to.');
+    if (email === undefined) throw fieldError('email', 'passwords.emailNeeded');
     const owner = await findAddressByEmail(ctx.db.kysely, email);
     const attempt = await codeTries.begin(owner ? `account:${owner.account_id}` : `address:${email.toLowerCase()}`, change.ip);
     const found = await checkEmailCode(ctx, 'reset', email, emailCode);
@@ -103,7 +103,7 @@ export async function changePassword(
     accountId = found.account_id;
     reset = { codeId: found.id };
   } else {
-    if (!caller) throw unauthenticated('Authentication credentials were not provided.');
+    if (!caller) throw unauthenticated('auth.notAuthenticated');
     accountId = caller.accountId;
   }
   const account = await findAccount(ctx.db.kysely, accountId);
@@ -113,7 +113,7 @@ export async function changePassword(
   if (oldPassword !== undefined) {
     const attempt = await passwordChecks.begin(accountId);
     if (await verifyPassword(account.password_hash, oldPassword)) await attempt.succeeded();
-    else errors.old_password = ['Your old password was entered incorrectly. Please enter it again.'];
+    else errors.old_password = ['passwords.wrongOldPassword'];
   }
   const needsSecondFactor = reset !== undefined && (await totpEnabled(ctx.db.kysely, accountId));
   if (needsSecondFactor && !code) errors.code = [MISSING_CODE];
@@ -125,7 +125,7 @@ export async function changePassword(
   if (problems.length > 0) errors.new_password = problems;
   if (Object.keys(errors).length > 0) throw invalid(errors);
   const unchanged = oldPassword !== undefined ? newPassword === oldPassword : await verifyPassword(account.password_hash, newPassword);
-  if (unchanged) throw fieldError('new_password', 'The new password must be different from the old one.');
+  if (unchanged) throw fieldError('new_password', 'passwords.unchanged');
 
   // Wrong codes count against the account's password checks, as wrong passwords do.
   const factorAttempt = needsSecondFactor ? await passwordChecks.begin(accountId) : undefined;

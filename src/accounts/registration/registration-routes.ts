@@ -9,7 +9,7 @@ import { negotiateLanguage } from '../../i18n/languages.ts';
 import { registerBody } from './registration-schemas.ts';
 import { registerAccount } from './registration-service.ts';
 
-const ALREADY_LOGGED_IN = 'You are already logged in; log out before registering a new account.';
+const ALREADY_LOGGED_IN = 'registration.alreadyLoggedIn';
 
 export function registerRegistrationRoutes(app: App, ctx: AppContext): void {
   app.post(

@@ -5,7 +5,7 @@
 import type { PasswordCheckThrottle } from '../../auth/password-check-throttle.ts';
 import { sessionOpenedAt } from '../../auth/token-queries.ts';
 import type { AppContext } from '../../context.ts';
-import { fieldError, nonFieldError } from '../../errors.ts';
+import { fieldError, type Message, nonFieldError } from '../../errors.ts';
 import { hasPassword } from '../core/ways-in.ts';
 
 /** How recent a sign-in stands in for the password of an account without one. */
@@ -14,9 +14,9 @@ export const FRESH_SIGN_IN_MS = 5 * 60_000;
 /** What the refusals say, in the words of the change asked for. */
 export interface ConfirmationSentences {
   /** 400 under `password`: the account has one and none was sent. */
-  passwordNeeded: string;
+  passwordNeeded: Message;
   /** 400 (non-field): no password, and the session is older than 5 minutes. */
-  signInAgain: string;
+  signInAgain: Message;
 }
 
 /**

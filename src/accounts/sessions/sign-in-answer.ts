@@ -5,7 +5,7 @@
 import { hashSecret, newSecret } from '../../auth/token-hash.ts';
 import type { AppContext } from '../../context.ts';
 import type { SignInMethod } from '../../db/schema.ts';
-import { nonFieldError } from '../../errors.ts';
+import { nonFieldError, type Message } from '../../errors.ts';
 import { totpEnabled } from '../mfa/mfa-check.ts';
 import { insertChallenge, recordChallengeIdentity } from '../mfa/mfa-queries.ts';
 import { sessionOrigin } from './session-origin.ts';
@@ -17,7 +17,7 @@ export type LoginResult = { token: string } | { mfa_required: true; mfa_token: s
 export const MFA_TOKEN_TTL_MS = 5 * 60_000;
 export const MFA_TOKEN_MAX_FAILURES = 5;
 
-export const SIGN_IN_RACED = 'Invalid credentials: unable to log in with the provided e-mail address and password.';
+export const SIGN_IN_RACED = 'login.invalidCredentials';
 
 export interface Origin {
   ip: string;
@@ -49,7 +49,7 @@ export function openSession(
 export async function openSecondStep(
   ctx: AppContext,
   account: { account_id: number; password_hash: string },
-  racedMessage = SIGN_IN_RACED,
+  racedMessage: Message = SIGN_IN_RACED,
   identityId?: number,
   firstStep?: 'email_code',
 ): Promise<string> {

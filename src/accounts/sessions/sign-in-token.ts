@@ -10,8 +10,7 @@ import { nonFieldError, type DomainError } from '../../errors.ts';
 import { lockAccount } from '../core/account-lock.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
-export const ACCOUNT_DISABLED =
-  'This account is disabled, so it cannot sign in. Contact the people who run this service to have it enabled again.';
+export const ACCOUNT_DISABLED = 'login.accountDisabled';
 
 export function accountDisabled(): DomainError {
   return nonFieldError(ACCOUNT_DISABLED);

@@ -52,8 +52,8 @@ export interface Access {
 /** The 403 of a write, as the OpenAPI document describes it. */
 export const NOT_ALLOWED = 'An accessor without write access, or an owner-only action by an accessor (docs/sharing.md)';
 
-export const READ_ONLY = 'You have read-only access to this data; its owner can give you write access.';
-export const OWNER_ONLY = 'Only the owner of this data can do this.';
+export const READ_ONLY = 'access.readOnly';
+export const OWNER_ONLY = 'access.ownerOnly';
 
 /**
  * An accessor's read is in its owner's activity log, at most once an hour per accessor and app

@@ -24,7 +24,7 @@ import { isStream } from '../../spool/spool-file.ts';
 /** Checks made again when other writes keep landing in between, before giving up with 412. */
 const ATTEMPTS = 5;
 
-const STALE = 'The resource has changed since you read it (If-Match names another version); read it again.';
+const STALE = 'conditional.stale';
 
 async function currentVersion(db: Kysely<Database>, ownerAccountId: number): Promise<number | undefined> {
   const row = await db.selectFrom('app_users').select('data_version').where('account_id', '=', ownerAccountId).executeTakeFirst();

@@ -100,16 +100,14 @@ async function replay(
   let row = await findKey(ctx.db.kysely, accountId, key, since);
   if (!row) return undefined;
   if (row.fingerprint !== fingerprint) {
-    throw unprocessable('This Idempotency-Key was used for another request within the last 24 hours; use a new key for a new request.');
+    throw unprocessable('idempotency.keyReused');
   }
   for (let waited = 0; row && row.body === null && waited < ANSWER_WAIT_MS; waited += ANSWER_POLL_MS) {
     await sleep(ANSWER_POLL_MS);
     row = await findKey(ctx.db.kysely, accountId, key, since);
   }
   if (!row || row.status === null || row.body === null) {
-    throw conflict(
-      'A request with this Idempotency-Key was performed, but its answer is not known; read the collection to find what it made.',
-    );
+    throw conflict('idempotency.answerUnknown');
   }
   if (row.location !== null) reply.header('location', row.location);
   return reply.code(row.status).send(JSON.parse(row.body));
@@ -147,7 +145,7 @@ export async function createdOnce<T extends { url: string }>(
     return created(reply, await create(NO_TERMS));
   }
   if (typeof key !== 'string' || !VALID_KEY.test(key) || key.trim() === '') {
-    throw invalid({ non_field_errors: ['Idempotency-Key must be 1 to 255 printable characters.'] });
+    throw invalid({ non_field_errors: ['idempotency.badKey'] });
   }
   const accountId = callerOf(request).accountId;
   const claim: IdempotencyClaim = { accountId, key, fingerprint: options.readsBody ? '' : fingerprintOf(request) };

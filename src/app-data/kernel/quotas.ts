@@ -2,16 +2,17 @@
 // what one app user holds as a whole, so that no single account can make a read, an export or
 // a deletion expensive for everyone else). Over one, 400 non_field_errors.
 import type { Config } from '../../config.ts';
-import { nonFieldError } from '../../errors.ts';
+import { message, nonFieldError } from '../../errors.ts';
+import type { ApiMessageKey } from '../../i18n/catalogues.ts';
 
-/** Refuses adding `adding` more when `current` already counts towards `limit`. */
-export function enforceQuota(current: number, adding: number, limit: number, what: string): void {
+/** Refuses adding `adding` more when `current` already counts towards `limit`; `what`: the quota's sentence, with `{limit}`. */
+export function enforceQuota(current: number, adding: number, limit: number, what: ApiMessageKey): void {
   if (current + adding > limit) throw quotaRefusal(limit, what);
 }
 
 /** The 400 of a quota reached. */
-export function quotaRefusal(limit: number, what: string): Error {
-  return nonFieldError(`Limit reached: there can be at most ${limit} ${what}.`);
+export function quotaRefusal(limit: number, what: ApiMessageKey): Error {
+  return nonFieldError(message(what, { limit }));
 }
 
 /** What an app user holds as a whole (migration 0013; the write kernel's bump counts creates in it and returns it). */
@@ -26,16 +27,16 @@ export function enforceAccountBounds(quotas: Config['quotas'], usage: Usage): vo
   if (usage.item_count > quotas.itemsPerAccount) throw itemsBoundRefusal(quotas);
   if (usage.entry_count > quotas.entriesPerAccount) throw entriesBoundRefusal(quotas);
   if (usage.media_bytes > quotas.mediaBytesPerAccount) {
-    throw nonFieldError(`Limit reached: the media of an app user can take at most ${formatBytes(quotas.mediaBytesPerAccount)}.`);
+    throw nonFieldError(message('quotas.mediaBytesPerAccount', { size: formatBytes(quotas.mediaBytesPerAccount) }));
   }
 }
 
 export function itemsBoundRefusal(quotas: Config['quotas']): Error {
-  return quotaRefusal(quotas.itemsPerAccount, 'items per app user');
+  return quotaRefusal(quotas.itemsPerAccount, 'quotas.itemsPerAccount');
 }
 
 export function entriesBoundRefusal(quotas: Config['quotas']): Error {
-  return quotaRefusal(quotas.entriesPerAccount, 'list entries per app user');
+  return quotaRefusal(quotas.entriesPerAccount, 'quotas.entriesPerAccount');
 }
 
 function formatBytes(bytes: number): string {

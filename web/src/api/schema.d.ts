@@ -1653,6 +1653,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1711,7 +1713,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1721,6 +1726,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1781,6 +1788,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1790,7 +1799,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1800,6 +1812,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1809,6 +1823,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1818,6 +1834,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1827,6 +1845,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -1908,7 +1928,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1918,6 +1941,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1927,6 +1952,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2010,6 +2037,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2019,7 +2048,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2029,6 +2061,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2038,6 +2072,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2047,6 +2083,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2056,6 +2094,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2065,6 +2105,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,6 +2116,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2112,7 +2156,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,6 +2169,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,6 +2180,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2140,6 +2191,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2149,6 +2202,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2232,6 +2287,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2241,7 +2298,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2251,6 +2311,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2260,6 +2322,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2269,6 +2333,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2278,6 +2344,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2287,6 +2355,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2296,6 +2366,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2355,7 +2427,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2365,6 +2440,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2374,6 +2451,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2439,6 +2518,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2448,7 +2529,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2458,6 +2542,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2467,6 +2553,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2476,6 +2564,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2485,6 +2575,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2494,6 +2586,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2503,6 +2597,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2610,7 +2706,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2620,6 +2719,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,6 +2730,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2742,6 +2845,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,7 +2856,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2761,6 +2869,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2770,6 +2880,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2779,6 +2891,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2788,6 +2902,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2797,6 +2913,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2806,6 +2924,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2844,7 +2964,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2854,6 +2977,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2863,6 +2988,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2872,6 +2999,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2881,6 +3010,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2992,6 +3123,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3001,7 +3134,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3011,6 +3147,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,6 +3158,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,6 +3169,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3038,6 +3180,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3047,6 +3191,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3056,6 +3202,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3104,7 +3252,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3114,6 +3265,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3210,7 +3363,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3220,6 +3376,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3229,6 +3387,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3328,6 +3488,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3337,7 +3499,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3347,6 +3512,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3356,6 +3523,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3365,6 +3534,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3374,6 +3545,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3383,6 +3556,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3392,6 +3567,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3488,7 +3665,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3498,6 +3678,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3507,6 +3689,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3606,6 +3790,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3615,7 +3801,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3625,6 +3814,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3634,6 +3825,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3643,6 +3836,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3652,6 +3847,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3661,6 +3858,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,6 +3869,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3708,7 +3909,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3718,6 +3922,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3727,6 +3933,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3736,6 +3944,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3745,6 +3955,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3843,6 +4055,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3852,7 +4066,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3862,6 +4079,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3871,6 +4090,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3880,6 +4101,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3889,6 +4112,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3898,6 +4123,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3907,6 +4134,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3994,7 +4223,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4004,6 +4236,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4013,6 +4247,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4107,6 +4343,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4116,7 +4354,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4126,6 +4367,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4135,6 +4378,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4144,6 +4389,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4153,6 +4400,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4162,6 +4411,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4171,6 +4422,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4258,7 +4511,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4268,6 +4524,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4277,6 +4535,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4371,6 +4631,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,7 +4642,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4390,6 +4655,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4399,6 +4666,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4408,6 +4677,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4417,6 +4688,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4426,6 +4699,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4435,6 +4710,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4473,7 +4750,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4483,6 +4763,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4492,6 +4774,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4501,6 +4785,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4510,6 +4796,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4608,6 +4896,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4617,7 +4907,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4627,6 +4920,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4636,6 +4931,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4645,6 +4942,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4654,6 +4953,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4663,6 +4964,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4672,6 +4975,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4728,7 +5033,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4738,6 +5046,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4747,6 +5057,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4803,6 +5115,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4812,7 +5126,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4822,6 +5139,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4831,6 +5150,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4840,6 +5161,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4849,6 +5172,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4858,6 +5183,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4867,6 +5194,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4923,7 +5252,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4933,6 +5265,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4942,6 +5276,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4998,6 +5334,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5007,7 +5345,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5017,6 +5358,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5026,6 +5369,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5035,6 +5380,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5044,6 +5391,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5053,6 +5402,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5062,6 +5413,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5100,7 +5453,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5110,6 +5466,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5119,6 +5477,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5128,6 +5488,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5137,6 +5499,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5193,6 +5557,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5202,7 +5568,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5212,6 +5581,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5221,6 +5592,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5230,6 +5603,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5239,6 +5614,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5248,6 +5625,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5257,6 +5636,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5323,7 +5704,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5333,6 +5717,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5342,6 +5728,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5411,6 +5799,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5420,7 +5810,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5430,6 +5823,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5439,6 +5834,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5448,6 +5845,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5457,6 +5856,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5466,6 +5867,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5475,6 +5878,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5541,7 +5946,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5551,6 +5959,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5560,6 +5970,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5629,6 +6041,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5638,7 +6052,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5648,6 +6065,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5657,6 +6076,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5666,6 +6087,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5675,6 +6098,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5684,6 +6109,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5693,6 +6120,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5731,7 +6160,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5741,6 +6173,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5750,6 +6184,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5759,6 +6195,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5768,6 +6206,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5836,6 +6276,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5845,7 +6287,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5855,6 +6300,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5864,6 +6311,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5873,6 +6322,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5882,6 +6333,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5891,6 +6344,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5900,6 +6355,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5960,7 +6417,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5970,6 +6430,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5979,6 +6441,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6050,6 +6514,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6059,7 +6525,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6069,6 +6538,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6078,6 +6549,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6087,6 +6560,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6096,6 +6571,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6105,6 +6582,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6114,6 +6593,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6174,7 +6655,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6184,6 +6668,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6193,6 +6679,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6264,6 +6752,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6273,7 +6763,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6283,6 +6776,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6292,6 +6787,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6301,6 +6798,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6310,6 +6809,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6319,6 +6820,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6328,6 +6831,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6366,7 +6871,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6376,6 +6884,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6385,6 +6895,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6394,6 +6906,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,6 +6917,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6470,6 +6986,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6479,7 +6997,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6489,6 +7010,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6498,6 +7021,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6507,6 +7032,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6516,6 +7043,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6525,6 +7054,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6534,6 +7065,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6585,7 +7118,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6595,6 +7131,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6604,6 +7142,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6661,6 +7201,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6670,7 +7212,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6680,6 +7225,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6689,6 +7236,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6698,6 +7247,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6707,6 +7258,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6716,6 +7269,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6725,6 +7280,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6784,7 +7341,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6794,6 +7354,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6803,6 +7365,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6862,6 +7426,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6871,7 +7437,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6881,6 +7450,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6890,6 +7461,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6899,6 +7472,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6908,6 +7483,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6917,6 +7494,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6926,6 +7505,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6964,7 +7545,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6974,6 +7558,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6983,6 +7569,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6992,6 +7580,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7001,6 +7591,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7060,6 +7652,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7069,7 +7663,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7079,6 +7676,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7088,6 +7687,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7097,6 +7698,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7106,6 +7709,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7115,6 +7720,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7124,6 +7731,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7204,7 +7813,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7214,6 +7826,8 @@ export interface operations {
             /** @description The caller is an accessor of this app user: only its owner manages who has access */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7223,6 +7837,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7232,6 +7848,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7324,6 +7942,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7333,7 +7953,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7343,6 +7966,8 @@ export interface operations {
             /** @description The caller is an accessor of this app user: only its owner manages who has access */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7352,6 +7977,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7361,6 +7988,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7370,6 +7999,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7379,6 +8010,8 @@ export interface operations {
             /** @description The Idempotency-Key was used within 24 hours for another request */
             422: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7388,6 +8021,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7399,6 +8034,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7473,7 +8110,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7483,6 +8123,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7557,7 +8199,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7567,6 +8212,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7647,7 +8294,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7657,6 +8307,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7666,6 +8318,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7704,7 +8358,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7714,6 +8371,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7723,6 +8382,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7732,6 +8393,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7819,6 +8482,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7828,7 +8493,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7838,6 +8506,8 @@ export interface operations {
             /** @description The caller is the person invited: only the owner changes it */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7847,6 +8517,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7856,6 +8528,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7865,6 +8539,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7874,6 +8550,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7883,6 +8561,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7949,7 +8629,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7959,6 +8642,8 @@ export interface operations {
             /** @description The invitation is to the caller’s own data */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7968,6 +8653,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7977,6 +8664,8 @@ export interface operations {
             /** @description The caller already has access to this app user through another invitation it accepted */
             409: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7986,6 +8675,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8065,6 +8756,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8074,7 +8767,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8084,6 +8780,8 @@ export interface operations {
             /** @description The caller is an accessor of this app user: only its owner reads its activity */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8093,6 +8791,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8102,6 +8802,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8111,6 +8813,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8120,6 +8824,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8185,7 +8891,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8195,6 +8904,8 @@ export interface operations {
             /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8204,6 +8915,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8213,6 +8926,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8286,6 +9001,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8295,7 +9012,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8305,6 +9025,8 @@ export interface operations {
             /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8314,6 +9036,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8323,6 +9047,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8332,6 +9058,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8341,6 +9069,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8406,7 +9136,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8416,6 +9149,8 @@ export interface operations {
             /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8425,6 +9160,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8434,6 +9171,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8472,7 +9211,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8482,6 +9224,8 @@ export interface operations {
             /** @description An accessor without write access, or an owner-only action by an accessor (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8491,6 +9235,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8500,6 +9246,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8509,6 +9257,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8579,6 +9329,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8588,7 +9340,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8598,6 +9353,8 @@ export interface operations {
             /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8607,6 +9364,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8616,6 +9375,8 @@ export interface operations {
             /** @description If-Match named a tag that is not the current one: nothing was changed */
             412: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8625,6 +9386,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8634,6 +9397,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8643,6 +9408,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8699,7 +9466,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8709,6 +9479,8 @@ export interface operations {
             /** @description An accessor of the app user: emergency links are its owner’s only (docs/sharing.md) */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8718,6 +9490,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8727,6 +9501,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8798,6 +9574,8 @@ export interface operations {
             /** @description The link has a PIN: send it with POST {"pin"} */
             401: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     "WWW-Authenticate"?: "PIN";
                     [name: string]: unknown;
                 };
@@ -8808,6 +9586,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8817,6 +9597,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8828,6 +9610,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8911,6 +9695,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8920,6 +9706,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8929,6 +9717,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8938,6 +9728,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8947,6 +9739,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8958,6 +9752,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9031,6 +9827,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9040,7 +9838,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9050,6 +9851,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9059,6 +9862,8 @@ export interface operations {
             /** @description The cursor is past the retention, was taken with other access or for another app user, or is not recognised */
             410: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9068,6 +9873,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9121,7 +9928,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9131,6 +9941,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9140,6 +9952,8 @@ export interface operations {
             /** @description Last-Event-ID is past the retention, was taken with other access, or is not recognised */
             410: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9149,6 +9963,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9160,6 +9976,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9210,6 +10028,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9219,6 +10039,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9228,6 +10050,8 @@ export interface operations {
             /** @description The signed link has expired: fetch the media resource again for a new one */
             410: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9237,6 +10061,8 @@ export interface operations {
             /** @description The requested range is outside the file (with Content-Range) */
             416: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description bytes *\/<size> */
                     "Content-Range"?: string;
                     [name: string]: unknown;
@@ -9248,6 +10074,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9294,6 +10122,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9301,6 +10131,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9308,6 +10140,8 @@ export interface operations {
             /** @description The signed link has expired: fetch the media resource again for a new one */
             410: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9315,6 +10149,8 @@ export interface operations {
             /** @description The requested range is outside the file (with Content-Range) */
             416: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description bytes *\/<size> */
                     "Content-Range"?: string;
                     [name: string]: unknown;
@@ -9324,6 +10160,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9388,6 +10226,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9397,7 +10237,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9407,6 +10250,8 @@ export interface operations {
             /** @description Not allowed while authenticated */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9416,6 +10261,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9425,6 +10272,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9434,6 +10283,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9445,6 +10296,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9500,6 +10353,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9509,6 +10364,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9518,6 +10375,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9527,6 +10386,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9538,6 +10399,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9590,6 +10453,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9599,6 +10464,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9608,6 +10475,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9617,6 +10486,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9628,6 +10499,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9679,6 +10552,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9688,6 +10563,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9697,6 +10574,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9706,6 +10585,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9717,6 +10598,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9766,6 +10649,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9775,6 +10660,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9784,6 +10671,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9793,6 +10682,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9804,6 +10695,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9861,6 +10754,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9870,6 +10765,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9879,6 +10776,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9888,6 +10787,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9899,6 +10800,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9928,7 +10831,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9938,6 +10844,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9967,7 +10875,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9977,6 +10888,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10025,7 +10938,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10035,6 +10951,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10070,7 +10988,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10080,6 +11001,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10089,6 +11012,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10148,6 +11073,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10157,7 +11084,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10167,6 +11097,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10176,6 +11108,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10185,6 +11119,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10216,7 +11152,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10226,6 +11165,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10237,6 +11178,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10266,7 +11209,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10274,6 +11220,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10283,6 +11231,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10325,7 +11275,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10335,6 +11288,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10397,6 +11352,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10406,7 +11363,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10416,6 +11376,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10425,6 +11387,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10434,6 +11398,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10495,6 +11461,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10504,7 +11472,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10514,6 +11485,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10523,6 +11496,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10532,6 +11507,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10571,7 +11548,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10581,6 +11561,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10640,6 +11622,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10649,7 +11633,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10659,6 +11646,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10668,6 +11657,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10677,6 +11668,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10686,6 +11679,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10697,6 +11692,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10731,6 +11728,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10773,7 +11772,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10783,6 +11785,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10792,6 +11796,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10851,6 +11857,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10860,7 +11868,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10870,6 +11881,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10879,6 +11892,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10888,6 +11903,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10897,6 +11914,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10929,7 +11948,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10939,6 +11961,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10948,6 +11972,8 @@ export interface operations {
             /** @description The primary address cannot be deleted */
             409: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10957,6 +11983,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11015,6 +12043,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11024,7 +12054,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11034,6 +12067,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11043,6 +12078,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11052,6 +12089,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11061,6 +12100,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11108,6 +12149,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11117,6 +12160,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11126,6 +12171,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11135,6 +12182,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11144,6 +12193,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11155,6 +12206,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11187,7 +12240,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11197,6 +12253,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11206,6 +12264,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11217,6 +12277,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11263,6 +12325,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11272,6 +12336,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11281,6 +12347,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11290,6 +12358,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11301,6 +12371,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11352,6 +12424,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11361,7 +12435,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11371,6 +12448,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11380,6 +12459,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11389,6 +12470,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11398,6 +12481,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11409,6 +12494,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11455,6 +12542,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11464,7 +12553,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11474,6 +12566,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11483,6 +12577,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11492,6 +12588,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11503,6 +12601,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11538,7 +12638,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11548,6 +12651,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11557,6 +12662,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11608,6 +12715,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11617,7 +12726,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11627,6 +12739,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11636,6 +12750,8 @@ export interface operations {
             /** @description MFA is already on */
             409: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11645,6 +12761,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11654,6 +12772,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11663,6 +12783,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11674,6 +12796,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11724,6 +12848,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11733,7 +12859,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11743,6 +12872,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11752,6 +12883,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11761,6 +12894,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11770,6 +12905,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11781,6 +12918,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11830,6 +12969,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11839,7 +12980,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11849,6 +12993,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11858,6 +13004,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11867,6 +13015,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11876,6 +13026,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11887,6 +13039,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11942,6 +13096,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11951,7 +13107,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11961,6 +13120,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11970,6 +13131,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11979,6 +13142,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11988,6 +13153,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11999,6 +13166,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12076,6 +13245,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12085,7 +13256,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12095,6 +13269,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12104,6 +13280,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12113,6 +13291,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12122,6 +13302,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12133,6 +13315,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12174,7 +13358,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12184,6 +13371,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12268,6 +13457,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12277,7 +13468,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12287,6 +13481,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12296,6 +13492,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12305,6 +13503,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12314,6 +13514,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12358,7 +13560,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12368,6 +13573,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12377,6 +13584,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12433,6 +13642,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12442,7 +13653,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12452,6 +13666,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12461,6 +13677,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12470,6 +13688,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12479,6 +13699,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12511,7 +13733,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12521,6 +13746,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12530,6 +13757,8 @@ export interface operations {
             /** @description It is the last way into the account: no password, no other passkey, no identity */
             409: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12539,6 +13768,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12595,6 +13826,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12604,7 +13837,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12614,6 +13850,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12623,6 +13861,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12632,6 +13872,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12641,6 +13883,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12686,6 +13930,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12697,6 +13943,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12773,6 +14021,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12782,6 +14032,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12791,6 +14043,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12800,6 +14054,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12811,6 +14067,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12847,6 +14105,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12885,6 +14145,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12894,6 +14156,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12903,6 +14167,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12914,6 +14180,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12954,6 +14222,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12963,6 +14233,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12972,6 +14244,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13018,6 +14292,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13027,6 +14303,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13036,6 +14314,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13045,6 +14325,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13054,6 +14336,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13113,6 +14397,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13122,6 +14408,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13131,6 +14419,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13140,6 +14430,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13149,6 +14441,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13160,6 +14454,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13203,6 +14499,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13212,6 +14510,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13221,6 +14521,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13230,6 +14532,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13239,6 +14543,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13281,7 +14587,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13291,6 +14600,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13339,7 +14650,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13349,6 +14663,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13358,6 +14674,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13439,6 +14757,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13448,7 +14768,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13458,6 +14781,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13467,6 +14792,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13476,6 +14803,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13485,6 +14814,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13496,6 +14827,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13531,7 +14864,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13541,6 +14877,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13550,6 +14888,8 @@ export interface operations {
             /** @description It is the last way into the account: no password, no other identity, no passkey */
             409: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13559,6 +14899,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13605,6 +14947,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13614,7 +14958,10 @@ export interface operations {
             /** @description Missing, malformed, expired or revoked token */
             401: {
                 headers: {
-                    "WWW-Authenticate"?: "Token";
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
+                    /** @description Token; a token that expired unused: Token error="token_expired" */
+                    "WWW-Authenticate"?: "Token" | "Token error=\"token_expired\"";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13624,6 +14971,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13633,6 +14982,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13642,6 +14993,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13692,6 +15045,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13701,6 +15056,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13710,6 +15067,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13719,6 +15078,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13777,6 +15138,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13786,6 +15149,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13795,6 +15160,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13843,6 +15210,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13852,6 +15221,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13861,6 +15232,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13870,6 +15243,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13879,6 +15254,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13888,6 +15265,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13959,6 +15338,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13968,6 +15349,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13977,6 +15360,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13986,6 +15371,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13995,6 +15382,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14004,6 +15393,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14075,6 +15466,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14084,6 +15477,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14093,6 +15488,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14102,6 +15499,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14111,6 +15510,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14120,6 +15521,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14191,6 +15594,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14200,6 +15605,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14209,6 +15616,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14218,6 +15627,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14227,6 +15638,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14236,6 +15649,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14284,6 +15699,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14293,6 +15710,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14302,6 +15721,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14311,6 +15732,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14320,6 +15743,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14329,6 +15754,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14377,6 +15804,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14386,6 +15815,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14395,6 +15826,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14404,6 +15837,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14413,6 +15848,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14422,6 +15859,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14473,6 +15912,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14482,6 +15923,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14491,6 +15934,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14539,6 +15984,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14548,6 +15995,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14557,6 +16006,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14566,6 +16017,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14575,6 +16028,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14584,6 +16039,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14635,6 +16092,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14644,6 +16103,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14653,6 +16114,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14662,6 +16125,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14708,6 +16173,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14717,6 +16184,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14726,6 +16195,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14793,6 +16264,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14802,6 +16275,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14811,6 +16286,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14820,6 +16297,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14829,6 +16308,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14838,6 +16319,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14887,6 +16370,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14896,6 +16381,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14905,6 +16392,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -14937,6 +16426,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14946,6 +16437,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14955,6 +16448,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15024,6 +16519,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15033,6 +16530,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15042,6 +16541,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15051,6 +16552,8 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15060,6 +16563,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15069,6 +16574,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15120,6 +16627,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15129,6 +16638,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15138,6 +16649,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15177,6 +16690,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15186,6 +16701,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15195,6 +16712,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15204,6 +16723,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15255,6 +16776,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15264,6 +16787,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15273,6 +16798,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15282,6 +16809,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -15316,6 +16845,8 @@ export interface operations {
             /** @description Invalid input: FieldErrors; a body that is not JSON or nested too deeply, or a Content-Length that does not match the body: ErrorDetail */
             400: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15325,6 +16856,8 @@ export interface operations {
             /** @description The caller is an operator whose session was not opened with two factors (the password and a TOTP or recovery code, or a passkey), or whose account has no second factor: sign in again with one */
             403: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15334,6 +16867,8 @@ export interface operations {
             /** @description Not found: missing, or not the caller’s */
             404: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15343,6 +16878,8 @@ export interface operations {
             /** @description The database or media store is unavailable, the database busy with conflicting changes, or the service overloaded */
             503: {
                 headers: {
+                    /** @description The language of the body's sentences: the best of Accept-Language among LANGUAGES, else DEFAULT_LANGUAGE */
+                    "Content-Language"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
