@@ -1,6 +1,6 @@
 // A profile's detail on a rendering-cache miss, assembled from its topics' parts (rendering-cache.ts):
 // one statement reads the profile, all its topics with their stamps (rendered_version,
-// migration 0034), and the items and entries of only the topics stamped after the detail's last
+// migration 0034), and the items and entries of only the topics stamped at or after the detail's last
 // rendering (`since`); those topics' items are serialised and kept as parts, the others' taken
 // from the cache. A read after a one-entry write thus reads, maps and serialises one topic's
 // items, not the profile's. A part kept is exact: a topic's stamp moves with every change to
@@ -64,7 +64,8 @@ export async function renderProfileDetail(
   for (const [i, topic] of topics.entries()) {
     const key = partKey(topic.id, access.accessorId);
     let part: Buffer | undefined;
-    if (topic.rendered_version > since) {
+    // At `since` too: profile-tree-query.ts says why.
+    if (topic.rendered_version >= since) {
       part = Buffer.from(serialise(reply, byTopic.get(topic.id) ?? [], ITEMS_SCHEMA));
       cache.setPart(key, topic.rendered_version, expiry, part);
     } else {

@@ -8,8 +8,10 @@
 // read.
 //
 // `since` narrows the items and entries to the topics whose rendered_version (migration 0034) is
-// above it: a read after a write, with the other topics' renderings kept (profile-rendering.ts),
-// reads only what changed. -1 reads every topic's.
+// at or above it: a read after a write, with the other topics' renderings kept
+// (profile-rendering.ts), reads only what changed. At, not only above: a change made by hand
+// before its data version was moved is stamped with the version the last rendering was made
+// at. -1 reads every topic's.
 import DataLoader from 'dataloader';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
@@ -59,7 +61,7 @@ function treeArrays(db: Db, accountId: Id, profileId: Id, since: Id, inline: { i
   // The arrays are only built for an app user whose views fit inline; a one-time filter.
   const fits = sql<boolean>`"app_users"."item_count" <= ${inline.items} and "app_users"."entry_count" <= ${inline.entries}`;
   const scope = { profileId };
-  const changed = sql<boolean>`"topics"."rendered_version" > ${since}`;
+  const changed = sql<boolean>`"topics"."rendered_version" >= ${since}`;
   return [
     jsonTuplesFrom(db.dialect, topicsQuery(db.kysely, accountId, scope).select('topics.rendered_version').where(fits), TOPIC_COLUMNS).as(
       'topics',
@@ -138,7 +140,7 @@ function batchedReads(db: Db): DataLoader<string, TreeRow | undefined> {
 
 /**
  * The profile's row with its tree's arrays (the items and entries of the topics whose
- * rendered_version is above `since`; -1: all), or undefined when the account holds no such profile.
+ * rendered_version is at or above `since`; -1: all), or undefined when the account holds no such profile.
  */
 export async function readProfileTree(db: Db, accountId: number, profileId: number, since = -1): Promise<TreeRow | undefined> {
   if (db.dialect === 'postgres') return batchedReads(db).load(`${accountId}:${profileId}:${since}`);
