@@ -4,7 +4,6 @@ import type { Language } from '../i18n/languages.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { EmergencyLinkRow, LinkViewRow } from './emergency-link-schemas.ts';
-import { isStorableId } from '../http/ids.ts';
 
 type Db = Kysely<Database>;
 
@@ -114,28 +113,6 @@ export async function findEmergencyLink(db: Db, accountId: number, id: number): 
 export async function linkChoices(db: Db, link: PublicLinkRow): Promise<LinkChoices> {
   const choices = await choicesOf(db, [link]);
   return choices.get(link.id)!;
-}
-
-/** The ids among `ids` that are not emergency items (`table`) of the app user. */
-export async function foreignIds(
-  db: Db,
-  table: 'emergency_items' | 'emergency_contacts',
-  accountId: number,
-  appUserId: number,
-  ids: readonly number[],
-): Promise<number[]> {
-  // An id no row can have is foreign without asking (PostgreSQL would refuse it as out of range).
-  const possible = ids.filter(isStorableId);
-  if (possible.length === 0) return [...ids];
-  const found = await db
-    .selectFrom(table)
-    .select('id')
-    .where('id', 'in', possible)
-    .where('account_id', '=', accountId)
-    .where('app_user_id', '=', appUserId)
-    .execute();
-  const mine = new Set(found.map((row) => row.id));
-  return ids.filter((id) => !mine.has(id));
 }
 
 /** Sets what the link shows: null for every one, or these ids (already checked to be the app user's). */

@@ -17,7 +17,6 @@ import {
   findEmergencyLink,
   insertEmergencyLink,
   listEmergencyLinks,
-  foreignIds,
   listLinkViews,
   setLinkChoices,
   updateEmergencyLink,
@@ -37,6 +36,7 @@ import {
 import { linkTokenHash, newLinkToken } from './link-token.ts';
 import { forgetWrongPins } from './pin-lockout.ts';
 import { recordActivity } from '../activity/activity-events.ts';
+import { foreignIds } from '../app-data/kernel/foreign-ids.ts';
 
 /** A link's life in its app user's activity log (docs/activity.md): the owner's own act on it. */
 function linkEvent(

@@ -254,25 +254,6 @@ export async function setAccessorProfiles(
   await updatePermissions(trx, ownerAccountId, id, { profiles_chosen: profiles === null ? 0 : 1 });
 }
 
-/** Which of `ids` are not profiles of the app user (in the order given). */
-export async function foreignProfiles(
-  db: Kysely<Database>,
-  ownerAccountId: number,
-  appUserId: number,
-  ids: readonly number[],
-): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const found = await db
-    .selectFrom('profiles')
-    .select('id')
-    .where('id', 'in', ids)
-    .where('app_user_id', '=', appUserId)
-    .where('account_id', '=', ownerAccountId)
-    .execute();
-  const own = new Set(found.map((row) => row.id));
-  return ids.filter((id) => !own.has(id));
-}
-
 /** Binds a pending accessor to the account; false when it is no longer pending. */
 export async function bindAccessor(trx: Kysely<Database>, id: number, accountId: number, now: number): Promise<boolean> {
   const result = await trx

@@ -24,7 +24,6 @@ import {
   countAccessors,
   deleteAccessor,
   findAccessor,
-  foreignProfiles,
   hasAccepted,
   insertAccessor,
   isInvited,
@@ -37,7 +36,7 @@ import {
   setAccessorProfiles,
   updatePermissions,
 } from './accessor-queries.ts';
-import { isStorableId } from '../http/ids.ts';
+import { foreignIds } from '../app-data/kernel/foreign-ids.ts';
 import { toAccessor, type Accessor, type AccessorChanges, type AccessorInput } from './accessor-schemas.ts';
 import { checkInvitationsPerAccount, queueAcceptedNotice, queueInvitation } from './invitation-mail.ts';
 import { recordActivity } from '../activity/activity-events.ts';
@@ -74,8 +73,7 @@ async function checkedProfiles(
 ): Promise<number[] | null> {
   if (profiles === null) return null;
   const ids = [...new Set(profiles)].sort((a, b) => a - b);
-  const notOwn = new Set(await foreignProfiles(trx, ownerAccountId, appUserId, ids.filter(isStorableId)));
-  const foreign = ids.filter((id) => !isStorableId(id) || notOwn.has(id));
+  const foreign = await foreignIds(trx, 'profiles', ownerAccountId, appUserId, ids);
   if (foreign.length > 0) throw fieldError('profiles', message('sharing.notThisAppUsersProfiles', { ids: foreign.join(', ') }));
   return ids;
 }

@@ -14,7 +14,7 @@
 // For an accessor limited to some profiles, the others do not exist either: nothing under them
 // is sent, nor their deletions. When the list has lost profiles since the cursor, the page
 // begins with the deletion of each one lost (that the accessor could see); a list that has
-// gained profiles refuses the cursor (410), as any other change of view does.
+// gained profiles refuses the cursor (410), as every other change of view does.
 import { listProfiles } from '../app-data/profile-queries.ts';
 import { requireAppUser, type Access } from '../app-data/kernel/access.ts';
 import type { AppContext } from '../context.ts';
