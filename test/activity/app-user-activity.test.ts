@@ -358,3 +358,41 @@ describe('the hourly read rule on two instances of one database', {
     assert.equal(await reads(), 2);
   });
 });
+
+describe('a read answered from the rendering cache', () => {
+  let server: TestServer;
+  // Signed file URLs of 70 minutes change step at :05, :20, :35 and :50: a rendering made at
+  // :59 is still current at :01 of the next hour.
+  before(async () => {
+    server = await startTestServer({ MEDIA_URL_TTL: '70m' });
+  });
+  after(() => server?.close());
+
+  test("is a read in the owner's log once in a new hour, like any other", async () => {
+    const owner = await createOwner(server);
+    const reader = await createOwner(server);
+    const profileId = (await createProfile(server, owner)).id;
+    await insertAccessor(server, owner, reader.email, reader.id);
+    const now = server.clock.now();
+    let minute59 = Math.ceil(now / 3_600_000) * 3_600_000 - 60_000;
+    if (minute59 <= now) minute59 += 3_600_000;
+    server.clock.advance(minute59 - now);
+
+    const path = `/app/profiles/${profileId}/`;
+    assert.equal((await server.request('GET', path, { token: reader.token })).status, 200);
+    server.clock.advance(120_000);
+    const counts = server.server.ctx.cacheCounts.get('rendering')!;
+    const hits = counts.hits;
+    assert.equal((await server.request('GET', path, { token: reader.token })).status, 200);
+    assert.equal(counts.hits, hits + 1, 'the second read is served from the rendering cache');
+
+    const log = await server.request('GET', `/app/users/${owner.appUserId}/activity/`, { token: owner.token });
+    assert.equal(log.status, 200, log.text);
+    const reads = (log.body.events as Event[]).filter((e) => e.action === 'read');
+    assert.deepEqual(
+      reads.map((e) => e.actor?.id),
+      [reader.id, reader.id],
+      'one read in each hour',
+    );
+  });
+});

@@ -192,11 +192,16 @@ export interface RenderedView {
   key: string;
 }
 
-/** The version a rendering for `viewer` must carry to be served to the caller; undefined: not theirs to have. */
+/**
+ * The version a rendering for `viewer` must carry to be served to the caller; undefined: not
+ * theirs to have. An accessor's read is noted as `objectAccess` notes it (a hit is a read too).
+ */
 async function versionFor(caller: Caller, viewer: Viewer): Promise<DataVersion | null | undefined> {
   if (viewer.accessorId === OWNER.accessorId) return caller.dataVersion();
   const grant = (await caller.grants()).find((g) => g.accessorId === viewer.accessorId);
-  return grant && viewer.seen && grantSees(grant, viewer.seen) ? grant.dataVersion() : undefined;
+  if (!grant || !viewer.seen || !grantSees(grant, viewer.seen)) return undefined;
+  await caller.noteRead(grant);
+  return grant.dataVersion();
 }
 
 /**
