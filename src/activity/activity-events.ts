@@ -6,6 +6,7 @@
 // a name is copied as it is then, so the event reads the same after a rename or a deletion.
 import { sql, type Expression, type Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
+import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Who did it: the owner (or, in the security log, the account itself), an accessor, an emergency link, an operator. */
@@ -75,6 +76,44 @@ export async function recordActivity(db: Kysely<Database>, event: NewActivity): 
       user_agent: event.userAgent ?? null,
     })
     .execute();
+}
+
+/** An accessor's write in its owner's log (docs/activity.md). */
+export interface AccessorWriteEvent {
+  /** The owner's account and app user: whose log it is in. */
+  accountId: number;
+  appUserId: number;
+  at: number;
+  /** The accessor's account. */
+  readerId: number;
+  action: string;
+  type: string;
+  /** The object's id; null: none (its name is then null too). */
+  id: number | null;
+  via: Via;
+}
+
+/**
+ * The insert of an accessor's write to what `table` holds, the object's name read from its
+ * `column` by the insert itself (as it is then). Prepared, one per table: accessors' writes are
+ * as busy as owners', and building the query each time cost more than running it.
+ */
+export function accessorWriteInsert(table: string, column: string) {
+  return preparedQuery((db, p: AccessorWriteEvent) =>
+    db.insertInto('activity_events').values({
+      account_id: p.accountId,
+      app_user_id: p.appUserId,
+      at: p.at,
+      actor_kind: sql<ActorKind>`'accessor'`,
+      actor_id: p.readerId,
+      actor_name: accountName(p.readerId),
+      action: p.action,
+      object_type: p.type,
+      object_id: p.id,
+      object_name: sql<string>`(select ${sql.ref(column)} from ${sql.table(table)} where id = ${p.id})`,
+      via: p.via,
+    }),
+  );
 }
 
 /** What a security event may say beyond its account and action. */

@@ -33,7 +33,7 @@ import { notFound } from '../../errors.ts';
 import { claimKey } from './idempotent-create.ts';
 import type { Usage } from './quotas.ts';
 import type { AccessorWrite, WriteTerms } from './write-terms.ts';
-import { recordActivity } from '../../activity/activity-events.ts';
+import { accessorWriteInsert } from '../../activity/activity-events.ts';
 import { topicAppUser } from './access-queries.ts';
 
 /** What a write finds first: the caller's object, with the app user that holds it. */
@@ -124,17 +124,17 @@ export async function writeOwned<R extends Held, T>(
   });
 }
 
-/** Where each type's name is, for an accessor's write in its owner's activity log. */
-const NAMED: Record<AccessorWrite['type'], { table: string; column: string }> = {
-  app_user: { table: 'app_users', column: 'name' },
-  profile: { table: 'profiles', column: 'name' },
-  topic: { table: 'topics', column: 'name' },
-  item: { table: 'items', column: 'name' },
-  list_entry: { table: 'list_entries', column: 'text' },
-  emergency_item: { table: 'emergency_items', column: 'name' },
-  emergency_contact: { table: 'emergency_contacts', column: 'name' },
-  media_resource: { table: 'media_resources', column: 'name' },
-  emergency_link: { table: 'emergency_links', column: 'label' },
+/** An accessor's write in its owner's activity log, by type: the insert reads the name from where the type keeps it. */
+const RECORD_ACCESSOR_WRITE: Record<AccessorWrite['type'], ReturnType<typeof accessorWriteInsert>> = {
+  app_user: accessorWriteInsert('app_users', 'name'),
+  profile: accessorWriteInsert('profiles', 'name'),
+  topic: accessorWriteInsert('topics', 'name'),
+  item: accessorWriteInsert('items', 'name'),
+  list_entry: accessorWriteInsert('list_entries', 'text'),
+  emergency_item: accessorWriteInsert('emergency_items', 'name'),
+  emergency_contact: accessorWriteInsert('emergency_contacts', 'name'),
+  media_resource: accessorWriteInsert('media_resources', 'name'),
+  emergency_link: accessorWriteInsert('emergency_links', 'label'),
 };
 
 function idOf(result: unknown): number | null {
@@ -143,16 +143,14 @@ function idOf(result: unknown): number | null {
 }
 
 async function recordAccessorWrite(ctx: AppContext, trx: Kysely<Database>, activity: AccessorWrite, appUserId: number, id: number | null) {
-  const named = NAMED[activity.type];
-  // The name as it is now (before a delete, after a create or change), read by the insert itself.
-  const name = id !== null ? sql<string>`(select ${sql.ref(named.column)} from ${sql.table(named.table)} where id = ${id})` : null;
-  await recordActivity(trx, {
+  await RECORD_ACCESSOR_WRITE[activity.type](trx, {
     accountId: activity.ownerAccountId,
     appUserId,
     at: ctx.clock.now(),
-    actor: { kind: 'accessor', id: activity.readerId },
+    readerId: activity.readerId,
     action: activity.action,
-    object: { type: activity.type, id, name },
+    type: activity.type,
+    id,
     via: 'api',
   });
 }
