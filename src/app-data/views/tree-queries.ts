@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ProfileRow } from '../profile-schemas.ts';
 import type { TopicRow } from '../topic-schemas.ts';
+import type { Id } from '../item-queries.ts';
 
 type Db = Kysely<Database>;
 
@@ -28,7 +29,7 @@ export const PROFILE_WITH_HELD = [
   'app_users.entry_count as held_entries',
 ] as const;
 
-export function profileWithHeldQuery(db: Db, accountId: number, id: number) {
+export function profileWithHeldQuery(db: Db, accountId: Id, id: Id) {
   return db
     .selectFrom('profiles')
     .innerJoin('app_users', 'app_users.id', 'profiles.app_user_id')
