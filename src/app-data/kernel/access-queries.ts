@@ -2,6 +2,7 @@
 // private: in a private profile, or a media resource used only there. Only for callers who have
 // grants (access.ts): the requests of a caller who holds none never run these. A read may locate
 // with a query of its own that also fetches what it answers (item-queries.ts's `locateItem`).
+import DataLoader from 'dataloader';
 import { sql, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SyncedType } from '../../db/synced-types.ts';
@@ -29,57 +30,111 @@ interface ById {
   id: number;
 }
 
+type IdExpression = Expression<number | null>;
+
 /**
  * The profile whose id `profileId` gives, with scalar subqueries rather than joins for what lies
  * under it: SQLite (built with STAT4) plans a join whose WHERE compares a column with a bound
  * value again at every run, which made a locate cost three times its run.
  */
-const underProfile = (db: Db, profileId: number | Expression<number | null>) =>
+const underProfile = (db: Db, profileId: IdExpression) =>
   db
     .selectFrom('profiles as p')
     .select(['p.account_id', 'p.app_user_id', 'p.is_private as in_private', 'p.id as profile_id'])
     .where('p.id', '=', profileId);
 
 /** One step up from a row to its parent: `(select column from table where id = id)`. */
-function parentOf(table: string, column: string, id: number | Expression<number | null>) {
+function parentOf(table: string, column: string, id: IdExpression) {
   return sql<number | null>`(select ${sql.ref(column)} from ${sql.table(table)} where id = ${id})`;
 }
 
-const topicProfile = (topicId: number | Expression<number | null>) => parentOf('topics', 'profile_id', topicId);
-const itemTopic = (itemId: number | Expression<number | null>) => parentOf('items', 'topic_id', itemId);
-const entryItem = (entryId: number) => parentOf('list_contents', 'item_id', parentOf('list_entries', 'list_content_id', entryId));
+const topicProfile = (topicId: IdExpression) => parentOf('topics', 'profile_id', topicId);
+const itemTopic = (itemId: IdExpression) => parentOf('items', 'topic_id', itemId);
+const entryItem = (entryId: IdExpression) => parentOf('list_contents', 'item_id', parentOf('list_entries', 'list_content_id', entryId));
 
 /** What an app user holds directly (no profile above it), but media: never private. */
-function underAppUser(table: 'emergency_items' | 'emergency_contacts' | 'emergency_links') {
-  return preparedQuery((db, p: ById) =>
-    db
-      .selectFrom(table)
-      .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private'), sql<null>`null`.as('profile_id')])
-      .where('id', '=', p.id),
-  );
-}
+const underAppUser = (db: Db, table: 'emergency_items' | 'emergency_contacts' | 'emergency_links', id: IdExpression) =>
+  db
+    .selectFrom(table)
+    .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private'), sql<null>`null`.as('profile_id')])
+    .where('id', '=', id);
 
-// Prepared: an accessor's every request locates what it names, and building the query each
-// time cost more than running it.
-const LOCATE: Record<Kind, PreparedQuery<ById, Location>> = {
-  profile: preparedQuery((db, p: ById) => underProfile(db, p.id)),
-  topic: preparedQuery((db, p: ById) => underProfile(db, topicProfile(p.id))),
-  item: preparedQuery((db, p: ById) => underProfile(db, topicProfile(itemTopic(p.id)))),
-  list_entry: preparedQuery((db, p: ById) => underProfile(db, topicProfile(itemTopic(entryItem(p.id))))),
-  emergency_item: underAppUser('emergency_items'),
-  emergency_contact: underAppUser('emergency_contacts'),
-  media_resource: preparedQuery((db, p: ById) =>
+/** Each kind's locate, of the id `id` gives (a bound value, or a column of the ids asked for together). */
+const LOCATE_QUERY = {
+  profile: (db: Db, id: IdExpression) => underProfile(db, id),
+  topic: (db: Db, id: IdExpression) => underProfile(db, topicProfile(id)),
+  item: (db: Db, id: IdExpression) => underProfile(db, topicProfile(itemTopic(id))),
+  list_entry: (db: Db, id: IdExpression) => underProfile(db, topicProfile(itemTopic(entryItem(id)))),
+  emergency_item: (db: Db, id: IdExpression) => underAppUser(db, 'emergency_items', id),
+  emergency_contact: (db: Db, id: IdExpression) => underAppUser(db, 'emergency_contacts', id),
+  media_resource: (db: Db, id: IdExpression) =>
     db
       .selectFrom('media_resources')
       .select(['account_id', 'app_user_id', 'in_private', sql<null>`null`.as('profile_id')])
-      .where('id', '=', p.id),
-  ),
+      .where('id', '=', id),
   // Owner only (emergency/): located so that an accessor of its app user hears 403, not 404.
-  emergency_link: underAppUser('emergency_links'),
-};
+  emergency_link: (db: Db, id: IdExpression) => underAppUser(db, 'emergency_links', id),
+} satisfies Record<Kind, (db: Db, id: IdExpression) => unknown>;
 
-export async function locate(db: Db, kind: Kind, id: number): Promise<Location | undefined> {
-  return (await LOCATE[kind](db, { id }))[0];
+const KINDS = Object.keys(LOCATE_QUERY) as Kind[];
+
+/** One id at a time, prepared: an accessor's every request locates what it names, and building the query each time cost more than running it. */
+const LOCATE_ONE = Object.fromEntries(
+  KINDS.map((kind) => [kind, preparedQuery((db, p: ById) => LOCATE_QUERY[kind](db, sql<number>`${p.id}`))]),
+) as Record<Kind, PreparedQuery<ById, Location>>;
+
+/** Several ids in one statement, each answer numbered by its place in the list (PostgreSQL). */
+const LOCATE_MANY = Object.fromEntries(
+  KINDS.map((kind) => [
+    kind,
+    preparedQuery((db, p: { ids: number[] }) =>
+      db
+        .selectFrom(
+          sql<Location & { n: number }>`(select wanted.n::int4 as n, found.*
+            from unnest(${p.ids}::int4[]) with ordinality as wanted(id, n)
+            cross join lateral (${LOCATE_QUERY[kind](db, sql.ref<number>('wanted.id'))}) as found)`.as('located'),
+        )
+        .selectAll(),
+    ),
+  ]),
+) as Record<Kind, PreparedQuery<{ ids: number[] }, Location & { n: number }>>;
+
+/** Locates read at most in one statement. */
+const MAX_BATCH = 200;
+
+const loaders = new WeakMap<Db, Map<Kind, DataLoader<number, Location | undefined>>>();
+
+/**
+ * PostgreSQL: the locates of the requests that arrive in one turn of the event loop go to the
+ * database as one statement per kind, as the token checks do (auth/token-finder.ts). Apart, they
+ * split the turn's requests over many turns, and the item creates that follow them, gathered
+ * per turn (list-item-creates.ts), into many calls of one create each.
+ */
+function batchedLocate(db: Db, kind: Kind): DataLoader<number, Location | undefined> {
+  let byKind = loaders.get(db);
+  if (!byKind) {
+    byKind = new Map();
+    loaders.set(db, byKind);
+  }
+  let loader = byKind.get(kind);
+  if (!loader) {
+    loader = new DataLoader<number, Location | undefined>(
+      async (ids) => {
+        const found: (Location | undefined)[] = new Array(ids.length).fill(undefined);
+        for (const { n, ...location } of await LOCATE_MANY[kind](db, { ids: [...ids] })) found[n - 1] = location;
+        return found;
+      },
+      { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+    );
+    byKind.set(kind, loader);
+  }
+  return loader;
+}
+
+/** Where the object `kind` `id` sits, if it exists. `postgres`: the database is PostgreSQL (batched locates). */
+export async function locate(db: Db, kind: Kind, id: number, postgres = false): Promise<Location | undefined> {
+  if (postgres) return batchedLocate(db, kind).load(id);
+  return (await LOCATE_ONE[kind](db, { id }))[0];
 }
 
 /**
