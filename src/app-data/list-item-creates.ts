@@ -17,7 +17,8 @@ import { writeUnderTopic, type Held } from './kernel/owned-write.ts';
 import { entriesBoundRefusal, itemsBoundRefusal, quotaRefusal, type Usage } from './kernel/quotas.ts';
 import type { WriteTerms } from './kernel/write-terms.ts';
 
-const CALL = 'select o_index, o_outcome, o_item_id, o_list_content_id, o_entry_ids from create_list_items($1, $2, $3, $4, $5, $6, $7, $8)';
+const CALL =
+  'select o_index, o_outcome, o_item_id, o_list_content_id, o_entry_ids from create_list_items($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
 
 /** Creates in one call at most: one transaction holds that many app users' locks. */
 const MAX_BATCH = 64;
@@ -35,6 +36,8 @@ export interface ListItemCreate {
   topicId: number;
   name: string;
   texts: string[];
+  /** An accessor's create: its account, for the owner's activity log (migration 0036); absent for the owner's own. */
+  readerId?: number;
 }
 
 export interface CreatedListItem {
@@ -62,6 +65,8 @@ async function runCall(ctx: AppContext, creates: readonly ListItemCreate[]): Pro
     quotas.itemsPerTopic,
     quotas.itemsPerAccount,
     quotas.entriesPerAccount,
+    creates.map((c) => c.readerId ?? null),
+    ctx.clock.now(),
   ];
   for (let attempt = 1; ; attempt++) {
     try {
@@ -135,10 +140,11 @@ export async function writeListItemUnderTopic<T>(
   answer: (created: CreatedListItem) => T,
   write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
 ): Promise<T> {
-  // A create under an Idempotency-Key claims it in its own transaction, and an accessor's is
-  // recorded in its owner's activity log by the write kernel: neither is gathered.
-  if (!ctx.db.writeFunctions || terms.idempotencyKey || terms.activity) {
+  // A create under an Idempotency-Key claims it in its own transaction: it is not gathered. An
+  // accessor's is, with its event for the owner's activity log (migration 0036).
+  if (!ctx.db.writeFunctions || terms.idempotencyKey) {
     return writeUnderTopic(ctx, terms, create.accountId, create.topicId, write, { items: 1, entries: create.texts.length });
   }
-  return answer(await createListItemTogether(ctx, create));
+  const { activity } = terms;
+  return answer(await createListItemTogether(ctx, activity ? { ...create, readerId: activity.readerId } : create));
 }

@@ -53,14 +53,16 @@ async function boundedListItemFunction(db: Kysely<any>): Promise<void> {
 export const CHANGES_WRITTEN = 'profile_service.changes_written';
 
 /**
- * The CREATE statement of the eight-argument create_list_items. `logged`: it writes the change
- * log's rows of its creates itself (migration 0023), in one insert at the end, with the
- * tables' row triggers told to skip them.
+ * The CREATE statement of create_list_items. `logged`: it writes the change log's rows of its
+ * creates itself (migration 0023), in one insert at the end, with the tables' row triggers told
+ * to skip them. `activity` (migration 0036, which implies `logged`): the ten-argument form,
+ * which also writes an accessor's create in its owner's activity log (p_readers: the accessor's
+ * account, null for the owner's own; p_at: when).
  */
-export function listItemFunction({ logged }: { logged: boolean }): string {
+export function listItemFunction({ logged, activity = false }: { logged: boolean; activity?: boolean }): string {
   return `CREATE OR REPLACE FUNCTION create_list_items(
       p_account_ids integer[], p_topic_ids integer[], p_names text[], p_entry_counts integer[], p_texts text[],
-      p_quota integer, p_max_items bigint, p_max_entries bigint)
+      p_quota integer, p_max_items bigint, p_max_entries bigint${activity ? ', p_readers integer[], p_at bigint' : ''})
     RETURNS TABLE (o_index integer, o_outcome text, o_item_id integer, o_list_content_id integer, o_entry_ids integer[])
     LANGUAGE plpgsql AS $$
     DECLARE
@@ -76,6 +78,15 @@ export function listItemFunction({ logged }: { logged: boolean }): string {
       v_log_accounts integer[] := '{}';
       v_log_types text[] := '{}';
       v_log_ids integer[] := '{}';`
+          : ''
+      }${
+        activity
+          ? `
+      v_read_app_users integer[] := '{}';
+      v_read_owners integer[] := '{}';
+      v_read_readers integer[] := '{}';
+      v_read_items integer[] := '{}';
+      v_read_names text[] := '{}';`
           : ''
       }
     BEGIN${
@@ -128,6 +139,17 @@ export function listItemFunction({ logged }: { logged: boolean }): string {
           v_log_types := v_log_types || 'item'::text || array_fill('list_entry'::text, ARRAY[cardinality(o_entry_ids)]);
           v_log_ids := v_log_ids || o_item_id || o_entry_ids;`
               : ''
+          }${
+            activity
+              ? `
+          IF p_readers[i] IS NOT NULL THEN
+            v_read_app_users := v_read_app_users || v_app_user_id;
+            v_read_owners := v_read_owners || p_account_ids[i];
+            v_read_readers := v_read_readers || p_readers[i];
+            v_read_items := v_read_items || o_item_id;
+            v_read_names := v_read_names || p_names[i];
+          END IF;`
+              : ''
           }
         END IF;
         IF v_app_user_id IS NOT NULL AND o_outcome <> 'created' THEN
@@ -142,6 +164,17 @@ export function listItemFunction({ logged }: { logged: boolean }): string {
         FROM unnest(v_log_app_users, v_log_accounts, v_log_types, v_log_ids) WITH ORDINALITY AS l(app_user_id, account_id, type, object_id, n)
         ORDER BY l.n;
       PERFORM set_config('${CHANGES_WRITTEN}', 'off', true);`
+          : ''
+      }${
+        activity
+          ? `
+      INSERT INTO activity_events (account_id, app_user_id, at, actor_kind, actor_id, actor_name, action, object_type, object_id, object_name, via)
+        SELECT r.owner, r.app_user_id, p_at, 'accessor', r.reader,
+          (SELECT trim(first_name || ' ' || last_name) FROM accounts WHERE accounts.id = r.reader),
+          'created', 'item', r.item_id, r.name, 'api'
+        FROM unnest(v_read_app_users, v_read_owners, v_read_readers, v_read_items, v_read_names) WITH ORDINALITY
+          AS r(app_user_id, owner, reader, item_id, name, n)
+        ORDER BY r.n;`
           : ''
       }
     END $$`;
