@@ -1,4 +1,4 @@
-// W9 (docs/offline-and-live.md): 1,000 live streams open on one instance, one write; how long until every
+// Live streams at scale (docs/offline-and-live.md): 1,000 live streams open on one instance, one write; how long until every
 // stream has the event, and the memory each open stream costs the service.
 // `npx node --import tsx bench/event-streams.ts [--streams 1000] [--writes 10] [--db postgres://…] [--no-build]`
 //
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
       for (const stream of streams) stream.response.destroy();
       lastArrivals.sort((a, b) => a - b);
       medians.sort((a, b) => a - b);
-      console.log(`W9: ${count} live streams on one app user, ${writes} writes one at a time, ${database.url.split(':')[0]}:`);
+      console.log(`Live streams: ${count} on one app user, ${writes} writes one at a time, ${database.url.split(':')[0]}:`);
       console.log(
         `  time from sending a write to its event on every stream: median ${percentile(lastArrivals, 50).toFixed(0)} ms, worst ${lastArrivals.at(-1)!.toFixed(0)} ms (the median stream: ${percentile(medians, 50).toFixed(0)} ms)`,
       );
