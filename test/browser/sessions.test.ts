@@ -1,6 +1,7 @@
-// The sessions page on desktop and phone: no word of the table cut in the middle (dates and a
-// browser's long name break between words only), and ending a session asks first, then says
-// what was done, with no status left over from the last answer.
+// The sessions page on desktop and phone: each browser named as a person reads it ("Chrome on
+// Android"), no word of the table cut in the middle (dates break between words only), and
+// ending a session asks first, then says what was done, with no status left over from the
+// last answer.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
@@ -50,6 +51,9 @@ describe('the sessions page', () => {
           await visible(flow.page.getByText('This device'), 'this device');
           assert.equal(await rows.count(), 5);
           assert.deepEqual(await flow.page.evaluate(wordsCut('table.sessions')), [], 'words cut across lines');
+          const devices = (await flow.page.locator('table.sessions td.agent').allTextContents()).map((d) => d.trim());
+          assert.ok(devices.includes('Chrome on Android'), `a browser named as a person reads it: ${devices.join(' | ')}`);
+          assert.ok(!devices.some((d) => d.includes('Mozilla/')), `no User-Agent header shown as it is: ${devices.join(' | ')}`);
         });
         const endFirst = flow.page.getByRole('button', { name: /^End session started/ }).first();
         await flow.step('End session asks first; Cancel ends nothing', async () => {

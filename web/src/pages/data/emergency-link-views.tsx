@@ -7,6 +7,7 @@ import { Loading } from '../../components/page.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
 import { linkName, shownTime } from './emergency-link-fields.ts';
 import { t } from '../../i18n/language.ts';
+import { deviceOf } from '../../device.ts';
 import { Named } from '../../components/rich-text.tsx';
 
 function ViewsTable({ link }: { link: EmergencyLink }) {
@@ -35,7 +36,9 @@ function ViewsTable({ link }: { link: EmergencyLink }) {
             <tr key={`${view.viewed_at}-${index}`}>
               <td>{shownTime(view.viewed_at)}</td>
               <td class="anywhere">{view.ip_address || t('data.links.unknown')}</td>
-              <td class="anywhere">{view.user_agent || t('data.links.unknown')}</td>
+              <td class="anywhere" title={view.user_agent ?? undefined}>
+                {view.user_agent ? deviceOf(view.user_agent) : t('data.links.unknown')}
+              </td>
             </tr>
           ))}
         </tbody>

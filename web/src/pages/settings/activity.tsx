@@ -6,6 +6,7 @@ import { Page } from '../../components/page.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { type MessageKey, t } from '../../i18n/language.ts';
 import { SettingsNav } from './settings-nav.tsx';
+import { deviceOf } from '../../device.ts';
 
 /** How one signed in, as the words after "with": a provider's name as it is. */
 function method(name: string): string {
@@ -21,31 +22,6 @@ function method(name: string): string {
   }
   const [provider = name, second] = name.split('+');
   return second ? t('activity.method.providerTotp', { provider }) : provider;
-}
-
-const BROWSERS: [RegExp, string][] = [
-  [/\bEdg(e|A|iOS)?\//, 'Edge'],
-  [/\b(OPR|Opera)\//, 'Opera'],
-  [/\b(Firefox|FxiOS)\//, 'Firefox'],
-  [/\b(HeadlessChrome|Chrome|Chromium|CriOS)\//, 'Chrome'],
-  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
-];
-
-const SYSTEMS: [RegExp, string][] = [
-  [/\bAndroid\b/, 'Android'],
-  [/\b(iPhone|iPad|iPod)\b/, 'iOS'],
-  [/\bCrOS\b/, 'ChromeOS'],
-  [/\bWindows\b/, 'Windows'],
-  [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
-  [/\bLinux\b/, 'Linux'],
-];
-
-/** "Chrome on Linux" for a browser's User-Agent header; what is not recognised, as it is. */
-export function deviceOf(userAgent: string): string {
-  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  if (!browser) return userAgent;
-  return system ? t('activity.device', { browser, system }) : browser;
 }
 
 /** The sentence of an event whose object needs no words of its own. */

@@ -9,6 +9,7 @@ import { useLoad } from '../../hooks/use-load.ts';
 import { useStatusLine } from '../../status-line.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 import { formatDateTime, t } from '../../i18n/language.ts';
+import { deviceOf } from '../../device.ts';
 
 function when(iso: string | null | undefined): string {
   return iso ? formatDateTime(iso) : '—';
@@ -76,7 +77,7 @@ export const Sessions = signedIn(function Sessions() {
                   <td data-label={t('sessions.signedIn')}>{when(session.created_at)}</td>
                   <td data-label={t('sessions.lastUsed')}>{when(session.last_used_at)}</td>
                   <td class="agent" data-label={t('sessions.device')} title={session.user_agent ?? undefined}>
-                    {session.user_agent || t('sessions.unknown')}
+                    {session.user_agent ? deviceOf(session.user_agent) : t('sessions.unknown')}
                   </td>
                   <td class="address" data-label={t('sessions.ipAddress')}>
                     {session.ip_address || t('sessions.unknown')}
