@@ -13,7 +13,11 @@ function read(): string | null {
 
 let token = read();
 
+/** Counts the changes, so that a component can tell one it did not hear of (useToken). */
+let version = 0;
+
 function changed(): void {
+  version++;
   for (const listener of listeners) listener();
 }
 
@@ -62,9 +66,14 @@ window.addEventListener('storage', (event) => {
 
 export function useToken(): string | null {
   const [, setVersion] = useState(0);
+  const renderedAt = version;
   useEffect(() => {
     const listener = () => setVersion((n) => n + 1);
     listeners.add(listener);
+    // Effects run after the page is painted: a change between the render and this subscription
+    // (an answer that forgot the token meanwhile) would otherwise go unheard, and a signed-in
+    // page would stay on screen signed out.
+    if (version !== renderedAt) listener();
     return () => {
       listeners.delete(listener);
     };
