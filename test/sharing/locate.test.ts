@@ -36,45 +36,37 @@ describe('locating what an accessor names', () => {
     profile_id: profileId,
   });
 
-  for (const batched of [false, true]) {
-    test(`each kind, and a missing id${batched ? ', read together (PostgreSQL)' : ''}`, {
-      skip: batched && !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)',
-    }, async () => {
-      const db = server.server.ctx.db.kysely;
-      const found = await Promise.all([
-        locate(db, 'profile', privateProfile, batched),
-        locate(db, 'topic', topics[0]!, batched),
-        locate(db, 'topic', topics[1]!, batched),
-        locate(db, 'item', item.id, batched),
-        locate(db, 'list_entry', item.list_content.entries[0]!.id, batched),
-        locate(db, 'media_resource', media, batched),
-        locate(db, 'topic', 999_999_999, batched),
-      ]);
-      assert.deepEqual(
-        found.map((location) => location && { ...location, in_private: Number(location.in_private) }),
-        [
-          where(privateProfile, 1),
-          where(publicProfile, 0),
-          where(privateProfile, 1),
-          where(privateProfile, 1),
-          where(privateProfile, 1),
-          where(null, 0),
-          undefined,
-        ],
-      );
-    });
-  }
+  test('each kind, and a missing id, asked for together', async () => {
+    const { db } = server.server.ctx;
+    const found = await Promise.all([
+      locate(db, 'profile', privateProfile),
+      locate(db, 'topic', topics[0]!),
+      locate(db, 'topic', topics[1]!),
+      locate(db, 'item', item.id),
+      locate(db, 'list_entry', item.list_content.entries[0]!.id),
+      locate(db, 'media_resource', media),
+      locate(db, 'topic', 999_999_999),
+    ]);
+    assert.deepEqual(
+      found.map((location) => location && { ...location, in_private: Number(location.in_private) }),
+      [
+        where(privateProfile, 1),
+        where(publicProfile, 0),
+        where(privateProfile, 1),
+        where(privateProfile, 1),
+        where(privateProfile, 1),
+        where(null, 0),
+        undefined,
+      ],
+    );
+  });
 
   test('PostgreSQL: the locates of one turn are one statement per kind', {
     skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)',
   }, async () => {
     const { db } = server.server.ctx;
     const before = db.stats.queries;
-    const found = await Promise.all([
-      locate(db.kysely, 'topic', topics[1]!, true),
-      locate(db.kysely, 'topic', 999_999_999, true),
-      locate(db.kysely, 'topic', topics[0]!, true),
-    ]);
+    const found = await Promise.all([locate(db, 'topic', topics[1]!), locate(db, 'topic', 999_999_999), locate(db, 'topic', topics[0]!)]);
     assert.equal(db.stats.queries - before, 1);
     assert.deepEqual(
       found.map((location) => location?.profile_id),

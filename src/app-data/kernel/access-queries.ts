@@ -6,6 +6,7 @@ import DataLoader from 'dataloader';
 import { sql, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SyncedType } from '../../db/synced-types.ts';
+import type { Db as ServiceDb } from '../../db/database.ts';
 import { preparedQuery, type PreparedQuery } from '../../db/prepared-query.ts';
 
 /** What a path's `{id}` may name: every synced type under the app user, and its emergency links (not synced). */
@@ -102,7 +103,7 @@ const LOCATE_MANY = Object.fromEntries(
 /** Locates read at most in one statement. */
 const MAX_BATCH = 200;
 
-const loaders = new WeakMap<Db, Map<Kind, DataLoader<number, Location | undefined>>>();
+const loaders = new WeakMap<ServiceDb, Map<Kind, DataLoader<number, Location | undefined>>>();
 
 /**
  * PostgreSQL: the locates of the requests that arrive in one turn of the event loop go to the
@@ -110,7 +111,7 @@ const loaders = new WeakMap<Db, Map<Kind, DataLoader<number, Location | undefine
  * split the turn's requests over many turns, and the item creates that follow them, gathered
  * per turn (list-item-creates.ts), into many calls of one create each.
  */
-function batchedLocate(db: Db, kind: Kind): DataLoader<number, Location | undefined> {
+function batchedLocate(db: ServiceDb, kind: Kind): DataLoader<number, Location | undefined> {
   let byKind = loaders.get(db);
   if (!byKind) {
     byKind = new Map();
@@ -121,7 +122,7 @@ function batchedLocate(db: Db, kind: Kind): DataLoader<number, Location | undefi
     loader = new DataLoader<number, Location | undefined>(
       async (ids) => {
         const found: (Location | undefined)[] = new Array(ids.length).fill(undefined);
-        for (const { n, ...location } of await LOCATE_MANY[kind](db, { ids: [...ids] })) found[n - 1] = location;
+        for (const { n, ...location } of await LOCATE_MANY[kind](db.kysely, { ids: [...ids] })) found[n - 1] = location;
         return found;
       },
       { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
@@ -131,10 +132,10 @@ function batchedLocate(db: Db, kind: Kind): DataLoader<number, Location | undefi
   return loader;
 }
 
-/** Where the object `kind` `id` sits, if it exists. `postgres`: the database is PostgreSQL (batched locates). */
-export async function locate(db: Db, kind: Kind, id: number, postgres = false): Promise<Location | undefined> {
-  if (postgres) return batchedLocate(db, kind).load(id);
-  return (await LOCATE_ONE[kind](db, { id }))[0];
+/** Where the object `kind` `id` sits, if it exists: on PostgreSQL with the other locates of its turn. */
+export async function locate(db: ServiceDb, kind: Kind, id: number): Promise<Location | undefined> {
+  if (db.dialect === 'postgres') return batchedLocate(db, kind).load(id);
+  return (await LOCATE_ONE[kind](db.kysely, { id }))[0];
 }
 
 /**

@@ -135,9 +135,7 @@ export async function objectAccess<L extends Location = Location>(
 ): Promise<Decision<L>> {
   const grants = await caller.grants();
   if (grants.length === 0) return { access: ownerAccess(caller.accountId), location: null };
-  const location = locator
-    ? await locator(ctx.db.kysely, id)
-    : ((await locate(ctx.db.kysely, kind, id, ctx.db.dialect === 'postgres')) as L | undefined);
+  const location = locator ? await locator(ctx.db.kysely, id) : ((await locate(ctx.db, kind, id)) as L | undefined);
   if (!location) throw notFound();
   if (location.account_id === caller.accountId) return { access: ownerAccess(caller.accountId, location.app_user_id), location };
   const grant = grants.find((g) => grantSees(g, location));
