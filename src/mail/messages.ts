@@ -38,7 +38,7 @@ function compose(language: Language, to: string, subject: EmailMessageKey, parag
     texts.map((p) => `<p>${escapeHtml(p)}</p>`).join('') +
     (link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : '') +
     `<p>${escapeHtml(signature)}</p></body></html>`;
-  return { to, subject: say(language, subject), text, html };
+  return { to, subject: say(language, subject), text, html, language };
 }
 
 /** A moment as the recipient reads it, in UTC (the e-mails say so): "29 November 2026, 14:05" in en. */

@@ -11,6 +11,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** The language it is written in, sent as `Content-Language` (absent in messages queued before it was kept). */
+  language?: string;
   /** Keep no trace of the recipient once delivered (the last notice to a deleted account). */
   forgetRecipient?: boolean;
 }
@@ -34,6 +36,12 @@ function lazyTransporter(options: object) {
   };
 }
 
+/** What nodemailer is given for `message`: its language goes as a header (RFC 3282). */
+function mailOptions(config: Config, message: MailMessage, messageId: string) {
+  const { language, forgetRecipient: _, ...content } = message;
+  return { from: config.mailFrom, messageId, ...content, ...(language ? { headers: { 'Content-Language': language } } : {}) };
+}
+
 function smtpTransport(config: Config): MailTransport {
   // A server that accepts the connection but then says nothing fails the attempt (the outbox
   // retries it later) instead of holding the worker.
@@ -45,7 +53,7 @@ function smtpTransport(config: Config): MailTransport {
   });
   return {
     async send(message, messageId) {
-      await (await transporter.get()).sendMail({ from: config.mailFrom, messageId, ...message });
+      await (await transporter.get()).sendMail(mailOptions(config, message, messageId));
     },
     close: transporter.close,
   };
@@ -55,7 +63,7 @@ function fileTransport(config: Config, log: FastifyBaseLogger): MailTransport {
   const builder = lazyTransporter({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message, messageId) {
-      const info = await (await builder.get()).sendMail({ from: config.mailFrom, messageId, ...message });
+      const info = await (await builder.get()).sendMail(mailOptions(config, message, messageId));
       await mkdir(config.mailDir, { recursive: true });
       const safeId = messageId.replace(/[^A-Za-z0-9.-]/g, '_');
       const path = join(config.mailDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeId}.eml`);

@@ -2,7 +2,8 @@
 // writes (each message function of src/mail/messages.ts) is written in each language with no
 // sentence left in English — subject, text and HTML; then, over a real server and a real SMTP
 // server, the e-mails of the flows reach each recipient in its own account's language (an
-// invitation to an address without an account in the inviter's).
+// invitation to an address without an account in the inviter's), each saying its language in
+// `Content-Language`.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
@@ -111,6 +112,7 @@ describe('every kind of e-mail, in German, French and Spanish', () => {
           assert.equal(sentences(message.text).length >= sentences(source.text).length - 2, true, `${what}: nothing left out`);
           assertNoEnglish(message, what);
           assert.ok(message.html.startsWith(`<!doctype html><html lang="${language}">`), `${what}: html lang`);
+          assert.equal(message.language, language, `${what}: the language it goes out with`);
           for (const paragraph of message.text.trim().split('\n\n')) {
             const escaped = paragraph.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
             assert.ok(message.html.includes(escaped), `${what}: the HTML part has "${paragraph}"`);
@@ -143,6 +145,7 @@ async function mailIn(mailed: MailedServer, to: string, language: Language, key:
   const read = mailText(mail.raw);
   assertNoEnglish(read, `${key} to ${to} (${language})`);
   assert.ok(read.html.includes(`<html lang="${language}">`));
+  assert.match(mail.raw, new RegExp(`^Content-Language: ${language}\r?$`, 'm'), 'the message says its language (RFC 3282)');
   return read;
 }
 
