@@ -2,7 +2,8 @@
 // with a German, French and Spanish locale: sign-up, verification and sign-in are in the
 // browser's language (<html lang>, headings, labels, the status line), pass axe, and show no
 // line of their English rendering; the switcher changes the language, which sticks after a
-// reload and, signed in, is saved as the account's. The public emergency page read in French
+// reload and, signed in, is saved as the account's; signing in where no language was chosen
+// takes the account's. The public emergency page read in French
 // of an owner writing in German says so and marks the owner's text as German.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -167,6 +168,55 @@ describe('the web client in the browser’s language', () => {
       }
     });
   }
+
+  test('en-GB: signing in where no language was chosen takes the account’s; a choice made here stays', async () => {
+    const { service, browser } = started;
+    const email = `adopt.${process.pid}.${Date.now().toString(36)}@example.com`;
+    const account = await createAccount(service.server, { email });
+    const set = await service.server.request('PATCH', '/account/profile/', { token: account.token, body: { language: 'de' } });
+    assert.equal(set.status, 200, set.text);
+
+    const signIn = async (page: Page, language: Lang) => {
+      await page.getByLabel(message(language, 'field.email'), { exact: true }).fill(email);
+      await page.getByLabel(message(language, 'field.password'), { exact: true }).fill(account.password);
+      await page.getByRole('button', { name: message(language, 'signIn.submit'), exact: true }).click();
+      await atPath(page, '/data');
+    };
+
+    const fresh = await openContext(browser, 'en-GB');
+    try {
+      const page = await fresh.newPage();
+      await page.goto(`${service.url}/sign-in`);
+      await page.getByRole('heading', { level: 1, name: message('en', 'signIn.title'), exact: true }).waitFor();
+      await signIn(page, 'en');
+      await page.getByRole('link', { name: message('de', 'nav.account'), exact: true }).waitFor();
+      assert.equal(await page.locator('html').getAttribute('lang'), 'de');
+      await page.reload();
+      await page.getByRole('link', { name: message('de', 'nav.account'), exact: true }).waitFor();
+      assert.equal(await page.locator('html').getAttribute('lang'), 'de', 'kept in this browser');
+    } finally {
+      await fresh.close();
+    }
+
+    const chosen = await openContext(browser, 'en-GB');
+    try {
+      const page = await chosen.newPage();
+      await page.goto(`${service.url}/sign-in`);
+      await page.getByLabel(message('en', 'language.label'), { exact: true }).selectOption('fr');
+      await page.getByRole('heading', { level: 1, name: message('fr', 'signIn.title'), exact: true }).waitFor();
+      const adopted = page
+        .waitForResponse((response) => response.url().endsWith('/account/profile/'), { timeout: 2_000 })
+        .catch(() => null);
+      await signIn(page, 'fr');
+      await page.getByRole('link', { name: message('fr', 'nav.account'), exact: true }).waitFor();
+      await adopted;
+      await page.reload();
+      await page.getByRole('link', { name: message('fr', 'nav.account'), exact: true }).waitFor();
+      assert.equal(await page.locator('html').getAttribute('lang'), 'fr', 'the choice made in this browser stays');
+    } finally {
+      await chosen.close();
+    }
+  });
 
   test('fr-FR: the public emergency page of an owner writing in German says so, in French', async () => {
     const { service, browser } = started;

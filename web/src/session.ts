@@ -6,6 +6,7 @@ import type { SessionEnd } from './api/session-ended.ts';
 
 const KEY = 'profile-service-token';
 const listeners = new Set<() => void>();
+const signInListeners = new Set<() => void>();
 
 function read(): string | null {
   return sessionStorage.getItem(KEY) ?? localStorage.getItem(KEY);
@@ -32,6 +33,12 @@ export function keepToken(value: string, remember: boolean): void {
   (remember ? localStorage : sessionStorage).setItem(KEY, value);
   token = value;
   changed();
+  for (const listener of signInListeners) listener();
+}
+
+/** `listener` runs each time this tab signs someone in (not when another tab does, nor on a reload). */
+export function onSignIn(listener: () => void): void {
+  signInListeners.add(listener);
 }
 
 /** Why the API stopped taking the last token, for the sign-in page to say; null: nothing to say. */

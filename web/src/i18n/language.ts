@@ -58,6 +58,12 @@ export function preferredLanguage(): Language {
   return offered[0] ?? 'en';
 }
 
+/** Whether the reader chose a language in this browser (the switcher), one the service still speaks. */
+export function languageChosenHere(): boolean {
+  const chosen = localStorage.getItem(STORAGE_KEY);
+  return isLanguage(chosen) && offeredLanguages().includes(chosen);
+}
+
 export function currentLanguage(): Language {
   return current;
 }

@@ -1,10 +1,20 @@
 // The language switcher, in the header of every page and at the foot of an emergency link's
 // public page: a labelled <select> of the languages the service speaks, each in its own name
 // and marked with its `lang`. A choice is remembered in this browser and, when signed in,
-// saved as the account's language (its e-mails follow it).
+// saved as the account's language (its e-mails follow it). Signing in where no choice was made
+// takes the account's language.
 import { api } from '../api/client.ts';
 import { currentToken } from '../session.ts';
-import { currentLanguage, isLanguage, LANGUAGE_NAMES, type Language, offeredLanguages, switchLanguage, t } from './language.ts';
+import {
+  currentLanguage,
+  isLanguage,
+  LANGUAGE_NAMES,
+  type Language,
+  languageChosenHere,
+  offeredLanguages,
+  switchLanguage,
+  t,
+} from './language.ts';
 
 /** Speaks `language` from now on, here and (signed in) in the account's e-mails. */
 export async function chooseLanguage(language: Language): Promise<void> {
@@ -12,6 +22,18 @@ export async function chooseLanguage(language: Language): Promise<void> {
   if (currentToken() === null) return;
   // The account's `language` (PATCH /account/profile/). A refusal changes nothing here: the page already speaks it.
   await api.PATCH('/account/profile/', { body: { language } }).catch(() => undefined);
+}
+
+/**
+ * Just signed in, in a browser where nobody chose a language: the account's language (the one
+ * its e-mails are written in), kept here from now on, so that a person who set it on their phone
+ * reads the same on a new computer. A choice made in this browser stays.
+ */
+export async function adoptAccountLanguage(): Promise<void> {
+  if (languageChosenHere()) return;
+  const { data } = await api.GET('/account/profile/').catch(() => ({ data: undefined }));
+  const language = data?.language;
+  if (isLanguage(language) && offeredLanguages().includes(language) && !languageChosenHere()) await switchLanguage(language, true);
 }
 
 export function LanguageSwitcher({ id = 'language' }: { id?: string }) {
