@@ -15,6 +15,19 @@ export type ActorKind = 'owner' | 'accessor' | 'emergency_link' | 'operator';
 /** How it came: the API, the web client, the command line; null: the service itself. */
 export type Via = 'api' | 'web' | 'cli';
 
+/** How a request to the service came: the web client, or any other client of the API. */
+export type RequestVia = Exclude<Via, 'cli'>;
+
+/**
+ * How a request came: `web` from a page this service serves (the web client, an emergency link's
+ * page), which browsers mark `Sec-Fetch-Site: same-origin`; `api` from any other client (an app,
+ * a script, another site's page). Like a user agent, it is what the client says: it informs the
+ * owner, it decides nothing.
+ */
+export function viaOf(request: { headers: Record<string, string | string[] | undefined> }): RequestVia {
+  return request.headers['sec-fetch-site'] === 'same-origin' ? 'web' : 'api';
+}
+
 export interface ActivityActor {
   kind: ActorKind;
   id: number | null;
@@ -121,15 +134,13 @@ export interface SecurityEventDetails {
   /** Default: the account itself. null: the service (a sweep, a lock-out). */
   actor?: ActivityActor | null;
   object?: ActivityObject | null;
-  /** Default: 'api'. */
-  via?: Via | null;
   ipAddress?: string | null;
   userAgent?: string | null;
 }
 
 /**
  * One line for whatever changes an account's security: `recordSecurityEvent(trx, accountId,
- * now, 'password_changed')`. The actor is the account itself unless `details.actor` says
+ * now, 'password_changed', via)`. The actor is the account itself unless `details.actor` says
  * otherwise.
  */
 export function recordSecurityEvent(
@@ -137,6 +148,7 @@ export function recordSecurityEvent(
   accountId: number,
   at: number,
   action: string,
+  via: Via | null,
   details: SecurityEventDetails = {},
 ): Promise<void> {
   return recordActivity(db, {
@@ -146,7 +158,7 @@ export function recordSecurityEvent(
     actor: details.actor === undefined ? { kind: 'owner', id: accountId } : details.actor,
     action,
     object: details.object ?? null,
-    via: details.via === undefined ? 'api' : details.via,
+    via,
     ipAddress: details.ipAddress ?? null,
     userAgent: details.userAgent ?? null,
   });
@@ -155,7 +167,7 @@ export function recordSecurityEvent(
 /** An operator's action on an account: in its security log, and in the log of its app user when it has one. */
 export async function recordOperatorAction(db: Kysely<Database>, accountId: number, at: number, action: string, via: Via): Promise<void> {
   const actor: ActivityActor = { kind: 'operator', id: null, name: null };
-  await recordSecurityEvent(db, accountId, at, action, { actor, via });
+  await recordSecurityEvent(db, accountId, at, action, via, { actor });
   const appUser = await db.selectFrom('app_users').select('id').where('account_id', '=', accountId).executeTakeFirst();
   if (appUser) await recordActivity(db, { accountId, appUserId: appUser.id, at, actor, action, via });
 }

@@ -13,6 +13,7 @@ import { liveGrants, type Grant } from './grants.ts';
 import { tokenFinder, type TokenFinder } from './token-finder.ts';
 import { revokeToken, touchToken } from './token-queries.ts';
 import { ReadLedger } from '../activity/read-ledger.ts';
+import { viaOf, type RequestVia } from '../activity/activity-events.ts';
 
 export interface Caller {
   accountId: number;
@@ -32,6 +33,8 @@ export interface Caller {
   appUserId(): Promise<number | null>;
   /** The app users others share with the caller (docs/sharing.md): no query of its own. */
   grants(): Promise<readonly Grant[]>;
+  /** How the request came (the web client or another client of the API), for the activity logs. */
+  via: RequestVia;
   /** Records the caller's read of what `grant` shares, at most once an hour (activity/read-ledger.ts): no query otherwise. */
   noteRead(grant: Grant): Promise<void>;
 }
@@ -56,7 +59,13 @@ export const TOKEN_EXPIRED_CHALLENGE = 'Token error="token_expired"';
 /** Last use is written at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 3_600_000;
 
-async function authenticate(ctx: AppContext, findToken: TokenFinder, reads: ReadLedger, header: string): Promise<Caller> {
+async function authenticate(
+  ctx: AppContext,
+  findToken: TokenFinder,
+  reads: ReadLedger,
+  request: FastifyRequest,
+  header: string,
+): Promise<Caller> {
   const match = /^token\s+(\S+)\s*$/i.exec(header);
   if (!match) {
     throw unauthenticated(/^token\s*$/i.test(header) ? 'auth.noCredentialsInHeader' : 'auth.badTokenHeader');
@@ -70,6 +79,7 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, reads: Read
     throw unauthenticated('auth.tokenExpired', TOKEN_EXPIRED_CHALLENGE);
   }
   if (now - row.last_used_at > TOUCH_INTERVAL_MS) await touchToken(ctx.db.kysely, row.id, now);
+  const via = viaOf(request);
   return {
     accountId: row.account_id,
     tokenId: row.id,
@@ -78,7 +88,8 @@ async function authenticate(ctx: AppContext, findToken: TokenFinder, reads: Read
     appUserId: async () => (await row.dataVersion())?.appUserId ?? null,
     // An accessor past its expiry grants nothing from that moment (grants.ts), whatever is cached.
     grants: async () => liveGrants(await row.grants(), now),
-    noteRead: (grant) => reads.note(row.account_id, grant, 'api'),
+    via,
+    noteRead: (grant) => reads.note(row.account_id, grant, via),
   };
 }
 
@@ -95,13 +106,13 @@ export function registerTokenAuth(app: App, ctx: AppContext): void {
       return;
     }
     if (mode === 'hidden') {
-      request.caller = await authenticate(ctx, findToken, reads, header).catch((error: unknown) => {
+      request.caller = await authenticate(ctx, findToken, reads, request, header).catch((error: unknown) => {
         if (error instanceof DomainError && error.kind === 'unauthenticated') return null;
         throw error;
       });
       return;
     }
-    request.caller = await authenticate(ctx, findToken, reads, header);
+    request.caller = await authenticate(ctx, findToken, reads, request, header);
   });
 }
 

@@ -35,7 +35,7 @@ import {
 } from './emergency-link-schemas.ts';
 import { linkTokenHash, newLinkToken } from './link-token.ts';
 import { forgetWrongPins } from './pin-lockout.ts';
-import { recordActivity } from '../activity/activity-events.ts';
+import { recordActivity, type RequestVia } from '../activity/activity-events.ts';
 import { foreignIds } from '../app-data/kernel/foreign-ids.ts';
 
 /** A link's life in its app user's activity log (docs/activity.md): the owner's own act on it. */
@@ -45,6 +45,7 @@ function linkEvent(
   accountId: number,
   link: { id: number; app_user_id: number; label: string },
   action: 'created' | 'changed' | 'revoked',
+  via: RequestVia,
 ): Promise<void> {
   return recordActivity(trx, {
     accountId,
@@ -53,7 +54,7 @@ function linkEvent(
     actor: { kind: 'owner', id: accountId },
     action,
     object: { type: 'emergency_link', id: link.id, name: link.label },
-    via: 'api',
+    via,
   });
 }
 
@@ -114,7 +115,7 @@ export async function createEmergencyLink(
     });
     await setLinkChoices(trx, id, choices);
     const created = await reload(trx, accountId, id);
-    await linkEvent(ctx, trx, accountId, created, 'created');
+    await linkEvent(ctx, trx, accountId, created, 'created', access.via);
     return created;
   });
   return { ...toEmergencyLink(ctx, row), link: publicLink(ctx, token) };
@@ -154,7 +155,7 @@ export async function changeEmergencyLink(
       const changed = await reload(trx, accountId, id);
       // A PATCH that names nothing to change changes nothing: no event.
       const named = Object.keys(values).length > 0 || choices.items !== undefined || choices.contacts !== undefined;
-      if (named) await linkEvent(ctx, trx, accountId, changed, 'changed');
+      if (named) await linkEvent(ctx, trx, accountId, changed, 'changed', access.via);
       return changed;
     },
   );
@@ -170,7 +171,7 @@ export async function removeEmergencyLink(ctx: AppContext, access: Access, id: n
     terms,
     (trx) => findEmergencyLink(trx, accountId, id),
     async (trx, link) => {
-      await linkEvent(ctx, trx, accountId, link, 'revoked');
+      await linkEvent(ctx, trx, accountId, link, 'revoked', access.via);
       await deleteEmergencyLink(trx, accountId, id);
     },
   );

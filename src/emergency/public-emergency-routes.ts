@@ -10,6 +10,7 @@ import { SECRET_ADDRESS_HEADERS } from '../http/security-headers.ts';
 import type { App } from '../http/types.ts';
 import { openLink, unlockLink, type Viewer } from './public-emergency-service.ts';
 import { PinBody, PublicEmergencyInfoSchema, TokenParams } from './public-emergency-schemas.ts';
+import { viaOf } from '../activity/activity-events.ts';
 
 const tags = ['emergency links'];
 
@@ -18,7 +19,7 @@ const publicHeaders: onRequestHookHandler = (_request: FastifyRequest, reply: Fa
   done();
 };
 
-const viewerOf = (request: FastifyRequest): Viewer => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+const viewerOf = (request: FastifyRequest): Viewer => ({ ip: request.ip, userAgent: request.headers['user-agent'], via: viaOf(request) });
 
 const ERRORS = {
   notFound: true,

@@ -23,7 +23,7 @@ import {
   type PublicLinkRow,
 } from './emergency-link-queries.ts';
 import { isLinkToken, linkTokenHash } from './link-token.ts';
-import { recordActivity } from '../activity/activity-events.ts';
+import { recordActivity, type RequestVia } from '../activity/activity-events.ts';
 import { beginPinAttempt, forgetWrongPins, lockDurationMs, refuseWhileLocked, stopped } from './pin-lockout.ts';
 import { toPublicEmergencyInfo, type PublicEmergencyInfo } from './public-emergency-schemas.ts';
 
@@ -38,6 +38,8 @@ export interface Viewer {
   /** As seen under TRUST_PROXY. */
   ip: string;
   userAgent: string | undefined;
+  /** `web`: the link's page this service serves; `api`: an app or a script reading the link. */
+  via: RequestVia;
 }
 
 /** GET: the information, or 401 when the link has a PIN (429 while it is locked). */
@@ -97,7 +99,7 @@ async function show(ctx: AppContext, link: PublicLinkRow, viewer: Viewer): Promi
         at: now,
         actor: { kind: 'emergency_link', id: link.id, name: link.label },
         action: 'viewed',
-        via: 'api',
+        via: viewer.via,
         ipAddress: view.ipAddress,
         userAgent: view.userAgent,
       });

@@ -106,8 +106,9 @@ function accessorEvent(
   trx: Kysely<Database>,
   accessor: { id: number; app_user_id: number; owner_account_id: number; email: string },
   action: 'invited' | 'accepted' | 'declined' | 'left' | 'changed' | 'revoked',
-  byAccountId: number,
+  by: Pick<Caller, 'accountId' | 'via'>,
 ): Promise<void> {
+  const byAccountId = by.accountId;
   return recordActivity(trx, {
     accountId: accessor.owner_account_id,
     appUserId: accessor.app_user_id,
@@ -115,7 +116,7 @@ function accessorEvent(
     actor: { kind: byAccountId === accessor.owner_account_id ? 'owner' : 'accessor', id: byAccountId },
     action,
     object: { type: 'accessor', id: accessor.id, name: accessor.email },
-    via: 'api',
+    via: by.via,
   });
 }
 
@@ -150,13 +151,7 @@ export async function createAccessor(
     const profiles = await checkedProfiles(trx, ownerAccountId, appUserId, input.profiles ?? null);
     const id = await insertAccessor(trx, { appUserId, ownerAccountId, email: input.email, canWrite, privateAccess, expiresAt, now });
     if (profiles !== null) await setAccessorProfiles(trx, ownerAccountId, id, profiles);
-    await accessorEvent(
-      ctx,
-      trx,
-      { id, app_user_id: appUserId, owner_account_id: ownerAccountId, email: input.email },
-      'invited',
-      ownerAccountId,
-    );
+    await accessorEvent(ctx, trx, { id, app_user_id: appUserId, owner_account_id: ownerAccountId, email: input.email }, 'invited', caller);
     await queueInvitation(ctx, trx, { ownerAccountId, email: input.email, appUserName: appUser.name, canWrite });
     return { id, appUserName: appUser.name, profiles };
   });
@@ -228,7 +223,7 @@ export async function changeAccessor(
     const profiles = changes.profiles === undefined ? undefined : await checkedProfiles(trx, accountId, held.app_user_id, changes.profiles);
     if (Object.keys(set).length > 0) await updatePermissions(trx, accountId, id, set);
     if (profiles !== undefined) await setAccessorProfiles(trx, accountId, id, profiles);
-    if (Object.keys(set).length > 0 || profiles !== undefined) await accessorEvent(ctx, trx, held, 'changed', accountId);
+    if (Object.keys(set).length > 0 || profiles !== undefined) await accessorEvent(ctx, trx, held, 'changed', caller);
   });
   return getAccessor(ctx, caller, id);
 }
@@ -240,7 +235,7 @@ export async function removeAccessor(ctx: AppContext, caller: Caller, id: number
     if (!held) throw notFound();
     await checkHeld(ctx, trx, caller.accountId, id, precondition);
     const action = held.owner_account_id === caller.accountId ? 'revoked' : held.user_with_access_id === null ? 'declined' : 'left';
-    await accessorEvent(ctx, trx, held, action, caller.accountId);
+    await accessorEvent(ctx, trx, held, action, caller);
     await deleteAccessor(trx, id);
   });
 }
@@ -284,7 +279,7 @@ export async function acceptAccessor(ctx: AppContext, caller: Caller, id: number
       if (held.user_with_access_id === accountId) return false;
       if (await hasAccepted(trx, accountId, held.app_user_id)) throw conflict(ALREADY_SHARED);
       if (!(await bindAccessor(trx, id, accountId, ctx.clock.now()))) throw notFound();
-      await accessorEvent(ctx, trx, held, 'accepted', accountId);
+      await accessorEvent(ctx, trx, held, 'accepted', caller);
       await queueAcceptedNotice(ctx, trx, {
         ownerAccountId: held.owner_account_id,
         email: held.email,

@@ -1,13 +1,15 @@
 // The owner's activity log (docs/activity.md): an event for each thing others do with an app
 // user's data and for its shares' and links' life, none for the owner's own writes; reads at
 // most once an hour per accessor, once between instances; newest first, paged; to the owner
-// only (accessors 403, anyone else 404); gone with the app user.
+// only (accessors 403, anyone else 404); gone with the app user. What comes through the web
+// client is `via` web.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ReadLedger } from '../../src/activity/read-ledger.ts';
 import { create, createOwner, createProfile, createTopic, type Owner } from '../app-data/fixtures.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { readPublic } from '../emergency/emergency-fixtures.ts';
 import { insertAccessor, uploadPicture } from '../sharing/sharing-fixtures.ts';
 
 interface Event {
@@ -130,6 +132,37 @@ describe('the activity log of an app user', () => {
     await server.request('GET', `/app/users/${owner.appUserId}/profiles/`, { token: reader.token });
     reads = (await eventsSince(since)).filter((e) => e.action === 'read');
     assert.equal(reads.length, 2, 'a read in the next hour is an event again');
+  });
+
+  test('through the web client (Sec-Fetch-Site: same-origin) they are via web: reads, writes, links, their views', async () => {
+    server.clock.advance(3_600_000);
+    const since = await lastId();
+    const web = { 'sec-fetch-site': 'same-origin' };
+    const call = async (method: 'GET' | 'POST' | 'PATCH', path: string, token: string, body: unknown, headers: Record<string, string>) => {
+      const response = await server.request(method, path, { token, body, headers });
+      assert.ok(response.status === 200 || response.status === 201, `${method} ${path}: ${response.text}`);
+      return response.body;
+    };
+    await call('GET', `/app/topics/${topicId}/`, reader.token, undefined, web);
+    const item = await call('POST', `/app/topics/${topicId}/items/`, writer.token, { name: 'Latex', list_content: { entries: [] } }, web);
+    // A page of another site of the same company's is not this service's web client.
+    await call('PATCH', `/app/items/${item.id}/`, writer.token, { name: 'Latex gloves' }, { 'sec-fetch-site': 'same-site' });
+    const link = await call('POST', `/app/users/${owner.appUserId}/emergency-links/`, owner.token, {}, web);
+    const token = /\/emergency\/([^/]+)$/.exec(link.link)?.[1];
+    assert.ok(token, link.link);
+    const view = await readPublic(server, token, web);
+    assert.equal(view.status, 200, view.text);
+    const events = (await eventsSince(since)).reverse();
+    assert.deepEqual(
+      events.map((e) => [e.action, e.actor?.kind, e.via]),
+      [
+        ['read', 'accessor', 'web'],
+        ['created', 'accessor', 'web'],
+        ['updated', 'accessor', 'api'],
+        ['created', 'owner', 'web'],
+        ['viewed', 'emergency_link', 'web'],
+      ],
+    );
   });
 
   test('two instances that each take a read as the first of its hour record it once', async () => {

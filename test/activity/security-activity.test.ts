@@ -1,6 +1,7 @@
 // The account's security log (docs/activity.md): sign-ins with their method and the session's
 // IP address and User-Agent, sessions ended, the password changed, addresses added and
-// deleted, operators' actions; to the account itself only, paged like the app user's log.
+// deleted, operators' actions, each `via` the web client or the API; to the account itself
+// only, paged like the app user's log.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { recordSecurityEvent } from '../../src/activity/activity-events.ts';
@@ -50,6 +51,34 @@ describe("the account's security log", () => {
     assert.equal(event!.object?.user_agent, 'Firefox/140 test');
     assert.ok(event!.object?.ip_address);
     assert.equal(event!.via, 'api');
+  });
+
+  test('what the web client does is via web: pages of this service send Sec-Fetch-Site: same-origin', async () => {
+    const web = { 'sec-fetch-site': 'same-origin' };
+    const login = await server.request('POST', '/auth/login/', { body: { username: person.email, password: PASSWORD }, headers: web });
+    assert.equal(login.status, 200, login.text);
+    const added = await server.request('POST', '/account/emails/', {
+      token: login.body.token,
+      body: { email: 'web@example.com' },
+      headers: web,
+    });
+    assert.equal(added.status, 201, added.text);
+    // Another site's page, or an app: api.
+    const elsewhere = { 'sec-fetch-site': 'cross-site' };
+    const removed = await server.request('DELETE', `/account/emails/${added.body.id}/`, { token: login.body.token, headers: elsewhere });
+    assert.equal(removed.status, 204, removed.text);
+    const ended = await server.request('POST', '/auth/logout/', { token: login.body.token, headers: web });
+    assert.equal(ended.status, 204, ended.text);
+    const [logout, deleted, addedEvent, signedIn] = await events(person.token);
+    assert.deepEqual(
+      [signedIn, addedEvent, deleted, logout].map((e) => [e!.action, e!.via]),
+      [
+        ['signed_in', 'web'],
+        ['address_added', 'web'],
+        ['address_deleted', 'api'],
+        ['session_ended', 'web'],
+      ],
+    );
   });
 
   test('addresses, the password and sessions over their life are events', async () => {
@@ -113,7 +142,7 @@ describe("the account's security log", () => {
     assert.equal((await server.request('GET', '/account/activity/?before=-1', { token: person.token })).status, 400);
 
     const db = server.server.ctx.db.kysely;
-    for (let i = 0; i < 120; i++) await recordSecurityEvent(db, person.id, server.clock.now(), 'recovery_code_used');
+    for (let i = 0; i < 120; i++) await recordSecurityEvent(db, person.id, server.clock.now(), 'recovery_code_used', 'api');
     const first = await server.request('GET', '/account/activity/', { token: person.token });
     assert.equal(first.body.events.length, 100);
     const next = new URL(first.body.next);
@@ -127,8 +156,8 @@ describe("the account's security log", () => {
   test('the sweep deletes events older than ACTIVITY_RETENTION (default a year), and only those', async () => {
     const db = server.server.ctx.db.kysely;
     const at = server.clock.now();
-    await recordSecurityEvent(db, other.id, at - 366 * 86_400_000, 'password_changed');
-    await recordSecurityEvent(db, other.id, at - 364 * 86_400_000, 'password_reset');
+    await recordSecurityEvent(db, other.id, at - 366 * 86_400_000, 'password_changed', 'api');
+    await recordSecurityEvent(db, other.id, at - 364 * 86_400_000, 'password_reset', 'api');
     await server.server.sweeper.runOnce();
     const left = await db
       .selectFrom('activity_events')

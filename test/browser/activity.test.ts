@@ -57,7 +57,7 @@ async function tellStory(server: TestServer, label: string): Promise<Story> {
       object: { type: 'item', id: null, name: `Old note ${i}` },
       via: 'api',
     });
-    await recordSecurityEvent(db, owner.id, start - 3 * DAY, 'recovery_code_used');
+    await recordSecurityEvent(db, owner.id, start - 3 * DAY, 'recovery_code_used', 'api');
   }
 
   const accessor = await call(server, 'POST', `/app/users/${appUser.id}/accessors/`, owner.token, { email: ben.email, can_write: true });
@@ -182,6 +182,9 @@ describe('the activity logs in the web client', () => {
           'the browser named as a person knows it',
         );
         assert.equal(shown[0]!.ago, 'just now');
+        const logged = await server.request('GET', '/account/activity/', { token: story.owner.token });
+        assert.equal(logged.body.events[0].action, 'signed_in');
+        assert.equal(logged.body.events[0].via, 'web', 'signed in through the web client');
         assert.deepEqual(
           shown.slice(1).map(({ sentence, ago }) => [sentence, ago]),
           Array.from({ length: 99 }, () => ['A recovery code was used to sign in.', '3 days ago']),

@@ -60,7 +60,7 @@ export async function deleteAccount(
   // Counted until both the password and the MFA code were right. An account without a password
   // (made by another provider, docs/sign-in-providers.md) proves it is its owner by a fresh sign-in instead.
   const attempt = hasPassword(account) ? await passwordChecks.checkPassword(account, passwordOf(proof)) : await freshSignIn(ctx, caller);
-  await removeAccount(ctx, account, { proof: (trx) => requireSecondFactor(ctx, trx, account, proof.code) });
+  await removeAccount(ctx, account, { proof: (trx) => requireSecondFactor(ctx, trx, account, proof.code, caller.via) });
   await attempt.succeeded();
 }
 

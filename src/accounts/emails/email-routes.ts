@@ -24,6 +24,7 @@ import {
 import { addAddress, deleteAddress, getAddress, resendVerification, updateAddress } from './email-service.ts';
 import { verifyEmailBy } from './verification-service.ts';
 import { errors } from '../../http/error-schemas.ts';
+import { viaOf } from '../../activity/activity-events.ts';
 
 export function registerEmailRoutes(app: App, ctx: AppContext): void {
   // Codes tried here count as login failures, in the same counts as the login's.
@@ -58,7 +59,12 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { email, verified_action, primary } = request.body;
-      const row = await addAddress(ctx, callerOf(request).accountId, { email, verifiedAction: verified_action, primary });
+      const row = await addAddress(
+        ctx,
+        callerOf(request).accountId,
+        { email, verifiedAction: verified_action, primary },
+        callerOf(request).via,
+      );
       return reply.code(201).header('Location', emailAddressUrl(ctx, row.id)).send(toEmailAddress(ctx, row));
     },
   );
@@ -114,7 +120,7 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
         response: { 200: EmailAddressSchema, ...errors({ auth: true, notFound: true, body: true }) },
       },
       handler: async (request) => {
-        const row = await updateAddress(ctx, callerOf(request).accountId, parseId(request.params.id), request.body);
+        const row = await updateAddress(ctx, callerOf(request).accountId, parseId(request.params.id), request.body, callerOf(request).via);
         return toEmailAddress(ctx, row);
       },
     });
@@ -132,7 +138,7 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await deleteAddress(ctx, callerOf(request).accountId, parseId(request.params.id));
+      await deleteAddress(ctx, callerOf(request).accountId, parseId(request.params.id), callerOf(request).via);
       return reply.code(204).send(null);
     },
   );
@@ -152,7 +158,7 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const { key, email, email_code, password } = request.body;
-      await verifyEmailBy(ctx, throttle, { key, email, emailCode: email_code, password, ip: request.ip });
+      await verifyEmailBy(ctx, throttle, { key, email, emailCode: email_code, password, ip: request.ip, via: viaOf(request) });
       return {};
     },
   );

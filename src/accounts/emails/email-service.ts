@@ -21,7 +21,7 @@ import {
 import { checkVerificationLimits, sendVerificationKey } from './email-keys.ts';
 import { NOOP_ACTION } from './email-schemas.ts';
 import { releaseExpiredHold } from './unverified-holds.ts';
-import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { recordSecurityEvent, type Via } from '../../activity/activity-events.ts';
 import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
 export interface NewAddress {
@@ -35,7 +35,7 @@ function addressObject(address: { id: number; email: string }) {
   return { type: 'email_address', id: address.id, name: address.email };
 }
 
-export async function addAddress(ctx: AppContext, accountId: number, input: NewAddress): Promise<AddressRow> {
+export async function addAddress(ctx: AppContext, accountId: number, input: NewAddress, via: Via): Promise<AddressRow> {
   if (input.primary === true) throw fieldError('primary', 'emails.newNotPrimary');
   await releaseExpiredHold(ctx.db.kysely, input.email, ctx.clock.now() - ctx.config.unverifiedAccountTtlMs);
   if (await emailTaken(ctx.db.kysely, input.email)) throw emailInUse();
@@ -64,7 +64,7 @@ export async function addAddress(ctx: AppContext, accountId: number, input: NewA
         addressAddedMessage(await recipientLanguage(ctx.config, trx, accountId), account.email, row.email),
         accountId,
       );
-      await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_added', { object: addressObject(row) });
+      await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_added', via, { object: addressObject(row) });
       return row;
     });
   } catch (error) {
@@ -88,7 +88,13 @@ export interface AddressChanges {
 }
 
 /** Only `primary: true` changes anything; `email` and `verified_action` may be sent back unchanged. */
-export async function updateAddress(ctx: AppContext, accountId: number, addressId: number, changes: AddressChanges): Promise<AddressRow> {
+export async function updateAddress(
+  ctx: AppContext,
+  accountId: number,
+  addressId: number,
+  changes: AddressChanges,
+  via: Via,
+): Promise<AddressRow> {
   const address = await getAddress(ctx, accountId, addressId);
   const errors: FieldErrors = {};
   if (changes.email !== undefined && changes.email.toLowerCase() !== address.email.toLowerCase()) {
@@ -121,21 +127,21 @@ export async function updateAddress(ctx: AppContext, accountId: number, addressI
       firstName: account.first_name,
       lastName: account.last_name,
     });
-    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_made_primary', { object: addressObject(current) });
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_made_primary', via, { object: addressObject(current) });
     return { ...current, is_primary: 1 as const };
   });
   ctx.outbox.wake();
   return updated;
 }
 
-export async function deleteAddress(ctx: AppContext, accountId: number, addressId: number): Promise<void> {
+export async function deleteAddress(ctx: AppContext, accountId: number, addressId: number, via: Via): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const address = await findAddress(trx, accountId, addressId);
     if (!address) throw notFound();
     if (address.is_primary === 1) throw conflict('emails.primaryCannotBeDeleted');
     await deleteSecondaryAddress(trx, accountId, addressId);
-    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_deleted', { object: addressObject(address) });
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'address_deleted', via, { object: addressObject(address) });
   });
 }
 

@@ -17,7 +17,7 @@ import { checkEmailCode, WRONG_EMAIL_CODE } from './email-codes.ts';
 import { REPLACE_PRIMARY_ACTION } from './email-schemas.ts';
 import { queueAccountEvent, queueFirstVerification } from '../../webhooks/webhook-events.ts';
 import { findVerificationKey, useAllVerificationKeys, useVerificationKey } from './key-queries.ts';
-import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { recordSecurityEvent, type Via } from '../../activity/activity-events.ts';
 
 export const INVALID_VERIFICATION_KEY = 'verification.invalidKey';
 export const EXPIRED_VERIFICATION_KEY = 'verification.expiredKey';
@@ -30,21 +30,22 @@ export interface VerificationRequest {
   emailCode?: string;
   password: string;
   ip: string;
+  via: Via;
 }
 
 export function verifyEmailBy(ctx: AppContext, throttle: LoginThrottle, request: VerificationRequest): Promise<void> {
-  const { key, email, emailCode, password, ip } = request;
+  const { key, email, emailCode, password, ip, via } = request;
   if (key !== undefined && emailCode !== undefined) throw nonFieldError('verification.keyOrCode');
   if (emailCode !== undefined) {
     if (email === undefined) throw fieldError('email', 'verification.emailNeeded');
-    return verifyEmailWithCode(ctx, throttle, { email, code: emailCode, password, ip });
+    return verifyEmailWithCode(ctx, throttle, { email, code: emailCode, password, ip, via });
   }
   // Without a code, the key is what is missing (as before codes, for the clients of then).
   if (key === undefined) throw fieldError('key', 'validation.required');
-  return verifyEmail(ctx, key, password);
+  return verifyEmail(ctx, key, password, via);
 }
 
-export async function verifyEmail(ctx: AppContext, key: string, password: string): Promise<void> {
+export async function verifyEmail(ctx: AppContext, key: string, password: string, via: Via): Promise<void> {
   const found = await findVerificationKey(ctx.db.kysely, key);
   if (!found || found.used_at !== null) throw fieldError('key', INVALID_VERIFICATION_KEY);
   if (found.expires_at <= ctx.clock.now()) throw fieldError('key', EXPIRED_VERIFICATION_KEY);
@@ -54,7 +55,7 @@ export async function verifyEmail(ctx: AppContext, key: string, password: string
     await lockAccount(ctx, trx, found.account_id);
     // Another request used the key (or its address was deleted) since it was read.
     if (!(await useVerificationKey(trx, found.key_id, ctx.clock.now()))) throw fieldError('key', INVALID_VERIFICATION_KEY);
-    await markVerified(ctx, trx, found.account_id, found.address_id);
+    await markVerified(ctx, trx, found.account_id, found.address_id, via);
   });
   ctx.outbox.wake();
 }
@@ -66,7 +67,7 @@ export async function verifyEmail(ctx: AppContext, key: string, password: string
 export async function verifyEmailWithCode(
   ctx: AppContext,
   throttle: LoginThrottle,
-  input: { email: string; code: string; password: string; ip: string },
+  input: { email: string; code: string; password: string; ip: string; via: Via },
 ): Promise<void> {
   const owner = await findLoginAddress(ctx.db.kysely, input.email);
   const attempt = await throttle.begin(owner ? `account:${owner.account_id}` : `address:${input.email.toLowerCase()}`, input.ip);
@@ -81,13 +82,13 @@ export async function verifyEmailWithCode(
     await lockAccount(ctx, trx, found.account_id);
     // Spent by another request, or replaced, or its address deleted, since it was read.
     if (!(await spendEmailCode(trx, found.id, ctx.clock.now()))) throw fieldError('email_code', WRONG_EMAIL_CODE);
-    await markVerified(ctx, trx, found.account_id, found.email_address_id);
+    await markVerified(ctx, trx, found.account_id, found.email_address_id, input.via);
   });
   ctx.outbox.wake();
 }
 
 /** Marks the address verified, ends its other keys and codes, and runs its verification action; under the account lock. */
-async function markVerified(ctx: AppContext, trx: Kysely<Database>, accountId: number, addressId: number): Promise<void> {
+async function markVerified(ctx: AppContext, trx: Kysely<Database>, accountId: number, addressId: number, via: Via): Promise<void> {
   const now = ctx.clock.now();
   const address = await findAddress(trx, accountId, addressId);
   if (!address) throw notFound();
@@ -95,7 +96,7 @@ async function markVerified(ctx: AppContext, trx: Kysely<Database>, accountId: n
   await markAddressVerified(trx, address.id);
   await useAllVerificationKeys(trx, address.id, now);
   await endEmailCodes(trx, 'verification', { addressId: address.id });
-  await recordSecurityEvent(trx, accountId, now, 'address_verified', {
+  await recordSecurityEvent(trx, accountId, now, 'address_verified', via, {
     object: { type: 'email_address', id: address.id, name: address.email },
   });
   if (address.verified_action === REPLACE_PRIMARY_ACTION && address.is_primary !== 1) {

@@ -24,7 +24,8 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { OWNER_URLS, toMediaResource, type MediaRow } from '../../media/media-view.ts';
-import { ownerAccess } from '../../app-data/kernel/access.ts';
+import { type Access, ownerAccess } from '../../app-data/kernel/access.ts';
+import type { Caller } from '../../auth/token-auth.ts';
 import { listAccessors, listAccessorsSharedWith } from '../../sharing/accessor-queries.ts';
 import { toAccessor } from '../../sharing/accessor-schemas.ts';
 import { extensionOf } from '../../storage/storage-keys.ts';
@@ -58,8 +59,9 @@ export interface ExportSnapshot {
   tail(): string;
 }
 
-/** `tokenId`: the caller's session, marked `current`. */
-export async function readExportSnapshot(ctx: AppContext, accountId: number, tokenId: number): Promise<ExportSnapshot> {
+/** The caller's account; its session (`tokenId`) is marked `current`. */
+export async function readExportSnapshot(ctx: AppContext, caller: Pick<Caller, 'accountId' | 'tokenId' | 'via'>): Promise<ExportSnapshot> {
+  const { accountId, tokenId } = caller;
   const exportedAt = new Date(ctx.clock.now()).toISOString();
   const spool = await SpoolFile.create(ctx.config.spoolDir);
   let write = (text: string) => spool.write(text);
@@ -106,7 +108,7 @@ export async function readExportSnapshot(ctx: AppContext, accountId: number, tok
       // permissions) says nothing in an archive.
       const { is_owned_by_current_user: _owned, permissions: _permissions, ...exported } = toAppUser(ctx, appUser, OWNED);
       json.members(withoutLinks(exported), 'profiles');
-      await writeProfiles(ctx, db, out, accountId, appUser.id);
+      await writeProfiles(ctx, db, out, ownerAccess(accountId, caller.via, appUser.id), appUser.id);
       json.value(
         (await listEmergencyItems(db, accountId, appUser.id)).map((row) => withoutLinks(toEmergencyItem(ctx, OWNER_URLS, row))),
         'emergency_items',
@@ -176,8 +178,8 @@ async function writeActivity(
 }
 
 /** The app user's profiles, each with its topics and their items. */
-async function writeProfiles(ctx: AppContext, db: Kysely<Database>, out: PagedOutput, accountId: number, appUserId: number): Promise<void> {
-  const access = ownerAccess(accountId, appUserId);
+async function writeProfiles(ctx: AppContext, db: Kysely<Database>, out: PagedOutput, access: Access, appUserId: number): Promise<void> {
+  const { accountId } = access;
   out.json.openArray('profiles');
   for (const profile of await listProfiles(db, accountId, appUserId)) {
     out.json.openObject();

@@ -21,7 +21,8 @@ function fileName(now: number): string {
 }
 
 /** An export is in its app user's activity log (docs/activity.md): the export itself holds it. */
-async function recordExport(ctx: AppContext, accountId: number): Promise<void> {
+async function recordExport(ctx: AppContext, caller: Caller): Promise<void> {
+  const { accountId } = caller;
   const appUser = await ctx.db.kysely.selectFrom('app_users').select('id').where('account_id', '=', accountId).executeTakeFirst();
   if (!appUser) return;
   await recordActivity(ctx.db.kysely, {
@@ -30,7 +31,7 @@ async function recordExport(ctx: AppContext, accountId: number): Promise<void> {
     at: ctx.clock.now(),
     actor: { kind: 'owner', id: accountId },
     action: 'exported',
-    via: 'api',
+    via: caller.via,
   });
 }
 
@@ -51,8 +52,8 @@ export async function exportAccount(
   const release = slots.take();
   try {
     await limit.take(caller.accountId);
-    await recordExport(ctx, caller.accountId);
-    const snapshot = await readExportSnapshot(ctx, caller.accountId, caller.tokenId);
+    await recordExport(ctx, caller);
+    const snapshot = await readExportSnapshot(ctx, caller);
     return {
       fileName: fileName(Date.parse(snapshot.exportedAt)),
       archive: streamExportArchive(ctx.media, snapshot, ctx.log, release),

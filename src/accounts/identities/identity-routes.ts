@@ -33,6 +33,7 @@ import { completeWebFlow, NOT_SIGNED_IN, signInWithIdToken, startLinking, startW
 import { bindSignInBrowser, signInBrowserOf } from './sign-in-browser.ts';
 import { nonFieldError } from '../../errors.ts';
 import { LoginResponse } from '../login/login-schemas.ts';
+import { originOf } from '../sessions/session-origin.ts';
 
 const tags = ['identities'];
 
@@ -157,14 +158,7 @@ export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks
         response: { 200: LoginResponse, ...errors({ body: true, notFound: true, rateLimited: true }) },
       },
     },
-    (request) =>
-      signInWithIdToken(
-        ctx,
-        request.params.name,
-        request.body,
-        { ip: request.ip, userAgent: request.headers['user-agent'] },
-        requestLanguage(request, ctx.config),
-      ),
+    (request) => signInWithIdToken(ctx, request.params.name, request.body, originOf(request), requestLanguage(request, ctx.config)),
   );
 
   app.post(
@@ -260,7 +254,7 @@ export function registerIdentityRoutes(app: App, ctx: AppContext, passwordChecks
       },
     },
     async (request, reply) => {
-      await unlinkIdentity(ctx, callerOf(request).accountId, parseId(request.params.id));
+      await unlinkIdentity(ctx, callerOf(request).accountId, parseId(request.params.id), callerOf(request).via);
       return reply.code(204).send(null);
     },
   );

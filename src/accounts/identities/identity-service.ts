@@ -7,7 +7,7 @@ import { lockAccount } from '../core/account-lock.ts';
 import { isLastWayIn, waysIn } from '../core/ways-in.ts';
 import { deleteIdentity, findIdentity, type IdentityRow, listIdentities } from './identity-queries.ts';
 import { queueRefreshTokenRevocations } from './refresh-token-revocation.ts';
-import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { recordSecurityEvent, type Via } from '../../activity/activity-events.ts';
 
 export const LAST_IDENTITY = 'identity.lastWayIn';
 
@@ -21,7 +21,7 @@ export async function identityOf(ctx: AppContext, accountId: number, id: number)
   return identity;
 }
 
-export async function unlinkIdentity(ctx: AppContext, accountId: number, id: number): Promise<void> {
+export async function unlinkIdentity(ctx: AppContext, accountId: number, id: number, via: Via): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const identity = await findIdentity(trx, accountId, id);
@@ -31,7 +31,7 @@ export async function unlinkIdentity(ctx: AppContext, accountId: number, id: num
     if (isLastWayIn(ways, 'identity')) throw conflict(LAST_IDENTITY);
     await queueRefreshTokenRevocations(ctx, trx, accountId, id);
     await deleteIdentity(trx, accountId, id);
-    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'identity_removed', {
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'identity_removed', via, {
       object: { type: 'identity', id, name: identity.provider },
     });
   });

@@ -45,7 +45,7 @@ import {
 import { insertLoginCode, LOGIN_CODE_TTL_MS, spendLoginCode } from './login-code-queries.ts';
 import { refreshTokenContext } from './refresh-token-revocation.ts';
 import { recordUsedToken } from './used-token-queries.ts';
-import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { recordSecurityEvent, type Via } from '../../activity/activity-events.ts';
 
 export const LINK_FROM_SETTINGS = 'identity.linkFromSettings';
 export const NO_VERIFIED_EMAIL = 'identity.noVerifiedEmail';
@@ -142,7 +142,8 @@ export async function completeWebFlow(
     );
     const proven: ProvenSignIn = { ...signIn, names };
     if (flow.account_id !== null) {
-      await linkIdentity(ctx, flow.account_id, provider, proven);
+      // The provider's answer comes back to a browser: a web flow is the web client's.
+      await linkIdentity(ctx, flow.account_id, provider, proven, 'web');
       return `${base}${flow.redirect}#${new URLSearchParams({ linked: provider.settings.name })}`;
     }
     const { account, identity } = await identityFor(ctx, provider, proven, language);
@@ -199,7 +200,7 @@ export async function signInWithIdToken(
 export async function startLinking(
   ctx: AppContext,
   passwordChecks: PasswordCheckThrottle,
-  caller: { accountId: number; tokenId: number },
+  caller: { accountId: number; tokenId: number; via: Via },
   name: string,
   body: { redirect: string; password?: string } | { id_token: string; nonce?: string; code?: string; password?: string },
   browserHash: string,
@@ -214,7 +215,7 @@ export async function startLinking(
   if ('redirect' in body) {
     return { authorizationUrl: await startWebFlow(ctx, provider.settings.name, body.redirect, caller.accountId, browserHash) };
   }
-  return { identity: await linkIdentity(ctx, caller.accountId, provider, await provenByIdToken(ctx, provider, body)) };
+  return { identity: await linkIdentity(ctx, caller.accountId, provider, await provenByIdToken(ctx, provider, body), caller.via) };
 }
 
 async function provenByIdToken(
@@ -328,7 +329,13 @@ async function identityFor(
 }
 
 /** Links the proven identity to the account and mails its owner; again for the same account changes nothing. */
-async function linkIdentity(ctx: AppContext, accountId: number, provider: OidcProvider, proven: ProvenSignIn): Promise<IdentityRow> {
+async function linkIdentity(
+  ctx: AppContext,
+  accountId: number,
+  provider: OidcProvider,
+  proven: ProvenSignIn,
+  via: Via,
+): Promise<IdentityRow> {
   const { claims } = proven;
   const kept = keptRefreshToken(ctx, provider, proven);
   try {
@@ -359,7 +366,7 @@ async function linkIdentity(ctx: AppContext, accountId: number, provider: OidcPr
         identityLinkedMessage(await recipientLanguage(ctx.config, trx, accountId), account.email, provider.settings.label),
         accountId,
       );
-      await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'identity_added', {
+      await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'identity_added', via, {
         object: { type: 'identity', id: identity.id, name: identity.provider },
       });
       return identity;

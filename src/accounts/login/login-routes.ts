@@ -14,6 +14,7 @@ import { signInBrowserOf } from '../identities/sign-in-browser.ts';
 import { EmailCodeLoginBody, EmailCodeRequestBody, EmailCodeRequestResponse } from './login-schemas.ts';
 import { requestSignInCode, signInWithEmailCode } from './email-code-sign-in.ts';
 import { WRONG_EMAIL_CODE } from '../emails/email-codes.ts';
+import { originOf } from '../sessions/session-origin.ts';
 
 export function registerLoginRoutes(app: App, ctx: AppContext): void {
   const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
@@ -37,7 +38,7 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
       const { username, email, password } = request.body;
       const address = username || email;
       if (!address) throw nonFieldError('login.usernameAndPassword');
-      return logIn(ctx, throttle, { email: address, password, ip: request.ip, userAgent: request.headers['user-agent'] });
+      return logIn(ctx, throttle, { email: address, password, ...originOf(request) });
     },
   );
 
@@ -56,8 +57,7 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const { mfa_token, code } = request.body;
-      const origin = { ip: request.ip, userAgent: request.headers['user-agent'] };
-      return { token: await completeMfaLogin(ctx, throttle, { ...origin, mfaToken: mfa_token, code }) };
+      return { token: await completeMfaLogin(ctx, throttle, { ...originOf(request), mfaToken: mfa_token, code }) };
     },
   );
 
@@ -80,8 +80,7 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
         response: { 200: LoginResponse, ...errors({ body: true, rateLimited: true }) },
       },
     },
-    (request) =>
-      signInWithLoginCode(ctx, request.body.code, signInBrowserOf(request), { ip: request.ip, userAgent: request.headers['user-agent'] }),
+    (request) => signInWithLoginCode(ctx, request.body.code, signInBrowserOf(request), originOf(request)),
   );
 
   app.post(
@@ -128,8 +127,7 @@ export function registerLoginRoutes(app: App, ctx: AppContext): void {
       signInWithEmailCode(ctx, throttle, {
         email: request.body.email,
         code: request.body.email_code,
-        ip: request.ip,
-        userAgent: request.headers['user-agent'],
+        ...originOf(request),
       }),
   );
 }

@@ -57,7 +57,7 @@ export async function logIn(ctx: AppContext, throttle: LoginThrottle, input: Log
   // Taking the failure back runs beside issuing the token: it costs a right password no wait.
   const [, token] = await Promise.all([
     attempt.succeeded(),
-    ctx.db.transaction((trx) => issueSignInToken(ctx, trx, address.account_id, 'password', sessionOrigin(input.userAgent, input.ip))),
+    ctx.db.transaction((trx) => issueSignInToken(ctx, trx, address.account_id, 'password', sessionOrigin(input))),
   ]);
   return { token };
 }
@@ -103,17 +103,10 @@ async function judgeSecondStep(
   // challenge completes only with a real MFA code: never once MFA is off.
   return ctx.db.transaction(async (trx) => {
     if (!(await spendChallenge(trx, challenge.id))) throw fieldError('mfa_token', DEAD_MFA_TOKEN);
-    if (!(await spendSecondFactor(ctx, trx, account, input.code))) throw fieldError('code', WRONG_CODE);
+    if (!(await spendSecondFactor(ctx, trx, account, input.code, input.via))) throw fieldError('code', WRONG_CODE);
     const method =
       challenge.first_step === 'email_code' ? 'email_code+totp' : challenge.identity_id === null ? 'password+totp' : 'provider+totp';
-    const token = await issueSignInToken(
-      ctx,
-      trx,
-      account.id,
-      method,
-      sessionOrigin(input.userAgent, input.ip),
-      challenge.identity_id ?? undefined,
-    );
+    const token = await issueSignInToken(ctx, trx, account.id, method, sessionOrigin(input), challenge.identity_id ?? undefined);
     // A sign-in through another provider: the session is the identity's (docs/sign-in-providers.md).
     if (challenge.identity_id !== null) await recordIdentitySession(trx, challenge.identity_id, hashSecret(token));
     return token;
@@ -132,7 +125,7 @@ async function tellOwnerOfLockout(ctx: AppContext, accountId: number): Promise<v
       accountId,
     );
     // The service locked it, not the person: no actor.
-    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'locked_out', { actor: null, via: null });
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'locked_out', null, { actor: null });
   });
   ctx.outbox.wake();
 }

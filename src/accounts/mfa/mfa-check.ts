@@ -12,7 +12,7 @@ import { queueEmail } from '../../mail/email-delivery.ts';
 import { recipientLanguage } from '../../mail/recipient-language.ts';
 import { recoveryCodeUsedMessage } from '../../mail/messages.ts';
 import { countRecoveryCodesLeft, findTotp, spendRecoveryCode, spendTotpStep } from './mfa-queries.ts';
-import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { recordSecurityEvent, type Via } from '../../activity/activity-events.ts';
 
 export const MISSING_CODE = 'mfa.missingCode';
 export const WRONG_CODE = 'mfa.wrongCode';
@@ -37,7 +37,13 @@ export async function totpEnabled(db: Kysely<Database>, accountId: number): Prom
 }
 
 /** Spends `code` as the account's MFA code; false when it is neither a fresh TOTP code nor an unused recovery code. */
-export async function spendSecondFactor(ctx: AppContext, trx: Kysely<Database>, account: FactorAccount, code: string): Promise<boolean> {
+export async function spendSecondFactor(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  account: FactorAccount,
+  code: string,
+  via: Via,
+): Promise<boolean> {
   const totp = await findTotp(trx, account.id);
   if (totp?.enabled !== 1) return false;
   const now = ctx.clock.now();
@@ -56,7 +62,7 @@ export async function spendSecondFactor(ctx: AppContext, trx: Kysely<Database>, 
     ),
     account.id,
   );
-  await recordSecurityEvent(trx, account.id, now, 'recovery_code_used');
+  await recordSecurityEvent(trx, account.id, now, 'recovery_code_used', via);
   return true;
 }
 
@@ -69,8 +75,9 @@ export async function requireSecondFactor(
   trx: Kysely<Database>,
   account: FactorAccount,
   code: string | undefined,
+  via: Via,
 ): Promise<void> {
   if (!(await totpEnabled(trx, account.id))) return;
   if (code === undefined || code === '') throw fieldError('code', MISSING_CODE);
-  if (!(await spendSecondFactor(ctx, trx, account, code))) throw fieldError('code', WRONG_CODE);
+  if (!(await spendSecondFactor(ctx, trx, account, code, via))) throw fieldError('code', WRONG_CODE);
 }

@@ -62,7 +62,7 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
         response: { 200: RecoveryCodesSchema, ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },
       },
     },
-    async (request) => ({ recovery_codes: await confirmTotp(ctx, callerOf(request).accountId, request.body.code) }),
+    async (request) => ({ recovery_codes: await confirmTotp(ctx, callerOf(request).accountId, request.body.code, callerOf(request).via) }),
   );
 
   app.delete(
@@ -78,7 +78,7 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
       },
     },
     async (request, reply) => {
-      await disableTotp(ctx, passwordChecks, callerOf(request).accountId, request.body);
+      await disableTotp(ctx, passwordChecks, callerOf(request).accountId, request.body, callerOf(request).via);
       return reply.code(204).send(null);
     },
   );
@@ -95,6 +95,8 @@ export function registerMfaRoutes(app: App, ctx: AppContext, passwordChecks: Pas
         response: { 200: RecoveryCodesSchema, ...errors({ auth: true, notFound: true, body: true, rateLimited: true }) },
       },
     },
-    async (request) => ({ recovery_codes: await regenerateRecoveryCodes(ctx, passwordChecks, callerOf(request).accountId, request.body) }),
+    async (request) => ({
+      recovery_codes: await regenerateRecoveryCodes(ctx, passwordChecks, callerOf(request).accountId, request.body, callerOf(request).via),
+    }),
   );
 }

@@ -25,7 +25,7 @@ import {
   savePendingTotp,
 } from './mfa-queries.ts';
 import { openTotpSecret, requireSecondFactor, sealTotpSecret } from './mfa-check.ts';
-import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { recordSecurityEvent, type Via } from '../../activity/activity-events.ts';
 import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
 export const ALREADY_ON = 'mfa.alreadyOn';
@@ -71,7 +71,7 @@ export async function startTotpEnrolment(
 }
 
 /** Turns the pending secret on with its first right code; returns the new recovery codes. */
-export async function confirmTotp(ctx: AppContext, accountId: number, code: string): Promise<string[]> {
+export async function confirmTotp(ctx: AppContext, accountId: number, code: string, via: Via): Promise<string[]> {
   const account = await accountOf(ctx, accountId);
   const pending = await findTotp(ctx.db.kysely, accountId);
   if (pending?.enabled !== 0) throw nonFieldError(NOTHING_PENDING);
@@ -87,7 +87,7 @@ export async function confirmTotp(ctx: AppContext, accountId: number, code: stri
     await storeRecoveryCodes(ctx, trx, accountId, codes);
     await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, totpEnabledMessage(await recipientLanguage(ctx.config, trx, accountId), account.email), accountId);
-    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'second_factor_on');
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'second_factor_on', via);
     await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });
   ctx.outbox.wake();
@@ -100,6 +100,7 @@ export async function disableTotp(
   passwordChecks: PasswordCheckThrottle,
   accountId: number,
   proof: { password: string; code: string },
+  via: Via,
 ): Promise<void> {
   const account = await accountOf(ctx, accountId);
   if ((await findTotp(ctx.db.kysely, accountId))?.enabled !== 1) throw nonFieldError(NOT_ON);
@@ -107,11 +108,11 @@ export async function disableTotp(
   await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     // A parallel request (a double click) may have turned it off meanwhile: that one tells the owner.
-    await requireOnAndSecondFactor(ctx, trx, account, proof.code);
+    await requireOnAndSecondFactor(ctx, trx, account, proof.code, via);
     if (!(await deleteTotp(trx, accountId))) throw nonFieldError(NOT_ON);
     await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, totpDisabledMessage(await recipientLanguage(ctx.config, trx, accountId), account.email), accountId);
-    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'second_factor_off');
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'second_factor_off', via);
     await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });
   await attempt.succeeded();
@@ -124,6 +125,7 @@ export async function regenerateRecoveryCodes(
   passwordChecks: PasswordCheckThrottle,
   accountId: number,
   proof: { password: string; code: string },
+  via: Via,
 ): Promise<string[]> {
   const account = await accountOf(ctx, accountId);
   if ((await findTotp(ctx.db.kysely, accountId))?.enabled !== 1) throw nonFieldError(NOT_ON);
@@ -131,9 +133,9 @@ export async function regenerateRecoveryCodes(
   const codes = newRecoveryCodes();
   await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
-    await requireOnAndSecondFactor(ctx, trx, account, proof.code);
+    await requireOnAndSecondFactor(ctx, trx, account, proof.code, via);
     await storeRecoveryCodes(ctx, trx, accountId, codes);
-    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'recovery_codes_renewed');
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'recovery_codes_renewed', via);
   });
   await attempt.succeeded();
   // A recovery code given as the MFA code queued its notice.
@@ -142,9 +144,15 @@ export async function regenerateRecoveryCodes(
 }
 
 /** Inside the account's lock: 400 when MFA is not on (any more), else its MFA code is required. */
-async function requireOnAndSecondFactor(ctx: AppContext, trx: Kysely<Database>, account: AccountRow, code: string): Promise<void> {
+async function requireOnAndSecondFactor(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  account: AccountRow,
+  code: string,
+  via: Via,
+): Promise<void> {
   if ((await findTotp(trx, account.id))?.enabled !== 1) throw nonFieldError(NOT_ON);
-  await requireSecondFactor(ctx, trx, account, code);
+  await requireSecondFactor(ctx, trx, account, code, via);
 }
 
 function storeRecoveryCodes(ctx: AppContext, trx: Kysely<Database>, accountId: number, codes: string[]): Promise<void> {

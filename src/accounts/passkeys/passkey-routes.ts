@@ -55,7 +55,7 @@ export function registerPasskeyRoutes(app: App, ctx: AppContext, passwordChecks:
       },
     },
     async (request, reply) => {
-      const row = await addPasskey(ctx, callerOf(request).accountId, request.body as PasskeyCreationBody);
+      const row = await addPasskey(ctx, callerOf(request).accountId, request.body as PasskeyCreationBody, callerOf(request).via);
       return reply.code(201).header('Location', passkeyUrl(ctx, row.id)).send(toPasskey(ctx, row));
     },
   );
@@ -123,7 +123,7 @@ export function registerPasskeyRoutes(app: App, ctx: AppContext, passwordChecks:
       },
     },
     async (request, reply) => {
-      await removePasskey(ctx, callerOf(request).accountId, parseId(request.params.id));
+      await removePasskey(ctx, callerOf(request).accountId, parseId(request.params.id), callerOf(request).via);
       return reply.code(204).send(null);
     },
   );

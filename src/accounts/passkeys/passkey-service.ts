@@ -24,7 +24,7 @@ import { isLastWayIn, waysIn } from '../core/ways-in.ts';
 import { confirmOwner } from '../sessions/owner-confirmation.ts';
 import type { PasskeyCreationBody } from './passkey-schemas.ts';
 import { CEREMONY_TIMEOUT_MS, challengeIn, creationOptions, verifyCreation } from './webauthn-ceremonies.ts';
-import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { recordSecurityEvent, type Via } from '../../activity/activity-events.ts';
 import { queueAccountEvent } from '../../webhooks/webhook-events.ts';
 
 export const PASSWORD_NEEDED = 'passkeys.passwordNeeded';
@@ -67,7 +67,7 @@ export async function startPasskeyRegistration(
 }
 
 /** Checks the authenticator's answer to this account's challenge and keeps the new passkey. */
-export async function addPasskey(ctx: AppContext, accountId: number, body: PasskeyCreationBody): Promise<PasskeyRow> {
+export async function addPasskey(ctx: AppContext, accountId: number, body: PasskeyCreationBody, via: Via): Promise<PasskeyRow> {
   const account = await accountOf(ctx, accountId);
   const challenge = challengeIn(body.response);
   // Spent whatever the answer turns out to be: a challenge is good for one try.
@@ -95,7 +95,7 @@ export async function addPasskey(ctx: AppContext, accountId: number, body: Passk
         passkeyAddedMessage(await recipientLanguage(ctx.config, trx, accountId), account.email, body.name),
         accountId,
       );
-      await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'passkey_added', {
+      await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'passkey_added', via, {
         object: { type: 'passkey', id: inserted.id, name: body.name },
       });
       await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
@@ -126,7 +126,7 @@ export async function renameAccountPasskey(ctx: AppContext, accountId: number, i
 }
 
 /** 409 when it is the last way in: no password, no other passkey, no identity (core/ways-in.ts). */
-export async function removePasskey(ctx: AppContext, accountId: number, id: number): Promise<void> {
+export async function removePasskey(ctx: AppContext, accountId: number, id: number, via: Via): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     await lockAccount(ctx, trx, accountId);
     const passkeys = await listPasskeys(trx, accountId);
@@ -136,7 +136,9 @@ export async function removePasskey(ctx: AppContext, accountId: number, id: numb
     if (!ways) throw notFound();
     if (isLastWayIn(ways, 'passkey')) throw conflict(LAST_WAY_IN);
     await deletePasskey(trx, accountId, id);
-    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'passkey_removed', { object: { type: 'passkey', id, name: passkey.name } });
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'passkey_removed', via, {
+      object: { type: 'passkey', id, name: passkey.name },
+    });
     await queueAccountEvent(ctx, trx, 'account.second_factor_changed', accountId);
   });
   ctx.outbox.wake();

@@ -7,6 +7,7 @@ import type { App } from '../../http/types.ts';
 import { PasskeySignInBody, type PasskeySignInResponse, PasskeyTokenResponse, RequestOptionsSchema } from './passkey-schemas.ts';
 import { UNKNOWN_PASSKEY, signInWithPasskey, startPasskeySignIn } from './passkey-sign-in.ts';
 import { fieldError } from '../../errors.ts';
+import { originOf } from '../sessions/session-origin.ts';
 
 export function registerPasskeySignInRoutes(app: App, ctx: AppContext): void {
   const throttle = new LoginThrottle(ctx.config.rateLimits, ctx.counters, ctx.clock);
@@ -41,8 +42,9 @@ export function registerPasskeySignInRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const origin = { ip: request.ip, userAgent: request.headers['user-agent'] };
-      return { token: await signInWithPasskey(ctx, throttle, { ...origin, response: request.body.response as PasskeySignInResponse }) };
+      return {
+        token: await signInWithPasskey(ctx, throttle, { ...originOf(request), response: request.body.response as PasskeySignInResponse }),
+      };
     },
   );
 }

@@ -8,7 +8,7 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { LoginThrottle } from '../../auth/login-throttle.ts';
 import type { AppContext } from '../../context.ts';
 import { fieldError } from '../../errors.ts';
-import { sessionOrigin } from '../sessions/session-origin.ts';
+import { type Origin, sessionOrigin } from '../sessions/session-origin.ts';
 import { issueSignInToken } from '../sessions/sign-in-token.ts';
 import { insertChallenge, spendChallenge } from './challenge-queries.ts';
 import { findPasskeyByCredential, recordPasskeyUse } from './passkey-queries.ts';
@@ -40,7 +40,7 @@ export async function startPasskeySignIn(ctx: AppContext): Promise<unknown> {
 export async function signInWithPasskey(
   ctx: AppContext,
   throttle: LoginThrottle,
-  input: { response: AuthenticationResponseJSON; ip: string; userAgent: string | undefined },
+  input: Origin & { response: AuthenticationResponseJSON },
 ): Promise<string> {
   const attempt = await throttle.beginWithoutAccount(input.ip);
   const { response } = input;
@@ -60,7 +60,7 @@ export async function signInWithPasskey(
   const token = await ctx.db.transaction(async (trx) => {
     // Another sign-in with the same counter got there first: one of the two is a clone.
     if (!(await recordPasskeyUse(trx, passkey, { ...use, at: ctx.clock.now() }))) throw fieldError('response', CLONED_PASSKEY);
-    return issueSignInToken(ctx, trx, passkey.account_id, 'passkey', sessionOrigin(input.userAgent, input.ip));
+    return issueSignInToken(ctx, trx, passkey.account_id, 'passkey', sessionOrigin(input));
   });
   await attempt.succeeded();
   return token;

@@ -8,6 +8,7 @@ import { EmptyObject } from '../emails/email-schemas.ts';
 import { ChangePasswordBody, ResetPasswordBody, ResetPasswordResponse } from './password-schemas.ts';
 import { changePassword, requestPasswordReset } from './password-service.ts';
 import { errors } from '../../http/error-schemas.ts';
+import { viaOf } from '../../activity/activity-events.ts';
 
 export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks: PasswordCheckThrottle): void {
   // The reset e-mail's code, tried here, counts as a login failure, in the login's counts.
@@ -61,6 +62,7 @@ export function registerPasswordRoutes(app: App, ctx: AppContext, passwordChecks
         oldPassword: old_password,
         code,
         ip: request.ip,
+        via: viaOf(request),
       });
       return {};
     },

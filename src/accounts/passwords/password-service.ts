@@ -20,7 +20,7 @@ import { endEmailCodes, spendEmailCode } from '../emails/email-code-queries.ts';
 import { checkEmailCode, WRONG_EMAIL_CODE } from '../emails/email-codes.ts';
 import { deleteAccountChallenges } from '../mfa/mfa-queries.ts';
 import { MISSING_CODE, requireSecondFactor, totpEnabled } from '../mfa/mfa-check.ts';
-import { recordSecurityEvent } from '../../activity/activity-events.ts';
+import { recordSecurityEvent, type Via } from '../../activity/activity-events.ts';
 
 export const INVALID_RESET_KEY = 'passwords.invalidResetKey';
 export const EXPIRED_RESET_KEY = 'passwords.expiredResetKey';
@@ -55,6 +55,7 @@ export interface PasswordChange {
   code?: string;
   /** The client's address, which the e-mailed code's tries count against. */
   ip: string;
+  via: Via;
 }
 
 /** How the caller proves the reset: the key of the e-mail's link, or its code. */
@@ -135,14 +136,14 @@ export async function changePassword(
     const now = ctx.clock.now();
     if (reset && 'keyId' in reset && !(await useResetKey(trx, reset.keyId, now))) throw fieldError('key', INVALID_RESET_KEY);
     if (reset && 'codeId' in reset && !(await spendEmailCode(trx, reset.codeId, now))) throw fieldError('email_code', WRONG_EMAIL_CODE);
-    if (reset) await requireSecondFactor(ctx, trx, account, code);
+    if (reset) await requireSecondFactor(ctx, trx, account, code, change.via);
     await updatePasswordHash(trx, accountId, passwordHash);
     await useAllResetKeys(trx, accountId, now);
     await endEmailCodes(trx, 'reset', { accountId });
     await revokeAccountTokens(trx, accountId, reset === undefined ? caller!.tokenId : undefined);
     await deleteAccountChallenges(trx, accountId);
     await queueEmail(ctx, trx, passwordChangedMessage(await recipientLanguage(ctx.config, trx, accountId), account.email), accountId);
-    await recordSecurityEvent(trx, accountId, now, reset === undefined ? 'password_changed' : 'password_reset');
+    await recordSecurityEvent(trx, accountId, now, reset === undefined ? 'password_changed' : 'password_reset', change.via);
   });
   await factorAttempt?.succeeded();
   ctx.outbox.wake();

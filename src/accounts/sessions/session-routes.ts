@@ -38,7 +38,7 @@ export function registerSessionRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await revokeAllSessions(ctx, callerOf(request).accountId);
+      await revokeAllSessions(ctx, callerOf(request));
       return reply.code(204).send(null);
     },
   );

@@ -19,7 +19,7 @@ export async function listSessions(ctx: AppContext, caller: Caller): Promise<Ses
 export async function revokeSession(ctx: AppContext, caller: Caller, sessionId: number): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     if (!(await revokeAccountToken(trx, caller.accountId, sessionId))) throw notFound();
-    await recordSecurityEvent(trx, caller.accountId, ctx.clock.now(), 'session_ended', {
+    await recordSecurityEvent(trx, caller.accountId, ctx.clock.now(), 'session_ended', caller.via, {
       object: { type: 'session', id: sessionId, name: null },
     });
   });
@@ -29,17 +29,18 @@ export async function revokeSession(ctx: AppContext, caller: Caller, sessionId: 
 export async function endCurrentSession(ctx: AppContext, caller: Caller): Promise<void> {
   await ctx.db.transaction(async (trx) => {
     await revokeToken(trx, caller.tokenId);
-    await recordSecurityEvent(trx, caller.accountId, ctx.clock.now(), 'session_ended', {
+    await recordSecurityEvent(trx, caller.accountId, ctx.clock.now(), 'session_ended', caller.via, {
       object: { type: 'session', id: caller.tokenId, name: null },
     });
   });
 }
 
 /** Logs the account out everywhere: every token, and every login waiting for its second step. */
-export async function revokeAllSessions(ctx: AppContext, accountId: number): Promise<void> {
+export async function revokeAllSessions(ctx: AppContext, caller: Caller): Promise<void> {
+  const { accountId } = caller;
   await ctx.db.transaction(async (trx) => {
     await revokeAccountTokens(trx, accountId);
     await deleteAccountChallenges(trx, accountId);
-    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'sessions_ended');
+    await recordSecurityEvent(trx, accountId, ctx.clock.now(), 'sessions_ended', caller.via);
   });
 }

@@ -8,7 +8,7 @@ import type { SignInMethod } from '../../db/schema.ts';
 import { nonFieldError, type Message } from '../../errors.ts';
 import { totpEnabled } from '../mfa/mfa-check.ts';
 import { insertChallenge, recordChallengeIdentity } from '../mfa/mfa-queries.ts';
-import { sessionOrigin } from './session-origin.ts';
+import { type Origin, sessionOrigin } from './session-origin.ts';
 import { accountDisabled, issueSignInToken } from './sign-in-token.ts';
 
 export type LoginResult = { token: string } | { mfa_required: true; mfa_token: string };
@@ -19,11 +19,7 @@ export const MFA_TOKEN_MAX_FAILURES = 5;
 
 export const SIGN_IN_RACED = 'login.invalidCredentials';
 
-export interface Origin {
-  ip: string;
-  /** The User-Agent header, remembered with the session. */
-  userAgent: string | undefined;
-}
+export type { Origin } from './session-origin.ts';
 
 /** True when the account signs in in two steps. */
 export function needsSecondStep(ctx: AppContext, accountId: number): Promise<boolean> {
@@ -38,7 +34,7 @@ export function openSession(
   origin: Origin,
   identityId?: number,
 ): Promise<string> {
-  return ctx.db.transaction((trx) => issueSignInToken(ctx, trx, accountId, method, sessionOrigin(origin.userAgent, origin.ip), identityId));
+  return ctx.db.transaction((trx) => issueSignInToken(ctx, trx, accountId, method, sessionOrigin(origin), identityId));
 }
 
 /**

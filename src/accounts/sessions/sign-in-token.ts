@@ -3,11 +3,12 @@
 // (lockAccount), as disabling holds it while it deletes the account's tokens: whichever comes
 // second sees the other, so no token outlives the account's disabling.
 import type { Kysely } from 'kysely';
-import { issueToken, type TokenOrigin } from '../../auth/token-queries.ts';
+import { issueToken } from '../../auth/token-queries.ts';
 import type { AppContext } from '../../context.ts';
 import type { Database, SignInMethod } from '../../db/schema.ts';
 import { nonFieldError, type DomainError } from '../../errors.ts';
 import { lockAccount } from '../core/account-lock.ts';
+import type { SessionOrigin } from './session-origin.ts';
 import { recordSecurityEvent } from '../../activity/activity-events.ts';
 
 export const ACCOUNT_DISABLED = 'login.accountDisabled';
@@ -25,7 +26,7 @@ export async function issueSignInToken(
   trx: Kysely<Database>,
   accountId: number,
   method: SignInMethod,
-  origin: TokenOrigin,
+  origin: SessionOrigin,
   identityId?: number,
 ): Promise<string> {
   await lockAccount(ctx, trx, accountId);
@@ -48,7 +49,7 @@ export async function issueSignInToken(
       ? undefined
       : await trx.selectFrom('identities').select('provider').where('id', '=', identityId).executeTakeFirst();
   const how = provider ? method.replace('provider', provider.provider) : method;
-  await recordSecurityEvent(trx, accountId, now, 'signed_in', {
+  await recordSecurityEvent(trx, accountId, now, 'signed_in', origin.via, {
     object: { type: 'session', id: null, name: how },
     ipAddress: origin.ipAddress ?? null,
     userAgent: origin.userAgent ?? null,

@@ -22,6 +22,7 @@ import { forbidden, notFound } from '../../errors.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { locate, type Kind, type Location } from './access-queries.ts';
+import type { RequestVia } from '../../activity/activity-events.ts';
 
 export type { Kind } from './access-queries.ts';
 
@@ -47,6 +48,8 @@ export interface Access {
   profiles: readonly number[] | null;
   /** The accessor that media file URLs are signed for (they stop working when it ends); null for the owner. */
   accessorId: number | null;
+  /** How the request came (the web client or another client of the API), for the events its writes record. */
+  via: RequestVia;
 }
 
 /** The 403 of a write, as the OpenAPI document describes it. */
@@ -64,12 +67,12 @@ async function readNoted(caller: Caller, grant: Grant, access: Access, need: Nee
   return access;
 }
 
-/** The owner's access to their own data (`appUserId`: when already known). */
-export function ownerAccess(accountId: number, appUserId: number | null = null): Access {
-  return { accountId, appUserId, grant: null, mayWrite: true, seesPrivate: true, profiles: null, accessorId: null };
+/** The owner's access to their own data (`appUserId`: when already known), by a request that came `via`. */
+export function ownerAccess(accountId: number, via: RequestVia, appUserId: number | null = null): Access {
+  return { accountId, appUserId, grant: null, mayWrite: true, seesPrivate: true, profiles: null, accessorId: null, via };
 }
 
-function accessorAccess(grant: Grant, need: Need): Access {
+function accessorAccess(grant: Grant, need: Need, via: RequestVia): Access {
   if (need === 'owner') throw forbidden(OWNER_ONLY);
   if (need === 'write' && !grant.canWrite) throw forbidden(READ_ONLY);
   return {
@@ -80,6 +83,7 @@ function accessorAccess(grant: Grant, need: Need): Access {
     seesPrivate: grant.privateAccess,
     profiles: grant.profiles,
     accessorId: grant.accessorId,
+    via,
   };
 }
 
@@ -94,9 +98,9 @@ export { grantSees, type Seen } from '../../auth/grants.ts';
  */
 export async function appUserAccess(caller: Caller, appUserId: number, need: Need): Promise<Access> {
   const grant = (await caller.grants()).find((g) => g.appUserId === appUserId);
-  if (grant) return readNoted(caller, grant, accessorAccess(grant, need), need);
+  if (grant) return readNoted(caller, grant, accessorAccess(grant, need, caller.via), need);
   if ((await caller.appUserId()) !== appUserId) throw notFound();
-  return ownerAccess(caller.accountId, appUserId);
+  return ownerAccess(caller.accountId, caller.via, appUserId);
 }
 
 /**
@@ -134,13 +138,14 @@ export async function objectAccess<L extends Location = Location>(
   locator?: Locator<L>,
 ): Promise<Decision<L>> {
   const grants = await caller.grants();
-  if (grants.length === 0) return { access: ownerAccess(caller.accountId), location: null };
+  if (grants.length === 0) return { access: ownerAccess(caller.accountId, caller.via), location: null };
   const location = locator ? await locator(ctx.db.kysely, id) : ((await locate(ctx.db, kind, id)) as L | undefined);
   if (!location) throw notFound();
-  if (location.account_id === caller.accountId) return { access: ownerAccess(caller.accountId, location.app_user_id), location };
+  if (location.account_id === caller.accountId)
+    return { access: ownerAccess(caller.accountId, caller.via, location.app_user_id), location };
   const grant = grants.find((g) => grantSees(g, location));
   if (!grant) throw notFound();
-  return { access: await readNoted(caller, grant, accessorAccess(grant, need), need), location };
+  return { access: await readNoted(caller, grant, accessorAccess(grant, need, caller.via), need), location };
 }
 
 /** An owner-only change within a request the caller may otherwise make (a profile's `is_private`). */

@@ -151,7 +151,7 @@ async function recordAccessorWrite(ctx: AppContext, trx: Kysely<Database>, activ
     action: activity.action,
     type: activity.type,
     id,
-    via: 'api',
+    via: activity.via,
   });
 }
 

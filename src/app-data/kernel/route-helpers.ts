@@ -48,7 +48,8 @@ export function accessorTerms(
   id?: number,
 ): WriteTerms {
   if (!access.grant) return terms;
-  const activity: AccessorWrite = { readerId: callerOf(request).accountId, ownerAccountId: access.accountId, type, action };
+  const caller = callerOf(request);
+  const activity: AccessorWrite = { readerId: caller.accountId, ownerAccountId: access.accountId, type, action, via: caller.via };
   if (id !== undefined) activity.id = id;
   return { ...terms, activity };
 }

@@ -2,6 +2,7 @@
 // and passed to the write kernel (owned-write.ts): none for most writes.
 
 import type { SyncedType } from '../../db/synced-types.ts';
+import type { RequestVia } from '../../activity/activity-events.ts';
 
 /** A create's Idempotency-Key (idempotent-create.ts), claimed by the write kernel within the create's transaction. */
 export interface IdempotencyClaim {
@@ -23,6 +24,8 @@ export interface AccessorWrite {
   /** What is written: a synced type (profile, topic, item, …), or an emergency link. */
   type: SyncedType | 'emergency_link';
   action: 'created' | 'updated' | 'deleted';
+  /** How the request came (activity-events.ts `viaOf`). */
+  via: RequestVia;
   /** The object's id; for a create, taken from what the write returns. */
   id?: number;
 }
