@@ -33,9 +33,9 @@ CREATE TRIGGER log_image_contents_update AFTER UPDATE ON image_contents FOR EACH
 CREATE TRIGGER media_privacy_image_delete AFTER DELETE ON image_contents FOR EACH ROW WHEN (old.image_resource_id IS NOT NULL OR old.media_resource_id IS NOT NULL) EXECUTE FUNCTION media_privacy_image_delete();
 CREATE TRIGGER media_privacy_image_insert AFTER INSERT ON image_contents FOR EACH ROW WHEN (new.image_resource_id IS NOT NULL OR new.media_resource_id IS NOT NULL) EXECUTE FUNCTION media_privacy_image_insert();
 CREATE TRIGGER media_privacy_image_update AFTER UPDATE OF image_resource_id, media_resource_id ON image_contents FOR EACH ROW WHEN (old.image_resource_id IS DISTINCT FROM new.image_resource_id OR old.media_resource_id IS DISTINCT FROM new.media_resource_id) EXECUTE FUNCTION media_privacy_image_update();
-CREATE TRIGGER rendered_image_contents_delete AFTER DELETE ON image_contents REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rendered_image_contents_delete();
-CREATE TRIGGER rendered_image_contents_insert AFTER INSERT ON image_contents REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rendered_image_contents_insert();
-CREATE TRIGGER rendered_image_contents_update AFTER UPDATE ON image_contents REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rendered_image_contents_update();
+CREATE TRIGGER rendered_image_contents_delete AFTER DELETE ON image_contents FOR EACH ROW EXECUTE FUNCTION rendered_image_contents_delete();
+CREATE TRIGGER rendered_image_contents_insert AFTER INSERT ON image_contents FOR EACH ROW EXECUTE FUNCTION rendered_image_contents_insert();
+CREATE TRIGGER rendered_image_contents_update AFTER UPDATE OF description, image_resource_id, media_resource_id, item_id ON image_contents FOR EACH ROW EXECUTE FUNCTION rendered_image_contents_update();
 
 -- items
 CREATE TRIGGER items_counted AFTER INSERT OR DELETE OR UPDATE OF topic_id ON items FOR EACH ROW EXECUTE FUNCTION count_topic_items();
@@ -43,18 +43,18 @@ CREATE TRIGGER items_used_delete AFTER DELETE ON items REFERENCING OLD TABLE AS 
 CREATE TRIGGER log_items_delete AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION log_items_delete();
 CREATE TRIGGER log_items_insert AFTER INSERT ON items FOR EACH ROW WHEN (current_setting('profile_service.changes_written'::text, true) IS DISTINCT FROM 'on'::text) EXECUTE FUNCTION log_items_insert();
 CREATE TRIGGER log_items_update AFTER UPDATE OF name ON items FOR EACH ROW EXECUTE FUNCTION log_items_update();
-CREATE TRIGGER rendered_items_delete AFTER DELETE ON items REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rendered_items_delete();
-CREATE TRIGGER rendered_items_insert AFTER INSERT ON items REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rendered_items_insert();
-CREATE TRIGGER rendered_items_update AFTER UPDATE ON items REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rendered_items_update();
+CREATE TRIGGER rendered_items_delete AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION rendered_items_delete();
+CREATE TRIGGER rendered_items_insert AFTER INSERT ON items FOR EACH ROW EXECUTE FUNCTION rendered_items_insert();
+CREATE TRIGGER rendered_items_update AFTER UPDATE OF name, topic_id ON items FOR EACH ROW EXECUTE FUNCTION rendered_items_update();
 
 -- list_entries
 CREATE TRIGGER list_entries_used_delete AFTER DELETE ON list_entries REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION list_entries_used_delete();
 CREATE TRIGGER log_list_entries_delete AFTER DELETE ON list_entries FOR EACH ROW EXECUTE FUNCTION log_list_entries_delete();
 CREATE TRIGGER log_list_entries_insert AFTER INSERT ON list_entries FOR EACH ROW WHEN (current_setting('profile_service.changes_written'::text, true) IS DISTINCT FROM 'on'::text) EXECUTE FUNCTION log_list_entries_insert();
 CREATE TRIGGER log_list_entries_update AFTER UPDATE OF text ON list_entries FOR EACH ROW EXECUTE FUNCTION log_list_entries_update();
-CREATE TRIGGER rendered_list_entries_delete AFTER DELETE ON list_entries REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION rendered_list_entries_delete();
-CREATE TRIGGER rendered_list_entries_insert AFTER INSERT ON list_entries REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rendered_list_entries_insert();
-CREATE TRIGGER rendered_list_entries_update AFTER UPDATE ON list_entries REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rendered_list_entries_update();
+CREATE TRIGGER rendered_list_entries_delete AFTER DELETE ON list_entries FOR EACH ROW EXECUTE FUNCTION rendered_list_entries_delete();
+CREATE TRIGGER rendered_list_entries_insert AFTER INSERT ON list_entries FOR EACH ROW EXECUTE FUNCTION rendered_list_entries_insert();
+CREATE TRIGGER rendered_list_entries_update AFTER UPDATE OF text, list_content_id ON list_entries FOR EACH ROW EXECUTE FUNCTION rendered_list_entries_update();
 
 -- media_resources
 CREATE TRIGGER log_media_resources_delete AFTER DELETE ON media_resources FOR EACH ROW EXECUTE FUNCTION log_media_resources_delete();
@@ -63,7 +63,7 @@ CREATE TRIGGER log_media_resources_privacy AFTER UPDATE OF in_private ON media_r
 CREATE TRIGGER log_media_resources_rename AFTER UPDATE OF name ON media_resources FOR EACH ROW EXECUTE FUNCTION log_media_resources_rename();
 CREATE TRIGGER log_media_resources_update AFTER UPDATE OF name ON media_resources FOR EACH ROW EXECUTE FUNCTION log_media_resources_update();
 CREATE TRIGGER media_resources_used_delete AFTER DELETE ON media_resources REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION media_resources_used_delete();
-CREATE TRIGGER rendered_media_resources_update AFTER UPDATE ON media_resources REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION rendered_media_resources_update();
+CREATE TRIGGER rendered_media_resources_update AFTER UPDATE OF name, storage_key, content_type, size ON media_resources FOR EACH ROW EXECUTE FUNCTION rendered_media_resources_update();
 
 -- profiles
 CREATE TRIGGER log_profiles_delete AFTER DELETE ON profiles FOR EACH ROW EXECUTE FUNCTION log_profiles_delete();
@@ -568,59 +568,49 @@ AS $function$
 CREATE OR REPLACE FUNCTION public.rendered_image_contents_delete()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics t SET rendered_version = a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id
-    WHERE p.id = t.profile_id AND t.id IN (SELECT i.topic_id FROM old_rows r JOIN items i ON i.id = r.item_id) AND t.rendered_version < a.data_version; RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM items i WHERE i.id = OLD.item_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_image_contents_insert()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics t SET rendered_version = a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id
-    WHERE p.id = t.profile_id AND t.id IN (SELECT i.topic_id FROM new_rows r JOIN items i ON i.id = r.item_id) AND t.rendered_version < a.data_version; RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM items i WHERE i.id = NEW.item_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_image_contents_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics t SET rendered_version = a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id
-    WHERE p.id = t.profile_id AND t.id IN (SELECT i.topic_id FROM old_rows r JOIN items i ON i.id = r.item_id UNION SELECT i.topic_id FROM new_rows r JOIN items i ON i.id = r.item_id) AND t.rendered_version < a.data_version; RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM items i WHERE i.id = OLD.item_id UNION SELECT i.topic_id FROM items i WHERE i.id = NEW.item_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_items_delete()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics t SET rendered_version = a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id
-    WHERE p.id = t.profile_id AND t.id IN (SELECT r.topic_id FROM old_rows r) AND t.rendered_version < a.data_version; RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT OLD.topic_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_items_insert()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics t SET rendered_version = a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id
-    WHERE p.id = t.profile_id AND t.id IN (SELECT r.topic_id FROM new_rows r) AND t.rendered_version < a.data_version; RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT NEW.topic_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_items_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics t SET rendered_version = a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id
-    WHERE p.id = t.profile_id AND t.id IN (SELECT r.topic_id FROM old_rows r UNION SELECT r.topic_id FROM new_rows r) AND t.rendered_version < a.data_version; RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT OLD.topic_id UNION SELECT NEW.topic_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_list_entries_delete()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics t SET rendered_version = a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id
-    WHERE p.id = t.profile_id AND t.id IN (SELECT i.topic_id FROM old_rows r JOIN list_contents lc ON lc.id = r.list_content_id JOIN items i ON i.id = lc.item_id) AND t.rendered_version < a.data_version; RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = OLD.list_content_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_list_entries_insert()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics t SET rendered_version = a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id
-    WHERE p.id = t.profile_id AND t.id IN (SELECT i.topic_id FROM new_rows r JOIN list_contents lc ON lc.id = r.list_content_id JOIN items i ON i.id = lc.item_id) AND t.rendered_version < a.data_version; RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = NEW.list_content_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_list_entries_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics t SET rendered_version = a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id
-    WHERE p.id = t.profile_id AND t.id IN (SELECT i.topic_id FROM old_rows r JOIN list_contents lc ON lc.id = r.list_content_id JOIN items i ON i.id = lc.item_id UNION SELECT i.topic_id FROM new_rows r JOIN list_contents lc ON lc.id = r.list_content_id JOIN items i ON i.id = lc.item_id) AND t.rendered_version < a.data_version; RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = OLD.list_content_id UNION SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = NEW.list_content_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_media_resources_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics t SET rendered_version = a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id
-    WHERE p.id = t.profile_id AND t.id IN (SELECT i.topic_id FROM old_rows r JOIN image_contents ic ON ic.image_resource_id = r.id OR ic.media_resource_id = r.id JOIN items i ON i.id = ic.item_id UNION SELECT i.topic_id FROM new_rows r JOIN image_contents ic ON ic.image_resource_id = r.id OR ic.media_resource_id = r.id JOIN items i ON i.id = ic.item_id) AND t.rendered_version < a.data_version; RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM image_contents ic JOIN items i ON i.id = ic.item_id WHERE ic.image_resource_id = OLD.id OR ic.media_resource_id = OLD.id UNION SELECT i.topic_id FROM image_contents ic JOIN items i ON i.id = ic.item_id WHERE ic.image_resource_id = NEW.id OR ic.media_resource_id = NEW.id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;

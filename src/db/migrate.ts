@@ -34,6 +34,7 @@ import { emailCodesMigration } from './migrations/0030-email-codes.ts';
 import { sharesThatEndMigration } from './migrations/0031-shares-that-end-and-show-less.ts';
 import { profileSharesAndLinkExpiriesMigration } from './migrations/0035-profile-shares-and-link-expiries.ts';
 import { listItemFunctionActivityMigration } from './migrations/0036-list-item-function-activity.ts';
+import { renderedRowTriggersMigration } from './migrations/0037-rendered-row-triggers.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
 import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 import { topicRenderedVersionsMigration } from './migrations/0034-topic-rendered-versions.ts';
@@ -75,6 +76,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0034-topic-rendered-versions': topicRenderedVersionsMigration(db.dialect),
     '0035-profile-shares-and-link-expiries': profileSharesAndLinkExpiriesMigration(),
     '0036-list-item-function-activity': listItemFunctionActivityMigration(db.dialect),
+    '0037-rendered-row-triggers': renderedRowTriggersMigration(db.dialect),
   };
 }
 

@@ -22,7 +22,7 @@ const versionOf = (t: string) =>
   `(SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = ${t}.profile_id)`;
 
 /** Sets the stamp of the topics `ids` (an SQL list or subquery) to their app user's version. */
-const stampSqlite = (ids: string) =>
+export const stampSqlite = (ids: string) =>
   `UPDATE topics SET rendered_version = ${versionOf('topics')} WHERE id IN (${ids}) AND rendered_version < ${versionOf('topics')};`;
 
 const stampPostgres = (ids: string) =>
@@ -33,7 +33,7 @@ const stampPostgres = (ids: string) =>
  * The topics of the changed rows of each table: `row` is NEW or OLD (SQLite's row trigger), or,
  * with `from` (a PostgreSQL transition table), the alias of its rows.
  */
-const TOPIC_OF: Record<string, (row: string, from?: string) => string> = {
+export const TOPIC_OF: Record<string, (row: string, from?: string) => string> = {
   items: (r, from) => `SELECT ${r}.topic_id${from ? ` FROM ${from} ${r}` : ''}`,
   image_contents: (r, from) =>
     from
@@ -50,7 +50,7 @@ const TOPIC_OF: Record<string, (row: string, from?: string) => string> = {
 };
 
 /** The columns whose update changes a rendering (SQLite's `UPDATE OF`; PostgreSQL's statement triggers take every update). */
-const UPDATED: Record<string, string> = {
+export const UPDATED: Record<string, string> = {
   items: 'name, topic_id',
   image_contents: 'description, image_resource_id, media_resource_id, item_id',
   list_entries: 'text, list_content_id',
