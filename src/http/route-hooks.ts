@@ -2,7 +2,7 @@
 // routes never run them, where a global hook would run on every request only to return.
 import type { RouteOptions } from 'fastify';
 
-type RouteHookName = 'preValidation' | 'onSend' | 'onResponse';
+type RouteHookName = 'preValidation' | 'preHandler' | 'onSend' | 'onResponse';
 
 function hooksOf(route: RouteOptions, name: RouteHookName): unknown[] {
   const existing: unknown = route[name];

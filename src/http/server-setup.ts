@@ -2,7 +2,7 @@
 // the text rule (body-normalisation.ts), one error handler, 404 and 405 with Allow, and the
 // overload guard.
 import underPressure from '@fastify/under-pressure';
-import type { FastifyError, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
 import FindMyWay from 'find-my-way';
 import secureJson from 'secure-json-parse';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from '../db/unavailable.ts';
@@ -29,16 +29,29 @@ function registerJsonParser(app: App): void {
 }
 
 /** On the routes that take a JSON body only: a read runs no hook for it. */
+/**
+ * Bodies are normalised before they are validated (trimmed strings are what the schema judges),
+ * but strings that break the text rule are reported only once the body has the schema's shape:
+ * a string where an object or a list belongs is a type error first, and the text rule's errors
+ * are placed by the body's own fields, which only a valid body has.
+ */
 function registerBodyNormalisation(app: App): void {
+  const uncleanText = new WeakMap<FastifyRequest, FieldErrors>();
   const normalise: preValidationHookHandler = (request, _reply, done) => {
     // An empty body is an empty object, so missing fields are reported one by one.
     if (request.body === undefined || request.body === null) request.body = {};
     const errors = normaliseBody(request.body);
-    done(Object.keys(errors).length > 0 ? invalid(errors) : undefined);
+    if (Object.keys(errors).length > 0) uncleanText.set(request, errors);
+    done();
+  };
+  const refuseUncleanText: preHandlerHookHandler = (request, _reply, done) => {
+    const errors = uncleanText.get(request);
+    done(errors ? invalid(errors) : undefined);
   };
   app.addHook('onRoute', (route) => {
     if (!route.schema?.body) return;
     prependRouteHook(route, 'preValidation', normalise);
+    prependRouteHook(route, 'preHandler', refuseUncleanText);
   });
 }
 

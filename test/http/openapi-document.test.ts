@@ -229,6 +229,18 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(new ResponseChecker(doc).check(create, 'POST', inList), []);
   });
 
+  test('unclean text where the body has no string (a list of lists) is the type error, in the documented shape', async () => {
+    const operation = listOperations(doc).find((o) => o.key === 'POST /auth/passkey/')!;
+    const credential = { id: '', rawId: '', type: 'public-key', clientExtensionResults: {} };
+    const response = await server.request('POST', '/auth/passkey/', {
+      body: { response: { ...credential, response: { clientDataJSON: [[0, 'a\ud800@example.com']] } } },
+    });
+    assert.equal(response.status, 400, response.text);
+    const field = response.body.response?.response?.clientDataJSON;
+    assert.ok(Array.isArray(field) && field.every((text: unknown) => typeof text === 'string'), response.text);
+    assert.deepEqual(new ResponseChecker(doc).check(operation, 'POST', response), []);
+  });
+
   test('path ids are integers ≥ 1 in the document; other path parameters keep their type', () => {
     let ids = 0;
     for (const [operation, written] of operations) {
