@@ -28,12 +28,12 @@ function registerJsonParser(app: App): void {
   });
 }
 
-/** On the routes that take a JSON body only: a read runs no hook for it. */
 /**
- * Bodies are normalised before they are validated (trimmed strings are what the schema judges),
- * but strings that break the text rule are reported only once the body has the schema's shape:
- * a string where an object or a list belongs is a type error first, and the text rule's errors
- * are placed by the body's own fields, which only a valid body has.
+ * On the routes that take a JSON body only: a read runs no hook for it. Bodies are normalised
+ * before they are validated (trimmed strings are what the schema judges), but strings that break
+ * the text rule are reported only once the body has the schema's shape: a string where an
+ * object or a list belongs is a type error first, and the text rule's errors are placed by the
+ * body's own fields, which only a valid body has.
  */
 function registerBodyNormalisation(app: App): void {
   const uncleanText = new WeakMap<FastifyRequest, FieldErrors>();
