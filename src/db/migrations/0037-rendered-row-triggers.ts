@@ -7,9 +7,10 @@ import { RENDERED_TRIGGERS, stampSqlite, TOPIC_OF, UPDATED } from './0034-topic-
 // triggers, as SQLite's are: the same statement, on the row's own topic, by primary keys. As
 // statement triggers they read their changes from transition tables: a list item create (an
 // item, its three entries) cost 0.3 ms more with them than without, and a gathered call of ten
-// creates 3.4 ms more, while the same triggers with empty bodies cost nothing; a query on a
-// transition table is planned at every firing. A row trigger's statement is planned once per
-// connection, and the same create costs within the noise of none (pgbench, 1,000 accounts). An
+// creates 3.4 ms more, while the same triggers with empty bodies cost nothing: the cost was the
+// query over the transition table (planned without its size, or again at every firing). A row
+// trigger's statement is one plan on primary keys, and the same create costs within the noise
+// of none (pgbench, 1,000 accounts). An
 // update fires them only for the columns a rendering shows (UPDATE OF), as on SQLite.
 export function renderedRowTriggersMigration(dialect: Dialect): Migration {
   return {
