@@ -10,8 +10,8 @@ import { RENDERED_TRIGGERS, stampSqlite, TOPIC_OF, UPDATED } from './0034-topic-
 // creates 3.4 ms more, while the same triggers with empty bodies cost nothing: the cost was the
 // query over the transition table (planned without its size, or again at every firing). A row
 // trigger's statement is one plan on primary keys, and the same create costs within the noise
-// of none (pgbench, 1,000 accounts). An
-// update fires them only for the columns a rendering shows (UPDATE OF), as on SQLite.
+// of none (pgbench, 1,000 accounts). An update fires them only for the columns a rendering
+// shows (UPDATE OF), as on SQLite.
 export function renderedRowTriggersMigration(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<any>) {
