@@ -141,8 +141,10 @@ export async function writeListItemUnderTopic<T>(
   write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
 ): Promise<T> {
   // A create under an Idempotency-Key claims it in its own transaction: it is not gathered. An
-  // accessor's is, with its event for the owner's activity log (migration 0036).
-  if (!ctx.db.writeFunctions || terms.idempotencyKey) {
+  // accessor's is, with its event for the owner's activity log (migration 0036), which the
+  // function records as via the API: one through the web client goes the kernel's way, which
+  // records how it came.
+  if (!ctx.db.writeFunctions || terms.idempotencyKey || terms.activity?.via === 'web') {
     return writeUnderTopic(ctx, terms, create.accountId, create.topicId, write, { items: 1, entries: create.texts.length });
   }
   const { activity } = terms;
