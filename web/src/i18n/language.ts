@@ -48,9 +48,9 @@ export function offeredLanguages(): Language[] {
  * primary subtag), else the service's default.
  */
 export function preferredLanguage(): Language {
+  const chosen = languageChosenHere();
+  if (chosen !== null) return chosen;
   const offered = offeredLanguages();
-  const chosen = localStorage.getItem(STORAGE_KEY);
-  if (isLanguage(chosen) && offered.includes(chosen)) return chosen;
   for (const tag of navigator.languages ?? [navigator.language]) {
     const primary = tag.toLowerCase().split('-')[0];
     if (isLanguage(primary) && offered.includes(primary)) return primary;
@@ -58,10 +58,10 @@ export function preferredLanguage(): Language {
   return offered[0] ?? 'en';
 }
 
-/** Whether the reader chose a language in this browser (the switcher), one the service still speaks. */
-export function languageChosenHere(): boolean {
+/** The language the reader chose in this browser (the switcher), if the service still speaks it; else null. */
+export function languageChosenHere(): Language | null {
   const chosen = localStorage.getItem(STORAGE_KEY);
-  return isLanguage(chosen) && offeredLanguages().includes(chosen);
+  return isLanguage(chosen) && offeredLanguages().includes(chosen) ? chosen : null;
 }
 
 export function currentLanguage(): Language {

@@ -30,10 +30,11 @@ export async function chooseLanguage(language: Language): Promise<void> {
  * reads the same on a new computer. A choice made in this browser stays.
  */
 export async function adoptAccountLanguage(): Promise<void> {
-  if (languageChosenHere()) return;
+  if (languageChosenHere() !== null) return;
   const { data } = await api.GET('/account/profile/').catch(() => ({ data: undefined }));
   const language = data?.language;
-  if (isLanguage(language) && offeredLanguages().includes(language) && !languageChosenHere()) await switchLanguage(language, true);
+  // Chosen here while the profile was on its way: that choice stays.
+  if (isLanguage(language) && offeredLanguages().includes(language) && languageChosenHere() === null) await switchLanguage(language, true);
 }
 
 export function LanguageSwitcher({ id = 'language' }: { id?: string }) {
