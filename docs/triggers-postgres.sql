@@ -302,6 +302,98 @@ AS $function$
         ORDER BY r.n;
     END $function$;
 
+CREATE OR REPLACE FUNCTION public.create_list_items(p_account_ids integer[], p_topic_ids integer[], p_names text[], p_entry_counts integer[], p_texts text[], p_quota integer, p_max_items bigint, p_max_entries bigint, p_readers integer[], p_at bigint, p_vias text[])
+ RETURNS TABLE(o_index integer, o_outcome text, o_item_id integer, o_list_content_id integer, o_entry_ids integer[])
+ LANGUAGE plpgsql
+AS $function$
+    DECLARE
+      v_app_user_id integer;
+      v_items bigint;
+      v_entries bigint;
+      v_count integer;
+      v_first integer := 1;
+      v_texts text[];
+      v_log_app_users integer[] := '{}';
+      v_log_accounts integer[] := '{}';
+      v_log_types text[] := '{}';
+      v_log_ids integer[] := '{}';
+      v_read_app_users integer[] := '{}';
+      v_read_owners integer[] := '{}';
+      v_read_readers integer[] := '{}';
+      v_read_items integer[] := '{}';
+      v_read_names text[] := '{}';
+      v_read_vias text[] := '{}';
+    BEGIN
+      PERFORM set_config('profile_service.changes_written', 'on', true);
+      FOR i IN 1 .. coalesce(array_length(p_account_ids, 1), 0) LOOP
+        o_index := i;
+        o_item_id := NULL;
+        o_list_content_id := NULL;
+        o_entry_ids := NULL;
+        v_texts := p_texts[v_first : v_first + p_entry_counts[i] - 1];
+        v_first := v_first + p_entry_counts[i];
+        v_app_user_id := NULL;
+        UPDATE app_users
+          SET data_version = data_version + 1, item_count = item_count + 1, entry_count = entry_count + p_entry_counts[i]
+          WHERE id = (SELECT profiles.app_user_id FROM topics JOIN profiles ON profiles.id = topics.profile_id
+                      WHERE topics.id = p_topic_ids[i] AND topics.account_id = p_account_ids[i])
+          RETURNING id, item_count, entry_count INTO v_app_user_id, v_items, v_entries;
+        v_count := NULL;
+        IF v_app_user_id IS NOT NULL THEN
+          SELECT topics.item_count INTO v_count FROM topics WHERE topics.id = p_topic_ids[i];
+        END IF;
+        IF v_count IS NULL THEN
+          o_outcome := 'not_found';
+        ELSIF v_count + 1 > p_quota THEN
+          o_outcome := 'over_quota';
+        ELSIF v_items > p_max_items THEN
+          o_outcome := 'over_account_items';
+        ELSIF v_entries > p_max_entries THEN
+          o_outcome := 'over_account_entries';
+        ELSE
+          INSERT INTO items (account_id, topic_id, name) VALUES (p_account_ids[i], p_topic_ids[i], p_names[i])
+            RETURNING id INTO o_item_id;
+          INSERT INTO list_contents (account_id, item_id) VALUES (p_account_ids[i], o_item_id)
+            RETURNING id INTO o_list_content_id;
+          WITH inserted AS (
+            INSERT INTO list_entries (account_id, list_content_id, text)
+              SELECT p_account_ids[i], o_list_content_id, t.text
+              FROM unnest(v_texts) WITH ORDINALITY AS t(text, n) ORDER BY t.n
+              RETURNING id)
+          SELECT coalesce(array_agg(inserted.id ORDER BY inserted.id), '{}') INTO o_entry_ids FROM inserted;
+          o_outcome := 'created';
+          v_log_app_users := v_log_app_users || array_fill(v_app_user_id, ARRAY[1 + cardinality(o_entry_ids)]);
+          v_log_accounts := v_log_accounts || array_fill(p_account_ids[i], ARRAY[1 + cardinality(o_entry_ids)]);
+          v_log_types := v_log_types || 'item'::text || array_fill('list_entry'::text, ARRAY[cardinality(o_entry_ids)]);
+          v_log_ids := v_log_ids || o_item_id || o_entry_ids;
+          IF p_readers[i] IS NOT NULL THEN
+            v_read_app_users := v_read_app_users || v_app_user_id;
+            v_read_owners := v_read_owners || p_account_ids[i];
+            v_read_readers := v_read_readers || p_readers[i];
+            v_read_items := v_read_items || o_item_id;
+            v_read_names := v_read_names || p_names[i];
+            v_read_vias := v_read_vias || p_vias[i];
+          END IF;
+        END IF;
+        IF v_app_user_id IS NOT NULL AND o_outcome <> 'created' THEN
+          UPDATE app_users SET item_count = item_count - 1, entry_count = entry_count - p_entry_counts[i] WHERE id = v_app_user_id;
+        END IF;
+        RETURN NEXT;
+      END LOOP;
+      INSERT INTO changes (app_user_id, account_id, type, object_id, op, profile_id, in_private, created_at)
+        SELECT l.app_user_id, l.account_id, l.type, l.object_id, 'upsert', NULL, NULL, (extract(epoch from now()) * 1000)::bigint
+        FROM unnest(v_log_app_users, v_log_accounts, v_log_types, v_log_ids) WITH ORDINALITY AS l(app_user_id, account_id, type, object_id, n)
+        ORDER BY l.n;
+      PERFORM set_config('profile_service.changes_written', 'off', true);
+      INSERT INTO activity_events (account_id, app_user_id, at, actor_kind, actor_id, actor_name, action, object_type, object_id, object_name, via)
+        SELECT r.owner, r.app_user_id, p_at, 'accessor', r.reader,
+          (SELECT trim(first_name || ' ' || last_name) FROM accounts WHERE accounts.id = r.reader),
+          'created', 'item', r.item_id, r.name, r.via
+        FROM unnest(v_read_app_users, v_read_owners, v_read_readers, v_read_items, v_read_names, v_read_vias) WITH ORDINALITY
+          AS r(app_user_id, owner, reader, item_id, name, via, n)
+        ORDER BY r.n;
+    END $function$;
+
 CREATE OR REPLACE FUNCTION public.forget_app_user_changes()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -8,6 +8,7 @@
 // touch the others.
 import DataLoader from 'dataloader';
 import { CompiledQuery, type Kysely } from 'kysely';
+import type { RequestVia } from '../activity/activity-events.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { codeOf } from '../db/driver-errors.ts';
@@ -18,7 +19,7 @@ import { entriesBoundRefusal, itemsBoundRefusal, quotaRefusal, type Usage } from
 import type { WriteTerms } from './kernel/write-terms.ts';
 
 const CALL =
-  'select o_index, o_outcome, o_item_id, o_list_content_id, o_entry_ids from create_list_items($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
+  'select o_index, o_outcome, o_item_id, o_list_content_id, o_entry_ids from create_list_items($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)';
 
 /** Creates in one call at most: one transaction holds that many app users' locks. */
 const MAX_BATCH = 64;
@@ -38,6 +39,8 @@ export interface ListItemCreate {
   texts: string[];
   /** An accessor's create: its account, for the owner's activity log (migration 0036); absent for the owner's own. */
   readerId?: number;
+  /** How an accessor's create came, for the same log (migration 0038). */
+  via?: RequestVia;
 }
 
 export interface CreatedListItem {
@@ -67,6 +70,7 @@ async function runCall(ctx: AppContext, creates: readonly ListItemCreate[]): Pro
     quotas.entriesPerAccount,
     creates.map((c) => c.readerId ?? null),
     ctx.clock.now(),
+    creates.map((c) => c.via ?? null),
   ];
   for (let attempt = 1; ; attempt++) {
     try {
@@ -141,12 +145,10 @@ export async function writeListItemUnderTopic<T>(
   write: (trx: Kysely<Database>, held: Held, usage: Usage) => Promise<T>,
 ): Promise<T> {
   // A create under an Idempotency-Key claims it in its own transaction: it is not gathered. An
-  // accessor's is, with its event for the owner's activity log (migration 0036), which the
-  // function records as via the API: one through the web client goes the kernel's way, which
-  // records how it came.
-  if (!ctx.db.writeFunctions || terms.idempotencyKey || terms.activity?.via === 'web') {
+  // accessor's is, with its event for the owner's activity log (migrations 0036, 0038).
+  if (!ctx.db.writeFunctions || terms.idempotencyKey) {
     return writeUnderTopic(ctx, terms, create.accountId, create.topicId, write, { items: 1, entries: create.texts.length });
   }
   const { activity } = terms;
-  return answer(await createListItemTogether(ctx, activity ? { ...create, readerId: activity.readerId } : create));
+  return answer(await createListItemTogether(ctx, activity ? { ...create, readerId: activity.readerId, via: activity.via } : create));
 }

@@ -35,6 +35,7 @@ import { sharesThatEndMigration } from './migrations/0031-shares-that-end-and-sh
 import { profileSharesAndLinkExpiriesMigration } from './migrations/0035-profile-shares-and-link-expiries.ts';
 import { listItemFunctionActivityMigration } from './migrations/0036-list-item-function-activity.ts';
 import { renderedRowTriggersMigration } from './migrations/0037-rendered-row-triggers.ts';
+import { listItemFunctionViasMigration } from './migrations/0038-list-item-function-vias.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
 import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 import { topicRenderedVersionsMigration } from './migrations/0034-topic-rendered-versions.ts';
@@ -77,6 +78,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0035-profile-shares-and-link-expiries': profileSharesAndLinkExpiriesMigration(),
     '0036-list-item-function-activity': listItemFunctionActivityMigration(db.dialect),
     '0037-rendered-row-triggers': renderedRowTriggersMigration(db.dialect),
+    '0038-list-item-function-vias': listItemFunctionViasMigration(db.dialect),
   };
 }
 

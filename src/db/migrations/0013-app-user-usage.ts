@@ -57,12 +57,32 @@ export const CHANGES_WRITTEN = 'profile_service.changes_written';
  * creates itself (migration 0023), in one insert at the end, with the tables' row triggers told
  * to skip them. `activity` (migration 0036, which implies `logged`): the ten-argument form,
  * which also writes an accessor's create in its owner's activity log (p_readers: the accessor's
- * account, null for the owner's own; p_at: when).
+ * account, null for the owner's own; p_at: when). `vias` (migration 0038, which implies `activity`):
+ * the eleven-argument form, which also takes how each create came (p_vias: 'api' or 'web'), where
+ * the ten-argument form records every one as 'api'.
  */
-export function listItemFunction({ logged, activity = false }: { logged: boolean; activity?: boolean }): string {
+export function listItemFunction({
+  logged,
+  activity = false,
+  vias = false,
+}: {
+  logged: boolean;
+  activity?: boolean;
+  vias?: boolean;
+}): string {
+  // How each accessor's create came: the eleven-argument form's own, else 'api'.
+  const via = vias
+    ? {
+        declared: `\n      v_read_vias text[] := '{}';`,
+        kept: `\n            v_read_vias := v_read_vias || p_vias[i];`,
+        unnested: ', v_read_vias',
+        alias: 'via, ',
+        column: 'r.via',
+      }
+    : { declared: '', kept: '', unnested: '', alias: '', column: "'api'" };
   return `CREATE OR REPLACE FUNCTION create_list_items(
       p_account_ids integer[], p_topic_ids integer[], p_names text[], p_entry_counts integer[], p_texts text[],
-      p_quota integer, p_max_items bigint, p_max_entries bigint${activity ? ', p_readers integer[], p_at bigint' : ''})
+      p_quota integer, p_max_items bigint, p_max_entries bigint${activity ? ', p_readers integer[], p_at bigint' : ''}${vias ? ', p_vias text[]' : ''})
     RETURNS TABLE (o_index integer, o_outcome text, o_item_id integer, o_list_content_id integer, o_entry_ids integer[])
     LANGUAGE plpgsql AS $$
     DECLARE
@@ -86,7 +106,7 @@ export function listItemFunction({ logged, activity = false }: { logged: boolean
       v_read_owners integer[] := '{}';
       v_read_readers integer[] := '{}';
       v_read_items integer[] := '{}';
-      v_read_names text[] := '{}';`
+      v_read_names text[] := '{}';${via.declared}`
           : ''
       }
     BEGIN${
@@ -147,7 +167,7 @@ export function listItemFunction({ logged, activity = false }: { logged: boolean
             v_read_owners := v_read_owners || p_account_ids[i];
             v_read_readers := v_read_readers || p_readers[i];
             v_read_items := v_read_items || o_item_id;
-            v_read_names := v_read_names || p_names[i];
+            v_read_names := v_read_names || p_names[i];${via.kept}
           END IF;`
               : ''
           }
@@ -171,9 +191,9 @@ export function listItemFunction({ logged, activity = false }: { logged: boolean
       INSERT INTO activity_events (account_id, app_user_id, at, actor_kind, actor_id, actor_name, action, object_type, object_id, object_name, via)
         SELECT r.owner, r.app_user_id, p_at, 'accessor', r.reader,
           (SELECT trim(first_name || ' ' || last_name) FROM accounts WHERE accounts.id = r.reader),
-          'created', 'item', r.item_id, r.name, 'api'
-        FROM unnest(v_read_app_users, v_read_owners, v_read_readers, v_read_items, v_read_names) WITH ORDINALITY
-          AS r(app_user_id, owner, reader, item_id, name, n)
+          'created', 'item', r.item_id, r.name, ${via.column}
+        FROM unnest(v_read_app_users, v_read_owners, v_read_readers, v_read_items, v_read_names${via.unnested}) WITH ORDINALITY
+          AS r(app_user_id, owner, reader, item_id, name, ${via.alias}n)
         ORDER BY r.n;`
           : ''
       }
