@@ -38,13 +38,13 @@ CREATE TRIGGER rendered_image_contents_insert AFTER INSERT ON image_contents FOR
 CREATE TRIGGER rendered_image_contents_update AFTER UPDATE OF description, image_resource_id, media_resource_id, item_id ON image_contents FOR EACH ROW EXECUTE FUNCTION rendered_image_contents_update();
 
 -- items
-CREATE TRIGGER items_counted AFTER INSERT OR DELETE OR UPDATE OF topic_id ON items FOR EACH ROW EXECUTE FUNCTION count_topic_items();
+CREATE TRIGGER items_counted AFTER INSERT OR DELETE OR UPDATE OF topic_id ON items FOR EACH ROW WHEN (current_setting('profile_service.topics_written'::text, true) IS DISTINCT FROM 'on'::text) EXECUTE FUNCTION count_topic_items();
 CREATE TRIGGER items_used_delete AFTER DELETE ON items REFERENCING OLD TABLE AS removed_rows FOR EACH STATEMENT EXECUTE FUNCTION items_used_delete();
 CREATE TRIGGER log_items_delete AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION log_items_delete();
 CREATE TRIGGER log_items_insert AFTER INSERT ON items FOR EACH ROW WHEN (current_setting('profile_service.changes_written'::text, true) IS DISTINCT FROM 'on'::text) EXECUTE FUNCTION log_items_insert();
 CREATE TRIGGER log_items_update AFTER UPDATE OF name ON items FOR EACH ROW EXECUTE FUNCTION log_items_update();
 CREATE TRIGGER rendered_items_delete AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION rendered_items_delete();
-CREATE TRIGGER rendered_items_insert AFTER INSERT ON items FOR EACH ROW EXECUTE FUNCTION rendered_items_insert();
+CREATE TRIGGER rendered_items_insert AFTER INSERT ON items FOR EACH ROW WHEN (current_setting('profile_service.topics_written'::text, true) IS DISTINCT FROM 'on'::text) EXECUTE FUNCTION rendered_items_insert();
 CREATE TRIGGER rendered_items_update AFTER UPDATE OF name, topic_id ON items FOR EACH ROW EXECUTE FUNCTION rendered_items_update();
 
 -- list_entries
@@ -53,7 +53,7 @@ CREATE TRIGGER log_list_entries_delete AFTER DELETE ON list_entries FOR EACH ROW
 CREATE TRIGGER log_list_entries_insert AFTER INSERT ON list_entries FOR EACH ROW WHEN (current_setting('profile_service.changes_written'::text, true) IS DISTINCT FROM 'on'::text) EXECUTE FUNCTION log_list_entries_insert();
 CREATE TRIGGER log_list_entries_update AFTER UPDATE OF text ON list_entries FOR EACH ROW EXECUTE FUNCTION log_list_entries_update();
 CREATE TRIGGER rendered_list_entries_delete AFTER DELETE ON list_entries FOR EACH ROW EXECUTE FUNCTION rendered_list_entries_delete();
-CREATE TRIGGER rendered_list_entries_insert AFTER INSERT ON list_entries FOR EACH ROW EXECUTE FUNCTION rendered_list_entries_insert();
+CREATE TRIGGER rendered_list_entries_insert AFTER INSERT ON list_entries FOR EACH ROW WHEN (current_setting('profile_service.topics_written'::text, true) IS DISTINCT FROM 'on'::text) EXECUTE FUNCTION rendered_list_entries_insert();
 CREATE TRIGGER rendered_list_entries_update AFTER UPDATE OF text, list_content_id ON list_entries FOR EACH ROW EXECUTE FUNCTION rendered_list_entries_update();
 
 -- media_resources
@@ -313,6 +313,7 @@ AS $function$
       v_count integer;
       v_first integer := 1;
       v_texts text[];
+      v_version integer;
       v_log_app_users integer[] := '{}';
       v_log_accounts integer[] := '{}';
       v_log_types text[] := '{}';
@@ -325,6 +326,7 @@ AS $function$
       v_read_vias text[] := '{}';
     BEGIN
       PERFORM set_config('profile_service.changes_written', 'on', true);
+      PERFORM set_config('profile_service.topics_written', 'on', true);
       FOR i IN 1 .. coalesce(array_length(p_account_ids, 1), 0) LOOP
         o_index := i;
         o_item_id := NULL;
@@ -337,10 +339,11 @@ AS $function$
           SET data_version = data_version + 1, item_count = item_count + 1, entry_count = entry_count + p_entry_counts[i]
           WHERE id = (SELECT profiles.app_user_id FROM topics JOIN profiles ON profiles.id = topics.profile_id
                       WHERE topics.id = p_topic_ids[i] AND topics.account_id = p_account_ids[i])
-          RETURNING id, item_count, entry_count INTO v_app_user_id, v_items, v_entries;
+          RETURNING id, item_count, entry_count, data_version INTO v_app_user_id, v_items, v_entries, v_version;
         v_count := NULL;
         IF v_app_user_id IS NOT NULL THEN
-          SELECT topics.item_count INTO v_count FROM topics WHERE topics.id = p_topic_ids[i];
+          UPDATE topics SET item_count = item_count + 1, rendered_version = greatest(rendered_version, v_version)
+            WHERE topics.id = p_topic_ids[i] RETURNING item_count - 1 INTO v_count;
         END IF;
         IF v_count IS NULL THEN
           o_outcome := 'not_found';
@@ -377,6 +380,7 @@ AS $function$
         END IF;
         IF v_app_user_id IS NOT NULL AND o_outcome <> 'created' THEN
           UPDATE app_users SET item_count = item_count - 1, entry_count = entry_count - p_entry_counts[i] WHERE id = v_app_user_id;
+          IF v_count IS NOT NULL THEN UPDATE topics SET item_count = item_count - 1 WHERE id = p_topic_ids[i]; END IF;
         END IF;
         RETURN NEXT;
       END LOOP;
@@ -392,6 +396,7 @@ AS $function$
         FROM unnest(v_read_app_users, v_read_owners, v_read_readers, v_read_items, v_read_names, v_read_vias) WITH ORDINALITY
           AS r(app_user_id, owner, reader, item_id, name, via, n)
         ORDER BY r.n;
+      PERFORM set_config('profile_service.topics_written', 'off', true);
     END $function$;
 
 CREATE OR REPLACE FUNCTION public.forget_app_user_changes()

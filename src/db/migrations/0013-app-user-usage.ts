@@ -52,6 +52,9 @@ async function boundedListItemFunction(db: Kysely<any>): Promise<void> {
 /** The setting create_list_items turns on while it writes rows whose changes it logs itself. */
 export const CHANGES_WRITTEN = 'profile_service.changes_written';
 
+/** The setting create_list_items turns on while it writes items whose topics it keeps itself (migration 0039). */
+export const TOPICS_WRITTEN = 'profile_service.topics_written';
+
 /**
  * The CREATE statement of create_list_items. `logged`: it writes the change log's rows of its
  * creates itself (migration 0023), in one insert at the end, with the tables' row triggers told
@@ -59,16 +62,21 @@ export const CHANGES_WRITTEN = 'profile_service.changes_written';
  * which also writes an accessor's create in its owner's activity log (p_readers: the accessor's
  * account, null for the owner's own; p_at: when). `vias` (migration 0038, which implies `activity`):
  * the eleven-argument form, which also takes how each create came (p_vias: 'api' or 'web'), where
- * the ten-argument form records every one as 'api'.
+ * the ten-argument form records every one as 'api'. `topics` (migration 0039): it keeps its
+ * creates' topics itself, their item_count (migration 0006) and rendered_version (migration 0034)
+ * in the one update that also reads the count for the quota, with the insert triggers of items
+ * and list entries told to skip them.
  */
 export function listItemFunction({
   logged,
   activity = false,
   vias = false,
+  topics = false,
 }: {
   logged: boolean;
   activity?: boolean;
   vias?: boolean;
+  topics?: boolean;
 }): string {
   // How each accessor's create came: the eleven-argument form's own, else 'api'.
   const via = vias
@@ -80,6 +88,30 @@ export function listItemFunction({
         column: 'r.via',
       }
     : { declared: '', kept: '', unnested: '', alias: '', column: "'api'" };
+  // The topic's count read for the quota: with `topics`, by the update that counts the create in it
+  // and stamps it with its app user's version after the create (what the triggers would do), taken
+  // back but for the stamp when the create is refused (a stamp moved needlessly costs only a
+  // re-rendering of the topic).
+  const topic = topics
+    ? {
+        declared: `\n      v_version integer;`,
+        begin: `\n      PERFORM set_config('${TOPICS_WRITTEN}', 'on', true);`,
+        returned: ', data_version',
+        into: ', v_version',
+        counted: `UPDATE topics SET item_count = item_count + 1, rendered_version = greatest(rendered_version, v_version)
+            WHERE topics.id = p_topic_ids[i] RETURNING item_count - 1 INTO v_count;`,
+        undone: `\n          IF v_count IS NOT NULL THEN UPDATE topics SET item_count = item_count - 1 WHERE id = p_topic_ids[i]; END IF;`,
+        end: `\n      PERFORM set_config('${TOPICS_WRITTEN}', 'off', true);`,
+      }
+    : {
+        declared: '',
+        begin: '',
+        returned: '',
+        into: '',
+        counted: 'SELECT topics.item_count INTO v_count FROM topics WHERE topics.id = p_topic_ids[i];',
+        undone: '',
+        end: '',
+      };
   return `CREATE OR REPLACE FUNCTION create_list_items(
       p_account_ids integer[], p_topic_ids integer[], p_names text[], p_entry_counts integer[], p_texts text[],
       p_quota integer, p_max_items bigint, p_max_entries bigint${activity ? ', p_readers integer[], p_at bigint' : ''}${vias ? ', p_vias text[]' : ''})
@@ -91,7 +123,7 @@ export function listItemFunction({
       v_entries bigint;
       v_count integer;
       v_first integer := 1;
-      v_texts text[];${
+      v_texts text[];${topic.declared}${
         logged
           ? `
       v_log_app_users integer[] := '{}';
@@ -114,7 +146,7 @@ export function listItemFunction({
         ? `
       PERFORM set_config('${CHANGES_WRITTEN}', 'on', true);`
         : ''
-    }
+    }${topic.begin}
       FOR i IN 1 .. coalesce(array_length(p_account_ids, 1), 0) LOOP
         o_index := i;
         o_item_id := NULL;
@@ -127,10 +159,10 @@ export function listItemFunction({
           SET data_version = data_version + 1, item_count = item_count + 1, entry_count = entry_count + p_entry_counts[i]
           WHERE id = (SELECT profiles.app_user_id FROM topics JOIN profiles ON profiles.id = topics.profile_id
                       WHERE topics.id = p_topic_ids[i] AND topics.account_id = p_account_ids[i])
-          RETURNING id, item_count, entry_count INTO v_app_user_id, v_items, v_entries;
+          RETURNING id, item_count, entry_count${topic.returned} INTO v_app_user_id, v_items, v_entries${topic.into};
         v_count := NULL;
         IF v_app_user_id IS NOT NULL THEN
-          SELECT topics.item_count INTO v_count FROM topics WHERE topics.id = p_topic_ids[i];
+          ${topic.counted}
         END IF;
         IF v_count IS NULL THEN
           o_outcome := 'not_found';
@@ -173,7 +205,7 @@ export function listItemFunction({
           }
         END IF;
         IF v_app_user_id IS NOT NULL AND o_outcome <> 'created' THEN
-          UPDATE app_users SET item_count = item_count - 1, entry_count = entry_count - p_entry_counts[i] WHERE id = v_app_user_id;
+          UPDATE app_users SET item_count = item_count - 1, entry_count = entry_count - p_entry_counts[i] WHERE id = v_app_user_id;${topic.undone}
         END IF;
         RETURN NEXT;
       END LOOP;${
@@ -196,7 +228,7 @@ export function listItemFunction({
           AS r(app_user_id, owner, reader, item_id, name, ${via.alias}n)
         ORDER BY r.n;`
           : ''
-      }
+      }${topic.end}
     END $$`;
 }
 
