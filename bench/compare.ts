@@ -149,32 +149,35 @@ async function compareWorkload(
   workload: Compared,
   log: (m: string) => void,
 ): Promise<Result> {
-  const services: ServiceProcess[] = [];
-  try {
-    for (const side of sides) {
-      const databaseUrl = workload.database(side).url;
-      const env = workload.env;
-      services.push(
-        await startService({ databaseUrl, pinning, dataDir: workDir, name: `${workload.id}-${side.name}`, root: side.root, env }),
-      );
-    }
-    const specs: LoadSpec[] = sides.map((side, i) => ({
-      generator: options.generator,
-      url: services[i]!.url,
-      connections: workload.login ? options.loginConnections : options.connections,
-      durationSeconds: options.durationSeconds,
-      requests: workload.requests(side),
-    }));
-    for (const [i, side] of sides.entries()) {
-      const failure = await probe(services[i]!.url, specs[i]!.requests[0]!, workload.expected);
-      if (failure) return { workload, pairs: [], note: `not measured: on ${side.name}, ${failure}` };
-    }
-    for (const [i, side] of sides.entries()) {
-      log(`${workload.id} ${side.name}: warming up for ${options.warmupSeconds} s`);
-      await runLoad(pinning, { ...specs[i]!, durationSeconds: options.warmupSeconds }, workDir, services[i]);
-    }
-    const pairs: Pair[] = [];
-    for (let p = 0; p < options.repeats; p++) {
+  const pairs: Pair[] = [];
+  // Each pair runs on a fresh process of each build: a process keeps what its start happened to
+  // give it (where the JIT put its code, how its heap is laid out) for its whole life, and two
+  // processes of the same build have read 9 % apart pair after pair (bench/README.md).
+  for (let p = 0; p < options.repeats; p++) {
+    const services: ServiceProcess[] = [];
+    try {
+      for (const side of sides) {
+        const databaseUrl = workload.database(side).url;
+        const name = `${workload.id}-${side.name}-${p + 1}`;
+        services.push(await startService({ databaseUrl, pinning, dataDir: workDir, name, root: side.root, env: workload.env }));
+      }
+      const specs: LoadSpec[] = sides.map((side, i) => ({
+        generator: options.generator,
+        url: services[i]!.url,
+        connections: workload.login ? options.loginConnections : options.connections,
+        durationSeconds: options.durationSeconds,
+        requests: workload.requests(side),
+      }));
+      if (p === 0) {
+        for (const [i, side] of sides.entries()) {
+          const failure = await probe(services[i]!.url, specs[i]!.requests[0]!, workload.expected);
+          if (failure) return { workload, pairs: [], note: `not measured: on ${side.name}, ${failure}` };
+        }
+      }
+      log(`${workload.id} pair ${p + 1}/${options.repeats}: fresh processes, warming each up for ${options.warmupSeconds} s`);
+      for (let i = 0; i < sides.length; i++) {
+        await runLoad(pinning, { ...specs[i]!, durationSeconds: options.warmupSeconds }, workDir, services[i]);
+      }
       // Alternating which goes first, so that neither always follows the other's heat.
       const order = p % 2 === 0 ? [0, 1] : [1, 0];
       const runs = {} as Pair['runs'];
@@ -191,11 +194,11 @@ async function compareWorkload(
       log(
         `${workload.id} pair ${p + 1}/${options.repeats} (${sides[order[0]!]!.name} first): CPU/req ${spread([pair.cpu])}, req/s ${pair.rps.toFixed(3)}`,
       );
+    } finally {
+      for (const service of services) await service.stop();
     }
-    return { workload, pairs };
-  } finally {
-    for (const service of services) await service.stop();
   }
+  return { workload, pairs };
 }
 
 /** "1.013 (0.991–1.040)": the median and the range over the pairs. */
@@ -250,7 +253,7 @@ function render(results: Result[], options: BenchOptions, pinning: Pinning, old:
   lines.push(
     '',
     `- Machine: ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${pinning.description}; both builds on the server CPU, one loaded at a time.`,
-    `- Each pair: ${options.durationSeconds} s of each build under ${options.generator} (${options.connections} connections, W4 ${options.loginConnections}), after ${options.warmupSeconds} s of warm-up each; pairs alternate which build goes first.`,
+    `- Each pair: a fresh process of each build, warmed up for ${options.warmupSeconds} s, then ${options.durationSeconds} s of each under ${options.generator} (${options.connections} connections, W4 ${options.loginConnections}); pairs alternate which build goes first.`,
     `- Each build on its own ${database} database of ${options.accounts.toLocaleString('en-US')} seeded accounts${options.only.has('W6') ? ` (W6: ${options.bigAccounts.toLocaleString('en-US')})` : ''}, seeded by its own seeder.`,
     `- Rule (bench/README.md): a CPU-per-request ratio above ${RULE.limit} on W1–W3 needs a reason in the commit.`,
     '',
