@@ -6,7 +6,7 @@
 // by its own build's seeder (its schema is its own).
 import { cpus } from 'node:os';
 import { buildAtRef, describeWorkingTree } from './build-at-ref.ts';
-import { benchAccounts, createBenchDatabase, seed, spreadNumbers, type BenchAccount, type BenchDatabase } from './fixtures.ts';
+import { benchAccounts, createBenchDatabase, seed, shareWith, spreadNumbers, type BenchAccount, type BenchDatabase } from './fixtures.ts';
 import { median } from './figures.ts';
 import { runLoad, type Measurement } from './load-runner.ts';
 import type { LoadRequest, LoadSpec } from './load-types.ts';
@@ -15,7 +15,7 @@ import type { Pinning } from './pinning.ts';
 import { startService, type ServiceProcess } from './processes.ts';
 import { itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
 import { SEED_PASSWORD } from '../src/cli/seed-data.ts';
-import { NO_RENDER_CACHE, READ_ACCOUNTS } from './workloads.ts';
+import { NO_RENDER_CACHE, READ_ACCOUNTS, w7ViewerNumbers, w9AccessorNumbers } from './workloads.ts';
 
 /** bench/README.md: a CPU-per-request ratio above this on W1–W3 needs a reason in the commit. */
 const RULE = { limit: 1.05, workloads: new Set<WorkloadId>(['W1', 'W2', 'W3']) };
@@ -26,6 +26,10 @@ interface Side {
   main: BenchDatabase;
   readers: BenchAccount[];
   writers: BenchAccount[];
+  /** W7: each reader's app user shared read-only with one of these, logged in (the same accounts on both sides). */
+  viewers: BenchAccount[];
+  /** W9: each writer's app user shared with write access with one of these. */
+  writeAccessors: BenchAccount[];
   big?: { database: BenchDatabase; readers: BenchAccount[] };
 }
 
@@ -67,7 +71,21 @@ const WORKLOADS: Compared[] = [
     database: (s) => s.big!.database,
     expected: 200,
   },
+  {
+    id: 'W7',
+    what: 'W1 by an accessor (shared, read only)',
+    requests: (s) => profileReads(s.readers.map((owner, i) => ({ ...owner, token: s.viewers[i]!.token }))),
+    database: mainDb,
+    expected: 200,
+  },
   { id: 'W3', what: 'POST /app/topics/{id}/items/', requests: (s) => itemCreates(s.writers), database: mainDb, expected: 201 },
+  {
+    id: 'W9',
+    what: 'W3 by an accessor (shared, can write)',
+    requests: (s) => itemCreates(s.writers.map((owner, i) => ({ ...owner, token: s.writeAccessors[i]!.token }))),
+    database: mainDb,
+    expected: 201,
+  },
 ];
 
 interface Pair {
@@ -93,7 +111,7 @@ async function prepareSide(
   log: (m: string) => void,
 ): Promise<Side> {
   const main = await createBenchDatabase(options.db, `${name}_main`, workDir, options.accounts);
-  const side: Side = { name, root, main, readers: [], writers: [] };
+  const side: Side = { name, root, main, readers: [], writers: [], viewers: [], writeAccessors: [] };
   try {
     await fill(side, options, pinning, workDir, log);
   } catch (error) {
@@ -118,6 +136,17 @@ async function fill(side: Side, options: BenchOptions, pinning: Pinning, workDir
     const byNumber = new Map(accounts.map((a) => [a.number, a]));
     side.readers = readers.map((n) => byNumber.get(n)!);
     side.writers = writers.map((n) => byNumber.get(n)!);
+    // Shared only when measured: a grant is then in the accessors' every token check.
+    if (options.only.has('W7')) {
+      const numbers = w7ViewerNumbers(main.accounts, side.readers).slice(0, side.readers.length);
+      side.viewers = (await benchAccounts(service.url, main.url, numbers)).accounts;
+      await shareWith(main.url, side.readers, side.viewers);
+    }
+    if (options.only.has('W9')) {
+      const numbers = w9AccessorNumbers(main.accounts, side.readers, side.writers).slice(0, side.writers.length);
+      side.writeAccessors = (await benchAccounts(service.url, main.url, numbers)).accounts;
+      await shareWith(main.url, side.writers, side.writeAccessors, { canWrite: true });
+    }
   } finally {
     await service.stop();
   }

@@ -642,6 +642,20 @@ async function inTurnWith(
   });
 }
 
+/** W7's accessors (one per reader, read only): accounts apart from the readers (compare.ts uses them too). */
+export function w7ViewerNumbers(total: number, readers: BenchAccount[]): number[] {
+  const offset = Math.max(1, Math.floor(total / READ_ACCOUNTS / 4));
+  const readerNumbers = new Set(readers.map((a) => a.number));
+  return spreadNumbers(total, READ_ACCOUNTS, offset).filter((n) => !readerNumbers.has(n));
+}
+
+/** W9's accessors (one per writer, can write): accounts apart from the readers, the writers and W7's viewers. */
+export function w9AccessorNumbers(total: number, readers: BenchAccount[], writers: BenchAccount[]): number[] {
+  const offset = Math.max(1, Math.floor((3 * total) / READ_ACCOUNTS / 4));
+  const taken = new Set([...readers, ...writers].map((a) => a.number));
+  return spreadNumbers(total, READ_ACCOUNTS, offset).filter((n) => !taken.has(n));
+}
+
 /**
  * W7: an accessor reading a shared profile of W1's shape (docs/sharing.md), in turn with W1 on the
  * same service: its CPU per request against W1's. Accounts apart from the readers and writers
@@ -649,10 +663,7 @@ async function inTurnWith(
  */
 export async function w7(ctx: BenchContext): Promise<void> {
   const label = 'W7 GET /app/profiles/{id}/ by an accessor (shared, read only)';
-  const total = ctx.main.accounts;
-  const offset = Math.max(1, Math.floor(total / READ_ACCOUNTS / 4));
-  const readerNumbers = new Set(ctx.readers.map((a) => a.number));
-  const viewerNumbers = spreadNumbers(total, READ_ACCOUNTS, offset).filter((n) => !readerNumbers.has(n));
+  const viewerNumbers = w7ViewerNumbers(ctx.main.accounts, ctx.readers);
   if (viewerNumbers.length < ctx.readers.length) {
     ctx.rows.push({ label, note: 'not measured: too few accounts for accessors apart from the readers' });
     return;
@@ -689,10 +700,7 @@ export async function w7(ctx: BenchContext): Promise<void> {
  */
 export async function w9(ctx: BenchContext): Promise<void> {
   const label = 'W9 POST /app/topics/{id}/items/ by an accessor (shared, can write)';
-  const total = ctx.main.accounts;
-  const offset = Math.max(1, Math.floor((3 * total) / READ_ACCOUNTS / 4));
-  const taken = new Set([...ctx.readers, ...ctx.writers].map((a) => a.number));
-  const accessorNumbers = spreadNumbers(total, READ_ACCOUNTS, offset).filter((n) => !taken.has(n));
+  const accessorNumbers = w9AccessorNumbers(ctx.main.accounts, ctx.readers, ctx.writers);
   if (accessorNumbers.length < ctx.writers.length) {
     ctx.rows.push({ label, note: 'not measured: too few accounts for accessors apart from the readers and writers' });
     return;
