@@ -575,7 +575,11 @@ describe('sign in with another provider (/auth/oidc/, /account/identities/)', ()
     }
     assert.equal((await request('GET', '/account/identities/', { token: account.token })).body.length, 0);
     assert.equal((await linkWith({ redirect: '/', password: PASSWORD }, 'not-a-token')).status, 401);
-    assert.equal((await request('POST', '/account/identities/nobody/', { token: account.token, body: { redirect: '/' } })).status, 404);
+    // Any one path segment is a name, even one with an encoded slash: no provider has it.
+    for (const name of ['nobody', '%2F%20', 'a%2Fb']) {
+      const unknown = await request('POST', `/account/identities/${name}/`, { token: account.token, body: { redirect: '/' } });
+      assert.equal(unknown.status, 404, `${name}: ${unknown.text}`);
+    }
 
     // With the password, by an app's ID token and by the web flow: each new link is mailed.
     const linked = await linkWith({ id_token: await idToken(google), nonce: 'n-1', password: PASSWORD });

@@ -107,9 +107,10 @@ export const IdentityIdParams = Type.Object({ id: Type.String({ description: 'Th
  * parameter keeps one name (`id`) for every method.
  */
 export const LinkParams = Type.Object({
-  // Any one path segment passes (an unknown name is 404, as the API answers what is not there);
-  // the pattern tells the document this is a name, not an id.
-  id: Type.String({ pattern: '^[^/]+$', description: 'The provider’s name (GET /auth/providers/), e.g. "google"' }),
+  // Any one path segment passes, an encoded slash too (an unknown name is 404, as the API
+  // answers what is not there); a pattern of its own tells the document this is a name, not an
+  // id (http/openapi-document.ts), and this one matches every non-empty text.
+  id: Type.String({ pattern: '^[\\s\\S]+$', description: 'The provider’s name (GET /auth/providers/), e.g. "google"' }),
 });
 
 export const AppleNotificationBody = Type.Object(
