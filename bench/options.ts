@@ -4,10 +4,10 @@ import type { Generator } from './load-types.ts';
 
 export const WORKLOADS = ['W1', 'W1u', 'W1w', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9'] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
-/** What --compare can pair: W5 is W1 and W4 at once, so its CPU per request has no single meaning. */
-export const COMPARABLE: readonly WorkloadId[] = ['W1', 'W1u', 'W2', 'W3', 'W4', 'W6', 'W7', 'W9'];
 /** What --compare pairs unless --only says: W7 and W9 need sharing (and W9 activity logs), which older builds lack. */
 const COMPARED_BY_DEFAULT: readonly WorkloadId[] = ['W1', 'W1u', 'W2', 'W3', 'W4', 'W6'];
+/** What --compare can pair: W5 is W1 and W4 at once, so its CPU per request has no single meaning. */
+export const COMPARABLE: readonly WorkloadId[] = [...COMPARED_BY_DEFAULT, 'W7', 'W9'];
 /** Fewest pairs --compare measures per workload: fewer give no spread worth the name. */
 export const MIN_PAIRS = 3;
 
