@@ -665,49 +665,49 @@ AS $function$
 CREATE OR REPLACE FUNCTION public.rendered_image_contents_delete()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM items i WHERE i.id = OLD.item_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = OLD.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_image_contents_insert()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM items i WHERE i.id = NEW.item_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = NEW.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_image_contents_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM items i WHERE i.id = OLD.item_id UNION SELECT i.topic_id FROM items i WHERE i.id = NEW.item_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = OLD.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = NEW.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_items_delete()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT OLD.topic_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = OLD.topic_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_items_insert()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT NEW.topic_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = NEW.topic_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_items_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT OLD.topic_id UNION SELECT NEW.topic_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = OLD.topic_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = NEW.topic_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_list_entries_delete()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = OLD.list_content_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = OLD.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_list_entries_insert()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = NEW.list_content_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = NEW.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_list_entries_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = OLD.list_content_id UNION SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = NEW.list_content_id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = OLD.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = NEW.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_media_resources_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id) WHERE id IN (SELECT i.topic_id FROM image_contents ic JOIN items i ON i.id = ic.item_id WHERE ic.image_resource_id = OLD.id OR ic.media_resource_id = OLD.id UNION SELECT i.topic_id FROM image_contents ic JOIN items i ON i.id = ic.item_id WHERE ic.image_resource_id = NEW.id OR ic.media_resource_id = NEW.id) AND rendered_version < (SELECT a.data_version FROM profiles p JOIN app_users a ON a.id = p.app_user_id WHERE p.id = topics.profile_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id IN (SELECT i.topic_id FROM image_contents ic JOIN items i ON i.id = ic.item_id WHERE ic.image_resource_id = OLD.id OR ic.media_resource_id = OLD.id UNION SELECT i.topic_id FROM image_contents ic JOIN items i ON i.id = ic.item_id WHERE ic.image_resource_id = NEW.id OR ic.media_resource_id = NEW.id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); RETURN NULL; END $function$;

@@ -37,6 +37,7 @@ import { listItemFunctionActivityMigration } from './migrations/0036-list-item-f
 import { renderedRowTriggersMigration } from './migrations/0037-rendered-row-triggers.ts';
 import { listItemFunctionViasMigration } from './migrations/0038-list-item-function-vias.ts';
 import { listItemFunctionTopicsMigration } from './migrations/0039-list-item-function-topics.ts';
+import { renderedStampsByKeyMigration } from './migrations/0040-rendered-stamps-by-key.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
 import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 import { topicRenderedVersionsMigration } from './migrations/0034-topic-rendered-versions.ts';
@@ -81,6 +82,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0037-rendered-row-triggers': renderedRowTriggersMigration(db.dialect),
     '0038-list-item-function-vias': listItemFunctionViasMigration(db.dialect),
     '0039-list-item-function-topics': listItemFunctionTopicsMigration(db.dialect),
+    '0040-rendered-stamps-by-key': renderedStampsByKeyMigration(db.dialect),
   };
 }
 
