@@ -11,6 +11,7 @@ import { codeOf, messageOf } from './driver-errors.ts';
 import type { DatabaseOptions, Db } from './database.ts';
 import { GroupCommitter } from './group-commit.ts';
 import type { Database } from './schema.ts';
+import { unplannedParameters } from './sqlite-parameters.ts';
 import { walSync } from './wal-sync.ts';
 
 const STATEMENT_CACHE_SIZE = 1000;
@@ -18,7 +19,8 @@ const STATEMENT_CACHE_SIZE = 1000;
 /**
  * Kysely asks the driver to prepare every query it runs; better-sqlite3 would compile the
  * SQL each time. Keeping the prepared statements (keyed by SQL text, least recently used
- * dropped first) saves that work on every request. Being called once per query, it also
+ * dropped first) saves that work on every request; each is prepared with its bound values out
+ * of the planner's sight (sqlite-parameters.ts), so that SQLite plans it only then. Being called once per query, it also
  * counts them (cheaper than Kysely's query log, which times each query).
  */
 function withStatementCache(db: SqliteDriver.Database, stats: Db['stats']): SqliteDatabase {
@@ -31,7 +33,7 @@ function withStatementCache(db: SqliteDriver.Database, stats: Db['stats']): Sqli
       if (statement) {
         cache.delete(sqlText);
       } else {
-        statement = db.prepare(sqlText) as unknown as SqliteStatement;
+        statement = db.prepare(unplannedParameters(sqlText)) as unknown as SqliteStatement;
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       }
       cache.set(sqlText, statement);

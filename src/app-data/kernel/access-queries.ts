@@ -33,11 +33,7 @@ interface ById {
 
 type IdExpression = Expression<number | null>;
 
-/**
- * The profile whose id `profileId` gives, with scalar subqueries rather than joins for what lies
- * under it: SQLite (built with STAT4) plans a join whose WHERE compares a column with a bound
- * value again at every run, which made a locate cost three times its run.
- */
+/** The profile whose id `profileId` gives, with scalar subqueries (each a primary-key lookup) for what lies under it. */
 const underProfile = (db: Db, profileId: IdExpression) =>
   db
     .selectFrom('profiles as p')

@@ -72,19 +72,12 @@ function treeArrays(db: Db, accountId: Id, profileId: Id, since: Id, inline: { i
 }
 
 /**
- * A bound value the SQLite planner does not look at (`+?`). SQLite as better-sqlite3 builds it
- * (SQLITE_ENABLE_STAT4) plans a statement again at each run when it compares a bound value with
- * a column in a join, in case the value calls for another plan: this statement took about 110 µs
- * to plan and 90 µs to run. Unary plus leaves the value as it is, and the plan is then made once
- * (as PostgreSQL's generic plan of a named statement is); test/app-data/profile-tree.test.ts checks it.
+ * One profile's tree (SQLite: in this process, where a read costs no round trip). Its bound
+ * values are out of the planner's sight (db/sqlite-parameters.ts): it is planned once.
  */
-const unplanned = (value: number) => sql<number>`+${value}`;
-
-/** One profile's tree (SQLite: in this process, where a read costs no round trip). */
 export const selectProfileTree = namedStatement('profile_tree', (db, p: Params) => {
-  const [accountId, id] = [unplanned(p.accountId), unplanned(p.id)];
-  const inline = { items: unplanned(p.inlineItems), entries: unplanned(p.inlineEntries) };
-  return profileWithHeldQuery(db.kysely, accountId, id).select(treeArrays(db, accountId, id, unplanned(p.since), inline));
+  const inline = { items: p.inlineItems, entries: p.inlineEntries };
+  return profileWithHeldQuery(db.kysely, p.accountId, p.id).select(treeArrays(db, p.accountId, p.id, p.since, inline));
 });
 
 /**
