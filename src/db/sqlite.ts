@@ -20,8 +20,9 @@ const STATEMENT_CACHE_SIZE = 1000;
  * Kysely asks the driver to prepare every query it runs; better-sqlite3 would compile the
  * SQL each time. Keeping the prepared statements (keyed by SQL text, least recently used
  * dropped first) saves that work on every request; each is prepared with its bound values out
- * of the planner's sight (sqlite-parameters.ts), so that SQLite plans it only then. Being called once per query, it also
- * counts them (cheaper than Kysely's query log, which times each query).
+ * of the planner's sight (sqlite-parameters.ts), so that SQLite plans it only then. Being
+ * called once per query, it also counts them (cheaper than Kysely's query log, which times
+ * each query).
  */
 function withStatementCache(db: SqliteDriver.Database, stats: Db['stats']): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
