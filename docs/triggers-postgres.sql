@@ -389,6 +389,7 @@ AS $function$
         FROM unnest(v_log_app_users, v_log_accounts, v_log_types, v_log_ids) WITH ORDINALITY AS l(app_user_id, account_id, type, object_id, n)
         ORDER BY l.n;
       PERFORM set_config('profile_service.changes_written', 'off', true);
+      IF cardinality(v_read_app_users) > 0 THEN
       INSERT INTO activity_events (account_id, app_user_id, at, actor_kind, actor_id, actor_name, action, object_type, object_id, object_name, via)
         SELECT r.owner, r.app_user_id, p_at, 'accessor', r.reader,
           (SELECT trim(first_name || ' ' || last_name) FROM accounts WHERE accounts.id = r.reader),
@@ -396,6 +397,7 @@ AS $function$
         FROM unnest(v_read_app_users, v_read_owners, v_read_readers, v_read_items, v_read_names, v_read_vias) WITH ORDINALITY
           AS r(app_user_id, owner, reader, item_id, name, via, n)
         ORDER BY r.n;
+      END IF;
       PERFORM set_config('profile_service.topics_written', 'off', true);
     END $function$;
 

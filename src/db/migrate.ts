@@ -39,6 +39,7 @@ import { listItemFunctionViasMigration } from './migrations/0038-list-item-funct
 import { listItemFunctionTopicsMigration } from './migrations/0039-list-item-function-topics.ts';
 import { renderedStampsByKeyMigration } from './migrations/0040-rendered-stamps-by-key.ts';
 import { activityWithoutAppUserIndexMigration } from './migrations/0041-activity-without-app-user-index.ts';
+import { listItemFunctionEventsWhenAnyMigration } from './migrations/0042-list-item-function-events-when-any.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
 import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 import { topicRenderedVersionsMigration } from './migrations/0034-topic-rendered-versions.ts';
@@ -85,6 +86,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0039-list-item-function-topics': listItemFunctionTopicsMigration(db.dialect),
     '0040-rendered-stamps-by-key': renderedStampsByKeyMigration(db.dialect),
     '0041-activity-without-app-user-index': activityWithoutAppUserIndexMigration(),
+    '0042-list-item-function-events-when-any': listItemFunctionEventsWhenAnyMigration(db.dialect),
   };
 }
 

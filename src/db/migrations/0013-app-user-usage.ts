@@ -65,18 +65,21 @@ export const TOPICS_WRITTEN = 'profile_service.topics_written';
  * the ten-argument form records every one as 'api'. `topics` (migration 0039): it keeps its
  * creates' topics itself, their item_count (migration 0006) and rendered_version (migration 0034)
  * in the one update that also reads the count for the quota, with the insert triggers of items
- * and list entries told to skip them.
+ * and list entries told to skip them. `eventsWhenAny` (migration 0042, with `activity`): the
+ * activity log's insert runs only when a create was an accessor's.
  */
 export function listItemFunction({
   logged,
   activity = false,
   vias = false,
   topics = false,
+  eventsWhenAny = false,
 }: {
   logged: boolean;
   activity?: boolean;
   vias?: boolean;
   topics?: boolean;
+  eventsWhenAny?: boolean;
 }): string {
   // How each accessor's create came: the eleven-argument form's own, else 'api'.
   const via = vias
@@ -219,14 +222,14 @@ export function listItemFunction({
           : ''
       }${
         activity
-          ? `
+          ? `${eventsWhenAny ? '\n      IF cardinality(v_read_app_users) > 0 THEN' : ''}
       INSERT INTO activity_events (account_id, app_user_id, at, actor_kind, actor_id, actor_name, action, object_type, object_id, object_name, via)
         SELECT r.owner, r.app_user_id, p_at, 'accessor', r.reader,
           (SELECT trim(first_name || ' ' || last_name) FROM accounts WHERE accounts.id = r.reader),
           'created', 'item', r.item_id, r.name, ${via.column}
         FROM unnest(v_read_app_users, v_read_owners, v_read_readers, v_read_items, v_read_names${via.unnested}) WITH ORDINALITY
           AS r(app_user_id, owner, reader, item_id, name, ${via.alias}n)
-        ORDER BY r.n;`
+        ORDER BY r.n;${eventsWhenAny ? '\n      END IF;' : ''}`
           : ''
       }${topic.end}
     END $$`;
