@@ -7,7 +7,9 @@ import type { Migration } from 'kysely/migration';
 // app_user_id. Each index keyed by the owner puts an event on a page of that owner's: the
 // creates of one commit, by as many owners, write as many pages more to the journal for it. An
 // accessor's item create, which writes an event, cost SQLite 1.35–1.44 × the owner's create
-// (bench W9 against W3, in one run) with three such indexes, and 1.31 with two.
+// (bench W9 against W3, in one run) with three such indexes, and 1.31–1.36 with two; paired
+// against the build with three (--compare, 5 pairs), its CPU is 0.99: the index was a small
+// part of that cost.
 export function activityWithoutAppUserIndexMigration(): Migration {
   return {
     async up(db: Kysely<any>) {
