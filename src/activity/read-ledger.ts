@@ -29,14 +29,19 @@ export class ReadLedger {
   }
 
   /**
-   * Records the account `readerId`'s read of `of` unless this hour's is already recorded. An app
-   * user deleted since the read was decided has no log left to write to: the read goes unrecorded.
+   * Records the account `readerId`'s read of `of` unless this hour's is already recorded (then
+   * undefined: nothing to wait for, and a hit costs no promise). An app user deleted since the
+   * read was decided has no log left to write to: the read goes unrecorded.
    */
-  async note(readerId: number, of: ReadOf, via: Via): Promise<void> {
+  note(readerId: number, of: ReadOf, via: Via): Promise<void> | undefined {
     const at = this.#clock.now();
     const hour = Math.floor(at / HOUR_MS);
     const key = `${readerId}:${of.appUserId}`;
-    if (this.#recorded.get(key) === hour) return;
+    if (this.#recorded.get(key) === hour) return undefined;
+    return this.#record(key, readerId, of, at, hour, via);
+  }
+
+  async #record(key: string, readerId: number, of: ReadOf, at: number, hour: number, via: Via): Promise<void> {
     try {
       await this.#insert(readerId, of, at, hour, via);
     } catch (error) {

@@ -35,8 +35,11 @@ export interface Caller {
   grants(): Promise<readonly Grant[]>;
   /** How the request came (the web client or another client of the API), for the activity logs. */
   via: RequestVia;
-  /** Records the caller's read of what `grant` shares, at most once an hour (activity/read-ledger.ts): no query otherwise. */
-  noteRead(grant: Grant): Promise<void>;
+  /**
+   * Records the caller's read of what `grant` shares, at most once an hour (activity/read-ledger.ts):
+   * no query otherwise, and then undefined (nothing to wait for).
+   */
+  noteRead(grant: Grant): Promise<void> | undefined;
 }
 
 export type AuthMode = 'required' | 'optional' | 'none' | 'hidden';
@@ -80,6 +83,7 @@ async function authenticate(
   }
   if (now - row.last_used_at > TOUCH_INTERVAL_MS) await touchToken(ctx.db.kysely, row.id, now);
   const via = viaOf(request);
+  let grants: Promise<readonly Grant[]> | undefined;
   return {
     accountId: row.account_id,
     tokenId: row.id,
@@ -87,7 +91,10 @@ async function authenticate(
     dataVersion: row.dataVersion,
     appUserId: async () => (await row.dataVersion())?.appUserId ?? null,
     // An accessor past its expiry grants nothing from that moment (grants.ts), whatever is cached.
-    grants: async () => liveGrants(await row.grants(), now),
+    grants: () => {
+      grants ??= row.grants().then((all) => liveGrants(all, now));
+      return grants;
+    },
     via,
     noteRead: (grant) => reads.note(row.account_id, grant, via),
   };

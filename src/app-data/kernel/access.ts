@@ -63,7 +63,8 @@ export const OWNER_ONLY = 'access.ownerOnly';
  * user (activity/read-ledger.ts: decided in memory, no query per read).
  */
 async function readNoted(caller: Caller, grant: Grant, access: Access, need: Need): Promise<Access> {
-  if (need === 'read') await caller.noteRead(grant);
+  const noting = need === 'read' ? caller.noteRead(grant) : undefined;
+  if (noting) await noting;
   return access;
 }
 

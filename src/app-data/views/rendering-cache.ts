@@ -200,7 +200,8 @@ async function versionFor(caller: Caller, viewer: Viewer): Promise<DataVersion |
   if (viewer.accessorId === OWNER.accessorId) return caller.dataVersion();
   const grant = (await caller.grants()).find((g) => g.accessorId === viewer.accessorId);
   if (!grant || !viewer.seen || !grantSees(grant, viewer.seen)) return undefined;
-  await caller.noteRead(grant);
+  const noting = caller.noteRead(grant);
+  if (noting) await noting;
   return grant.dataVersion();
 }
 
