@@ -13,7 +13,7 @@ import type { LoadRequest, LoadSpec } from './load-types.ts';
 import type { BenchOptions, WorkloadId } from './options.ts';
 import type { Pinning } from './pinning.ts';
 import { startService, type ServiceProcess } from './processes.ts';
-import { itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
+import { byAccessors, itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
 import { SEED_PASSWORD } from '../src/cli/seed-data.ts';
 import { NO_RENDER_CACHE, READ_ACCOUNTS, w7ViewerNumbers, w9AccessorNumbers } from './workloads.ts';
 
@@ -74,7 +74,7 @@ const WORKLOADS: Compared[] = [
   {
     id: 'W7',
     what: 'W1 by an accessor (shared, read only)',
-    requests: (s) => profileReads(s.readers.map((owner, i) => ({ ...owner, token: s.viewers[i]!.token }))),
+    requests: (s) => profileReads(byAccessors(s.readers, s.viewers)),
     database: mainDb,
     expected: 200,
   },
@@ -82,7 +82,7 @@ const WORKLOADS: Compared[] = [
   {
     id: 'W9',
     what: 'W3 by an accessor (shared, can write)',
-    requests: (s) => itemCreates(s.writers.map((owner, i) => ({ ...owner, token: s.writeAccessors[i]!.token }))),
+    requests: (s) => itemCreates(byAccessors(s.writers, s.writeAccessors)),
     database: mainDb,
     expected: 201,
   },

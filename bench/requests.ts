@@ -5,6 +5,11 @@ import type { LoadRequest } from './load-types.ts';
 const auth = (account: BenchAccount) => ({ authorization: `Token ${account.token}` });
 const json = { 'content-type': 'application/json' };
 
+/** The owners' accounts with the tokens of the accounts they share with, owner i's with `accessors[i]`: the same requests, made by accessors (W7, W9). */
+export function byAccessors(owners: BenchAccount[], accessors: BenchAccount[]): BenchAccount[] {
+  return owners.map((owner, i) => ({ ...owner, token: accessors[i]!.token }));
+}
+
 /** W1: the profile detail (5 topics × 10 items, ~19 KB). */
 export function profileReads(accounts: BenchAccount[]): LoadRequest[] {
   return accounts.map((a) => ({ method: 'GET', path: `/app/profiles/${a.profileId}/`, headers: auth(a) }));

@@ -23,7 +23,7 @@ import type { BenchOptions } from './options.ts';
 import type { Pinning } from './pinning.ts';
 import { measureArgon2Limit, startCeiling, startService, type MeasuredProcess, type ServiceProcess } from './processes.ts';
 import type { Row } from './report.ts';
-import { itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
+import { byAccessors, itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
 
 /** How many accounts the reads use (and, disjoint from them, how many W3 writes under). */
 export const READ_ACCOUNTS = 50;
@@ -673,7 +673,7 @@ export async function w7(ctx: BenchContext): Promise<void> {
     const { accounts: viewers } = await benchAccounts(service.url, ctx.main.url, viewerNumbers.slice(0, ctx.readers.length));
     await shareWith(ctx.main.url, ctx.readers, viewers);
     const reads = profileReads(ctx.readers);
-    const sharedReads = profileReads(ctx.readers.map((owner, i) => ({ ...owner, token: viewers[i]!.token })));
+    const sharedReads = profileReads(byAccessors(ctx.readers, viewers));
     const failure = (await probe(service.url, reads[0]!, 200)) ?? (await probe(service.url, sharedReads[0]!, 200));
     if (failure) {
       ctx.rows.push({ label, note: failure });
@@ -710,7 +710,7 @@ export async function w9(ctx: BenchContext): Promise<void> {
     const { accounts: accessors } = await benchAccounts(service.url, ctx.main.url, accessorNumbers.slice(0, ctx.writers.length));
     await shareWith(ctx.main.url, ctx.writers, accessors, { canWrite: true });
     const creates = itemCreates(ctx.writers);
-    const sharedCreates = itemCreates(ctx.writers.map((owner, i) => ({ ...owner, token: accessors[i]!.token })));
+    const sharedCreates = itemCreates(byAccessors(ctx.writers, accessors));
     const failure = (await probe(service.url, creates[0]!, 201)) ?? (await probe(service.url, sharedCreates[0]!, 201));
     if (failure) {
       ctx.rows.push({ label, note: failure });
