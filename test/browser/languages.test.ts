@@ -186,11 +186,17 @@ describe('the web client in the browser’s language', () => {
     const fresh = await openContext(browser, 'en-GB');
     try {
       const page = await fresh.newPage();
+      const accountReads: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'GET' && new URL(request.url()).pathname === '/account/profile/') accountReads.push(request.url());
+      });
       await page.goto(`${service.url}/sign-in`);
       await page.getByRole('heading', { level: 1, name: message('en', 'signIn.title'), exact: true }).waitFor();
       await signIn(page, 'en');
       await page.getByRole('link', { name: message('de', 'nav.account'), exact: true }).waitFor();
       assert.equal(await page.locator('html').getAttribute('lang'), 'de');
+      // The menu (is it an operator's?) and the language share one read of the account.
+      assert.equal(accountReads.length, 1, 'the account is read once at sign-in');
       await page.reload();
       await page.getByRole('link', { name: message('de', 'nav.account'), exact: true }).waitFor();
       assert.equal(await page.locator('html').getAttribute('lang'), 'de', 'kept in this browser');

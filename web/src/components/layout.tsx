@@ -7,6 +7,7 @@ import { api } from '../api/client.ts';
 import { t } from '../i18n/language.ts';
 import { LanguageSwitcher } from '../i18n/switcher.tsx';
 import { forgetToken, useToken } from '../session.ts';
+import { signedInAccount } from '../signed-in-account.ts';
 import { useLanguage } from '../i18n/use-language.ts';
 
 function NavLink({ href, children }: { href: string; children: ComponentChildren }) {
@@ -23,10 +24,7 @@ function useOperator(token: string | null): boolean {
   const [operator, setOperator] = useState<{ token: string; is: boolean } | null>(null);
   useEffect(() => {
     if (!token || operator?.token === token) return;
-    api.GET('/account/profile/').then(
-      ({ data }) => setOperator({ token, is: data?.is_operator === true }),
-      () => undefined,
-    );
+    void signedInAccount(token).then((account) => setOperator({ token, is: account?.is_operator === true }));
   }, [token]);
   return token !== null && operator?.token === token && operator.is;
 }

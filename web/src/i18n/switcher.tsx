@@ -5,6 +5,7 @@
 // takes the account's language.
 import { api } from '../api/client.ts';
 import { currentToken } from '../session.ts';
+import { signedInAccount } from '../signed-in-account.ts';
 import {
   currentLanguage,
   isLanguage,
@@ -30,9 +31,9 @@ export async function chooseLanguage(language: Language): Promise<void> {
  * reads the same on a new computer. A choice made in this browser stays.
  */
 export async function adoptAccountLanguage(): Promise<void> {
-  if (languageChosenHere() !== null) return;
-  const { data } = await api.GET('/account/profile/').catch(() => ({ data: undefined }));
-  const language = data?.language;
+  const token = currentToken();
+  if (languageChosenHere() !== null || token === null) return;
+  const language = (await signedInAccount(token))?.language;
   // Chosen here while the profile was on its way: that choice stays.
   if (isLanguage(language) && offeredLanguages().includes(language) && languageChosenHere() === null) await switchLanguage(language, true);
 }
