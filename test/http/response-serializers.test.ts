@@ -2,7 +2,9 @@
 // whole body as JSON for error statuses, whose schemas only document (error-schemas.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildResponseSerializers } from '../../src/http/response-serializers.ts';
+import { Type } from 'typebox';
+import { buildResponseSerializers, forSerializer } from '../../src/http/response-serializers.ts';
+import { Nullable, Url } from '../../src/app-data/kernel/field-schemas.ts';
 
 const schema = {
   type: 'object',
@@ -54,5 +56,49 @@ describe('response serializers', () => {
       schema: { type: 'object', properties: { name: { $ref: 'Name' } } },
     });
     assert.equal(serialize({ name: 'Ann', other: 1 }), '{"name":"Ann"}');
+  });
+
+  describe('a nullable value (anyOf with null)', () => {
+    const media = Type.Object({ id: Type.Integer(), url: Url, name: Type.String({ maxLength: 5 }) });
+    const nullableSchema = Type.Object({ image: Nullable(media), note: Nullable(Type.String({ description: 'A note' })) });
+
+    test('is written by a null check, not by validating the value against each branch', () => {
+      const serialize = compile({ method: 'GET', url: '/x', httpStatus: '200', schema: nullableSchema });
+      assert.equal(serialize({ image: null, note: null }), '{"image":null,"note":null}');
+      // A value its formats and lengths would refuse is written as its schema says; validating it
+      // to pick the branch would have thrown (a 500).
+      const written = serialize({ image: { id: 1, url: 'not a URL', name: 'too long a name', extra: true }, note: 'hi' });
+      assert.deepEqual(JSON.parse(written), { image: { id: 1, url: 'not a URL', name: 'too long a name' }, note: 'hi' });
+    });
+
+    test('the route keeps its schema: requests and the OpenAPI document still see anyOf', () => {
+      const before = JSON.stringify(nullableSchema);
+      const seen = forSerializer(nullableSchema) as { properties: Record<string, Record<string, unknown>> };
+      assert.equal(JSON.stringify(nullableSchema), before);
+      assert.equal(seen.properties.image!.nullable, true);
+      assert.equal(seen.properties.image!.type, 'object');
+      assert.equal(seen.properties.image!.anyOf, undefined);
+      assert.deepEqual(seen.properties.note, { type: 'string', description: 'A note', nullable: true });
+    });
+
+    test('other unions are left to fast-json-stringify as they are', () => {
+      const kinds = Type.Union([Type.Literal('a'), Type.Literal('b')]);
+      assert.deepEqual(forSerializer(kinds), JSON.parse(JSON.stringify(kinds)));
+      const three = Type.Union([Type.String(), Type.Integer(), Type.Null()]);
+      assert.deepEqual(forSerializer(three), JSON.parse(JSON.stringify(three)));
+      const refOrNull = { anyOf: [{ $ref: 'Name' }, { type: 'null' }] };
+      assert.deepEqual(forSerializer(refOrNull), refOrNull);
+      const withSiblings = { anyOf: [{ type: 'string' }, { type: 'null' }], minLength: 1 };
+      assert.deepEqual(forSerializer(withSiblings), withSiblings);
+      // Properties are read by name, whatever they are called.
+      const named = forSerializer(Type.Object({ default: Nullable(Type.Integer()), anyOf: Type.String() })) as {
+        properties: Record<string, Record<string, unknown>>;
+      };
+      assert.deepEqual(named.properties.default, { type: 'integer', nullable: true });
+      assert.deepEqual(named.properties.anyOf, { type: 'string' });
+      // Data (examples, defaults) is not read as schemas.
+      const example = { type: 'object', examples: [{ anyOf: [{ type: 'string' }, { type: 'null' }] }] };
+      assert.deepEqual(forSerializer(example), example);
+    });
   });
 });
