@@ -354,7 +354,8 @@ AS $function$
         ELSIF v_entries > p_max_entries THEN
           o_outcome := 'over_account_entries';
         ELSE
-          INSERT INTO items (account_id, topic_id, name) VALUES (p_account_ids[i], p_topic_ids[i], p_names[i])
+          INSERT INTO items (account_id, topic_id, name, rendered_version)
+            VALUES (p_account_ids[i], p_topic_ids[i], p_names[i], v_version)
             RETURNING id INTO o_item_id;
           INSERT INTO list_contents (account_id, item_id) VALUES (p_account_ids[i], o_item_id)
             RETURNING id INTO o_list_content_id;
@@ -667,17 +668,17 @@ AS $function$
 CREATE OR REPLACE FUNCTION public.rendered_image_contents_delete()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = OLD.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = OLD.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = OLD.item_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_image_contents_insert()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = NEW.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = NEW.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = NEW.item_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_image_contents_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = OLD.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = NEW.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = OLD.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT topic_id FROM items WHERE id = NEW.item_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = OLD.item_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = NEW.item_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_items_delete()
  RETURNS trigger
@@ -687,29 +688,29 @@ AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FR
 CREATE OR REPLACE FUNCTION public.rendered_items_insert()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = NEW.topic_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = NEW.topic_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = NEW.id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_items_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = OLD.topic_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = NEW.topic_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = OLD.topic_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = NEW.topic_id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = OLD.id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = NEW.id AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_list_entries_delete()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = OLD.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = OLD.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT item_id FROM list_contents WHERE id = OLD.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_list_entries_insert()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = NEW.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = NEW.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT item_id FROM list_contents WHERE id = NEW.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_list_entries_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = OLD.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = NEW.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = OLD.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = NEW.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id = (SELECT item_id FROM list_contents WHERE id = OLD.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = NEW.account_id) WHERE id = (SELECT item_id FROM list_contents WHERE id = NEW.list_content_id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = NEW.account_id); RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.rendered_media_resources_update()
  RETURNS trigger
  LANGUAGE plpgsql
-AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id IN (SELECT i.topic_id FROM image_contents ic JOIN items i ON i.id = ic.item_id WHERE ic.image_resource_id = OLD.id OR ic.media_resource_id = OLD.id UNION SELECT i.topic_id FROM image_contents ic JOIN items i ON i.id = ic.item_id WHERE ic.image_resource_id = NEW.id OR ic.media_resource_id = NEW.id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); RETURN NULL; END $function$;
+AS $function$ BEGIN UPDATE topics SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id IN (SELECT i.topic_id FROM image_contents ic JOIN items i ON i.id = ic.item_id WHERE ic.image_resource_id = OLD.id OR ic.media_resource_id = OLD.id UNION SELECT i.topic_id FROM image_contents ic JOIN items i ON i.id = ic.item_id WHERE ic.image_resource_id = NEW.id OR ic.media_resource_id = NEW.id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); UPDATE items SET rendered_version = (SELECT data_version FROM app_users WHERE account_id = OLD.account_id) WHERE id IN (SELECT item_id FROM image_contents WHERE image_resource_id = OLD.id OR media_resource_id = OLD.id UNION SELECT item_id FROM image_contents WHERE image_resource_id = NEW.id OR media_resource_id = NEW.id) AND rendered_version < (SELECT data_version FROM app_users WHERE account_id = OLD.account_id); RETURN NULL; END $function$;

@@ -36,6 +36,17 @@ export function itemRowsQuery(db: Kysely<Database>, accountId: Id, scope: ItemSc
   return itemRowsFrom(db).where(inScope(scope, accountId)).where('items.account_id', '=', accountId).orderBy('items.id');
 }
 
+/** The ids of the items in scope with their topics and stamps (migration 0043), in id order. */
+export function itemStampsQuery(db: Kysely<Database>, accountId: Id, scope: ItemScope) {
+  return db
+    .selectFrom('items')
+    .innerJoin('topics', 'topics.id', 'items.topic_id')
+    .select(['items.id', 'items.topic_id', 'items.rendered_version'])
+    .where(inScope(scope, accountId))
+    .where('items.account_id', '=', accountId)
+    .orderBy('items.id');
+}
+
 /** Items with their content and media, of anyone's: the rows `itemRowsQuery` filters and `locateItem` locates. */
 export function itemRowsFrom(db: Kysely<Database>) {
   return db

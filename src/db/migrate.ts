@@ -40,6 +40,7 @@ import { listItemFunctionTopicsMigration } from './migrations/0039-list-item-fun
 import { renderedStampsByKeyMigration } from './migrations/0040-rendered-stamps-by-key.ts';
 import { activityWithoutAppUserIndexMigration } from './migrations/0041-activity-without-app-user-index.ts';
 import { listItemFunctionEventsWhenAnyMigration } from './migrations/0042-list-item-function-events-when-any.ts';
+import { itemRenderedVersionsMigration } from './migrations/0043-item-rendered-versions.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
 import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 import { topicRenderedVersionsMigration } from './migrations/0034-topic-rendered-versions.ts';
@@ -87,6 +88,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0040-rendered-stamps-by-key': renderedStampsByKeyMigration(db.dialect),
     '0041-activity-without-app-user-index': activityWithoutAppUserIndexMigration(),
     '0042-list-item-function-events-when-any': listItemFunctionEventsWhenAnyMigration(db.dialect),
+    '0043-item-rendered-versions': itemRenderedVersionsMigration(db.dialect),
   };
 }
 

@@ -251,6 +251,8 @@ export interface ItemsTable {
   account_id: number;
   topic_id: number;
   name: string;
+  /** Its app user's data version when what the item shows last changed (migration 0043). */
+  rendered_version: Generated<number>;
 }
 
 export interface ImageContentsTable {

@@ -146,6 +146,30 @@ describe('a profile read after a write, assembled from kept topic renderings', (
     for (const file of files(writerRead.text)) assert.ok(!files(ownerRead.text).includes(file), 'URLs signed per accessor');
   });
 
+  // A changed topic is assembled from its items' kept renderings: the item that changed is
+  // rendered again, the others are taken as they were (migration 0043's stamps).
+  test('items of one topic changed in turn: each read equals the uncached read', async () => {
+    const first = await createListItem(cached, owner, topics[2].id, ['first one', 'first two']);
+    const second = await createListItem(cached, owner, topics[2].id, ['second one']);
+    const third = await createImageItem(cached, owner, topics[2].id, { image_resource: media[1] });
+    await agree('three items in one topic');
+    const [entry] = first.list_content.entries;
+    await write('PATCH', pathOf(entry.url), { text: 'first, changed' });
+    await agree("the first item's entry changed");
+    await write('PATCH', pathOf(second.list_content.entries[0].url), { text: 'second, changed' });
+    await agree("the second item's entry changed");
+    await write('PATCH', pathOf(entry.url), { text: 'first, changed again' });
+    await agree("the first item's entry changed again");
+    await write('PATCH', pathOf(third.url), { image_content: { description: 'Third, described' } });
+    await agree("the third item's description changed");
+    await write('POST', `/app/items/${second.id}/list-entries/`, { text: 'second two' });
+    await agree('an entry added to the second item');
+    await write('PATCH', pathOf(first.url), { name: 'First, renamed' });
+    await agree('the first item renamed');
+    await write('DELETE', pathOf(second.url));
+    await agree('the second item deleted');
+  });
+
   // On PostgreSQL, creates sent in one turn are one call of create_list_items, which stamps their
   // topics itself (migration 0039): two into one topic, one into another.
   test('list item creates that arrive together: each topic re-rendered', async () => {

@@ -35,7 +35,7 @@ export async function loadProfileDetail(ctx: AppContext, access: Access, profile
 }
 
 /** The tree's items in the read shape, by topic id (URLs signed for `access`). */
-export function itemsByTopic(ctx: AppContext, access: Access, items: readonly TreeItemRow[]): Map<number, Item[]> {
+function itemsByTopic(ctx: AppContext, access: Access, items: readonly TreeItemRow[]): Map<number, Item[]> {
   const byTopic = new Map<number, Item[]>();
   for (const row of items) {
     const item = toItem(ctx, access, row, row.entries);

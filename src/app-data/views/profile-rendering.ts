@@ -1,15 +1,17 @@
-// A profile's detail on a rendering-cache miss, assembled from its topics' parts (rendering-cache.ts):
+// A profile's detail on a rendering-cache miss, assembled from kept parts (rendering-cache.ts):
 // one statement reads the profile, all its topics with their stamps (rendered_version,
-// migration 0034), and the items and entries of only the topics stamped at or after the detail's last
-// rendering (`since`); those topics' items are serialised and kept as parts, the others' taken
-// from the cache. A read after a one-entry write thus reads, maps and serialises one topic's
-// items, not the profile's. A part kept is exact: a topic's stamp moves with every change to
-// what its items show, in the change's own transaction, and parts are keyed by the accessor
-// their media URLs are signed for and stamped with the URLs' expiry step. A part that is not
-// there (evicted, another accessor's, a new expiry step, a topic created since) makes the read
-// read every topic (`since` -1) instead. What differs per caller but is not a part (the
-// decision whether the caller sees the profile at all, private profiles included) is made
-// before this runs, once, by sendRendering.
+// migration 0034), the items of the topics stamped at or after the detail's last rendering
+// (`since`) with their own stamps (migration 0043), and whole only the items stamped at or after
+// it. Each topic's items are kept serialised as a part, and each item as a part of its own; an
+// unchanged topic is taken from its part, a changed one assembled from its items' parts with the
+// changed items serialised again. A read after a one-entry write thus reads, maps and serialises
+// one item, not the profile's fifty. A part kept is exact: a topic's or an item's stamp moves
+// with every change to what it shows, in the change's own transaction, and parts are keyed by
+// the accessor their media URLs are signed for and stamped with the URLs' expiry step. A part
+// that is not there (evicted, another accessor's, a new expiry step, made before the item's
+// topic last changed) makes the read read every item whole (`since` -1) instead. What differs
+// per caller but is not a part (the decision whether the caller sees the profile at all,
+// private profiles included) is made before this runs, once, by sendRendering.
 //
 // With the cache off (RENDER_CACHE_BYTES=0), the detail is loaded as it always was.
 import type { Readable } from 'node:stream';
@@ -18,16 +20,20 @@ import type { AppContext } from '../../context.ts';
 import type { Access } from '../kernel/access.ts';
 import { toProfileDetail, type ProfileDetail } from '../profile-schemas.ts';
 import { TopicSchema, toTopic } from '../topic-schemas.ts';
-import { itemsByTopic, loadProfileDetail, spooledProfileDetail } from './profile-detail.ts';
-import { profileTree, readProfileTree } from './profile-tree-query.ts';
+import { toItem } from '../item-schemas.ts';
+import { loadProfileDetail, spooledProfileDetail } from './profile-detail.ts';
+import { type ItemStamp, profileTree, readProfileTree } from './profile-tree-query.ts';
 import { type RenderingCache, Serialised } from './rendering-cache.ts';
 import { fitsInline } from './tree-views.ts';
 
-/** The schema of a topic's items, as the detail's own schema holds it (the same serialiser). */
-const ITEMS_SCHEMA = TopicSchema.properties.items;
+/** The schema of one item of a topic's items, as the detail's own schema holds it (the same serialiser). */
+const ITEM_SCHEMA = TopicSchema.properties.items.items;
 
 /** The key of a topic's items rendered for `accessorId` (0: the owner). */
 export const partKey = (topicId: number, accessorId: number | null): string => `topic-part:${topicId}|${accessorId ?? 0}`;
+
+/** The key of one item rendered for `accessorId` (0: the owner). */
+export const itemPartKey = (itemId: number, accessorId: number | null): string => `item-part:${itemId}|${accessorId ?? 0}`;
 
 /** `value` through the route's serialiser compiler with `schema` (compiled once per route). */
 function serialise(reply: FastifyReply, value: unknown, schema: object): string {
@@ -56,23 +62,50 @@ export async function renderProfileDetail(
   if (!cache.enabled) return loadProfileDetail(ctx, access, profileId);
   const row = await readProfileTree(ctx.db, access.accountId, profileId, since);
   if (!row) return undefined;
-  const { profile, topics, items } = profileTree(row);
+  const { profile, topics, stamps, items } = profileTree(row);
   if (!fitsInline(profile)) return spooledProfileDetail(ctx, access, profileId);
   const expiry = cache.expiryAt(ctx.clock.now());
-  const byTopic = itemsByTopic(ctx, access, items);
+  const read = new Map(items.map((row) => [row.id, row]));
+  const stampsByTopic = new Map<number, ItemStamp[]>();
+  for (const stamp of stamps) {
+    const list = stampsByTopic.get(stamp.topic_id);
+    if (list) list.push(stamp);
+    else stampsByTopic.set(stamp.topic_id, [stamp]);
+  }
+  /** A changed topic's items, each from its part or serialised again; undefined when a part is not kept. */
+  const itemsPart = (topicId: number): Buffer | undefined => {
+    const pieces: Buffer[] = [OPEN_ARRAY];
+    for (const [i, { id, rendered_version }] of (stampsByTopic.get(topicId) ?? []).entries()) {
+      const key = itemPartKey(id, access.accessorId);
+      let piece: Buffer | undefined;
+      if (rendered_version >= since) {
+        const row = read.get(id);
+        if (!row) throw new Error(`item ${id} is stamped as changed but was not read`);
+        piece = Buffer.from(serialise(reply, toItem(ctx, access, row, row.entries), ITEM_SCHEMA));
+        cache.setPart(key, rendered_version, expiry, piece);
+      } else {
+        piece = cache.part(key, rendered_version, expiry);
+        if (piece === undefined) return undefined;
+      }
+      if (i > 0) pieces.push(COMMA);
+      pieces.push(piece);
+    }
+    pieces.push(CLOSE_ARRAY);
+    return Buffer.concat(pieces);
+  };
   const parts: Buffer[] = [Buffer.from(`${open(String(reply.serialize(toProfileDetail(ctx, profile, []))))}[`)];
   for (const [i, topic] of topics.entries()) {
     const key = partKey(topic.id, access.accessorId);
     let part: Buffer | undefined;
     // At `since` too: profile-tree-query.ts says why.
     if (topic.rendered_version >= since) {
-      part = Buffer.from(serialise(reply, byTopic.get(topic.id) ?? [], ITEMS_SCHEMA));
-      cache.setPart(key, topic.rendered_version, expiry, part);
+      part = itemsPart(topic.id);
+      if (part !== undefined) cache.setPart(key, topic.rendered_version, expiry, part);
     } else {
       part = cache.part(key, topic.rendered_version, expiry);
-      // Not kept: read every topic again (whose parts are then all made and kept).
-      if (part === undefined) return renderProfileDetail(ctx, cache, reply, access, profileId, -1);
     }
+    // Not kept: read every item whole again (whose parts are then all made and kept).
+    if (part === undefined) return renderProfileDetail(ctx, cache, reply, access, profileId, -1);
     const head = open(serialise(reply, toTopic(ctx, topic, []), TopicSchema));
     parts.push(Buffer.from(i === 0 ? head : `,${head}`), part, CLOSE_OBJECT);
   }
@@ -80,5 +113,8 @@ export async function renderProfileDetail(
   return new Serialised(Buffer.concat(parts));
 }
 
+const OPEN_ARRAY = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE_ARRAY = Buffer.from(']');
 const CLOSE_OBJECT = Buffer.from('}');
 const CLOSE_DETAIL = Buffer.from(']}');

@@ -7,17 +7,18 @@
 // profile, not one per list item: a subquery per list item cost the database a fifth of the
 // read.
 //
-// `since` narrows the items and entries to the topics whose rendered_version (migration 0034) is
-// at or above it: a read after a write, with the other topics' renderings kept
-// (profile-rendering.ts), reads only what changed. At, not only above: a change made by hand
-// before its data version was moved is stamped with the version the last rendering was made
-// at. -1 reads every topic's.
+// `since` narrows what is read to what changed: the topics whose rendered_version (migration
+// 0034) is at or above it get the ids and stamps of their items (migration 0043), and only the
+// items stamped at or above it come whole, with their list entries: a read after a write, with
+// the other topics' and items' renderings kept (profile-rendering.ts), reads only what changed.
+// At, not only above: a change made by hand before its data version was moved is stamped with
+// the version the last rendering was made at. -1 reads every item whole.
 import DataLoader from 'dataloader';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { jsonTuplesFrom, tuplesOf, type JsonTuples } from '../../db/json-tuples.ts';
 import { namedStatement } from '../../db/prepared-query.ts';
-import { entryRowsQuery, type Id, itemRowsQuery, type ItemRow } from '../item-queries.ts';
+import { entryRowsQuery, type Id, itemRowsQuery, type ItemRow, itemStampsQuery } from '../item-queries.ts';
 import type { ListEntryRow } from '../list-entry-schemas.ts';
 import type { ProfileRow } from '../profile-schemas.ts';
 import { topicsQuery } from '../topic-queries.ts';
@@ -55,6 +56,7 @@ const ITEM_COLUMNS = [
   'content_media_size',
 ] as const satisfies readonly (keyof ItemRow)[];
 const ENTRY_COLUMNS = ['id', 'list_content_id', 'text'] as const;
+const STAMP_COLUMNS = ['id', 'topic_id', 'rendered_version'] as const satisfies readonly (keyof ItemStamp)[];
 
 /** The arrays of one profile: `profileId` and `accountId` its row's columns in a read of several. */
 function treeArrays(db: Db, accountId: Id, profileId: Id, since: Id, inline: { items: Id; entries: Id }) {
@@ -62,12 +64,18 @@ function treeArrays(db: Db, accountId: Id, profileId: Id, since: Id, inline: { i
   const fits = sql<boolean>`"app_users"."item_count" <= ${inline.items} and "app_users"."entry_count" <= ${inline.entries}`;
   const scope = { profileId };
   const changed = sql<boolean>`"topics"."rendered_version" >= ${since}`;
+  const itemChanged = sql<boolean>`"items"."rendered_version" >= ${since}`;
   return [
     jsonTuplesFrom(db.dialect, topicsQuery(db.kysely, accountId, scope).select('topics.rendered_version').where(fits), TOPIC_COLUMNS).as(
       'topics',
     ),
-    jsonTuplesFrom(db.dialect, itemRowsQuery(db.kysely, accountId, scope).where(fits).where(changed), ITEM_COLUMNS).as('items'),
-    jsonTuplesFrom(db.dialect, entryRowsQuery(db.kysely, accountId, scope).where(fits).where(changed), ENTRY_COLUMNS).as('entries'),
+    jsonTuplesFrom(db.dialect, itemStampsQuery(db.kysely, accountId, scope).where(fits).where(changed), STAMP_COLUMNS).as('stamps'),
+    jsonTuplesFrom(db.dialect, itemRowsQuery(db.kysely, accountId, scope).where(fits).where(changed).where(itemChanged), ITEM_COLUMNS).as(
+      'items',
+    ),
+    jsonTuplesFrom(db.dialect, entryRowsQuery(db.kysely, accountId, scope).where(fits).where(changed).where(itemChanged), ENTRY_COLUMNS).as(
+      'entries',
+    ),
   ] as const;
 }
 
@@ -154,6 +162,13 @@ export interface TreeItemRow extends ItemRow {
   entries: ListEntryRow[];
 }
 
+/** An item of a changed topic: its id, its topic and the stamp of its rendering (migration 0043). */
+export interface ItemStamp {
+  id: number;
+  topic_id: number;
+  rendered_version: number;
+}
+
 /** A topic row with the stamp of its rendering (migration 0034). */
 export interface StampedTopicRow extends TopicRow {
   rendered_version: number;
@@ -162,6 +177,9 @@ export interface StampedTopicRow extends TopicRow {
 export interface ProfileTree {
   profile: ProfileRow & HeldCounts;
   topics: StampedTopicRow[];
+  /** The items of the topics read (with `since`: of the changed topics), in id order. */
+  stamps: ItemStamp[];
+  /** The items read whole (with `since`: those stamped at or above it). */
   items: TreeItemRow[];
 }
 
@@ -180,7 +198,7 @@ function rowsOf<T extends { id: number }>(value: JsonTuples | null, columns: rea
 
 /** The profile and, when its app user's views fit inline, its tree's rows. */
 export function profileTree(row: TreeRow): ProfileTree {
-  const { topics, items, entries, ...profile } = row;
+  const { topics, stamps, items, entries, ...profile } = row;
   const entriesOf = new Map<number, ListEntryRow[]>();
   for (const entry of rowsOf<ListEntryRow & { list_content_id: number }>(entries, ENTRY_COLUMNS)) {
     const list = entriesOf.get(entry.list_content_id);
@@ -190,5 +208,10 @@ export function profileTree(row: TreeRow): ProfileTree {
   }
   const itemRows = rowsOf<TreeItemRow>(items, ITEM_COLUMNS);
   for (const item of itemRows) item.entries = (item.list_content_id !== null && entriesOf.get(item.list_content_id)) || [];
-  return { profile, topics: rowsOf<StampedTopicRow>(topics, TOPIC_COLUMNS), items: itemRows };
+  return {
+    profile,
+    topics: rowsOf<StampedTopicRow>(topics, TOPIC_COLUMNS),
+    stamps: rowsOf<ItemStamp>(stamps, STAMP_COLUMNS),
+    items: itemRows,
+  };
 }

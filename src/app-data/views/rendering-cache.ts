@@ -14,13 +14,14 @@
 // asked of where the object was found when the rendering was made); a revocation, a loss of
 // private access or a profile made private (a write: a new data version) is a miss on the next request.
 //
-// A profile's detail is also kept in parts (profile-rendering.ts): each topic's items, serialised,
-// keyed by the topic and the accessor its media URLs are signed for (0: the owner), stamped with
-// the topic's rendered_version (migration 0034: its app user's data version when what the topic
-// shows last changed) and the URLs' expiry step. A miss re-reads only the topics whose stamp
-// moved since the detail's last rendering and assembles the rest from the parts. Parts are used
-// only inside a read whose access was already decided for that profile, so they carry no viewer.
-// Whole renderings and parts share one byte budget and one eviction.
+// A profile's detail is also kept in parts (profile-rendering.ts): each topic's items, and each
+// item, serialised, keyed by the topic or item and the accessor its media URLs are signed for (0:
+// the owner), stamped with the topic's or item's rendered_version (migrations 0034 and 0043: its
+// app user's data version when what it shows last changed) and the URLs' expiry step. A miss
+// re-reads only the items whose stamp moved since the detail's last rendering and assembles the
+// rest from the parts. Parts are used only inside a read whose access was already decided for
+// that profile, so they carry no viewer. Whole renderings and parts share one byte budget and one
+// eviction.
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { DataVersion } from '../../auth/data-version.ts';

@@ -74,12 +74,15 @@ export function listItemFunction({
   vias = false,
   topics = false,
   eventsWhenAny = false,
+  itemStamps = false,
 }: {
   logged: boolean;
   activity?: boolean;
   vias?: boolean;
   topics?: boolean;
   eventsWhenAny?: boolean;
+  /** With `topics`: each new item stamped with the version its topic is (migration 0043). */
+  itemStamps?: boolean;
 }): string {
   // How each accessor's create came: the eleven-argument form's own, else 'api'.
   const via = vias
@@ -176,7 +179,12 @@ export function listItemFunction({
         ELSIF v_entries > p_max_entries THEN
           o_outcome := 'over_account_entries';
         ELSE
-          INSERT INTO items (account_id, topic_id, name) VALUES (p_account_ids[i], p_topic_ids[i], p_names[i])
+          ${
+            itemStamps
+              ? `INSERT INTO items (account_id, topic_id, name, rendered_version)
+            VALUES (p_account_ids[i], p_topic_ids[i], p_names[i], v_version)`
+              : 'INSERT INTO items (account_id, topic_id, name) VALUES (p_account_ids[i], p_topic_ids[i], p_names[i])'
+          }
             RETURNING id INTO o_item_id;
           INSERT INTO list_contents (account_id, item_id) VALUES (p_account_ids[i], o_item_id)
             RETURNING id INTO o_list_content_id;

@@ -30,7 +30,7 @@ const stamp = (topics: string, r: string) =>
   `UPDATE topics SET rendered_version = ${versionOf(r)} WHERE id ${topics} AND rendered_version < ${versionOf(r)};`;
 
 /** The statements of a trigger: each changed row's topic stamped (an update's old and new rows in turn). */
-function stampStatements(table: string, event: string): string {
+export function stampStatements(table: string, event: string): string {
   const rows = event === 'insert' ? ['NEW'] : event === 'delete' ? ['OLD'] : ['OLD', 'NEW'];
   const key = TOPIC_KEY[table];
   if (key) return rows.map((r) => stamp(`= ${key(r)}`, r)).join(' ');
