@@ -2,7 +2,7 @@
 // stamp that no longer matches does. (rendering-cache.test.ts checks it through the API.)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RenderingCache } from '../../src/app-data/views/rendering-cache.ts';
+import { ENTRY_BYTES, RenderingCache } from '../../src/app-data/views/rendering-cache.ts';
 import { loadConfig } from '../../src/config.ts';
 
 const NOW = 1_800_000_000_000;
@@ -13,7 +13,8 @@ const v = (dataVersion: number, appUserId = 7) => ({ appUserId, dataVersion });
 
 describe('rendering cache bookkeeping', () => {
   test('over its budget, the oldest entry goes unless it was read since eviction last passed it', () => {
-    const cache = new RenderingCache(400, 3_600_000);
+    // Four bodies of 100 bytes, each with its entry's own cost.
+    const cache = new RenderingCache(4 * (100 + ENTRY_BYTES), 3_600_000);
     const stamp = cache.stamp(v(1), NOW);
     for (const key of ['a', 'b', 'c', 'd']) cache.set(key, OWNER, stamp, body(100), '"t"');
     // The first eviction passes every entry once (each is new) and takes the oldest, a.
@@ -27,6 +28,14 @@ describe('rendering cache bookkeeping', () => {
     assert.equal(cache.get('d', stamp), undefined);
     assert.ok(cache.get('c', stamp), 'the entry that was read stays');
     assert.equal(cache.size, 4);
+  });
+
+  test("an entry's own cost counts: a budget of one body's bytes keeps none of its size", () => {
+    const cache = new RenderingCache(400, 3_600_000);
+    const stamp = cache.stamp(v(1), NOW);
+    for (const key of ['a', 'b']) cache.set(key, OWNER, stamp, body(100), '"t"');
+    assert.equal(cache.size, 1, 'two entries of 100 bytes cost more than 400');
+    assert.ok(cache.get('b', stamp));
   });
 
   test('a body over a quarter of the budget is not kept', () => {
