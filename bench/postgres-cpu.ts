@@ -8,16 +8,42 @@ import { cpuSeconds } from './proc-stats.ts';
 
 const SHARED = [/: walwriter\s*$/, /: checkpointer\s*$/, /: background writer\s*$/];
 
-/** Total CPU seconds now of the processes working for `database`; differences of two readings give the CPU between them. */
+/** Each database's CPU seconds counted so far, and each of its processes' CPU at the last reading. */
+const counted = new Map<string, { total: number; last: Map<number, number> }>();
+
+/**
+ * CPU seconds of the processes working for `database`, counted from its first reading;
+ * differences of two readings give the CPU between them. Counted per process, so a backend that
+ * exits (a pool closing an idle connection) takes only its CPU since the last reading with it,
+ * where a sum over the processes alive at each reading went down by all it had used.
+ */
 export function postgresCpuSeconds(database: string): number | undefined {
+  const now = processCpu(database);
+  if (now === undefined) return undefined;
+  let state = counted.get(database);
+  if (!state) {
+    state = { total: 0, last: now };
+    counted.set(database, state);
+    return 0;
+  }
+  for (const [pid, cpu] of now) {
+    const before = state.last.get(pid) ?? 0;
+    // Less than before: the pid is another process's now.
+    state.total += cpu >= before ? cpu - before : cpu;
+  }
+  state.last = now;
+  return state.total;
+}
+
+/** The CPU seconds of each process working for `database` now. */
+function processCpu(database: string): Map<number, number> | undefined {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
     return undefined;
   }
-  let total = 0;
-  let seen = false;
+  const found = new Map<number, number>();
   for (const pid of pids) {
     let command: string;
     try {
@@ -31,8 +57,7 @@ export function postgresCpuSeconds(database: string): number | undefined {
     if (!ours) continue;
     const cpu = cpuSeconds(Number(pid));
     if (cpu === undefined) continue;
-    total += cpu;
-    seen = true;
+    found.set(Number(pid), cpu);
   }
-  return seen ? total : undefined;
+  return found.size > 0 ? found : undefined;
 }
