@@ -17,7 +17,7 @@ import { RENDERED_TRIGGERS, TOPIC_OF, UPDATED } from './0034-topic-rendered-vers
 // statements in their functions.
 
 /** The data version of the app user holding the row `r` (NEW or OLD). */
-const versionOf = (r: string) => `(SELECT data_version FROM app_users WHERE account_id = ${r}.account_id)`;
+export const versionOf = (r: string) => `(SELECT data_version FROM app_users WHERE account_id = ${r}.account_id)`;
 
 /** The one topic of the row `r`, for the tables whose rows are under one topic. */
 const TOPIC_KEY: Record<string, ((r: string) => string) | undefined> = {
@@ -29,30 +29,44 @@ const TOPIC_KEY: Record<string, ((r: string) => string) | undefined> = {
 const stamp = (topics: string, r: string) =>
   `UPDATE topics SET rendered_version = ${versionOf(r)} WHERE id ${topics} AND rendered_version < ${versionOf(r)};`;
 
+/** The rows a row trigger on `event` sees: an update's old and new rows in turn. */
+export const changedRows = (event: string): string[] => (event === 'insert' ? ['NEW'] : event === 'delete' ? ['OLD'] : ['OLD', 'NEW']);
+
 /** The statements of a trigger: each changed row's topic stamped (an update's old and new rows in turn). */
 export function stampStatements(table: string, event: string): string {
-  const rows = event === 'insert' ? ['NEW'] : event === 'delete' ? ['OLD'] : ['OLD', 'NEW'];
+  const rows = changedRows(event);
   const key = TOPIC_KEY[table];
   if (key) return rows.map((r) => stamp(`= ${key(r)}`, r)).join(' ');
   return stamp(`IN (${rows.map((r) => TOPIC_OF[table]!(r)).join(' UNION ')})`, rows[0]!);
 }
 
+/**
+ * Gives each rendered_* trigger the statements `bodyOf` makes: on SQLite the trigger made again,
+ * on PostgreSQL its function replaced (the row trigger of migration 0037, with 0039's
+ * conditions, stays).
+ */
+export async function replaceRenderedTriggers(
+  db: Kysely<any>,
+  dialect: Dialect,
+  bodyOf: (table: string, event: string) => string,
+): Promise<void> {
+  for (const { table, event } of RENDERED_TRIGGERS) {
+    const name = `rendered_${table}_${event}`;
+    const body = bodyOf(table, event);
+    if (dialect === 'sqlite') {
+      const on = event === 'update' ? `UPDATE OF ${UPDATED[table]}` : event.toUpperCase();
+      await sql.raw(`DROP TRIGGER ${name}`).execute(db);
+      await sql.raw(`CREATE TRIGGER ${name} AFTER ${on} ON ${table} BEGIN ${body} END`).execute(db);
+      continue;
+    }
+    await sql
+      .raw(`CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} RETURN NULL; END $$`)
+      .execute(db);
+  }
+}
+
 export function renderedStampsByKeyMigration(dialect: Dialect): Migration {
   return {
-    async up(db: Kysely<any>) {
-      for (const { table, event } of RENDERED_TRIGGERS) {
-        const name = `rendered_${table}_${event}`;
-        const body = stampStatements(table, event);
-        if (dialect === 'sqlite') {
-          const on = event === 'update' ? `UPDATE OF ${UPDATED[table]}` : event.toUpperCase();
-          await sql.raw(`DROP TRIGGER ${name}`).execute(db);
-          await sql.raw(`CREATE TRIGGER ${name} AFTER ${on} ON ${table} BEGIN ${body} END`).execute(db);
-          continue;
-        }
-        await sql
-          .raw(`CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} RETURN NULL; END $$`)
-          .execute(db);
-      }
-    },
+    up: (db: Kysely<any>) => replaceRenderedTriggers(db, dialect, stampStatements),
   };
 }

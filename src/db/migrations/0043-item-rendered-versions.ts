@@ -2,8 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 import { listItemFunction } from './0013-app-user-usage.ts';
-import { RENDERED_TRIGGERS, UPDATED } from './0034-topic-rendered-versions.ts';
-import { stampStatements } from './0040-rendered-stamps-by-key.ts';
+import { changedRows, replaceRenderedTriggers, stampStatements, versionOf } from './0040-rendered-stamps-by-key.ts';
 
 // Each item carries `rendered_version` as its topic does (migration 0034): its app user's data
 // version when what the item shows last changed (its name, its contents, their media and list
@@ -16,9 +15,6 @@ import { stampStatements } from './0040-rendered-stamps-by-key.ts';
 // largest one was deleted never matches the rendering of the item that had it. On PostgreSQL
 // create_list_items sets the stamp in its insert (its creates skip the insert triggers, 0039).
 // Items made before this migration carry 0, lower than any version a change sets.
-
-/** The data version of the app user holding the row `r` (NEW or OLD). */
-const versionOf = (r: string) => `(SELECT data_version FROM app_users WHERE account_id = ${r}.account_id)`;
 
 /** The items the row `r` of each table shows in: an expression for `id = …`, or a subquery for `id IN (…)`. */
 const ITEM_OF: Record<string, { key?: (r: string) => string; set?: (r: string) => string }> = {
@@ -34,9 +30,9 @@ const stampItems = (items: string, r: string) =>
   `UPDATE items SET rendered_version = ${versionOf(r)} WHERE id ${items} AND rendered_version < ${versionOf(r)};`;
 
 /** The item statements of a trigger: each changed row's item stamped (an update's old and new rows in turn; a deleted item has none). */
-export function itemStampStatements(table: string, event: string): string {
+function itemStampStatements(table: string, event: string): string {
   if (table === 'items' && event === 'delete') return '';
-  const rows = event === 'insert' ? ['NEW'] : event === 'delete' ? ['OLD'] : ['OLD', 'NEW'];
+  const rows = changedRows(event);
   const { key, set } = ITEM_OF[table]!;
   if (key) return rows.map((r) => stampItems(`= ${key(r)}`, r)).join(' ');
   return stampItems(`IN (${rows.map((r) => set!(r)).join(' UNION ')})`, rows[0]!);
@@ -49,19 +45,9 @@ export function itemRenderedVersionsMigration(dialect: Dialect): Migration {
         .alterTable('items')
         .addColumn('rendered_version', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
-      for (const { table, event } of RENDERED_TRIGGERS) {
-        const name = `rendered_${table}_${event}`;
-        const body = `${stampStatements(table, event)} ${itemStampStatements(table, event)}`.trim();
-        if (dialect === 'sqlite') {
-          const on = event === 'update' ? `UPDATE OF ${UPDATED[table]}` : event.toUpperCase();
-          await sql.raw(`DROP TRIGGER ${name}`).execute(db);
-          await sql.raw(`CREATE TRIGGER ${name} AFTER ${on} ON ${table} BEGIN ${body} END`).execute(db);
-          continue;
-        }
-        await sql
-          .raw(`CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} RETURN NULL; END $$`)
-          .execute(db);
-      }
+      await replaceRenderedTriggers(db, dialect, (table, event) =>
+        `${stampStatements(table, event)} ${itemStampStatements(table, event)}`.trim(),
+      );
       if (dialect === 'postgres') {
         await sql
           .raw(listItemFunction({ logged: true, activity: true, vias: true, topics: true, eventsWhenAny: true, itemStamps: true }))
