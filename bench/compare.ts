@@ -1,9 +1,9 @@
 // `npm run bench -- --compare <ref>`: the working tree's build ("new") against the build of
 // another commit ("old", bench/build-at-ref.ts), both pinned to the server CPU under the same
-// load, measured in pairs that alternate which goes first. Each pair shares whatever the
-// machine is doing in that minute, so the ratio new ÷ old within a pair is steady where
-// absolute figures of a shared host are not. Each side has its own database, seeded alike
-// by its own build's seeder (its schema is its own).
+// load, measured in pairs that alternate which goes first, and within a pair in turns of a
+// few seconds each. Each pair shares whatever the machine is doing in that minute, so the
+// ratio new ÷ old within a pair is steadier than absolute figures of a shared host. Each side
+// has its own database, seeded alike by its own build's seeder (its schema is its own).
 import { cpus } from 'node:os';
 import { buildAtRef, describeWorkingTree } from './build-at-ref.ts';
 import { benchAccounts, createBenchDatabase, seed, shareWith, spreadNumbers, type BenchAccount, type BenchDatabase } from './fixtures.ts';
@@ -209,8 +209,7 @@ async function compareWorkload(
       }
       // Alternating which goes first, so that neither always follows the other's heat.
       const order = p % 2 === 0 ? [0, 1] : [1, 0];
-      const runs = {} as Pair['runs'];
-      for (const i of order) runs[sides[i]!.name] = await runLoad(pinning, specs[i]!, workDir, services[i]);
+      const runs = await inTurns(pinning, workDir, sides, specs, services, order);
       const pair: Pair = { rps: runs.new.requestsPerSecond / runs.old.requestsPerSecond, runs };
       if (runs.new.cpuMsPerRequest && runs.old.cpuMsPerRequest) pair.cpu = runs.new.cpuMsPerRequest / runs.old.cpuMsPerRequest;
       const total = (m: Measurement) =>
@@ -228,6 +227,60 @@ async function compareWorkload(
     }
   }
   return { workload, pairs };
+}
+
+/**
+ * Stretches each build's measured time in a pair is cut into, the builds taking turns (ABBA…):
+ * a change of the machine's speed that lasts seconds then falls on both builds nearly alike,
+ * where one stretch of each, one after the other, met it apart.
+ */
+const TURNS = 5;
+
+/** The pair's measurement of each build: its stretches, taken in turns starting with `order`, summed. */
+async function inTurns(
+  pinning: Pinning,
+  workDir: string,
+  sides: Side[],
+  specs: LoadSpec[],
+  services: ServiceProcess[],
+  order: number[],
+): Promise<Pair['runs']> {
+  const measured: Measurement[][] = sides.map(() => []);
+  for (let turn = 0; turn < TURNS; turn++) {
+    for (const i of turn % 2 === 0 ? order : order.toReversed()) {
+      const durationSeconds = Math.max(1, Math.round(specs[i]!.durationSeconds / TURNS));
+      measured[i]!.push(await runLoad(pinning, { ...specs[i]!, durationSeconds }, workDir, services[i]));
+    }
+  }
+  return Object.fromEntries(sides.map((side, i) => [side.name, summed(measured[i]!)])) as Pair['runs'];
+}
+
+/** Stretches of one process as one measurement: counts and CPU summed; latencies the highest of any stretch. */
+function summed(runs: Measurement[]): Measurement {
+  const sum = (value: (m: Measurement) => number) => runs.reduce((total, m) => total + value(m), 0);
+  const highest = (value: (m: Measurement) => number) => Math.max(...runs.map(value));
+  const responses = sum((m) => m.ok + m.other);
+  const perResponse = (value: (m: Measurement) => number | undefined) =>
+    runs.every((m) => value(m) !== undefined) && responses > 0 ? sum((m) => value(m)! * (m.ok + m.other)) / responses : undefined;
+  const statusCodes: Record<string, number> = {};
+  for (const m of runs) for (const [code, n] of Object.entries(m.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  const seconds = sum((m) => m.seconds);
+  return {
+    ok: sum((m) => m.ok),
+    other: sum((m) => m.other),
+    errors: sum((m) => m.errors),
+    timeouts: sum((m) => m.timeouts),
+    statusCodes,
+    seconds,
+    requestsPerSecond: seconds > 0 ? sum((m) => m.ok) / seconds : 0,
+    p50: highest((m) => m.p50),
+    p90: highest((m) => m.p90),
+    p99: highest((m) => m.p99),
+    max: highest((m) => m.max),
+    loadCpuShare: highest((m) => m.loadCpuShare),
+    cpuMsPerRequest: perResponse((m) => m.cpuMsPerRequest),
+    databaseCpuMsPerRequest: perResponse((m) => m.databaseCpuMsPerRequest),
+  };
 }
 
 /** "1.013 (0.991–1.040)": the median and the range over the pairs. */
@@ -282,7 +335,7 @@ function render(results: Result[], options: BenchOptions, pinning: Pinning, old:
   lines.push(
     '',
     `- Machine: ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${pinning.description}; both builds on the server CPU, one loaded at a time.`,
-    `- Each pair: a fresh process of each build, warmed up for ${options.warmupSeconds} s, then ${options.durationSeconds} s of each under ${options.generator} (${options.connections} connections, W4 ${options.loginConnections}); pairs alternate which build goes first.`,
+    `- Each pair: a fresh process of each build, warmed up for ${options.warmupSeconds} s, then ${options.durationSeconds} s of each under ${options.generator} (${options.connections} connections, W4 ${options.loginConnections}) in ${TURNS} turns, the builds taking turns (ABBA…); pairs alternate which build goes first.`,
     `- Each build on its own ${database} database of ${options.accounts.toLocaleString('en-US')} seeded accounts${options.only.has('W6') ? ` (W6: ${options.bigAccounts.toLocaleString('en-US')})` : ''}, seeded by its own seeder.`,
     `- Rule (bench/README.md): a CPU-per-request ratio above ${RULE.limit} on W1–W3 needs a reason in the commit.`,
     '',
