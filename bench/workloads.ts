@@ -364,9 +364,9 @@ const totalCpu = (f: Figures | undefined) =>
 
 /**
  * W1w: one client changes one list entry in one topic of a profile (5 topics, 50 items), another
- * then reads that profile's detail, in turn, over the read accounts. Each repeat measures the
- * writes alone, then the pairs; a read's CPU is the pairs' less their writes' (service and
- * database apart). The same is measured, in turn within each repeat, on a service with the
+ * then reads that profile's detail, in turn, over the read accounts (runPairs: rounds of writes,
+ * then reads; a read's CPU is that of the read phases alone, service and database apart). The
+ * same is measured, in turn within each repeat, on a service with the
  * rendering cache off (W1w-off: every read renders whole, as W1u's), so that the two are set
  * against each other by one method; W1u's and W1's rows of the same run are named beside them.
  */
