@@ -17,7 +17,7 @@ import { RENDERED_TRIGGERS, TOPIC_OF, UPDATED } from './0034-topic-rendered-vers
 // statements in their functions.
 
 /** The data version of the app user holding the row `r` (NEW or OLD). */
-export const versionOf = (r: string) => `(SELECT data_version FROM app_users WHERE account_id = ${r}.account_id)`;
+const versionOf = (r: string) => `(SELECT data_version FROM app_users WHERE account_id = ${r}.account_id)`;
 
 /** The one topic of the row `r`, for the tables whose rows are under one topic. */
 const TOPIC_KEY: Record<string, ((r: string) => string) | undefined> = {
@@ -26,8 +26,9 @@ const TOPIC_KEY: Record<string, ((r: string) => string) | undefined> = {
   list_entries: (r) => `(SELECT i.topic_id FROM list_contents lc JOIN items i ON i.id = lc.item_id WHERE lc.id = ${r}.list_content_id)`,
 };
 
-const stamp = (topics: string, r: string) =>
-  `UPDATE topics SET rendered_version = ${versionOf(r)} WHERE id ${topics} AND rendered_version < ${versionOf(r)};`;
+/** Stamps the rows of `table` whose id matches `ids` (`= …` or `IN (…)`) with the version of the row `r`'s app user. */
+export const stampRows = (table: 'topics' | 'items', ids: string, r: string) =>
+  `UPDATE ${table} SET rendered_version = ${versionOf(r)} WHERE id ${ids} AND rendered_version < ${versionOf(r)};`;
 
 /** The rows a row trigger on `event` sees: an update's old and new rows in turn. */
 export const changedRows = (event: string): string[] => (event === 'insert' ? ['NEW'] : event === 'delete' ? ['OLD'] : ['OLD', 'NEW']);
@@ -36,8 +37,8 @@ export const changedRows = (event: string): string[] => (event === 'insert' ? ['
 export function stampStatements(table: string, event: string): string {
   const rows = changedRows(event);
   const key = TOPIC_KEY[table];
-  if (key) return rows.map((r) => stamp(`= ${key(r)}`, r)).join(' ');
-  return stamp(`IN (${rows.map((r) => TOPIC_OF[table]!(r)).join(' UNION ')})`, rows[0]!);
+  if (key) return rows.map((r) => stampRows('topics', `= ${key(r)}`, r)).join(' ');
+  return stampRows('topics', `IN (${rows.map((r) => TOPIC_OF[table]!(r)).join(' UNION ')})`, rows[0]!);
 }
 
 /**

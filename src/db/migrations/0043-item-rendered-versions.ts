@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
 import { listItemFunction } from './0013-app-user-usage.ts';
-import { changedRows, replaceRenderedTriggers, stampStatements, versionOf } from './0040-rendered-stamps-by-key.ts';
+import { changedRows, replaceRenderedTriggers, stampRows, stampStatements } from './0040-rendered-stamps-by-key.ts';
 
 // Each item carries `rendered_version` as its topic does (migration 0034): its app user's data
 // version when what the item shows last changed (its name, its contents, their media and list
@@ -26,16 +26,13 @@ const ITEM_OF: Record<string, { key?: (r: string) => string; set?: (r: string) =
   },
 };
 
-const stampItems = (items: string, r: string) =>
-  `UPDATE items SET rendered_version = ${versionOf(r)} WHERE id ${items} AND rendered_version < ${versionOf(r)};`;
-
 /** The item statements of a trigger: each changed row's item stamped (an update's old and new rows in turn; a deleted item has none). */
 function itemStampStatements(table: string, event: string): string {
   if (table === 'items' && event === 'delete') return '';
   const rows = changedRows(event);
   const { key, set } = ITEM_OF[table]!;
-  if (key) return rows.map((r) => stampItems(`= ${key(r)}`, r)).join(' ');
-  return stampItems(`IN (${rows.map((r) => set!(r)).join(' UNION ')})`, rows[0]!);
+  if (key) return rows.map((r) => stampRows('items', `= ${key(r)}`, r)).join(' ');
+  return stampRows('items', `IN (${rows.map((r) => set!(r)).join(' UNION ')})`, rows[0]!);
 }
 
 export function itemRenderedVersionsMigration(dialect: Dialect): Migration {
