@@ -2,7 +2,8 @@
 // query per read: each instance remembers, in memory, the hour it last recorded each accessor's
 // read of each app user, and writes only on the first read of another hour. Instances that
 // each take a read as the first of its hour write it once between them: the event's hour is
-// unique with the app user and the reader (migration 0032), and the write is insert-or-ignore.
+// unique with the app user and the reader (an index over reads alone, migration 0044), and
+// the write is insert-or-ignore.
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { accountName, type Via } from './activity-events.ts';
@@ -66,7 +67,7 @@ export class ReadLedger {
         via,
         read_hour: hour,
       })
-      .onConflict((oc) => oc.columns(['app_user_id', 'actor_id', 'read_hour']).doNothing())
+      .onConflict((oc) => oc.columns(['app_user_id', 'actor_id', 'read_hour']).where('read_hour', 'is not', null).doNothing())
       .execute();
   }
 }

@@ -41,6 +41,7 @@ import { renderedStampsByKeyMigration } from './migrations/0040-rendered-stamps-
 import { activityWithoutAppUserIndexMigration } from './migrations/0041-activity-without-app-user-index.ts';
 import { listItemFunctionEventsWhenAnyMigration } from './migrations/0042-list-item-function-events-when-any.ts';
 import { itemRenderedVersionsMigration } from './migrations/0043-item-rendered-versions.ts';
+import { activityReadHoursApartMigration } from './migrations/0044-activity-read-hours-apart.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
 import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 import { topicRenderedVersionsMigration } from './migrations/0034-topic-rendered-versions.ts';
@@ -89,6 +90,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0041-activity-without-app-user-index': activityWithoutAppUserIndexMigration(),
     '0042-list-item-function-events-when-any': listItemFunctionEventsWhenAnyMigration(db.dialect),
     '0043-item-rendered-versions': itemRenderedVersionsMigration(db.dialect),
+    '0044-activity-read-hours-apart': activityReadHoursApartMigration(db.dialect),
   };
 }
 
@@ -110,6 +112,12 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Applies the migrations up to `name` and no further (tests of a migration over data written before it). */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  const { error } = await migratorFor(db).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
 }
 
 /** Every migration this version knows, oldest first: a backup made at a later one cannot be restored by it. */
