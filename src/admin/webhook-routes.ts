@@ -77,7 +77,10 @@ export function registerWebhookRoutes(app: App, ctx: AppContext): void {
         response: { 201: WebhookEndpointWithSecretSchema, ...errors({ body: true, forbidden: FORBIDDEN, ...NOT_FOUND }) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createWebhook(ctx, actor(request), request.body)),
+    async (request, reply) => {
+      const endpoint = await createWebhook(ctx, actor(request), request.body);
+      return reply.code(201).header('Location', `${ctx.config.publicUrl}/admin/webhooks/${endpoint.id}/`).send(endpoint);
+    },
   );
 
   app.get(

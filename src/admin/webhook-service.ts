@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { invalid, type Message, nonFieldError, notFound, type FieldErrors } from '../errors.ts';
+import { invalid, type Message, message, nonFieldError, notFound, type FieldErrors } from '../errors.ts';
 import { endpointUrlProblem } from '../webhooks/webhook-address.ts';
 import { insertDeliveries, TEST_EVENT, WEBHOOK_EVENTS, RETRY_FOR_MS } from '../webhooks/webhook-events.ts';
 import { newWebhookSecret } from '../webhooks/webhook-signing.ts';
@@ -48,14 +48,22 @@ const ENDPOINT_COLUMNS = [
   'failing_since',
 ] as const;
 
-function record(ctx: AppContext, trx: Kysely<Database>, actor: Actor, action: WebhookAction, endpoint: { id: number; url: string }) {
+/** The audit's record of a webhook action: `reason` names the endpoint, then what an update changed. */
+function record(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  actor: Actor,
+  action: WebhookAction,
+  endpoint: { id: number; url: string },
+  changed = '',
+) {
   return insertAuditRecord(trx, {
     at: ctx.clock.now(),
     via: actor.via,
     operatorAccountId: actor.via === 'api' ? actor.operatorId : null,
     action,
     accountId: null,
-    reason: `webhook ${endpoint.id} ${endpoint.url}`.slice(0, 500),
+    reason: `webhook ${endpoint.id} ${endpoint.url}${changed ? `: ${changed}` : ''}`.slice(0, 500),
     search: null,
     cliUser: actor.via === 'cli' ? actor.user : null,
   });
@@ -63,7 +71,8 @@ function record(ctx: AppContext, trx: Kysely<Database>, actor: Actor, action: We
 
 function eventsProblem(events: string[]): Message | null {
   const known: readonly string[] = WEBHOOK_EVENTS;
-  if (events.some((event) => event !== '*' && !known.includes(event))) return UNKNOWN_EVENT;
+  const unknown = events.find((event) => event !== '*' && !known.includes(event));
+  if (unknown !== undefined) return message(UNKNOWN_EVENT, { event: unknown });
   if (new Set(events).size !== events.length) return 'webhooks.eventTwice';
   if (events.includes('*') && events.length > 1) return 'webhooks.starAlone';
   return null;
@@ -123,10 +132,24 @@ export async function createWebhook(ctx: AppContext, actor: Actor, input: NewWeb
   return { ...toWebhookEndpoint(row), secret };
 }
 
+/** What a PATCH changes, for the audit: the old and new URL and events (where data may go), and the switch. */
+function changesOf(before: { url: string; events: string; description: string; enabled: number }, changes: WebhookChangesBody): string {
+  const events = changes.events === undefined ? undefined : JSON.stringify(changes.events);
+  return [
+    changes.url !== undefined && changes.url !== before.url ? `url ${before.url} → ${changes.url}` : null,
+    events !== undefined && events !== before.events ? `events ${before.events} → ${events}` : null,
+    changes.description !== undefined && changes.description !== before.description ? 'description' : null,
+    changes.enabled !== undefined && changes.enabled !== (Number(before.enabled) === 1) ? (changes.enabled ? 'enabled' : 'disabled') : null,
+  ]
+    .filter((change) => change !== null)
+    .join('; ');
+}
+
 export async function updateWebhook(ctx: AppContext, actor: Actor, id: number, changes: WebhookChangesBody): Promise<WebhookEndpoint> {
   await findEndpoint(ctx.db.kysely, id);
   await checkInput(ctx, changes);
   const row = await ctx.db.transaction(async (trx) => {
+    const before = await findEndpoint(trx, id);
     const updated = await trx
       .updateTable('webhook_endpoints')
       .set({
@@ -140,7 +163,7 @@ export async function updateWebhook(ctx: AppContext, actor: Actor, id: number, c
       .returning(ENDPOINT_COLUMNS)
       .executeTakeFirst();
     if (!updated) throw notFound();
-    await record(ctx, trx, actor, 'webhook-update', updated);
+    await record(ctx, trx, actor, 'webhook-update', before, changesOf(before, changes));
     return updated;
   });
   // Enabled again: its waiting deliveries go now.

@@ -1,6 +1,8 @@
 // The events an account's changes send to operators' endpoints (docs/webhooks.md): one
-// delivery row per enabled endpoint that takes the event, written in the transaction of the
-// change (none is lost, none sent for a change that rolled back). The payload carries the
+// delivery row per endpoint that takes the event, written in the transaction of the change
+// (none is lost, none sent for a change that rolled back). A disabled endpoint's rows wait
+// (the worker claims only enabled endpoints' deliveries) and go out, in order, when it is
+// enabled again: disabling pauses an endpoint, deleting it drops its events. The payload carries the
 // account's own fields only, never personal data (app data, shares, emergency links).
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -57,14 +59,14 @@ async function accountFields(trx: Kysely<Database>, accountId: number): Promise<
 }
 
 /**
- * Queues `type` about the account for every enabled endpoint that takes it. Call inside the
+ * Queues `type` about the account for every endpoint that takes it. Call inside the
  * transaction of the change, once the change is written (the payload reads the account as it
  * is then; for `account.deleted`, before or after, only the id is sent), and wake the outbox
  * after the commit as for an e-mail.
  */
 export async function queueAccountEvent(ctx: AppContext, trx: Kysely<Database>, type: WebhookEventType, accountId: number): Promise<void> {
-  const endpoints = (await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('enabled', '=', 1).execute()).filter(
-    (endpoint) => takesEvent(endpoint.events, type),
+  const endpoints = (await trx.selectFrom('webhook_endpoints').select(['id', 'events']).execute()).filter((endpoint) =>
+    takesEvent(endpoint.events, type),
   );
   if (endpoints.length === 0) return;
   const account = type === 'account.deleted' ? { id: accountId } : await accountFields(trx, accountId);

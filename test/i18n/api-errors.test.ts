@@ -271,6 +271,7 @@ describe('the api catalogue', () => {
       name: 'Example',
       host: 'hooks.example.com',
       address: '10.0.0.1',
+      event: 'account.updated',
       size: '1 GiB',
       types: 'string',
       format: 'uri',

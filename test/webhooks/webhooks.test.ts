@@ -23,9 +23,9 @@ import { waitFor } from '../helpers/wait.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { makeOperator, registerOperator, type Operator } from '../admin/admin-flows.ts';
 import { english } from '../helpers/english.ts';
+import { PUBLIC_URL } from '../helpers/server.ts';
 
 const ENDPOINT_DISABLED = english(ENDPOINT_DISABLED_KEY);
-const UNKNOWN_EVENT = english(UNKNOWN_EVENT_KEY);
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
@@ -85,6 +85,7 @@ describe('webhooks (/admin/webhooks/)', () => {
     assert.match(created.body.secret, SECRET);
     assert.equal(Buffer.from(created.body.secret.slice(6), 'base64').length, 32);
     const { id } = created.body;
+    assert.equal(created.headers.get('location'), `${PUBLIC_URL}/admin/webhooks/${id}/`);
     assert.deepEqual(
       { ...created.body, secret: undefined, created_at: undefined },
       {
@@ -136,6 +137,7 @@ describe('webhooks (/admin/webhooks/)', () => {
       ),
     );
     assert.equal(audit.body[0].reason, `webhook ${id} ${receiver.url}`);
+    assert.equal(audit.body[2].reason, `webhook ${id} ${receiver.url}: events ["*"] → ["account.created"]; description; disabled`);
     assert.equal(audit.body[0].operator.id, operator.id);
   });
 
@@ -158,7 +160,7 @@ describe('webhooks (/admin/webhooks/)', () => {
       assert.ok(Object.keys(answer.body).includes(field), `${JSON.stringify(body)}: ${answer.text}`);
     }
     assert.deepEqual((await op('POST', '/admin/webhooks/', { url: receiver.url, events: ['account.nope'] })).body, {
-      events: [UNKNOWN_EVENT],
+      events: [english(UNKNOWN_EVENT_KEY, { event: 'account.nope' })],
     });
     assert.equal((await op('GET', '/admin/webhooks/')).body.length, before);
     const limit = await op('GET', '/admin/webhooks/1/deliveries/?limit=0');
@@ -278,6 +280,41 @@ describe('webhooks (/admin/webhooks/)', () => {
       ['account.deleted', 'account.disabled'],
     );
     assert.equal((await op('DELETE', `/admin/webhooks/${deletions.id}/`)).status, 204);
+  });
+
+  test('a disabled endpoint’s events wait, and go out in order once it is enabled again; a deleted one’s are gone', async () => {
+    const endpoint = await addEndpoint(['*']);
+    const person = await registerVerified(mailed, uniqueEmail('paused'));
+    await waitFor(() => receiver.about(person.id).length === 2, 'created and verified');
+    assert.equal((await op('PATCH', `/admin/webhooks/${endpoint.id}/`, { enabled: false })).status, 200);
+    assert.equal((await op('POST', `/admin/accounts/${person.id}/disable/`, {})).status, 200);
+    assert.equal((await op('POST', `/admin/accounts/${person.id}/enable/`, {})).status, 200);
+    for (let i = 0; i < 3; i++) await mailed.server.server.webhooks.runOnce();
+    assert.equal(receiver.about(person.id).length, 2, 'nothing sent while disabled');
+    assert.deepEqual(
+      (await deliveries(endpoint.id)).slice(0, 2).map((d) => [d.type, d.state, d.attempts]),
+      [
+        ['account.enabled', 'pending', 0],
+        ['account.disabled', 'pending', 0],
+      ],
+    );
+    assert.equal((await op('PATCH', `/admin/webhooks/${endpoint.id}/`, { enabled: true })).status, 200);
+    mailed.server.server.webhooks.wake();
+    await waitFor(() => receiver.about(person.id).length === 4, 'the waiting events');
+    await settled(endpoint.id);
+    assert.deepEqual(
+      receiver.about(person.id).map((r) => r.payload.type),
+      ['account.created', 'account.verified', 'account.disabled', 'account.enabled'],
+    );
+    // Deleted while disabled: its waiting events go with it (their rows are deleted).
+    assert.equal((await op('PATCH', `/admin/webhooks/${endpoint.id}/`, { enabled: false })).status, 200);
+    assert.equal((await op('POST', `/admin/accounts/${person.id}/disable/`, {})).status, 200);
+    assert.equal((await op('DELETE', `/admin/webhooks/${endpoint.id}/`)).status, 204);
+    const { db } = mailed.server.server.ctx;
+    assert.equal(
+      (await db.kysely.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint.id).execute()).length,
+      0,
+    );
   });
 
   test('a failed attempt is retried after 5 s with the same webhook-id, and holds back the account’s later events', async () => {
