@@ -34,12 +34,12 @@ function EventChoice({ form, chosen }: { form: string; chosen: string[] }) {
   return (
     <fieldset class="field">
       <legend>{t('admin.webhooks.events')}</legend>
-      <div class="check">
+      <div class="field check">
         <input id={`${form}-all`} name="all" type="checkbox" defaultChecked={all} />
         <label for={`${form}-all`}>{t('admin.webhooks.everyEvent')}</label>
       </div>
       {EVENTS.map(([type, label]) => (
-        <div class="check" key={type}>
+        <div class="field check" key={type}>
           <input id={`${form}-${type}`} name="events" value={type} type="checkbox" defaultChecked={!all && chosen.includes(type)} />
           <label for={`${form}-${type}`}>
             {t(label)} <code>{type}</code>
@@ -89,7 +89,7 @@ export function AdminWebhooks() {
           <p>{t('admin.webhooks.none')}</p>
         ) : (
           <div class="table-wrap">
-            <table>
+            <table class="webhooks">
               <caption>{t('admin.webhooks.endpoints')}</caption>
               <thead>
                 <tr>
@@ -264,7 +264,7 @@ export function AdminWebhook({ id }: { id: number }) {
           <p>{t('admin.webhooks.noDeliveries')}</p>
         ) : (
           <div class="table-wrap">
-            <table>
+            <table class="webhooks">
               <caption>{t('admin.webhooks.deliveriesCaption')}</caption>
               <thead>
                 <tr>
