@@ -40,7 +40,16 @@ const Events = Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItem
 const Description = Type.String({ maxLength: 500 });
 
 export const NewWebhookBody = Type.Object(
-  { url: Url, events: Events, description: Type.Optional(Description) },
+  {
+    url: Url,
+    events: Events,
+    description: Type.Optional(Description),
+    enabled: Type.Optional(
+      Type.Boolean({
+        description: 'Default true. false: made paused, its events wait until it is enabled (to hand the secret over first)',
+      }),
+    ),
+  },
   { examples: [{ url: 'https://crm.example.com/hooks/profile', events: ['account.created', 'account.deleted'] }] },
 );
 export type NewWebhookBody = Static<typeof NewWebhookBody>;

@@ -120,7 +120,7 @@ export async function createWebhook(ctx: AppContext, actor: Actor, input: NewWeb
         url: input.url,
         events: JSON.stringify(input.events),
         description: input.description ?? '',
-        enabled: 1,
+        enabled: input.enabled === false ? 0 : 1,
         secret: seal(ctx, secret),
         created_at: ctx.clock.now(),
       })

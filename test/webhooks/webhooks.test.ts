@@ -153,6 +153,7 @@ describe('webhooks (/admin/webhooks/)', () => {
       [{ url: receiver.url }, 'events'],
       [{ events: ['*'] }, 'url'],
       [{ url: receiver.url, events: '*' }, 'events'],
+      [{ url: receiver.url, events: ['*'], enabled: 'no' }, 'enabled'],
     ];
     for (const [body, field] of cases) {
       const answer = await op('POST', '/admin/webhooks/', body);
@@ -306,6 +307,19 @@ describe('webhooks (/admin/webhooks/)', () => {
       receiver.about(person.id).map((r) => r.payload.type),
       ['account.created', 'account.verified', 'account.disabled', 'account.enabled'],
     );
+    // Made paused: the same.
+    const paused = await op('POST', '/admin/webhooks/', { url: receiver.url, events: ['*'], enabled: false });
+    assert.equal(paused.status, 201, paused.text);
+    assert.equal(paused.body.enabled, false);
+    assert.equal((await op('POST', `/admin/accounts/${person.id}/disable/`, {})).status, 200);
+    await waitFor(async () => (await deliveries(endpoint.id)).length === 5, 'the disable queued for the first endpoint');
+    assert.deepEqual(
+      (await deliveries(paused.body.id)).map((d) => [d.type, d.state, d.attempts]),
+      [['account.disabled', 'pending', 0]],
+    );
+    assert.equal((await op('DELETE', `/admin/webhooks/${paused.body.id}/`)).status, 204);
+    assert.equal((await op('POST', `/admin/accounts/${person.id}/enable/`, {})).status, 200);
+    await waitFor(() => receiver.about(person.id).length === 6, 'the first endpoint’s two more');
     // Deleted while disabled: its waiting events go with it (their rows are deleted).
     assert.equal((await op('PATCH', `/admin/webhooks/${endpoint.id}/`, { enabled: false })).status, 200);
     assert.equal((await op('POST', `/admin/accounts/${person.id}/disable/`, {})).status, 200);

@@ -16231,6 +16231,8 @@ export interface operations {
                     /** @description Event types: account.created, account.verified, account.email_changed, account.disabled, account.enabled, account.deleted, account.second_factor_changed; or ["*"] for all */
                     events: string[];
                     description?: string;
+                    /** @description Default true. false: made paused, its events wait until it is enabled (to hand the secret over first) */
+                    enabled?: boolean;
                 };
             };
         };
