@@ -68,9 +68,14 @@ async function tellStory(server: TestServer, label: string): Promise<Story> {
     list_content: { entries: [{ text: 'rash' }] },
   });
   await call(server, 'PATCH', `/app/accessors/${accessor.id}/`, owner.token, { expires_at: new Date(start + HOUR).toISOString() });
+  await call(server, 'POST', `/app/users/${appUser.id}/emergency-links/`, owner.token, {
+    label: 'Wallet card',
+    expires_at: new Date(start + HOUR).toISOString(),
+  });
   server.clock.advance(2 * HOUR);
   const told = await server.server.shareExpiry.runOnce();
   assert.ok(told >= 1, 'the expiry pass told the share’s end');
+  assert.ok((await server.server.linkExpiry.runOnce()) >= 1, 'the link’s end recorded');
   return { owner, ben, benEmail: ben.email };
 }
 
@@ -138,9 +143,11 @@ describe('the activity logs in the web client', () => {
         const shown = await rows(list);
         assert.equal(shown.length, 100, 'the first 100 events');
         assert.deepEqual(
-          shown.slice(0, 6).map(({ sentence, ago }) => [sentence, ago]),
+          shown.slice(0, 8).map(({ sentence, ago }) => [sentence, ago]),
           [
+            ["Your emergency link 'Wallet card' reached its end date.", '1 hour ago'],
             [`Your share with ${story.benEmail} ended on its end date.`, '1 hour ago'],
+            ["You made the emergency link 'Wallet card'.", '2 hours ago'],
             [`You changed what ${story.benEmail} may do.`, '2 hours ago'],
             ["Ben Lovelace added 'Penicillin' (item).", '2 hours ago'],
             ['Ben Lovelace viewed your data.', '2 hours ago'],
@@ -148,10 +155,10 @@ describe('the activity logs in the web client', () => {
             [`You invited ${story.benEmail} to see your data.`, '2 hours ago'],
           ],
         );
-        assert.deepEqual(shown[6], {
+        assert.deepEqual(shown[8], {
           sentence: `Ben Lovelace changed 'Old note ${OLDER - 1}' (item).`,
           ago: '3 days ago',
-          at: shown[6]!.at,
+          at: shown[8]!.at,
         });
         newestFirst(shown, 'data activity');
       });
@@ -161,7 +168,7 @@ describe('the activity logs in the web client', () => {
         const list = flow.page.getByRole('list', { name: 'Activity on your data', exact: true });
         await visible(list.getByText("Ben Lovelace changed 'Old note 0' (item).", { exact: true }), 'the oldest event');
         const shown = await rows(list);
-        assert.equal(shown.length, OLDER + 6, 'every event, once');
+        assert.equal(shown.length, OLDER + 8, 'every event, once');
         assert.equal(new Set(shown.map((row) => row.sentence)).size, shown.length, 'no event twice');
         newestFirst(shown, 'data activity, all');
         assert.equal(await button(flow, 'Show older').count(), 0, 'nothing older');

@@ -62,6 +62,8 @@ export function dataSentence(event: ActivityEvent): string {
         return t('data.activity.link.changed', { name });
       case 'revoked':
         return t('data.activity.link.revoked', { name });
+      case 'expired':
+        return t('data.activity.link.expired', { name });
     }
     return t('data.activity.link.other', { name, action: event.action });
   }
