@@ -187,14 +187,17 @@ export function invitationAcceptedMessage(
   ]);
 }
 
-/** To the owner, when an accessor's end date passed (docs/sharing.md). */
+/** To the owner, when an accessor's end date passed (docs/sharing.md): a share, or an invitation never accepted. */
 export function shareExpiredOwnerMessage(
   language: Language,
   to: string,
-  expiry: { invitedEmail: string; appUserName: string },
+  expiry: { invitedEmail: string; appUserName: string; accepted: boolean },
 ): MailMessage {
   return compose(language, to, 'shareExpiredOwner.subject', [
-    ['shareExpiredOwner.body', { address: expiry.invitedEmail, name: expiry.appUserName }],
+    [
+      expiry.accepted ? 'shareExpiredOwner.body' : 'shareExpiredOwner.pendingBody',
+      { address: expiry.invitedEmail, name: expiry.appUserName },
+    ],
     'shareExpiredOwner.closing',
   ]);
 }

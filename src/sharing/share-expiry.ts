@@ -65,6 +65,7 @@ async function tellExpiry(ctx: AppContext, trx: Kysely<Database>, id: number, no
   const ownerMessage = shareExpiredOwnerMessage(await recipientLanguage(ctx.config, trx, claimed.owner_account_id), owner.email, {
     invitedEmail: claimed.email,
     appUserName: appUser.name,
+    accepted: claimed.user_with_access_id !== null,
   });
   await queueEmail(ctx, trx, ownerMessage, claimed.owner_account_id);
   if (claimed.user_with_access_id !== null) {

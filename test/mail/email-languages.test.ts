@@ -48,9 +48,10 @@ const KINDS: Record<string, (language: Language) => MailMessage[]> = {
     [true, false].map((canWrite) =>
       messages.invitationAcceptedMessage(l, 'ada@example.com', { invitedEmail: 'grace@example.com', appUserName: 'Charles', canWrite }),
     ),
-  shareExpiredOwnerMessage: (l) => [
-    messages.shareExpiredOwnerMessage(l, 'ada@example.com', { invitedEmail: 'g@example.com', appUserName: 'Charles' }),
-  ],
+  shareExpiredOwnerMessage: (l) =>
+    [true, false].map((accepted) =>
+      messages.shareExpiredOwnerMessage(l, 'ada@example.com', { invitedEmail: 'g@example.com', appUserName: 'Charles', accepted }),
+    ),
   shareExpiredAccessorMessage: (l) => [
     messages.shareExpiredAccessorMessage(l, 'g@example.com', { owner: inviter, appUserName: 'Charles' }),
   ],

@@ -172,6 +172,7 @@ describe('shares that end', () => {
     assert.equal(ended[0].at, iso(end), 'at its end date');
     const ownerMail = await waitForMail(mailed.sink, owner.email, OWNER_SUBJECT);
     assert.match(ownerMail.decoded, new RegExp(person.email.replace(/[.+]/g, '\\$&')));
+    assert.match(ownerMail.decoded, /they can no longer see it/);
     const personMail = await waitForMail(mailed.sink, person.email, ACCESSOR_SUBJECT);
     assert.match(personMail.decoded, /Olive/);
 
@@ -209,7 +210,11 @@ describe('shares that end', () => {
     assert.equal(accepted.status, 404, accepted.text);
     // The owner is told; the person, who never accepted, is not.
     assert.ok((await server.server.shareExpiry.runOnce()) >= 1);
-    await waitFor(() => mailsTo(mailed.sink, owner.email, OWNER_SUBJECT).length >= 1, 'the owner is told');
+    const about = () => mailsTo(mailed.sink, owner.email, OWNER_SUBJECT).filter((m) => m.decoded.includes(person.email));
+    await waitFor(() => about().length >= 1, 'the owner is told');
+    // Of an invitation that ended unaccepted, not of access that ended.
+    assert.match(about()[0]!.decoded, /reached its end date before it was accepted/);
+    assert.doesNotMatch(about()[0]!.decoded, /no longer see it/);
     assert.equal(mailsTo(mailed.sink, person.email, ACCESSOR_SUBJECT).length, 0);
   });
 });
