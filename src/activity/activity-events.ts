@@ -225,8 +225,12 @@ const ActivityObjectSchema = Type.Object({
   type: Type.String({ examples: ['item'] }),
   id: Type.Union([Type.Integer(), Type.Null()]),
   name: Type.Union([Type.String(), Type.Null()]),
-  ip_address: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A sign-in's session: its IP address" })),
-  user_agent: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A sign-in's session: its User-Agent" })),
+  ip_address: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: "A sign-in's session, or an emergency link's view: its IP address" }),
+  ),
+  user_agent: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: "A sign-in's session, or an emergency link's view: its User-Agent" }),
+  ),
 });
 
 export const ActivityEventSchema = Type.Object(
@@ -259,6 +263,9 @@ export function toActivityEvent(row: Listed): ActivityEvent {
   if (row.object_type !== null) {
     object = { type: row.object_type, id: row.object_id, name: row.object_name };
     if (row.action === 'signed_in') object = { ...object, ip_address: row.ip_address, user_agent: row.user_agent };
+  } else if (row.action === 'viewed' && row.actor_kind === 'emergency_link') {
+    // What opened the link (the owner's page says "from a phone"), as its views list does.
+    object = { type: 'emergency_link_view', id: null, name: null, ip_address: row.ip_address, user_agent: row.user_agent };
   }
   return {
     id: row.id,

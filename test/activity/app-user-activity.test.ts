@@ -276,7 +276,8 @@ describe('the activity log of an app user', () => {
     });
     assert.equal(link.status, 201, link.text);
     const token = new URL(link.body.link).pathname.split('/').filter(Boolean).pop();
-    assert.equal((await server.request('GET', `/public/emergency/${token}/`)).status, 200);
+    const phone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1';
+    assert.equal((await server.request('GET', `/public/emergency/${token}/`, { headers: { 'user-agent': phone } })).status, 200);
     assert.equal(
       (await server.request('PATCH', `/app/emergency-links/${link.body.id}/`, { token: owner.token, body: { label: 'Card' } })).status,
       200,
@@ -297,12 +298,14 @@ describe('the activity log of an app user', () => {
       ['owner', 'invited', 'accessor'],
       ['owner', 'revoked', 'accessor'],
       ['owner', 'created', 'emergency_link'],
-      ['emergency_link', 'viewed', null],
+      ['emergency_link', 'viewed', 'emergency_link_view'],
       ['owner', 'changed', 'emergency_link'],
       ['owner', 'revoked', 'emergency_link'],
     ]);
     assert.equal(events[0]!.object?.name, stranger.email);
     assert.deepEqual(events[9]!.actor, { kind: 'emergency_link', id: link.body.id, name: 'Wallet card' });
+    // What opened it, as the link's views list says.
+    assert.deepEqual(events[9]!.object, { type: 'emergency_link_view', id: null, name: null, ip_address: '127.0.0.1', user_agent: phone });
     assert.equal(events[11]!.object?.name, 'Card');
   });
 

@@ -68,10 +68,15 @@ async function tellStory(server: TestServer, label: string): Promise<Story> {
     list_content: { entries: [{ text: 'rash' }] },
   });
   await call(server, 'PATCH', `/app/accessors/${accessor.id}/`, owner.token, { expires_at: new Date(start + HOUR).toISOString() });
-  await call(server, 'POST', `/app/users/${appUser.id}/emergency-links/`, owner.token, {
+  const link = await call(server, 'POST', `/app/users/${appUser.id}/emergency-links/`, owner.token, {
     label: 'Wallet card',
     expires_at: new Date(start + HOUR).toISOString(),
   });
+  // A responder opens it on a phone.
+  const opened = await server.request('GET', `/public/emergency/${new URL(link.link).pathname.split('/').pop()}/`, {
+    headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36' },
+  });
+  assert.equal(opened.status, 200, opened.text);
   server.clock.advance(2 * HOUR);
   const told = await server.server.shareExpiry.runOnce();
   assert.ok(told >= 1, 'the expiry pass told the share’s end');
@@ -143,10 +148,11 @@ describe('the activity logs in the web client', () => {
         const shown = await rows(list);
         assert.equal(shown.length, 100, 'the first 100 events');
         assert.deepEqual(
-          shown.slice(0, 8).map(({ sentence, ago }) => [sentence, ago]),
+          shown.slice(0, 9).map(({ sentence, ago }) => [sentence, ago]),
           [
             ["Your emergency link 'Wallet card' reached its end date.", '1 hour ago'],
             [`Your share with ${story.benEmail} ended on its end date.`, '1 hour ago'],
+            ["Your emergency link 'Wallet card' was opened from a phone.", '2 hours ago'],
             ["You made the emergency link 'Wallet card'.", '2 hours ago'],
             [`You changed what ${story.benEmail} may do.`, '2 hours ago'],
             ["Ben Lovelace added 'Penicillin' (item).", '2 hours ago'],
@@ -155,10 +161,10 @@ describe('the activity logs in the web client', () => {
             [`You invited ${story.benEmail} to see your data.`, '2 hours ago'],
           ],
         );
-        assert.deepEqual(shown[8], {
+        assert.deepEqual(shown[9], {
           sentence: `Ben Lovelace changed 'Old note ${OLDER - 1}' (item).`,
           ago: '3 days ago',
-          at: shown[8]!.at,
+          at: shown[9]!.at,
         });
         newestFirst(shown, 'data activity');
       });
@@ -168,7 +174,7 @@ describe('the activity logs in the web client', () => {
         const list = flow.page.getByRole('list', { name: 'Activity on your data', exact: true });
         await visible(list.getByText("Ben Lovelace changed 'Old note 0' (item).", { exact: true }), 'the oldest event');
         const shown = await rows(list);
-        assert.equal(shown.length, OLDER + 8, 'every event, once');
+        assert.equal(shown.length, OLDER + 9, 'every event, once');
         assert.equal(new Set(shown.map((row) => row.sentence)).size, shown.length, 'no event twice');
         newestFirst(shown, 'data activity, all');
         assert.equal(await button(flow, 'Show older').count(), 0, 'nothing older');

@@ -26,3 +26,8 @@ export function deviceOf(userAgent: string): string {
   if (!browser) return userAgent;
   return system ? t('activity.device', { browser, system }) : browser;
 }
+
+/** Whether a User-Agent header is a phone's browser: an iPhone, or a browser that says it is mobile (Android phones do; tablets do not). */
+export function isPhone(userAgent: string | null | undefined): boolean {
+  return !!userAgent && /\b(iPhone|iPod|Windows Phone)\b|\bMobi/.test(userAgent);
+}

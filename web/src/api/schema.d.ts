@@ -8733,9 +8733,9 @@ export interface operations {
                                 type: string;
                                 id: number | null;
                                 name: string | null;
-                                /** @description A sign-in's session: its IP address */
+                                /** @description A sign-in's session, or an emergency link's view: its IP address */
                                 ip_address?: string | null;
-                                /** @description A sign-in's session: its User-Agent */
+                                /** @description A sign-in's session, or an emergency link's view: its User-Agent */
                                 user_agent?: string | null;
                             } | null;
                             via: "api" | "web" | "cli" | null;
@@ -11059,9 +11059,9 @@ export interface operations {
                                 type: string;
                                 id: number | null;
                                 name: string | null;
-                                /** @description A sign-in's session: its IP address */
+                                /** @description A sign-in's session, or an emergency link's view: its IP address */
                                 ip_address?: string | null;
-                                /** @description A sign-in's session: its User-Agent */
+                                /** @description A sign-in's session, or an emergency link's view: its User-Agent */
                                 user_agent?: string | null;
                             } | null;
                             via: "api" | "web" | "cli" | null;

@@ -6,6 +6,7 @@ import { AppUserMissing } from '../../components/no-app-user.tsx';
 import { Page } from '../../components/page.tsx';
 import { BackLink } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
+import { isPhone } from '../../device.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
 import { t } from '../../i18n/language.ts';
 
@@ -72,7 +73,7 @@ export function dataSentence(event: ActivityEvent): string {
       return t('data.activity.read', { who });
     case 'viewed':
       // Only an emergency link is viewed: its actor is the link ("Your emergency link 'Wallet card'").
-      return t('data.activity.viewed', { who });
+      return isPhone(event.object?.user_agent) ? t('data.activity.viewedFromPhone', { who }) : t('data.activity.viewed', { who });
     case 'exported':
       return t('data.activity.exported');
     case 'created':
