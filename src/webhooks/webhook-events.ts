@@ -2,8 +2,9 @@
 // delivery row per endpoint that takes the event, written in the transaction of the change
 // (none is lost, none sent for a change that rolled back). A disabled endpoint's rows wait
 // (the worker claims only enabled endpoints' deliveries) and go out, in order, when it is
-// enabled again: disabling pauses an endpoint, deleting it drops its events. The payload carries the
-// account's own fields only, never personal data (app data, shares, emergency links).
+// enabled again: disabling pauses an endpoint, deleting it drops its events. The payload
+// carries the account's own fields only, never personal data (app data, shares, emergency
+// links).
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.ts';

@@ -13,7 +13,8 @@ import { withId } from './helpers.ts';
 //   and every page an index keyed by the owner puts an event on is one more page of that commit
 //   for each owner in it. 50 accessors' item creates, each writing an event under another owner
 //   (bench W9): 75.7 µs of native commit time per create with the read-hour index over every
-//   event, 58.0 without (the owner's own create: 40), and the event's insert 18.0 → 12.9 µs.
+//   event, 58.0–58.2 without (the owner's own create: 40), and the event's insert 18.0 →
+//   12.3–12.9 µs.
 // SQLite cannot change a foreign key: the table is made again and its rows copied, ids and
 // the id sequence kept (a page's cursor is an id).
 export function activityReadHoursApartMigration(dialect: Dialect): Migration {
