@@ -153,11 +153,19 @@ const access = (canWrite: boolean) => (canWrite ? 'write' : 'read');
  * key: the page it links to lists the invitations addressed to the reader's verified addresses,
  * so the link is the same for every invitation and leads nowhere for anyone else.
  */
+/** The invitation's sentences on what the share is limited to: some profiles, an end date. */
+function limits(language: Language, invitation: { expiresAt?: number | null; someProfiles?: boolean }): Paragraph[] {
+  const paragraphs: Paragraph[] = [];
+  if (invitation.someProfiles) paragraphs.push('invitation.someProfiles');
+  if (invitation.expiresAt != null) paragraphs.push(['invitation.until', { until: dateTime(language, invitation.expiresAt) }]);
+  return paragraphs;
+}
+
 export function invitationMessage(
   publicUrl: string,
   language: Language,
   to: string,
-  invitation: { inviter: Inviter; appUserName: string; canWrite: boolean },
+  invitation: { inviter: Inviter; appUserName: string; canWrite: boolean; expiresAt?: number | null; someProfiles?: boolean },
 ): MailMessage {
   return compose(
     language,
@@ -168,6 +176,8 @@ export function invitationMessage(
         'invitation.body',
         { inviter: inviterName(invitation.inviter), address: to, access: access(invitation.canWrite), name: invitation.appUserName },
       ],
+      // What the share is limited to, so that the person knows before accepting.
+      ...limits(language, invitation),
       ['invitation.accept', { address: to }],
       'invitation.decline',
     ],

@@ -152,7 +152,14 @@ export async function createAccessor(
     const id = await insertAccessor(trx, { appUserId, ownerAccountId, email: input.email, canWrite, privateAccess, expiresAt, now });
     if (profiles !== null) await setAccessorProfiles(trx, ownerAccountId, id, profiles);
     await accessorEvent(ctx, trx, { id, app_user_id: appUserId, owner_account_id: ownerAccountId, email: input.email }, 'invited', caller);
-    await queueInvitation(ctx, trx, { ownerAccountId, email: input.email, appUserName: appUser.name, canWrite });
+    await queueInvitation(ctx, trx, {
+      ownerAccountId,
+      email: input.email,
+      appUserName: appUser.name,
+      canWrite,
+      expiresAt,
+      someProfiles: profiles !== null,
+    });
     return { id, appUserName: appUser.name, profiles };
   });
   ctx.outbox.wake();

@@ -59,6 +59,10 @@ export interface Invitation {
   email: string;
   appUserName: string;
   canWrite: boolean;
+  /** The share's end date (ms), said in the invitation; null or absent: none. */
+  expiresAt?: number | null;
+  /** Whether the share shows only some of the profiles, said in the invitation. */
+  someProfiles?: boolean;
 }
 
 /**
@@ -75,6 +79,8 @@ export async function queueInvitation(ctx: AppContext, trx: Kysely<Database>, in
     inviter,
     appUserName: invitation.appUserName,
     canWrite: invitation.canWrite,
+    expiresAt: invitation.expiresAt ?? null,
+    someProfiles: invitation.someProfiles ?? false,
   });
   await queueEmail(ctx, trx, message, invitation.ownerAccountId);
   return true;

@@ -40,10 +40,18 @@ const KINDS: Record<string, (language: Language) => MailMessage[]> = {
   secondFactorRemovedMessage: (l) => [messages.secondFactorRemovedMessage(l, 'grace@example.com')],
   secondStepLockedMessage: (l) =>
     [60_000, 15 * 60_000, 3_600_000, 7_200_000].map((ms) => messages.secondStepLockedMessage(l, 'g@example.com', ms)),
-  invitationMessage: (l) =>
-    [true, false].map((canWrite) =>
+  invitationMessage: (l) => [
+    ...[true, false].map((canWrite) =>
       messages.invitationMessage(config.publicUrl, l, 'grace@example.com', { inviter, appUserName: 'Charles', canWrite }),
     ),
+    messages.invitationMessage(config.publicUrl, l, 'grace@example.com', {
+      inviter,
+      appUserName: 'Charles',
+      canWrite: false,
+      expiresAt: AT,
+      someProfiles: true,
+    }),
+  ],
   invitationAcceptedMessage: (l) =>
     [true, false].map((canWrite) =>
       messages.invitationAcceptedMessage(l, 'ada@example.com', { invitedEmail: 'grace@example.com', appUserName: 'Charles', canWrite }),

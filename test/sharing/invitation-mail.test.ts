@@ -54,6 +54,25 @@ describe('invitation e-mails', () => {
 
     const writerMail = await waitForMail(sink, writer, INVITATION_SUBJECT);
     assert.match(textOf(writerMail.decoded), /to see and keep up to date the information/);
+    // Without limits, the invitation says none.
+    assert.doesNotMatch(text, /Only some of the profiles|The share ends/);
+  });
+
+  test('a share limited in time or to some profiles says so in its invitation', async () => {
+    const { server, sink } = mailed;
+    const owner = await createOwner(server);
+    const profile = await server.request('POST', `/app/users/${owner.appUserId}/profiles/`, { token: owner.token, body: { name: 'Home' } });
+    assert.equal(profile.status, 201, profile.text);
+    const limited = uniqueEmail('limited');
+    const end = Date.UTC(2031, 4, 17, 9, 30);
+    await invited(server, owner.token, owner.appUserId, {
+      email: limited,
+      expires_at: new Date(end).toISOString(),
+      profiles: [profile.body.id],
+    });
+    const text = textOf((await waitForMail(sink, limited, INVITATION_SUBJECT)).decoded);
+    assert.match(text, /Only some of the profiles are shared with you\./);
+    assert.match(text, /The share ends on May 17, 2031 at 9:30\sAM \(UTC\), unless it is extended\./);
   });
 
   test('an owner without names is named by their address; names are escaped in the HTML part', async () => {
