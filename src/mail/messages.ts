@@ -148,11 +148,6 @@ function inviterName(inviter: Inviter): string {
 
 const access = (canWrite: boolean) => (canWrite ? 'write' : 'read');
 
-/**
- * An invitation to see (or keep up to date) someone's information (docs/sharing.md). It carries no
- * key: the page it links to lists the invitations addressed to the reader's verified addresses,
- * so the link is the same for every invitation and leads nowhere for anyone else.
- */
 /** The invitation's sentences on what the share is limited to: some profiles, an end date. */
 function limits(language: Language, invitation: { expiresAt?: number | null; someProfiles?: boolean }): Paragraph[] {
   const paragraphs: Paragraph[] = [];
@@ -161,6 +156,11 @@ function limits(language: Language, invitation: { expiresAt?: number | null; som
   return paragraphs;
 }
 
+/**
+ * An invitation to see (or keep up to date) someone's information (docs/sharing.md). It carries no
+ * key: the page it links to lists the invitations addressed to the reader's verified addresses,
+ * so the link is the same for every invitation and leads nowhere for anyone else.
+ */
 export function invitationMessage(
   publicUrl: string,
   language: Language,
