@@ -48,37 +48,27 @@ describe('activity events across migration 0044', () => {
       .values({ at: clock.now(), ...event })
       .returning('id')
       .executeTakeFirstOrThrow();
+  /** An event in the owner's log by the reader, as an accessor. */
+  const byReader = (event: Omit<Event, 'account_id' | 'app_user_id' | 'actor_kind' | 'actor_id'>) =>
+    insert({ account_id: owner, app_user_id: ownerAppUser, actor_kind: 'accessor', actor_id: reader, ...event });
+  /** A sign-in in the account's security log. */
+  const signedIn = (accountId: number) =>
+    insert({ account_id: accountId, app_user_id: null, action: 'signed_in', actor_kind: 'owner', actor_id: accountId });
   const rows = () => db.kysely.selectFrom('activity_events').selectAll().orderBy('id').execute();
 
   test('the events written before it are kept with their ids; a new id is past every id given before', async () => {
     const hour = Math.floor(clock.now() / HOUR_MS);
-    await insert({ account_id: owner, app_user_id: null, action: 'signed_in', actor_kind: 'owner', actor_id: owner });
-    await insert({
-      account_id: owner,
-      app_user_id: ownerAppUser,
-      action: 'created',
-      actor_kind: 'accessor',
-      actor_id: reader,
-      object_type: 'item',
-      object_id: 7,
-      object_name: 'Milk',
-    });
-    await insert({
-      account_id: owner,
-      app_user_id: ownerAppUser,
-      action: 'read',
-      actor_kind: 'accessor',
-      actor_id: reader,
-      read_hour: hour,
-    });
+    await signedIn(owner);
+    await byReader({ action: 'created', object_type: 'item', object_id: 7, object_name: 'Milk' });
+    await byReader({ action: 'read', read_hour: hour });
     // The newest id given, then swept: the sequence, not the rows, says where ids go on.
-    const swept = await insert({ account_id: reader, app_user_id: null, action: 'signed_in', actor_kind: 'owner', actor_id: reader });
+    const swept = await signedIn(reader);
     await db.kysely.deleteFrom('activity_events').where('id', '=', swept.id).execute();
     const before = await rows();
 
     assert.deepEqual(await migrateToLatest(db), ['0044-activity-read-hours-apart']);
     assert.deepEqual(await rows(), before);
-    const next = await insert({ account_id: reader, app_user_id: null, action: 'signed_in', actor_kind: 'owner', actor_id: reader });
+    const next = await signedIn(reader);
     assert.ok(next.id > swept.id, `${next.id} after ${swept.id}`);
   });
 
@@ -94,14 +84,7 @@ describe('activity events across migration 0044', () => {
     await new ReadLedger(db, clock).note(reader, of, 'web');
     await new ReadLedger(db, clock).note(reader, of, 'api');
     for (const name of ['Bread', 'Eggs']) {
-      await insert({
-        account_id: owner,
-        app_user_id: ownerAppUser,
-        action: 'created',
-        actor_kind: 'accessor',
-        actor_id: reader,
-        object_name: name,
-      });
+      await byReader({ action: 'created', object_name: name });
     }
     const hour = Math.floor(clock.now() / HOUR_MS);
     const thisHour = (await rows()).filter((row) => row.action === 'read' && Number(row.read_hour) === hour);
