@@ -605,7 +605,8 @@ CREATE OR REPLACE FUNCTION public.media_privacy_image_delete()
 AS $function$ BEGIN UPDATE media_resources SET in_private = CASE WHEN (EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.image_resource_id = media_resources.id AND p.is_private = 1)
     OR EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.media_resource_id = media_resources.id AND p.is_private = 1)) AND NOT (EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.image_resource_id = media_resources.id AND p.is_private = 0)
     OR EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.media_resource_id = media_resources.id AND p.is_private = 0))
-  AND NOT EXISTS (SELECT 1 FROM emergency_items e WHERE e.media_resource_id = media_resources.id) THEN 1 ELSE 0 END WHERE id IN (OLD.image_resource_id, OLD.media_resource_id); RETURN NULL; END $function$;
+  AND NOT EXISTS (SELECT 1 FROM emergency_items e WHERE e.media_resource_id = media_resources.id) THEN 1 ELSE 0 END WHERE id IN (OLD.image_resource_id, OLD.media_resource_id); INSERT INTO changes (app_user_id, account_id, type, object_id, op, profile_id, in_private, created_at) SELECT a.id, a.account_id, 'media_resource', m.id, 'upsert', NULL, 1, (extract(epoch from now()) * 1000)::bigint
+    FROM media_resources m JOIN app_users a ON a.id = m.app_user_id WHERE m.id IN (OLD.image_resource_id, OLD.media_resource_id) AND m.in_private = 1; RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.media_privacy_image_insert()
  RETURNS trigger
@@ -613,7 +614,8 @@ CREATE OR REPLACE FUNCTION public.media_privacy_image_insert()
 AS $function$ BEGIN UPDATE media_resources SET in_private = CASE WHEN (EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.image_resource_id = media_resources.id AND p.is_private = 1)
     OR EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.media_resource_id = media_resources.id AND p.is_private = 1)) AND NOT (EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.image_resource_id = media_resources.id AND p.is_private = 0)
     OR EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.media_resource_id = media_resources.id AND p.is_private = 0))
-  AND NOT EXISTS (SELECT 1 FROM emergency_items e WHERE e.media_resource_id = media_resources.id) THEN 1 ELSE 0 END WHERE id IN (NEW.image_resource_id, NEW.media_resource_id); RETURN NULL; END $function$;
+  AND NOT EXISTS (SELECT 1 FROM emergency_items e WHERE e.media_resource_id = media_resources.id) THEN 1 ELSE 0 END WHERE id IN (NEW.image_resource_id, NEW.media_resource_id); INSERT INTO changes (app_user_id, account_id, type, object_id, op, profile_id, in_private, created_at) SELECT a.id, a.account_id, 'media_resource', m.id, 'upsert', NULL, 1, (extract(epoch from now()) * 1000)::bigint
+    FROM media_resources m JOIN app_users a ON a.id = m.app_user_id WHERE m.id IN (NEW.image_resource_id, NEW.media_resource_id) AND m.in_private = 1; RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.media_privacy_image_update()
  RETURNS trigger
@@ -621,7 +623,8 @@ CREATE OR REPLACE FUNCTION public.media_privacy_image_update()
 AS $function$ BEGIN UPDATE media_resources SET in_private = CASE WHEN (EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.image_resource_id = media_resources.id AND p.is_private = 1)
     OR EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.media_resource_id = media_resources.id AND p.is_private = 1)) AND NOT (EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.image_resource_id = media_resources.id AND p.is_private = 0)
     OR EXISTS (SELECT 1 FROM image_contents ic JOIN items i ON i.id = ic.item_id JOIN topics t ON t.id = i.topic_id JOIN profiles p ON p.id = t.profile_id WHERE ic.media_resource_id = media_resources.id AND p.is_private = 0))
-  AND NOT EXISTS (SELECT 1 FROM emergency_items e WHERE e.media_resource_id = media_resources.id) THEN 1 ELSE 0 END WHERE id IN (OLD.image_resource_id, OLD.media_resource_id, NEW.image_resource_id, NEW.media_resource_id); RETURN NULL; END $function$;
+  AND NOT EXISTS (SELECT 1 FROM emergency_items e WHERE e.media_resource_id = media_resources.id) THEN 1 ELSE 0 END WHERE id IN (OLD.image_resource_id, OLD.media_resource_id, NEW.image_resource_id, NEW.media_resource_id); INSERT INTO changes (app_user_id, account_id, type, object_id, op, profile_id, in_private, created_at) SELECT a.id, a.account_id, 'media_resource', m.id, 'upsert', NULL, 1, (extract(epoch from now()) * 1000)::bigint
+    FROM media_resources m JOIN app_users a ON a.id = m.app_user_id WHERE m.id IN (OLD.image_resource_id, OLD.media_resource_id, NEW.image_resource_id, NEW.media_resource_id) AND m.in_private = 1; RETURN NULL; END $function$;
 
 CREATE OR REPLACE FUNCTION public.media_privacy_profile()
  RETURNS trigger

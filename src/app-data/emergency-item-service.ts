@@ -15,6 +15,7 @@ import {
 } from './emergency-item-queries.ts';
 import { toEmergencyItem, type EmergencyItem, type EmergencyItemChanges, type EmergencyItemInput } from './emergency-item-schemas.ts';
 import { invalidMediaReferences } from './media-references.ts';
+import type { MediaView } from '../auth/private-media.ts';
 import { ownedAppUser, writeOwned } from './kernel/owned-write.ts';
 import type { WriteTerms } from './kernel/write-terms.ts';
 import { enforceQuota } from './kernel/quotas.ts';
@@ -46,7 +47,7 @@ export async function createEmergencyItem(
       ctx.config.quotas.emergencyItemsPerUser,
       'quotas.emergencyItemsPerUser',
     );
-    await checkMedia(trx, accountId, appUserId, input.media_resource, access.seesPrivate);
+    await checkMedia(trx, accountId, appUserId, input.media_resource, access);
     const id = await insertEmergencyItem(trx, {
       accountId,
       appUserId,
@@ -72,7 +73,7 @@ export async function changeEmergencyItem(
     terms,
     (trx) => findEmergencyItem(trx, accountId, id),
     async (trx, item) => {
-      await checkMedia(trx, accountId, item.app_user_id, changes.media_resource, access.seesPrivate);
+      await checkMedia(trx, accountId, item.app_user_id, changes.media_resource, access);
       const values = {
         ...(changes.name !== undefined && { name: changes.name }),
         ...(changes.description !== undefined && { description: changes.description }),
@@ -96,15 +97,15 @@ export async function removeEmergencyItem(ctx: AppContext, access: Access, id: n
   );
 }
 
-/** `seesPrivate`: whether the writer sees the media used only in private profiles. */
+/** `writer`: which media the writer sees (media-references.ts). */
 async function checkMedia(
   trx: Kysely<Database>,
   accountId: number,
   appUserId: number,
   mediaId: number | null | undefined,
-  seesPrivate: boolean,
+  writer: MediaView,
 ): Promise<void> {
-  const errors = await invalidMediaReferences(trx, accountId, appUserId, { media_resource: mediaId }, seesPrivate);
+  const errors = await invalidMediaReferences(trx, accountId, appUserId, { media_resource: mediaId }, writer);
   if (errors) throw invalid(errors);
 }
 

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { MediaRow } from '../media/media-view.ts';
+import { visibleMedia, type MediaView } from '../auth/private-media.ts';
 
 const COLUMNS = ['id', 'name', 'storage_key', 'content_type', 'size'] as const;
 
@@ -9,10 +10,11 @@ export interface MediaRecord extends MediaRow {
   app_user_id: number;
 }
 
-/** `withPrivate` false: without the resources used only in private profiles. */
-export function listMedia(db: Kysely<Database>, accountId: number, appUserId: number, withPrivate: boolean): Promise<MediaRow[]> {
+/** The app user's media that `view` sees (auth/private-media.ts). */
+export function listMedia(db: Kysely<Database>, accountId: number, appUserId: number, view: MediaView): Promise<MediaRow[]> {
   let query = db.selectFrom('media_resources').select(COLUMNS).where('app_user_id', '=', appUserId).where('account_id', '=', accountId);
-  if (!withPrivate) query = query.where('in_private', '=', 0);
+  const visible = visibleMedia(view);
+  if (visible) query = query.where(visible('media_resources'));
   return query.orderBy('id').execute();
 }
 

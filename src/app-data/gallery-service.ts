@@ -18,11 +18,11 @@ import { ownedAppUser, writeOwned } from './kernel/owned-write.ts';
 import type { WriteTerms } from './kernel/write-terms.ts';
 import { enforceAccountBounds, enforceQuota } from './kernel/quotas.ts';
 
-/** Without `access.seesPrivate`: without the resources used only in private profiles. */
+/** What the caller sees of the gallery: without private access, not the resources used only in private profiles; limited to some profiles, not those only the others show. */
 export async function listGallery(ctx: AppContext, access: Access, appUserId: number): Promise<MediaResource[]> {
   const { accountId } = access;
   requireAppUser(access, appUserId);
-  const rows = await listMedia(ctx.db.kysely, accountId, appUserId, access.seesPrivate);
+  const rows = await listMedia(ctx.db.kysely, accountId, appUserId, access);
   return rows.map((row) => toMediaResource(ctx, access, row));
 }
 

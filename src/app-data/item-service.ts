@@ -28,6 +28,7 @@ import {
 } from './item-schemas.ts';
 import { insertEntries, replaceEntries } from './list-entry-queries.ts';
 import { invalidMediaReferences } from './media-references.ts';
+import type { MediaView } from '../auth/private-media.ts';
 import { countAdded, writeOwned, writeUnderTopic, type Held } from './kernel/owned-write.ts';
 import { writeListItemUnderTopic } from './list-item-creates.ts';
 import type { WriteTerms } from './kernel/write-terms.ts';
@@ -42,7 +43,7 @@ export async function getItem(ctx: AppContext, access: Access, id: number, locat
   return item;
 }
 
-/** Media used only in private profiles is an image content's only when `access.seesPrivate`. */
+/** An image content shows only media the writer sees (media-references.ts). */
 export async function createItem(ctx: AppContext, access: Access, topicId: number, input: ItemInput, terms: WriteTerms): Promise<Item> {
   const { accountId } = access;
   const plain = async (trx: Kysely<Database>, { app_user_id: appUserId }: Held, usage: Usage): Promise<Item> => {
@@ -53,7 +54,7 @@ export async function createItem(ctx: AppContext, access: Access, topicId: numbe
     }
     const quota = ctx.config.quotas.itemsPerTopic;
     enforceQuota(await countItems(trx, accountId, topicId), 1, quota, 'quotas.itemsPerTopic');
-    if (image) await checkImageMedia(trx, accountId, appUserId, image, access.seesPrivate);
+    if (image) await checkImageMedia(trx, accountId, appUserId, image, access);
     const texts = list ? (entryTexts(ctx, list) ?? []) : [];
     enforceAccountBounds(ctx.config.quotas, usage);
 
@@ -115,7 +116,7 @@ export async function updateItem(ctx: AppContext, access: Access, itemId: number
 
       if (changes.name !== undefined) await updateItemName(trx, accountId, itemId, changes.name);
       if (image && item.image_content_id !== null) {
-        await checkImageMedia(trx, accountId, item.app_user_id, image, access.seesPrivate);
+        await checkImageMedia(trx, accountId, item.app_user_id, image, access);
         const values = imageValues(image);
         if (Object.keys(values).length > 0) await updateImageContent(trx, accountId, item.image_content_id, values);
       }
@@ -147,10 +148,10 @@ async function checkImageMedia(
   accountId: number,
   appUserId: number,
   image: ImageContentInput,
-  seesPrivate: boolean,
+  writer: MediaView,
 ): Promise<void> {
   const references = { image_resource: image.image_resource, media_resource: image.media_resource };
-  const errors = await invalidMediaReferences(trx, accountId, appUserId, references, seesPrivate);
+  const errors = await invalidMediaReferences(trx, accountId, appUserId, references, writer);
   if (errors) throw invalid({ image_content: errors });
 }
 

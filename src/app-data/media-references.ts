@@ -1,9 +1,11 @@
 // Media ids written into items' image content and emergency items must name media resources
 // of the same app user that the writer sees; anything else is refused as if it did not exist.
 // A writer without private profile access does not see the resources used only in private
-// profiles: showing one in an item they can read would hand it to them.
+// profiles, and one limited to some profiles not those only the others show
+// (auth/private-media.ts): showing one in an item they can read would hand it to them.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { visibleMedia, type MediaView } from '../auth/private-media.ts';
 import { type FieldErrors, message } from '../errors.ts';
 
 const MAX_ID = 2_147_483_647;
@@ -12,15 +14,15 @@ const MAX_ID = 2_147_483_647;
 export type MediaReferences = Record<string, number | null | undefined>;
 
 /**
- * Errors keyed by field for each id that is not a media resource of `appUserId` (one the writer
- * sees: `seesPrivate`); undefined when all are.
+ * Errors keyed by field for each id that is not a media resource of `appUserId` that the writer
+ * sees (`view`); undefined when all are.
  */
 export async function invalidMediaReferences(
   db: Kysely<Database>,
   accountId: number,
   appUserId: number,
   references: MediaReferences,
-  seesPrivate: boolean,
+  view: MediaView,
 ): Promise<FieldErrors | undefined> {
   const given = Object.entries(references).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
   const candidates = given.map(([, id]) => id).filter((id) => id >= 1 && id <= MAX_ID);
@@ -32,7 +34,8 @@ export async function invalidMediaReferences(
       .where('id', 'in', candidates)
       .where('app_user_id', '=', appUserId)
       .where('account_id', '=', accountId);
-    if (!seesPrivate) query = query.where('in_private', '=', 0);
+    const visible = visibleMedia(view);
+    if (visible) query = query.where(visible('media_resources'));
     const rows = await query.execute();
     for (const row of rows) found.add(row.id);
   }

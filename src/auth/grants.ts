@@ -47,9 +47,10 @@ export interface Seen {
 /**
  * The rule of what an accessor sees (docs/sharing.md): what its grant's app user holds, and of
  * that what is private (a private profile, what lies under one, media used only there) only with
- * private access. The access decision (app-data/kernel/access.ts), the rendering cache, the live stream
- * and the signed download all ask this; it sits here, beside the grants, because media/ may not
- * import app-data/.
+ * private access, and of the profiles only those it is limited to. A private media resource, which
+ * lies under no one profile, asks one more thing of a limited grant: private-media.ts. The access
+ * decision (app-data/kernel/access.ts), the rendering cache, the live stream and the signed
+ * download all ask this; it sits here, beside the grants, because media/ may not import app-data/.
  */
 export function grantSees(grant: Pick<Grant, 'appUserId' | 'privateAccess' | 'profiles'>, seen: Seen): boolean {
   return (

@@ -42,6 +42,7 @@ import { activityWithoutAppUserIndexMigration } from './migrations/0041-activity
 import { listItemFunctionEventsWhenAnyMigration } from './migrations/0042-list-item-function-events-when-any.ts';
 import { itemRenderedVersionsMigration } from './migrations/0043-item-rendered-versions.ts';
 import { activityReadHoursApartMigration } from './migrations/0044-activity-read-hours-apart.ts';
+import { privateMediaUsesLoggedMigration } from './migrations/0045-private-media-uses-logged.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
 import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 import { topicRenderedVersionsMigration } from './migrations/0034-topic-rendered-versions.ts';
@@ -91,6 +92,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0042-list-item-function-events-when-any': listItemFunctionEventsWhenAnyMigration(db.dialect),
     '0043-item-rendered-versions': itemRenderedVersionsMigration(db.dialect),
     '0044-activity-read-hours-apart': activityReadHoursApartMigration(db.dialect),
+    '0045-private-media-uses-logged': privateMediaUsesLoggedMigration(db.dialect),
   };
 }
 

@@ -2,6 +2,7 @@
 // the credential (signed-urls.ts). The gallery's own queries are in src/app-data/gallery-queries.ts.
 import type { Kysely } from 'kysely';
 import { currentGrant, grantSees } from '../auth/grants.ts';
+import { limitedSeesMedia } from '../auth/private-media.ts';
 import type { Database } from '../db/schema.ts';
 import type { MediaRow } from './media-view.ts';
 
@@ -21,10 +22,10 @@ export function findMediaByStorageKey(db: Kysely<Database>, storageKey: string):
 
 /**
  * Whether the accepted accessor `accessorId` still sees `media`: its app user is still shared
- * with it, and, for a resource used only in private profiles, with private profile access. Media
- * is the app user's, outside profiles: an accessor limited to some profiles sees all of it.
+ * with it, and, for a resource used only in private profiles, with private profile access and,
+ * when limited to some profiles, shown under one of them (auth/private-media.ts).
  */
 export async function accessorSees(db: Kysely<Database>, accessorId: number, media: StoredMedia, now: number): Promise<boolean> {
   const grant = await currentGrant(db, accessorId, now);
-  return grant !== undefined && grantSees(grant, { ...media, profile_id: null });
+  return grant !== undefined && grantSees(grant, { ...media, profile_id: null }) && (await limitedSeesMedia(db, grant.profiles, media));
 }

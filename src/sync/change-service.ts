@@ -20,10 +20,11 @@ import { requireAppUser, type Access } from '../app-data/kernel/access.ts';
 import type { AppContext } from '../context.ts';
 import type { SyncedType } from '../db/synced-types.ts';
 import { gone } from '../errors.ts';
-import { keyOf, loadCurrent } from './change-data.ts';
+import { keyOf, loadCurrent, type Current } from './change-data.ts';
 import { changesAfter, newestChangeId, profilePrivacy, sweptThrough, type ChangeRow } from './change-queries.ts';
 import { openCursor, sealCursor, viewOf } from './cursor.ts';
 import { sameProfiles } from '../auth/grants.ts';
+import { privateMediaLost, privateMediaShown } from '../auth/private-media.ts';
 
 export const PAGE_SIZE = 500;
 
@@ -88,7 +89,12 @@ async function profilesLost(ctx: AppContext, access: Access, appUserId: number, 
   if (sameProfiles(before, now)) return [];
   if (now === null || (before !== null && now.some((id) => !before.includes(id)))) throw gone(STALE_CURSOR);
   const seen = await listProfiles(ctx.db.kysely, access.accountId, appUserId, access.seesPrivate, before);
-  return seen.filter((profile) => !now.includes(profile.id)).map((profile) => ({ type: 'profile', id: profile.id, op: 'delete' }));
+  const lost = seen.filter((profile) => !now.includes(profile.id)).map((profile) => profile.id);
+  const media = access.seesPrivate ? await privateMediaLost(ctx.db.kysely, access.accountId, appUserId, lost, now) : [];
+  return [
+    ...lost.map((id): Change => ({ type: 'profile', id, op: 'delete' })),
+    ...media.map((id): Change => ({ type: 'media_resource', id, op: 'delete' })),
+  ];
 }
 
 /** GET /app/users/{id}/changes/: without `since`, the current cursor and nothing else. */
@@ -145,6 +151,7 @@ export async function changesOf(ctx: AppContext, access: Access, appUserId: numb
     loadCurrent(ctx, access, ctx.db.kysely, appUserId, wanted),
     hidesPrivate ? profilePrivacy(ctx.db.kysely, access.accountId, appUserId) : Promise.resolve(undefined),
   ]);
+  const mediaShown = await limitedPrivateMedia(ctx, access, wanted.get('media_resource') ?? [], current);
 
   const changes: Placed[] = [];
   const push = (change: Change, row: ChangeRow) => changes.push({ change, at: row.id });
@@ -169,9 +176,29 @@ export async function changesOf(ctx: AppContext, access: Access, appUserId: numb
       if (PRIVACY[row.type] === 'by_itself' && seenBefore(row)) push(tombstone, row);
       continue;
     }
+    if (mediaShown && row.type === 'media_resource' && now.inPrivate && !mediaShown.has(row.object_id)) {
+      push(tombstone, row);
+      continue;
+    }
     push({ type: row.type, id: row.object_id, op: 'upsert', data: now.data }, row);
   }
   return changes;
+}
+
+/**
+ * For an accessor limited to some profiles, with private access: of the private media resources
+ * among `current`, those an image item under its profiles shows (auth/private-media.ts);
+ * undefined for every other caller.
+ */
+async function limitedPrivateMedia(
+  ctx: AppContext,
+  access: Access,
+  mediaIds: readonly number[],
+  current: ReadonlyMap<string, Current>,
+): Promise<Set<number> | undefined> {
+  if (!access.seesPrivate || access.profiles === null) return undefined;
+  const ids = mediaIds.filter((id) => current.get(keyOf('media_resource', id))?.inPrivate);
+  return privateMediaShown(ctx.db.kysely, ids, access.profiles);
 }
 
 /** Whether an accessor without private access is told of a deletion under a profile. */

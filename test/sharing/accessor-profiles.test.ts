@@ -1,6 +1,7 @@
 // docs/sharing.md, "Shares that show less": an accessor limited to some profiles. The others do
 // not exist for it — 404 on every route, absent from lists, from the changes feed and from live
-// streams — while the app user's emergency data and gallery stay shared. Narrowing a share takes
+// streams — while the app user's emergency data and gallery stay shared (but a picture only
+// the other private profiles show: private-media.test.ts). Narrowing a share takes
 // effect from the next request, through the rendering cache; the changes since an older cursor
 // begin with the deletion of each profile lost, a live stream ends and resumes with them, and a
 // share that grew refuses the older cursor (410).
@@ -106,16 +107,17 @@ describe('accessors limited to some profiles', () => {
       `/app/items/${second.item}/`,
       `/app/users/${owner.appUserId}/emergency-items/`,
       `/app/users/${owner.appUserId}/emergency-contacts/`,
-      `/app/media-resources/${tree.private.media}/`,
+      `/app/media-resources/${tree.public.media}/`,
     ]) {
       assert.equal((await call(server, 'GET', path, carer.token)).status, 200, path);
     }
     const gallery = await call(server, 'GET', `/app/users/${owner.appUserId}/gallery/`, carer.token);
     assert.deepEqual(
-      gallery.body.map((m: { id: number }) => m.id).sort(),
-      [tree.public.media, tree.private.media].sort(),
-      'the whole gallery (with private access)',
+      gallery.body.map((m: { id: number }) => m.id),
+      [tree.public.media],
+      'the gallery, but the picture only a private profile it is not limited to shows',
     );
+    assert.equal((await call(server, 'GET', `/app/media-resources/${tree.private.media}/`, carer.token)).status, 404);
     for (const branch of [tree.public, tree.private]) {
       for (const path of [
         `/app/profiles/${branch.profile}/`,

@@ -3,7 +3,8 @@
 // its file URL answer 404, they cannot rename or delete it, and the changes and the live stream
 // treat it as a private profile: a deletion when it goes private, an upsert when it comes back.
 // One shown nowhere (a fresh upload), or also in a profile that is not private or by an
-// emergency item, is seen by every accessor.
+// emergency item, is seen by every accessor. An accessor limited to some profiles, with private
+// access, sees a private one only while an image item under one of its profiles shows it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { create, createOwner, createProfile, createTopic, type Owner } from '../app-data/fixtures.ts';
@@ -249,5 +250,169 @@ describe('media shown only in private profiles', () => {
     // The reader with private access was told everything.
     const readers = await changesSince(server, s.reader.token, s.owner.appUserId, readerStart);
     assert.ok(readers.changes.some((c) => c.type === 'media_resource' && c.id === brief && c.op === 'delete'));
+  });
+});
+
+describe('private media and an accessor limited to some profiles, with private access', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  interface Limited {
+    owner: Owner;
+    /** A writer with private access, limited to `listed`. */
+    writer: Owner;
+    writerAccessor: number;
+    /** A private profile the writer is limited to, and a topic in it. */
+    listed: number;
+    listedTopic: number;
+    /** A private profile the writer does not see, and a topic in it. */
+    unlistedTopic: number;
+  }
+
+  async function limitedScene(): Promise<Limited> {
+    const owner = await createOwner(server);
+    const writer = await createOwner(server);
+    const writerAccessor = await insertAccessor(server, owner, writer.email, writer.id, { canWrite: true, privateAccess: true });
+    const listed = await createProfile(server, owner, { name: 'Health', is_private: true });
+    const unlisted = await createProfile(server, owner, { name: 'Diary', is_private: true });
+    const limited = await server.request('PATCH', `/app/accessors/${writerAccessor}/`, {
+      token: owner.token,
+      body: { profiles: [listed.id] },
+    });
+    assert.equal(limited.status, 200, limited.text);
+    return {
+      owner,
+      writer,
+      writerAccessor,
+      listed: listed.id,
+      listedTopic: (await createTopic(server, owner, listed.id)).id,
+      unlistedTopic: (await createTopic(server, owner, unlisted.id)).id,
+    };
+  }
+
+  const as = (token: string, method: string, path: string, body?: unknown) => server.request(method, path, { token, body });
+  const show = async (s: Limited, topic: number, media: number): Promise<number> =>
+    (await create(server, s.owner.token, `/app/topics/${topic}/items/`, { name: 'Picture', image_content: { media_resource: media } })).id;
+  const gallery = async (s: Limited): Promise<number[]> => {
+    const response = await as(s.writer.token, 'GET', `/app/users/${s.owner.appUserId}/gallery/`);
+    assert.equal(response.status, 200, response.text);
+    return response.body.map((media: { id: number }) => media.id);
+  };
+
+  test('one shown only under a profile it is not limited to does not exist for it: gallery, detail, rename, delete, references', async () => {
+    const s = await limitedScene();
+    const elsewhere = await uploadPicture(server, s.owner, 'Only in the diary');
+    await show(s, s.unlistedTopic, elsewhere);
+    const listed = await uploadPicture(server, s.owner, 'In the health profile');
+    await show(s, s.listedTopic, listed);
+    const both = await uploadPicture(server, s.owner, 'In both');
+    await show(s, s.listedTopic, both);
+    await show(s, s.unlistedTopic, both);
+    const unused = await uploadPicture(server, s.owner, 'Unused');
+
+    assert.deepEqual(await gallery(s), [listed, both, unused]);
+    for (const media of [listed, both, unused])
+      assert.equal((await as(s.writer.token, 'GET', `/app/media-resources/${media}/`)).status, 200);
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'Renamed' }],
+      ['PUT', { name: 'Replaced' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const response = await as(s.writer.token, method, `/app/media-resources/${elsewhere}/`, body);
+      assert.equal(response.status, 404, `${method}: ${response.text}`);
+      assert.deepEqual(response.body, { detail: 'Not found.' });
+    }
+    const kept = await as(s.owner.token, 'GET', `/app/media-resources/${elsewhere}/`);
+    assert.equal(kept.body.name, 'Only in the diary', 'nothing changed');
+
+    const missing = [`Invalid pk "${elsewhere}" - object does not exist.`];
+    const item = await as(s.writer.token, 'POST', `/app/topics/${s.listedTopic}/items/`, {
+      name: 'Mine',
+      image_content: { image_resource: elsewhere },
+    });
+    assert.equal(item.status, 400, item.text);
+    assert.deepEqual(item.body, { image_content: { image_resource: missing } });
+    const card = await as(s.writer.token, 'POST', `/app/users/${s.owner.appUserId}/emergency-items/`, {
+      name: 'Card',
+      description: '',
+      media_resource: elsewhere,
+    });
+    assert.equal(card.status, 400, card.text);
+    assert.deepEqual(card.body, { media_resource: missing });
+    const mine = await as(s.writer.token, 'POST', `/app/topics/${s.listedTopic}/items/`, {
+      name: 'Mine',
+      image_content: { image_resource: both },
+    });
+    assert.equal(mine.status, 201, mine.text);
+    assert.equal((await as(s.writer.token, 'PATCH', `/app/media-resources/${both}/`, { name: 'Seen by both' })).status, 200);
+  });
+
+  test('a file URL handed while it was seen answers 404 once only a profile it is not limited to shows it', async () => {
+    const s = await limitedScene();
+    const media = await uploadPicture(server, s.owner);
+    const handed = await as(s.writer.token, 'GET', `/app/media-resources/${media}/`);
+    assert.equal(handed.status, 200, handed.text);
+    const file = localPath(handed.body.file);
+    assert.equal((await server.request('GET', file)).status, 200);
+
+    await show(s, s.unlistedTopic, media);
+    for (const method of ['GET', 'HEAD']) assert.equal((await server.request(method, file)).status, 404, method);
+    const item = await show(s, s.listedTopic, media);
+    assert.equal((await server.request('GET', file)).status, 200, 'shown under its profile too');
+    assert.equal((await as(s.owner.token, 'DELETE', `/app/items/${item}/`)).status, 204);
+    assert.equal((await server.request('GET', file)).status, 404);
+  });
+
+  test('the changes follow what its profiles show, and a narrowed list loses what only the lost profile showed', async () => {
+    const s = await limitedScene();
+    const appUser = s.owner.appUserId;
+    const media = await uploadPicture(server, s.owner);
+    const kept = await uploadPicture(server, s.owner, 'Kept');
+    await show(s, s.listedTopic, kept);
+    const taken = await fullRead(server, s.writer.token, appUser);
+    assert.ok(taken[`media_resource:${media}`] && taken[`media_resource:${kept}`]);
+    const start = await currentCursor(server, s.writer.token, appUser);
+
+    await show(s, s.unlistedTopic, media);
+    const hidden = await changesSince(server, s.writer.token, appUser, start);
+    assert.deepEqual(hidden.changes, [{ type: 'media_resource', id: media, op: 'delete' }]);
+    assert.deepEqual(applyChanges(taken, hidden.changes), await fullRead(server, s.writer.token, appUser));
+
+    // Shown under its profile while it stays private: the item and the resource arrive.
+    const item = await show(s, s.listedTopic, media);
+    const shown = await changesSince(server, s.writer.token, appUser, hidden.cursor);
+    const now = await fullRead(server, s.writer.token, appUser);
+    assert.ok(now[`media_resource:${media}`], 'seen again');
+    assert.ok(
+      shown.changes.some((c) => c.type === 'media_resource' && c.id === media && c.op === 'upsert'),
+      JSON.stringify(shown.changes),
+    );
+    assert.deepEqual(applyChanges(applyChanges(taken, hidden.changes), shown.changes), now);
+
+    // The item shows another picture: the resource is only the diary's again.
+    assert.equal((await as(s.owner.token, 'PATCH', `/app/items/${item}/`, { image_content: { media_resource: kept } })).status, 200);
+    const swapped = await changesSince(server, s.writer.token, appUser, shown.cursor);
+    assert.ok(
+      swapped.changes.some((c) => c.type === 'media_resource' && c.id === media && c.op === 'delete'),
+      JSON.stringify(swapped.changes),
+    );
+    const after = await fullRead(server, s.writer.token, appUser);
+    assert.deepEqual(applyChanges(now, swapped.changes), after);
+
+    // Narrowed to no profile: the profile and what only it showed read as deleted.
+    const narrowed = await as(s.owner.token, 'PATCH', `/app/accessors/${s.writerAccessor}/`, { profiles: [] });
+    assert.equal(narrowed.status, 200, narrowed.text);
+    const lost = await changesSince(server, s.writer.token, appUser, swapped.cursor);
+    assert.deepEqual(lost.changes, [
+      { type: 'profile', id: s.listed, op: 'delete' },
+      { type: 'media_resource', id: kept, op: 'delete' },
+    ]);
+    const last = await fullRead(server, s.writer.token, appUser);
+    assert.equal(last[`media_resource:${kept}`], undefined);
+    assert.deepEqual(applyChanges(after, lost.changes), last);
   });
 });

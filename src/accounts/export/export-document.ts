@@ -124,7 +124,7 @@ export async function readExportSnapshot(ctx: AppContext, caller: Pick<Caller, '
       json.value(withoutLinks(await exportedEmergencyLinks(ctx, db, accountId, appUser.id)), 'emergency_links');
       await writeActivity(db, json, accountId, appUser.id, 'activity');
       // The owner's own export: every resource, private ones included.
-      const media = await listMedia(db, accountId, appUser.id, true);
+      const media = await listMedia(db, accountId, appUser.id, { seesPrivate: true, profiles: null });
       return { hasAppUser: true, files: media.map((row) => exportFile(ctx, row)) };
     });
     await spool.finish();

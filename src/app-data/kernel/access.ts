@@ -16,6 +16,7 @@
 // an app user one of its grants names, or 404. A request under an app user by id (its profiles,
 // emergency data, gallery) finds the grant, or the caller's own app user, in memory.
 import { grantSees, type Grant } from '../../auth/grants.ts';
+import { limitedSeesMedia } from '../../auth/private-media.ts';
 import type { Caller } from '../../auth/token-auth.ts';
 import type { AppContext } from '../../context.ts';
 import { forbidden, notFound } from '../../errors.ts';
@@ -146,6 +147,8 @@ export async function objectAccess<L extends Location = Location>(
     return { access: ownerAccess(caller.accountId, caller.via, location.app_user_id), location };
   const grant = grants.find((g) => grantSees(g, location));
   if (!grant) throw notFound();
+  if (kind === 'media_resource' && !(await limitedSeesMedia(ctx.db.kysely, grant.profiles, { id, in_private: location.in_private })))
+    throw notFound();
   return { access: await readNoted(caller, grant, accessorAccess(grant, need, caller.via), need), location };
 }
 

@@ -33,10 +33,10 @@ const PRIVATE_NOW = `CASE WHEN ${shownIn(1, M)} AND NOT ${shownIn(0, M)}
   AND NOT EXISTS (SELECT 1 FROM emergency_items e WHERE e.media_resource_id = ${M}) THEN 1 ELSE 0 END`;
 
 /** Recomputes `in_private` of the media resources whose ids `ids` (an SQL list or subquery) names. */
-const recompute = (ids: string) => `UPDATE media_resources SET in_private = ${PRIVATE_NOW} WHERE id IN (${ids});`;
+export const recompute = (ids: string) => `UPDATE media_resources SET in_private = ${PRIVATE_NOW} WHERE id IN (${ids});`;
 
-const IMAGE_IDS = (row: 'NEW' | 'OLD') => `${row}.image_resource_id, ${row}.media_resource_id`;
-const IMAGE_USES = (row: 'NEW' | 'OLD') => `${row}.image_resource_id IS NOT NULL OR ${row}.media_resource_id IS NOT NULL`;
+export const IMAGE_IDS = (row: 'NEW' | 'OLD') => `${row}.image_resource_id, ${row}.media_resource_id`;
+export const IMAGE_USES = (row: 'NEW' | 'OLD') => `${row}.image_resource_id IS NOT NULL OR ${row}.media_resource_id IS NOT NULL`;
 
 /** The media resources an image item under the profile `NEW.id` shows. */
 const UNDER_PROFILE = ['image_resource_id', 'media_resource_id']
