@@ -391,10 +391,12 @@ AS $function$
         ORDER BY l.n;
       PERFORM set_config('profile_service.changes_written', 'off', true);
       IF cardinality(v_read_app_users) > 0 THEN
-      INSERT INTO activity_events (account_id, app_user_id, at, actor_kind, actor_id, actor_name, action, object_type, object_id, object_name, via)
+      INSERT INTO activity_events (account_id, app_user_id, at, actor_kind, actor_id, actor_name, action, object_type, object_id, object_name, via, parent_id, parent_name)
         SELECT r.owner, r.app_user_id, p_at, 'accessor', r.reader,
           (SELECT trim(first_name || ' ' || last_name) FROM accounts WHERE accounts.id = r.reader),
-          'created', 'item', r.item_id, r.name, r.via
+          'created', 'item', r.item_id, r.name, r.via,
+          (SELECT topic_id FROM items WHERE items.id = r.item_id),
+          (SELECT t.name FROM items i JOIN topics t ON t.id = i.topic_id WHERE i.id = r.item_id)
         FROM unnest(v_read_app_users, v_read_owners, v_read_readers, v_read_items, v_read_names, v_read_vias) WITH ORDINALITY
           AS r(app_user_id, owner, reader, item_id, name, via, n)
         ORDER BY r.n;

@@ -106,12 +106,19 @@ export interface AccessorWriteEvent {
   via: Via;
 }
 
+/** Where an object lies, read by the insert from the object's id: what holds it, its id and name (docs/activity.md). */
+export interface ParentOf {
+  id(objectId: number | null): Expression<number | null>;
+  name(objectId: number | null): Expression<string | null>;
+}
+
 /**
  * The insert of an accessor's write to what `table` holds, the object's name read from its
- * `column` by the insert itself (as it is then). Prepared, one per table: accessors' writes are
- * as busy as owners', and building the query each time cost more than running it.
+ * `column` by the insert itself (as it is then), and what holds it when `parent` says how to
+ * read it. Prepared, one per table: accessors' writes are as busy as owners', and building the
+ * query each time cost more than running it.
  */
-export function accessorWriteInsert(table: string, column: string) {
+export function accessorWriteInsert(table: string, column: string, parent?: ParentOf) {
   return preparedQuery((db, p: AccessorWriteEvent) =>
     db.insertInto('activity_events').values({
       account_id: p.accountId,
@@ -125,6 +132,7 @@ export function accessorWriteInsert(table: string, column: string) {
       object_id: p.id,
       object_name: sql<string>`(select ${sql.ref(column)} from ${sql.table(table)} where id = ${p.id})`,
       via: p.via,
+      ...(parent ? { parent_id: parent.id(p.id), parent_name: parent.name(p.id) } : {}),
     }),
   );
 }
@@ -188,6 +196,8 @@ const COLUMNS = [
   'via',
   'ip_address',
   'user_agent',
+  'parent_id',
+  'parent_name',
 ] as const;
 
 /**
@@ -221,10 +231,20 @@ const Actor = Type.Object({
   name: Type.Union([Type.String(), Type.Null()]),
 });
 
+const ActivityParentSchema = Type.Object(
+  {
+    type: Type.String({ examples: ['topic'] }),
+    id: Type.Integer(),
+    name: Type.Union([Type.String(), Type.Null()]),
+  },
+  { description: 'What holds the object (a topic’s profile, an item’s topic, a list entry’s item), named as it was then' },
+);
+
 const ActivityObjectSchema = Type.Object({
   type: Type.String({ examples: ['item'] }),
   id: Type.Union([Type.Integer(), Type.Null()]),
   name: Type.Union([Type.String(), Type.Null()]),
+  parent: Type.Optional(ActivityParentSchema),
   ip_address: Type.Optional(
     Type.Union([Type.String(), Type.Null()], { description: "A sign-in's session, or an emergency link's view: its IP address" }),
   ),
@@ -257,11 +277,16 @@ export const ActivityPageSchema = Type.Object(
 
 type Listed = Awaited<ReturnType<typeof listActivity>>[number];
 
+/** What holds an object of each type that an event names with its parent. */
+const PARENT_TYPE: Readonly<Record<string, string | undefined>> = { topic: 'profile', item: 'topic', list_entry: 'item' };
+
 /** The one mapper from a row to the event the API answers. */
 export function toActivityEvent(row: Listed): ActivityEvent {
   let object: ActivityEvent['object'] = null;
   if (row.object_type !== null) {
     object = { type: row.object_type, id: row.object_id, name: row.object_name };
+    const parentType = PARENT_TYPE[row.object_type];
+    if (parentType && row.parent_id !== null) object.parent = { type: parentType, id: row.parent_id, name: row.parent_name };
     if (row.action === 'signed_in') object = { ...object, ip_address: row.ip_address, user_agent: row.user_agent };
   } else if (row.action === 'viewed' && row.actor_kind === 'emergency_link') {
     // What opened the link (the owner's page says "from a phone"), as its views list does.

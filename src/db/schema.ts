@@ -490,6 +490,9 @@ export interface ActivityEventsTable {
   user_agent: string | null;
   /** An accessor's read: the hour it falls in (unique with the app user and the reader). */
   read_hour: number | null;
+  /** An accessor's write to a topic, item or list entry: what holds it (profile, topic, item), its id and name then. */
+  parent_id: number | null;
+  parent_name: string | null;
 }
 
 /** An operator's webhook endpoint (docs/webhooks.md). Secrets are sealed (SecretBox, context "webhook-secret"). */

@@ -17,7 +17,7 @@ interface Event {
   at: string;
   actor: { kind: string; id: number | null; name: string | null } | null;
   action: string;
-  object: { type: string; id: number | null; name: string | null } | null;
+  object: { type: string; id: number | null; name: string | null; parent?: { type: string; id: number; name: string | null } } | null;
   via: string | null;
 }
 
@@ -78,16 +78,29 @@ describe('the activity log of an app user', () => {
     const changed = await server.request('PATCH', `/app/items/${item.id}/`, { token: writer.token, body: { name: 'Amoxicillin' } });
     assert.equal(changed.status, 200, changed.text);
     const entry = await create(server, writer.token, `/app/items/${item.id}/list-entries/`, { text: 'hives' });
+    // What holds it is named as it was then too.
+    const renamed = await server.request('PATCH', `/app/items/${item.id}/`, { token: owner.token, body: { name: 'Antibiotics' } });
+    assert.equal(renamed.status, 200, renamed.text);
     const removed = await server.request('DELETE', `/app/items/${item.id}/`, { token: writer.token });
     assert.equal(removed.status, 204, removed.text);
     const events = (await eventsSince(since)).filter((e) => e.action !== 'read');
-    const seen = events.map((e) => [e.action, e.object?.type, e.object?.id, e.object?.name]).reverse();
+    const seen = events.map((e) => [e.action, e.object?.type, e.object?.id, e.object?.name, e.object?.parent]).reverse();
+    const allergies = { type: 'topic', id: topicId, name: 'Allergies' };
     assert.deepEqual(seen, [
-      ['created', 'item', item.id, 'Penicillin'],
-      ['updated', 'item', item.id, 'Amoxicillin'],
-      ['created', 'list_entry', entry.id, 'hives'],
-      ['deleted', 'item', item.id, 'Amoxicillin'],
+      ['created', 'item', item.id, 'Penicillin', allergies],
+      ['updated', 'item', item.id, 'Amoxicillin', allergies],
+      ['created', 'list_entry', entry.id, 'hives', { type: 'item', id: item.id, name: 'Amoxicillin' }],
+      ['deleted', 'item', item.id, 'Antibiotics', allergies],
     ]);
+    // The same with an Idempotency-Key, which PostgreSQL does not gather into its list-item function.
+    const keyed = await server.request('POST', `/app/topics/${topicId}/items/`, {
+      token: writer.token,
+      headers: { 'idempotency-key': `parent-${since}` },
+      body: { name: 'Latex', list_content: { entries: [] } },
+    });
+    assert.equal(keyed.status, 201, keyed.text);
+    const [latest] = (await eventsSince(since)).filter((e) => e.action === 'created');
+    assert.deepEqual(latest!.object, { type: 'item', id: keyed.body.id, name: 'Latex', parent: allergies });
     for (const event of events) {
       assert.deepEqual(event.actor, { kind: 'accessor', id: writer.id, name: 'Ben Lovelace' });
       assert.equal(event.via, 'api');
@@ -113,6 +126,9 @@ describe('the activity log of an app user', () => {
       events.map((e) => [e.object?.type, e.object?.id, e.object?.name]),
       [...made.map(([type, object]) => [type, object.id, object.name]), ['topic', topic.id, 'Medicines']],
     );
+    // A topic is placed in its profile; what the app user holds outside profiles is not placed.
+    assert.deepEqual(events.at(-1)!.object!.parent, { type: 'profile', id: made[0][1].id, name: 'Grandma' });
+    for (const event of events.slice(0, -1)) assert.equal(event.object!.parent, undefined, event.object!.type);
   });
 
   test("an accessor's reads are one event an hour, whatever they read in it", async () => {

@@ -155,7 +155,7 @@ describe('the activity logs in the web client', () => {
             ["Your emergency link 'Wallet card' was opened from a phone.", '2 hours ago'],
             ["You made the emergency link 'Wallet card'.", '2 hours ago'],
             [`You changed what ${story.benEmail} may do.`, '2 hours ago'],
-            ["Ben Lovelace added 'Penicillin' (item).", '2 hours ago'],
+            ["Ben Lovelace added 'Penicillin' (item) to 'Allergies'.", '2 hours ago'],
             ['Ben Lovelace viewed your data.', '2 hours ago'],
             ['Ben Lovelace accepted your invitation.', '2 hours ago'],
             [`You invited ${story.benEmail} to see your data.`, '2 hours ago'],

@@ -66,10 +66,12 @@ describe('activity events across migration 0044', () => {
     await db.kysely.deleteFrom('activity_events').where('id', '=', swept.id).execute();
     const before = await rows();
 
-    assert.equal((await migrateToLatest(db))[0], '0044-activity-read-hours-apart');
+    await migrateTo(db, '0044-activity-read-hours-apart');
     assert.deepEqual(await rows(), before);
     const next = await signedIn(reader);
     assert.ok(next.id > swept.id, `${next.id} after ${swept.id}`);
+    // The tests below run on what the service runs.
+    assert.ok((await migrateToLatest(db)).length > 0);
   });
 
   test("an event under an app user must name that app user's own account", async () => {

@@ -33,7 +33,7 @@ import { notFound } from '../../errors.ts';
 import { claimKey } from './idempotent-create.ts';
 import type { Usage } from './quotas.ts';
 import type { AccessorWrite, WriteTerms } from './write-terms.ts';
-import { accessorWriteInsert } from '../../activity/activity-events.ts';
+import { accessorWriteInsert, type ParentOf } from '../../activity/activity-events.ts';
 import { topicAppUser } from './access-queries.ts';
 
 /** What a write finds first: the caller's object, with the app user that holds it. */
@@ -124,13 +124,31 @@ export async function writeOwned<R extends Held, T>(
   });
 }
 
+/** What holds a topic, an item, a list entry: read by the event's insert, as it is then. */
+const PARENT_OF = {
+  topic: {
+    id: (id) => sql<number | null>`(select profile_id from topics where id = ${id})`,
+    name: (id) => sql<string | null>`(select p.name from topics t join profiles p on p.id = t.profile_id where t.id = ${id})`,
+  },
+  item: {
+    id: (id) => sql<number | null>`(select topic_id from items where id = ${id})`,
+    name: (id) => sql<string | null>`(select t.name from items i join topics t on t.id = i.topic_id where i.id = ${id})`,
+  },
+  list_entry: {
+    id: (id) =>
+      sql<number | null>`(select lc.item_id from list_entries le join list_contents lc on lc.id = le.list_content_id where le.id = ${id})`,
+    name: (id) => sql<string | null>`(select i.name from list_entries le join list_contents lc on lc.id = le.list_content_id
+      join items i on i.id = lc.item_id where le.id = ${id})`,
+  },
+} satisfies Record<string, ParentOf>;
+
 /** An accessor's write in its owner's activity log, by type: the insert reads the name from where the type keeps it. */
 const RECORD_ACCESSOR_WRITE: Record<AccessorWrite['type'], ReturnType<typeof accessorWriteInsert>> = {
   app_user: accessorWriteInsert('app_users', 'name'),
   profile: accessorWriteInsert('profiles', 'name'),
-  topic: accessorWriteInsert('topics', 'name'),
-  item: accessorWriteInsert('items', 'name'),
-  list_entry: accessorWriteInsert('list_entries', 'text'),
+  topic: accessorWriteInsert('topics', 'name', PARENT_OF.topic),
+  item: accessorWriteInsert('items', 'name', PARENT_OF.item),
+  list_entry: accessorWriteInsert('list_entries', 'text', PARENT_OF.list_entry),
   emergency_item: accessorWriteInsert('emergency_items', 'name'),
   emergency_contact: accessorWriteInsert('emergency_contacts', 'name'),
   media_resource: accessorWriteInsert('media_resources', 'name'),

@@ -75,6 +75,7 @@ export function listItemFunction({
   topics = false,
   eventsWhenAny = false,
   itemStamps = false,
+  parents = false,
 }: {
   logged: boolean;
   activity?: boolean;
@@ -83,6 +84,8 @@ export function listItemFunction({
   eventsWhenAny?: boolean;
   /** With `topics`: each new item stamped with the version its topic is (migration 0043). */
   itemStamps?: boolean;
+  /** With `activity`: each event names the item's topic, its id and name then (migration 0046). */
+  parents?: boolean;
 }): string {
   // How each accessor's create came: the eleven-argument form's own, else 'api'.
   const via = vias
@@ -231,10 +234,16 @@ export function listItemFunction({
       }${
         activity
           ? `${eventsWhenAny ? '\n      IF cardinality(v_read_app_users) > 0 THEN' : ''}
-      INSERT INTO activity_events (account_id, app_user_id, at, actor_kind, actor_id, actor_name, action, object_type, object_id, object_name, via)
+      INSERT INTO activity_events (account_id, app_user_id, at, actor_kind, actor_id, actor_name, action, object_type, object_id, object_name, via${parents ? ', parent_id, parent_name' : ''})
         SELECT r.owner, r.app_user_id, p_at, 'accessor', r.reader,
           (SELECT trim(first_name || ' ' || last_name) FROM accounts WHERE accounts.id = r.reader),
-          'created', 'item', r.item_id, r.name, ${via.column}
+          'created', 'item', r.item_id, r.name, ${via.column}${
+            parents
+              ? `,
+          (SELECT topic_id FROM items WHERE items.id = r.item_id),
+          (SELECT t.name FROM items i JOIN topics t ON t.id = i.topic_id WHERE i.id = r.item_id)`
+              : ''
+          }
         FROM unnest(v_read_app_users, v_read_owners, v_read_readers, v_read_items, v_read_names${via.unnested}) WITH ORDINALITY
           AS r(app_user_id, owner, reader, item_id, name, ${via.alias}n)
         ORDER BY r.n;${eventsWhenAny ? '\n      END IF;' : ''}`

@@ -8733,6 +8733,13 @@ export interface operations {
                                 type: string;
                                 id: number | null;
                                 name: string | null;
+                                /** @description What holds the object (a topic’s profile, an item’s topic, a list entry’s item), named as it was then */
+                                parent?: {
+                                    /** @example topic */
+                                    type: string;
+                                    id: number;
+                                    name: string | null;
+                                };
                                 /** @description A sign-in's session, or an emergency link's view: its IP address */
                                 ip_address?: string | null;
                                 /** @description A sign-in's session, or an emergency link's view: its User-Agent */
@@ -11059,6 +11066,13 @@ export interface operations {
                                 type: string;
                                 id: number | null;
                                 name: string | null;
+                                /** @description What holds the object (a topic’s profile, an item’s topic, a list entry’s item), named as it was then */
+                                parent?: {
+                                    /** @example topic */
+                                    type: string;
+                                    id: number;
+                                    name: string | null;
+                                };
                                 /** @description A sign-in's session, or an emergency link's view: its IP address */
                                 ip_address?: string | null;
                                 /** @description A sign-in's session, or an emergency link's view: its User-Agent */

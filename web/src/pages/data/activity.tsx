@@ -31,7 +31,22 @@ function kindOf(type: string): string {
   return type;
 }
 
-/** "Ben added 'Penicillin' (item)", "Ada viewed your data", "Your emergency link 'Wallet card' was opened". */
+/** An accessor's write: "Ben added 'Penicillin' (item) to 'Allergies'", or without the "where" when the event has none. */
+function writeSentence(
+  action: 'created' | 'updated' | 'deleted',
+  values: { who: string; name: string; kind: string },
+  parent?: string | null,
+) {
+  if (parent === undefined || parent === null) {
+    if (action === 'created') return t('data.activity.created', values);
+    return action === 'updated' ? t('data.activity.updated', values) : t('data.activity.deleted', values);
+  }
+  const placed = { ...values, parent };
+  if (action === 'created') return t('data.activity.createdIn', placed);
+  return action === 'updated' ? t('data.activity.updatedIn', placed) : t('data.activity.deletedIn', placed);
+}
+
+/** "Ben added 'Penicillin' (item) to 'Allergies'", "Ada viewed your data", "Your emergency link 'Wallet card' was opened". */
 export function dataSentence(event: ActivityEvent): string {
   const who = actorName(event);
   const name = event.object?.name ?? '';
@@ -77,11 +92,9 @@ export function dataSentence(event: ActivityEvent): string {
     case 'exported':
       return t('data.activity.exported');
     case 'created':
-      return t('data.activity.created', { who, name, kind: kindOf(type) });
     case 'updated':
-      return t('data.activity.updated', { who, name, kind: kindOf(type) });
     case 'deleted':
-      return t('data.activity.deleted', { who, name, kind: kindOf(type) });
+      return writeSentence(event.action, { who, name, kind: kindOf(type) }, event.object?.parent?.name);
   }
   return t('data.activity.other', { who, action: event.action });
 }
