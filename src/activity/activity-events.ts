@@ -246,10 +246,10 @@ const ActivityObjectSchema = Type.Object({
   name: Type.Union([Type.String(), Type.Null()]),
   parent: Type.Optional(ActivityParentSchema),
   ip_address: Type.Optional(
-    Type.Union([Type.String(), Type.Null()], { description: "A sign-in's session, or an emergency link's view: its IP address" }),
+    Type.Union([Type.String(), Type.Null()], { description: "A session signed in or ended, or an emergency link's view: its IP address" }),
   ),
   user_agent: Type.Optional(
-    Type.Union([Type.String(), Type.Null()], { description: "A sign-in's session, or an emergency link's view: its User-Agent" }),
+    Type.Union([Type.String(), Type.Null()], { description: "A session signed in or ended, or an emergency link's view: its User-Agent" }),
   ),
 });
 
@@ -287,7 +287,8 @@ export function toActivityEvent(row: Listed): ActivityEvent {
     object = { type: row.object_type, id: row.object_id, name: row.object_name };
     const parentType = PARENT_TYPE[row.object_type];
     if (parentType && row.parent_id !== null) object.parent = { type: parentType, id: row.parent_id, name: row.parent_name };
-    if (row.action === 'signed_in') object = { ...object, ip_address: row.ip_address, user_agent: row.user_agent };
+    if (row.action === 'signed_in' || row.action === 'session_ended')
+      object = { ...object, ip_address: row.ip_address, user_agent: row.user_agent };
   } else if (row.action === 'viewed' && row.actor_kind === 'emergency_link') {
     // What opened the link (the owner's page says "from a phone"), as its views list does.
     object = { type: 'emergency_link_view', id: null, name: null, ip_address: row.ip_address, user_agent: row.user_agent };

@@ -53,9 +53,21 @@ export function listAccountTokens(db: Kysely<Database>, accountId: number): Prom
 }
 
 /** Revokes one of the account's tokens; false when the account has no such token. */
-export async function revokeAccountToken(db: Kysely<Database>, accountId: number, tokenId: number): Promise<boolean> {
-  const result = await db.deleteFrom('auth_tokens').where('id', '=', tokenId).where('account_id', '=', accountId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** A session as it was when it ended: how it was opened, and from where. */
+export interface EndedSession {
+  sign_in_method: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+}
+
+/** Revokes the account's session with this token id; undefined: no such session. */
+export function revokeAccountToken(db: Kysely<Database>, accountId: number, tokenId: number): Promise<EndedSession | undefined> {
+  return db
+    .deleteFrom('auth_tokens')
+    .where('id', '=', tokenId)
+    .where('account_id', '=', accountId)
+    .returning(['sign_in_method', 'ip_address', 'user_agent'])
+    .executeTakeFirst();
 }
 
 /** When the account's session with this token id was opened (ms); undefined: no such session. */

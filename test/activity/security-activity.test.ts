@@ -102,9 +102,18 @@ describe("the account's security log", () => {
       ['address_added', 'email_address', 'second@example.com'],
       ['address_deleted', 'email_address', 'second@example.com'],
       ['signed_in', 'session', 'password'],
-      ['session_ended', 'session', null],
+      ['session_ended', 'session', 'password'],
       ['password_changed', null, null],
     ]);
+    // The session ended is named as its sign-in named it: how, and from where.
+    const [, endedEvent, signedInEvent] = await events(person.token);
+    assert.equal(endedEvent!.object?.id, current.id);
+    const { ip_address, user_agent } = signedInEvent!.object!;
+    assert.ok(ip_address, 'the sign-in says where from');
+    assert.deepEqual(
+      { ip_address: endedEvent!.object?.ip_address, user_agent: endedEvent!.object?.user_agent },
+      { ip_address, user_agent },
+    );
     assert.equal((await server.request('POST', '/auth/logout/', { token: person.token })).status, 204);
     const relogin = await server.request('POST', '/auth/login/', { body: { username: person.email, password: 'amber-falcon-88-river' } });
     person = { ...person, token: relogin.body.token };

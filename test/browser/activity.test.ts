@@ -77,6 +77,14 @@ async function tellStory(server: TestServer, label: string): Promise<Story> {
     headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36' },
   });
   assert.equal(opened.status, 200, opened.text);
+  // The owner signs in on another computer, and logs out there.
+  const firefox = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0' };
+  const elsewhere = await server.request('POST', '/auth/login/', {
+    headers: firefox,
+    body: { username: owner.email, password: owner.password },
+  });
+  assert.equal(elsewhere.status, 200, elsewhere.text);
+  assert.equal((await server.request('POST', '/auth/logout/', { token: elsewhere.body.token, headers: firefox })).status, 204);
   server.clock.advance(2 * HOUR);
   const told = await server.server.shareExpiry.runOnce();
   assert.ok(told >= 1, 'the expiry pass told the share’s end');
@@ -200,12 +208,16 @@ describe('the activity logs in the web client', () => {
         assert.equal(logged.body.events[0].via, 'web', 'signed in through the web client');
         assert.deepEqual(
           shown.slice(1).map(({ sentence, ago }) => [sentence, ago]),
-          Array.from({ length: 99 }, () => ['A recovery code was used to sign in.', '3 days ago']),
+          [
+            ['The session on Firefox on Windows (127.0.0.1) was ended.', '2 hours ago'],
+            ['You signed in with your password from Firefox on Windows (127.0.0.1).', '2 hours ago'],
+            ...Array.from({ length: 97 }, () => ['A recovery code was used to sign in.', '3 days ago']),
+          ],
         );
         newestFirst(shown, 'security activity');
         await flow.press(button(flow, 'Show older'));
-        await visible(list.getByRole('listitem').nth(OLDER), 'the older events');
-        assert.equal((await rows(list)).length, OLDER + 1, 'every event, once');
+        await visible(list.getByRole('listitem').nth(OLDER + 2), 'the older events');
+        assert.equal((await rows(list)).length, OLDER + 3, 'every event, once');
         assert.equal(await button(flow, 'Show older').count(), 0, 'nothing older');
         await flow.checkAccessible('security activity, all');
       });

@@ -8740,9 +8740,9 @@ export interface operations {
                                     id: number;
                                     name: string | null;
                                 };
-                                /** @description A sign-in's session, or an emergency link's view: its IP address */
+                                /** @description A session signed in or ended, or an emergency link's view: its IP address */
                                 ip_address?: string | null;
-                                /** @description A sign-in's session, or an emergency link's view: its User-Agent */
+                                /** @description A session signed in or ended, or an emergency link's view: its User-Agent */
                                 user_agent?: string | null;
                             } | null;
                             via: "api" | "web" | "cli" | null;
@@ -11073,9 +11073,9 @@ export interface operations {
                                     id: number;
                                     name: string | null;
                                 };
-                                /** @description A sign-in's session, or an emergency link's view: its IP address */
+                                /** @description A session signed in or ended, or an emergency link's view: its IP address */
                                 ip_address?: string | null;
-                                /** @description A sign-in's session, or an emergency link's view: its User-Agent */
+                                /** @description A session signed in or ended, or an emergency link's view: its User-Agent */
                                 user_agent?: string | null;
                             } | null;
                             via: "api" | "web" | "cli" | null;

@@ -68,12 +68,13 @@ export function securitySentence(event: ActivityEvent): string {
     const key = OPERATOR_SENTENCES[event.action];
     return key ? t(key) : t('activity.operator.other', { action: event.action });
   }
-  if (event.action === 'signed_in') {
-    const where = [object?.user_agent && deviceOf(object.user_agent), object?.ip_address && `(${object.ip_address})`]
-      .filter(Boolean)
-      .join(' ');
+  // "Firefox on Windows (203.0.113.7)": where a session was opened.
+  const where = [object?.user_agent && deviceOf(object.user_agent), object?.ip_address && `(${object.ip_address})`]
+    .filter(Boolean)
+    .join(' ');
+  if (event.action === 'signed_in')
     return where ? t('activity.signedInFrom', { method: method(name), where }) : t('activity.signedIn', { method: method(name) });
-  }
+  if (event.action === 'session_ended' && where) return t('activity.sessionEndedOn', { where });
   const named = NAMED[event.action];
   if (named) return t(named, { name });
   const key = SENTENCES[event.action];
