@@ -40,6 +40,8 @@ export interface ActivityObject {
   id: number | null;
   /** Its name then; an expression reads it in the statement that writes the event. */
   name: string | null | Expression<string>;
+  /** The owner's change of an accessor or an emergency link: what it changed. */
+  changes?: ActivityChanges;
 }
 
 export interface NewActivity {
@@ -87,6 +89,7 @@ export async function recordActivity(db: Kysely<Database>, event: NewActivity): 
       via: event.via,
       ip_address: event.ipAddress ?? null,
       user_agent: event.userAgent ?? null,
+      changes: event.object?.changes ? JSON.stringify(event.object.changes) : null,
     })
     .execute();
 }
@@ -198,6 +201,7 @@ const COLUMNS = [
   'user_agent',
   'parent_id',
   'parent_name',
+  'changes',
 ] as const;
 
 /**
@@ -240,11 +244,32 @@ const ActivityParentSchema = Type.Object(
   { description: 'What holds the object (a topic’s profile, an item’s topic, a list entry’s item), named as it was then' },
 );
 
+const Count = (description: string) => Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description }));
+
+const ActivityChangesSchema = Type.Object(
+  {
+    can_write: Type.Optional(Type.Boolean()),
+    has_private_profile_access: Type.Optional(Type.Boolean()),
+    expires_at: Type.Optional(
+      Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The new end date; null: none' }),
+    ),
+    profiles: Count('How many profiles the accessor is now limited to; null: every profile'),
+    label: Type.Optional(Type.String({ description: "The link's new label" })),
+    pin: Type.Optional(Type.Boolean({ description: 'true: a PIN set or changed; false: the PIN removed' })),
+    emergency_items: Count('How many emergency items the link now shows; null: all of them'),
+    emergency_contacts: Count('How many emergency contacts the link now shows; null: all of them'),
+  },
+  { description: 'What the owner changed of an accessor or an emergency link: each field changed, with its new value' },
+);
+
+export type ActivityChanges = Static<typeof ActivityChangesSchema>;
+
 const ActivityObjectSchema = Type.Object({
   type: Type.String({ examples: ['item'] }),
   id: Type.Union([Type.Integer(), Type.Null()]),
   name: Type.Union([Type.String(), Type.Null()]),
   parent: Type.Optional(ActivityParentSchema),
+  changes: Type.Optional(ActivityChangesSchema),
   ip_address: Type.Optional(
     Type.Union([Type.String(), Type.Null()], { description: "A session signed in or ended, or an emergency link's view: its IP address" }),
   ),
@@ -287,6 +312,7 @@ export function toActivityEvent(row: Listed): ActivityEvent {
     object = { type: row.object_type, id: row.object_id, name: row.object_name };
     const parentType = PARENT_TYPE[row.object_type];
     if (parentType && row.parent_id !== null) object.parent = { type: parentType, id: row.parent_id, name: row.parent_name };
+    if (row.changes !== null) object.changes = JSON.parse(row.changes) as ActivityChanges;
     if (row.action === 'signed_in' || row.action === 'session_ended')
       object = { ...object, ip_address: row.ip_address, user_agent: row.user_agent };
   } else if (row.action === 'viewed' && row.actor_kind === 'emergency_link') {

@@ -44,6 +44,7 @@ import { itemRenderedVersionsMigration } from './migrations/0043-item-rendered-v
 import { activityReadHoursApartMigration } from './migrations/0044-activity-read-hours-apart.ts';
 import { privateMediaUsesLoggedMigration } from './migrations/0045-private-media-uses-logged.ts';
 import { activityParentsMigration } from './migrations/0046-activity-parents.ts';
+import { activityChangesMigration } from './migrations/0047-activity-changes.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
 import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 import { topicRenderedVersionsMigration } from './migrations/0034-topic-rendered-versions.ts';
@@ -95,6 +96,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0044-activity-read-hours-apart': activityReadHoursApartMigration(db.dialect),
     '0045-private-media-uses-logged': privateMediaUsesLoggedMigration(db.dialect),
     '0046-activity-parents': activityParentsMigration(db.dialect),
+    '0047-activity-changes': activityChangesMigration(),
   };
 }
 

@@ -493,6 +493,8 @@ export interface ActivityEventsTable {
   /** An accessor's write to a topic, item or list entry: what holds it (profile, topic, item), its id and name then. */
   parent_id: number | null;
   parent_name: string | null;
+  /** The owner's change of an accessor or an emergency link: what it changed, as JSON (ActivityChanges). */
+  changes: string | null;
 }
 
 /** An operator's webhook endpoint (docs/webhooks.md). Secrets are sealed (SecretBox, context "webhook-secret"). */

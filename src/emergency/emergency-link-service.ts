@@ -35,7 +35,8 @@ import {
 } from './emergency-link-schemas.ts';
 import { linkTokenHash, newLinkToken } from './link-token.ts';
 import { forgetWrongPins } from './pin-lockout.ts';
-import { recordActivity, type RequestVia } from '../activity/activity-events.ts';
+import { recordActivity, type ActivityChanges, type RequestVia } from '../activity/activity-events.ts';
+import { changedAny, countOf, endOf, sameChoice } from '../activity/activity-changes.ts';
 import { foreignIds } from '../app-data/kernel/foreign-ids.ts';
 
 /** A link's life in its app user's activity log (docs/activity.md): the owner's own act on it. */
@@ -46,6 +47,7 @@ function linkEvent(
   link: { id: number; app_user_id: number; label: string },
   action: 'created' | 'changed' | 'revoked',
   via: RequestVia,
+  changes?: ActivityChanges,
 ): Promise<void> {
   return recordActivity(trx, {
     accountId,
@@ -53,8 +55,19 @@ function linkEvent(
     at: ctx.clock.now(),
     actor: { kind: 'owner', id: accountId },
     action,
-    object: { type: 'emergency_link', id: link.id, name: link.label },
+    object: { type: 'emergency_link', id: link.id, name: link.label, ...(changes && { changes }) },
     via,
+  });
+}
+
+/** What a change of a link changed, for its event; `pinNamed`: the change set or removed the PIN. */
+function linkChanges(before: OwnedEmergencyLinkRow, after: OwnedEmergencyLinkRow, pinNamed: boolean): ActivityChanges | undefined {
+  return changedAny({
+    ...(after.label !== before.label && { label: after.label }),
+    ...(after.expires_at !== before.expires_at && { expires_at: endOf(after.expires_at) }),
+    ...(pinNamed && { pin: after.has_pin }),
+    ...(!sameChoice(before.emergency_items, after.emergency_items) && { emergency_items: countOf(after.emergency_items) }),
+    ...(!sameChoice(before.emergency_contacts, after.emergency_contacts) && { emergency_contacts: countOf(after.emergency_contacts) }),
   });
 }
 
@@ -155,7 +168,8 @@ export async function changeEmergencyLink(
       const changed = await reload(trx, accountId, id);
       // A PATCH that names nothing to change changes nothing: no event.
       const named = Object.keys(values).length > 0 || choices.items !== undefined || choices.contacts !== undefined;
-      if (named) await linkEvent(ctx, trx, accountId, changed, 'changed', access.via);
+      if (named)
+        await linkEvent(ctx, trx, accountId, changed, 'changed', access.via, linkChanges(link, changed, changes.pin !== undefined));
       return changed;
     },
   );

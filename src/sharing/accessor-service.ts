@@ -37,9 +37,10 @@ import {
   updatePermissions,
 } from './accessor-queries.ts';
 import { foreignIds } from '../app-data/kernel/foreign-ids.ts';
-import { toAccessor, type Accessor, type AccessorChanges, type AccessorInput } from './accessor-schemas.ts';
+import { toAccessor, type Accessor, type AccessorChanges, type AccessorInput, type AccessorRow } from './accessor-schemas.ts';
 import { checkInvitationsPerAccount, queueAcceptedNotice, queueInvitation } from './invitation-mail.ts';
-import { recordActivity } from '../activity/activity-events.ts';
+import { recordActivity, type ActivityChanges } from '../activity/activity-events.ts';
+import { changedAny, countOf, endOf, sameChoice } from '../activity/activity-changes.ts';
 
 export const OWN_ADDRESS = 'sharing.ownAddress';
 export const ALREADY_INVITED = 'sharing.alreadyInvited';
@@ -107,6 +108,7 @@ function accessorEvent(
   accessor: { id: number; app_user_id: number; owner_account_id: number; email: string },
   action: 'invited' | 'accepted' | 'declined' | 'left' | 'changed' | 'revoked',
   by: Pick<Caller, 'accountId' | 'via'>,
+  changes?: ActivityChanges,
 ): Promise<void> {
   const byAccountId = by.accountId;
   return recordActivity(trx, {
@@ -115,8 +117,20 @@ function accessorEvent(
     at: ctx.clock.now(),
     actor: { kind: byAccountId === accessor.owner_account_id ? 'owner' : 'accessor', id: byAccountId },
     action,
-    object: { type: 'accessor', id: accessor.id, name: accessor.email },
+    object: { type: 'accessor', id: accessor.id, name: accessor.email, ...(changes && { changes }) },
     via: by.via,
+  });
+}
+
+/** What the owner's change of an accessor changed, for its event. */
+function accessorChanges(before: AccessorRow, after: AccessorRow): ActivityChanges | undefined {
+  return changedAny({
+    ...(after.can_write !== before.can_write && { can_write: after.can_write === 1 }),
+    ...(after.has_private_profile_access !== before.has_private_profile_access && {
+      has_private_profile_access: after.has_private_profile_access === 1,
+    }),
+    ...(after.expires_at !== before.expires_at && { expires_at: endOf(after.expires_at) }),
+    ...(!sameChoice(before.profiles, after.profiles) && { profiles: countOf(after.profiles) }),
   });
 }
 
@@ -228,9 +242,12 @@ export async function changeAccessor(
       ...expiry,
     };
     const profiles = changes.profiles === undefined ? undefined : await checkedProfiles(trx, accountId, held.app_user_id, changes.profiles);
+    if (Object.keys(set).length === 0 && profiles === undefined) return;
+    const before = await findAccessor(trx, accountId, id);
     if (Object.keys(set).length > 0) await updatePermissions(trx, accountId, id, set);
     if (profiles !== undefined) await setAccessorProfiles(trx, accountId, id, profiles);
-    if (Object.keys(set).length > 0 || profiles !== undefined) await accessorEvent(ctx, trx, held, 'changed', caller);
+    const after = await findAccessor(trx, accountId, id);
+    await accessorEvent(ctx, trx, held, 'changed', caller, before && after && accessorChanges(before, after));
   });
   return getAccessor(ctx, caller, id);
 }

@@ -17,7 +17,13 @@ interface Event {
   at: string;
   actor: { kind: string; id: number | null; name: string | null } | null;
   action: string;
-  object: { type: string; id: number | null; name: string | null; parent?: { type: string; id: number; name: string | null } } | null;
+  object: {
+    type: string;
+    id: number | null;
+    name: string | null;
+    parent?: { type: string; id: number; name: string | null };
+    changes?: Record<string, unknown>;
+  } | null;
   via: string | null;
 }
 
@@ -323,6 +329,46 @@ describe('the activity log of an app user', () => {
     // What opened it, as the link's views list says.
     assert.deepEqual(events[9]!.object, { type: 'emergency_link_view', id: null, name: null, ip_address: '127.0.0.1', user_agent: phone });
     assert.equal(events[11]!.object?.name, 'Card');
+  });
+
+  test("the owner's change of a share or a link says what it changed, with the new values", async () => {
+    const since = await lastId();
+    const invited = await server.request('POST', `/app/users/${owner.appUserId}/accessors/`, {
+      token: owner.token,
+      body: { email: 'changes@example.com' },
+    });
+    assert.equal(invited.status, 201, invited.text);
+    const accessor = `/app/accessors/${invited.body.id}/`;
+    const end = new Date(server.clock.now() + 86_400_000).toISOString();
+    const patch = async (path: string, body: unknown) => {
+      const response = await server.request('PATCH', path, { token: owner.token, body });
+      assert.equal(response.status, 200, response.text);
+    };
+    await patch(accessor, { can_write: true, expires_at: end, profiles: [profileId] });
+    await patch(accessor, { can_write: true, has_private_profile_access: false });
+    await patch(accessor, { profiles: null, has_private_profile_access: true, expires_at: null });
+
+    const link = await server.request('POST', `/app/users/${owner.appUserId}/emergency-links/`, {
+      token: owner.token,
+      body: { label: 'Wallet card' },
+    });
+    assert.equal(link.status, 201, link.text);
+    const path = `/app/emergency-links/${link.body.id}/`;
+    await patch(path, { label: 'Card', pin: '482913', emergency_items: [], emergency_contacts: null });
+    await patch(path, { label: 'Card', pin: null, emergency_items: null });
+
+    const changed = (await eventsSince(since)).filter((e) => e.action === 'changed').reverse();
+    assert.deepEqual(
+      changed.map((e) => [e.object?.type, e.object?.changes]),
+      [
+        ['accessor', { can_write: true, expires_at: end, profiles: 1 }],
+        ['accessor', undefined],
+        ['accessor', { has_private_profile_access: true, expires_at: null, profiles: null }],
+        ['emergency_link', { label: 'Card', pin: true, emergency_items: 0 }],
+        ['emergency_link', { pin: false, emergency_items: null }],
+      ],
+      'only what differs; a PATCH that changes nothing says nothing',
+    );
   });
 
   test("a link's end date is an expiry in the log, by the service at that time, once; a later end date is recorded again", async () => {

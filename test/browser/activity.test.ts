@@ -32,6 +32,8 @@ interface Story {
   ben: TestAccount;
   /** The accessor's (Ben's) invited address. */
   benEmail: string;
+  /** The end date the owner gave Ben's share. */
+  shareEnd: Date;
 }
 
 /**
@@ -89,7 +91,7 @@ async function tellStory(server: TestServer, label: string): Promise<Story> {
   const told = await server.server.shareExpiry.runOnce();
   assert.ok(told >= 1, 'the expiry pass told the share’s end');
   assert.ok((await server.server.linkExpiry.runOnce()) >= 1, 'the link’s end recorded');
-  return { owner, ben, benEmail: ben.email };
+  return { owner, ben, benEmail: ben.email, shareEnd: new Date(start + HOUR) };
 }
 
 /** Each row of the log: its sentence and its time as shown, and the time it stands for. */
@@ -162,7 +164,10 @@ describe('the activity logs in the web client', () => {
             [`Your share with ${story.benEmail} ended on its end date.`, '1 hour ago'],
             ["Your emergency link 'Wallet card' was opened from a phone.", '2 hours ago'],
             ["You made the emergency link 'Wallet card'.", '2 hours ago'],
-            [`You changed what ${story.benEmail} may do.`, '2 hours ago'],
+            [
+              `You changed what ${story.benEmail} may do: ends on ${new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(story.shareEnd)}.`,
+              '2 hours ago',
+            ],
             ["Ben Lovelace added 'Penicillin' (item) to 'Allergies'.", '2 hours ago'],
             ['Ben Lovelace viewed your data.', '2 hours ago'],
             ['Ben Lovelace accepted your invitation.', '2 hours ago'],

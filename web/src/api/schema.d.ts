@@ -8740,6 +8740,23 @@ export interface operations {
                                     id: number;
                                     name: string | null;
                                 };
+                                /** @description What the owner changed of an accessor or an emergency link: each field changed, with its new value */
+                                changes?: {
+                                    can_write?: boolean;
+                                    has_private_profile_access?: boolean;
+                                    /** @description The new end date; null: none */
+                                    expires_at?: string | null;
+                                    /** @description How many profiles the accessor is now limited to; null: every profile */
+                                    profiles?: number | null;
+                                    /** @description The link's new label */
+                                    label?: string;
+                                    /** @description true: a PIN set or changed; false: the PIN removed */
+                                    pin?: boolean;
+                                    /** @description How many emergency items the link now shows; null: all of them */
+                                    emergency_items?: number | null;
+                                    /** @description How many emergency contacts the link now shows; null: all of them */
+                                    emergency_contacts?: number | null;
+                                };
                                 /** @description A session signed in or ended, or an emergency link's view: its IP address */
                                 ip_address?: string | null;
                                 /** @description A session signed in or ended, or an emergency link's view: its User-Agent */
@@ -11072,6 +11089,23 @@ export interface operations {
                                     type: string;
                                     id: number;
                                     name: string | null;
+                                };
+                                /** @description What the owner changed of an accessor or an emergency link: each field changed, with its new value */
+                                changes?: {
+                                    can_write?: boolean;
+                                    has_private_profile_access?: boolean;
+                                    /** @description The new end date; null: none */
+                                    expires_at?: string | null;
+                                    /** @description How many profiles the accessor is now limited to; null: every profile */
+                                    profiles?: number | null;
+                                    /** @description The link's new label */
+                                    label?: string;
+                                    /** @description true: a PIN set or changed; false: the PIN removed */
+                                    pin?: boolean;
+                                    /** @description How many emergency items the link now shows; null: all of them */
+                                    emergency_items?: number | null;
+                                    /** @description How many emergency contacts the link now shows; null: all of them */
+                                    emergency_contacts?: number | null;
                                 };
                                 /** @description A session signed in or ended, or an emergency link's view: its IP address */
                                 ip_address?: string | null;

@@ -8,7 +8,7 @@ import { BackLink } from '../../components/shared-note.tsx';
 import { signedIn } from '../../components/signed-in.tsx';
 import { isPhone } from '../../device.ts';
 import { useAppUser } from '../../hooks/use-app-user.ts';
-import { t } from '../../i18n/language.ts';
+import { formatDate, t } from '../../i18n/language.ts';
 
 /** What kind of thing an event is about, as a noun. */
 function kindOf(type: string): string {
@@ -29,6 +29,43 @@ function kindOf(type: string): string {
       return t('data.activity.kind.picture');
   }
   return type;
+}
+
+type Changes = NonNullable<NonNullable<ActivityEvent['object']>['changes']>;
+
+/** What an owner's change of a share or a link changed: "may now change your data; ends on 5 Dec 2026"; undefined when it says nothing. */
+function changeWords(changes: Changes | undefined): string | undefined {
+  if (!changes) return undefined;
+  const yes = (value: boolean) => (value ? 'yes' : 'no');
+  const words: string[] = [];
+  if (changes.label !== undefined) words.push(t('data.activity.change.renamed'));
+  if (changes.can_write !== undefined) words.push(t('data.activity.change.canWrite', { value: yes(changes.can_write) }));
+  if (changes.has_private_profile_access !== undefined)
+    words.push(t('data.activity.change.privateAccess', { value: yes(changes.has_private_profile_access) }));
+  if (changes.profiles !== undefined)
+    words.push(
+      changes.profiles === null ? t('data.activity.change.everyProfile') : t('data.activity.change.profiles', { count: changes.profiles }),
+    );
+  if (changes.expires_at !== undefined)
+    words.push(
+      changes.expires_at === null
+        ? t('data.activity.change.noEnd')
+        : t('data.activity.change.endsOn', { date: formatDate(changes.expires_at) }),
+    );
+  if (changes.pin !== undefined) words.push(t('data.activity.change.pin', { value: yes(changes.pin) }));
+  if (changes.emergency_items !== undefined)
+    words.push(
+      changes.emergency_items === null
+        ? t('data.activity.change.everyItem')
+        : t('data.activity.change.items', { count: changes.emergency_items }),
+    );
+  if (changes.emergency_contacts !== undefined)
+    words.push(
+      changes.emergency_contacts === null
+        ? t('data.activity.change.everyContact')
+        : t('data.activity.change.contacts', { count: changes.emergency_contacts }),
+    );
+  return words.length > 0 ? words.join('; ') : undefined;
 }
 
 /** An accessor's write: "Ben added 'Penicillin' (item) to 'Allergies'", or without the "where" when the event has none. */
@@ -56,8 +93,10 @@ export function dataSentence(event: ActivityEvent): string {
     switch (event.action) {
       case 'invited':
         return t('data.activity.accessor.invited', { name });
-      case 'changed':
-        return t('data.activity.accessor.changed', { name });
+      case 'changed': {
+        const changes = changeWords(event.object?.changes);
+        return changes ? t('data.activity.accessor.changedTo', { name, changes }) : t('data.activity.accessor.changed', { name });
+      }
       case 'revoked':
         return t('data.activity.accessor.revoked', { name });
       case 'accepted':
@@ -74,8 +113,10 @@ export function dataSentence(event: ActivityEvent): string {
     switch (event.action) {
       case 'created':
         return t('data.activity.link.created', { name });
-      case 'changed':
-        return t('data.activity.link.changed', { name });
+      case 'changed': {
+        const changes = changeWords(event.object?.changes);
+        return changes ? t('data.activity.link.changedTo', { name, changes }) : t('data.activity.link.changed', { name });
+      }
       case 'revoked':
         return t('data.activity.link.revoked', { name });
       case 'expired':
