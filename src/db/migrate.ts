@@ -45,6 +45,7 @@ import { activityReadHoursApartMigration } from './migrations/0044-activity-read
 import { privateMediaUsesLoggedMigration } from './migrations/0045-private-media-uses-logged.ts';
 import { activityParentsMigration } from './migrations/0046-activity-parents.ts';
 import { activityChangesMigration } from './migrations/0047-activity-changes.ts';
+import { topicStampsThroughItemsMigration } from './migrations/0048-topic-stamps-through-items.ts';
 import { activityMigration } from './migrations/0032-activity.ts';
 import { accountLanguageMigration } from './migrations/0033-account-language.ts';
 import { topicRenderedVersionsMigration } from './migrations/0034-topic-rendered-versions.ts';
@@ -97,6 +98,7 @@ function migrationsFor(db: Db): Record<string, Migration> {
     '0045-private-media-uses-logged': privateMediaUsesLoggedMigration(db.dialect),
     '0046-activity-parents': activityParentsMigration(db.dialect),
     '0047-activity-changes': activityChangesMigration(),
+    '0048-topic-stamps-through-items': topicStampsThroughItemsMigration(db.dialect),
   };
 }
 

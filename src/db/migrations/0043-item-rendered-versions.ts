@@ -27,7 +27,7 @@ const ITEM_OF: Record<string, { key?: (r: string) => string; set?: (r: string) =
 };
 
 /** The item statements of a trigger: each changed row's item stamped (an update's old and new rows in turn; a deleted item has none). */
-function itemStampStatements(table: string, event: string): string {
+export function itemStampStatements(table: string, event: string): string {
   if (table === 'items' && event === 'delete') return '';
   const rows = changedRows(event);
   const { key, set } = ITEM_OF[table]!;
