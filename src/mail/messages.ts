@@ -220,6 +220,29 @@ export function shareExpiredAccessorMessage(language: Language, to: string, expi
   ]);
 }
 
+/**
+ * To the person whose expired access the owner gave back with a later end date, or none
+ * (docs/sharing.md): what they may do again, and until when.
+ */
+export function shareRestoredMessage(
+  publicUrl: string,
+  language: Language,
+  to: string,
+  restored: { owner: Inviter; appUserName: string; canWrite: boolean; expiresAt: number | null },
+): MailMessage {
+  return compose(
+    language,
+    to,
+    'shareRestored.subject',
+    [
+      ['shareRestored.body', { owner: inviterName(restored.owner), name: restored.appUserName, access: access(restored.canWrite) }],
+      restored.expiresAt === null ? 'shareRestored.noEnd' : ['shareRestored.until', { until: dateTime(language, restored.expiresAt) }],
+      'shareRestored.open',
+    ],
+    `${publicUrl}/shared`,
+  );
+}
+
 /** How the e-mails name a link: by its label, if it has one. */
 function linkValues(label: string): MessageValues {
   return { labelled: label === '' ? 'no' : 'yes', label };

@@ -114,6 +114,7 @@ export interface AccessorHandle {
   email: string;
   user_with_access_id: number | null;
   can_write: Flag;
+  expires_at: number | null;
 }
 
 /** `findAccessor`'s row without its joins, locked until the transaction ends: what a change needs. */
@@ -122,7 +123,7 @@ export function lockAccessor(db: Db, trx: Kysely<Database>, accountId: number, i
     .lockRows(
       trx
         .selectFrom('accessors as a')
-        .select(['a.id', 'a.app_user_id', 'a.owner_account_id', 'a.email', 'a.user_with_access_id', 'a.can_write'])
+        .select(['a.id', 'a.app_user_id', 'a.owner_account_id', 'a.email', 'a.user_with_access_id', 'a.can_write', 'a.expires_at'])
         .where('a.id', '=', id)
         .where((eb) => seenBy(eb, accountId)),
     )

@@ -41,6 +41,7 @@ import { toAccessor, type Accessor, type AccessorChanges, type AccessorInput, ty
 import { checkInvitationsPerAccount, queueAcceptedNotice, queueInvitation } from './invitation-mail.ts';
 import { recordActivity, type ActivityChanges } from '../activity/activity-events.ts';
 import { changedAny, countOf, endOf, sameChoice } from '../activity/activity-changes.ts';
+import { tellRestored } from './share-expiry.ts';
 
 export const OWN_ADDRESS = 'sharing.ownAddress';
 export const ALREADY_INVITED = 'sharing.alreadyInvited';
@@ -225,13 +226,14 @@ export async function changeAccessor(
   precondition?: Precondition,
 ): Promise<Accessor> {
   const accountId = caller.accountId;
-  await inWriteTransaction(ctx, async (trx) => {
+  const restored = await inWriteTransaction(ctx, async (trx) => {
     const held = await lockAccessor(ctx.db, trx, accountId, id);
     if (!held) throw notFound();
     if (held.owner_account_id !== accountId) throw forbidden(OWNER_CHANGES_ONLY);
+    const now = ctx.clock.now();
     // A later end date re-grants an expired accessor: no new invitation, and its next expiry is told again.
-    const expiry =
-      changes.expires_at === undefined ? {} : { expires_at: expiryAt(changes.expires_at, ctx.clock.now()), expiry_told_at: null };
+    const expiresAt = changes.expires_at === undefined ? undefined : expiryAt(changes.expires_at, now);
+    const expiry = expiresAt === undefined ? {} : { expires_at: expiresAt, expiry_told_at: null };
     if (changes.email !== undefined && changes.email.toLowerCase() !== held.email.toLowerCase()) throw fieldError('email', EMAIL_FIXED);
     await checkHeld(ctx, trx, accountId, id, precondition);
     const set = {
@@ -242,13 +244,25 @@ export async function changeAccessor(
       ...expiry,
     };
     const profiles = changes.profiles === undefined ? undefined : await checkedProfiles(trx, accountId, held.app_user_id, changes.profiles);
-    if (Object.keys(set).length === 0 && profiles === undefined) return;
+    if (Object.keys(set).length === 0 && profiles === undefined) return false;
     const before = await findAccessor(trx, accountId, id);
     if (Object.keys(set).length > 0) await updatePermissions(trx, accountId, id, set);
     if (profiles !== undefined) await setAccessorProfiles(trx, accountId, id, profiles);
     const after = await findAccessor(trx, accountId, id);
     await accessorEvent(ctx, trx, held, 'changed', caller, before && after && accessorChanges(before, after));
+    // The person who had lost access is told it is back (an invitation never accepted lost nothing).
+    const person = held.user_with_access_id;
+    const restores = expiresAt !== undefined && person !== null && !grantLive(held.expires_at, now);
+    if (restores)
+      await tellRestored(ctx, trx, {
+        ...held,
+        user_with_access_id: person,
+        can_write: (set.can_write ?? held.can_write) === 1,
+        expires_at: expiresAt,
+      });
+    return restores;
   });
+  if (restored) ctx.outbox.wake();
   return getAccessor(ctx, caller, id);
 }
 

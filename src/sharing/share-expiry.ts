@@ -4,14 +4,15 @@
 // by setting `expiry_told_at` where it is still null, in the transaction that queues the
 // e-mails through the outbox, so of several instances sweeping at once exactly one queues them.
 // The claim is also a change to the accessor, which wakes the live streams of its account on
-// every instance (they re-check and end). A later `expires_at` (PATCH) clears the claim.
+// every instance (they re-check and end). A later `expires_at` (PATCH) clears the claim; when it
+// gives an accepted accessor back its lost access, the person is told that too (`tellRestored`).
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/activity-events.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { queueEmail } from '../mail/email-delivery.ts';
 import { recipientLanguage } from '../mail/recipient-language.ts';
-import { shareExpiredAccessorMessage, shareExpiredOwnerMessage } from '../mail/messages.ts';
+import { shareExpiredAccessorMessage, shareExpiredOwnerMessage, shareRestoredMessage } from '../mail/messages.ts';
 import { PollingLoop } from '../polling-loop.ts';
 import { findInviter } from './invitation-queries.ts';
 
@@ -82,6 +83,29 @@ async function tellExpiry(ctx: AppContext, trx: Kysely<Database>, id: number, no
       );
   }
   return true;
+}
+
+/**
+ * Queues the e-mail to the person whose access had ended and is given back (a PATCH with a later
+ * `expires_at`, or null), in the transaction of the change; the caller wakes the outbox after it.
+ */
+export async function tellRestored(
+  ctx: AppContext,
+  trx: Kysely<Database>,
+  accessor: { app_user_id: number; owner_account_id: number; user_with_access_id: number; can_write: boolean; expires_at: number | null },
+): Promise<void> {
+  const appUser = await trx.selectFrom('app_users').select('name').where('id', '=', accessor.app_user_id).executeTakeFirst();
+  const owner = await findInviter(trx, accessor.owner_account_id);
+  const person = await findInviter(trx, accessor.user_with_access_id);
+  if (!appUser || !owner || !person) return;
+  const language = await recipientLanguage(ctx.config, trx, accessor.user_with_access_id);
+  const message = shareRestoredMessage(ctx.config.publicUrl, language, person.email, {
+    owner,
+    appUserName: appUser.name,
+    canWrite: accessor.can_write,
+    expiresAt: accessor.expires_at,
+  });
+  await queueEmail(ctx, trx, message, accessor.user_with_access_id);
 }
 
 export class ShareExpiry {

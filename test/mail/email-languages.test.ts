@@ -63,6 +63,13 @@ const KINDS: Record<string, (language: Language) => MailMessage[]> = {
   shareExpiredAccessorMessage: (l) => [
     messages.shareExpiredAccessorMessage(l, 'g@example.com', { owner: inviter, appUserName: 'Charles' }),
   ],
+  shareRestoredMessage: (l) =>
+    [
+      { canWrite: false, expiresAt: AT },
+      { canWrite: true, expiresAt: null },
+    ].map((restored) =>
+      messages.shareRestoredMessage(config.publicUrl, l, 'g@example.com', { owner: inviter, appUserName: 'Charles', ...restored }),
+    ),
   emergencyLinkViewedMessage: (l) => [
     messages.emergencyLinkViewedMessage(l, 'ada@example.com', 'Wallet', { at: AT, ipAddress: '203.0.113.5', userAgent: 'Responder/2.0' }),
     messages.emergencyLinkViewedMessage(l, 'ada@example.com', '', { at: AT, ipAddress: null, userAgent: null }),

@@ -1,16 +1,19 @@
 // docs/sharing.md, "Shares that end": an accessor's `expires_at`. Past it, access ends exactly as a
 // revocation does — every route, the rendering cache, an open live stream, a signed file URL —
 // both sides are told by e-mail once, the owner still lists it with `expired: true`, and a later
-// `expires_at` re-grants it without a new invitation. The test clock moves past the expiry: no
-// waiting on the wall clock. Real SMTP server; on PostgreSQL also two instances on one database.
+// `expires_at` re-grants it without a new invitation, telling the person whose access it gives
+// back. The test clock moves past the expiry: no waiting on the wall clock. Real SMTP server; on
+// PostgreSQL also two instances on one database.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { formatMessage } from '../../src/i18n/format.ts';
 import { mailsTo, startMailedServer, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
 import { createOwner, type Owner } from '../app-data/fixtures.ts';
 import { onPostgres } from '../helpers/database.ts';
+import { mailText, type MailText } from '../helpers/mail-text.ts';
 import { testMediaStorageEnv } from '../helpers/media-storage.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -20,6 +23,7 @@ import { insertAccessor, makeTree, type Tree } from './sharing-fixtures.ts';
 
 const OWNER_SUBJECT = 'A share of your information has ended';
 const ACCESSOR_SUBJECT = 'Shared information is no longer available to you';
+const RESTORED_SUBJECT = 'Shared information is available to you again';
 const MINUTE = 60_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -35,6 +39,24 @@ async function setExpiry(server: TestServer, owner: Owner, accessorId: number, e
   const response = await server.request('PATCH', `/app/accessors/${accessorId}/`, { token: owner.token, body: { expires_at: expiresAt } });
   assert.equal(response.status, 200, response.text);
   return response.body;
+}
+
+/** The e-mails queued in the outbox to `to` with `subject`, sent or not. */
+async function queuedTo(server: TestServer, to: string, subject: string): Promise<{ to: string; subject: string; text?: string }[]> {
+  const rows = await server.server.ctx.db.kysely.selectFrom('outbox').select('payload').where('kind', '=', 'email').execute();
+  return rows
+    .map((row) => JSON.parse(row.payload) as { to: string; subject: string; text?: string })
+    .filter((mail) => mail.to.toLowerCase() === to.toLowerCase() && mail.subject === subject);
+}
+
+/** Waits until `count` e-mails with `subject` (in any language) have reached `to`; the last of them, as read. */
+async function waitForRead(mailed: MailedServer, to: string, subject: string, count = 1): Promise<MailText> {
+  const read = () =>
+    mailsTo(mailed.sink, to)
+      .map((m) => mailText(m.raw))
+      .filter((m) => m.subject === subject);
+  await mailed.sink.waitFor(() => read().length >= count);
+  return read()[count - 1]!;
 }
 
 /** The reads an accessor of `tree` makes, each with the status it answers while access holds. */
@@ -195,6 +217,48 @@ describe('shares that end', () => {
     // Until revoked again.
     await setExpiry(server, owner, accessorId, null);
     assert.equal((await server.request('GET', `/app/users/${owner.appUserId}/`, { token: person.token })).status, 200);
+  });
+
+  test('giving back access that ended tells the person, in their language, until when; a live share or an invitation tells no one', async () => {
+    const person = await createOwner(server, { firstName: 'Carer' });
+    const spoken = await server.request('PATCH', '/account/profile/', { token: person.token, body: { language: 'de' } });
+    assert.equal(spoken.status, 200, spoken.text);
+    const germanSubject = formatMessage('de', 'email', 'shareRestored.subject');
+    const accessorId = await insertAccessor(server, owner, person.email, person.id, { canWrite: true });
+    const invitee = await createOwner(server);
+    const invitationId = await insertAccessor(server, owner, invitee.email, null);
+    const start = server.clock.now();
+    for (const id of [accessorId, invitationId]) await setExpiry(server, owner, id, iso(start + MINUTE));
+
+    // A live share's end date moved, or taken away: nothing was lost, nobody is told.
+    await setExpiry(server, owner, accessorId, iso(start + 2 * MINUTE));
+    await setExpiry(server, owner, invitationId, iso(start + 2 * MINUTE));
+    assert.equal((await queuedTo(server, person.email, germanSubject)).length, 0, 'no e-mail for a live share');
+
+    server.clock.advance(2 * MINUTE);
+    assert.equal(await server.server.shareExpiry.runOnce(), 2);
+    const later = start + 30 * 24 * 60 * MINUTE;
+    await setExpiry(server, owner, accessorId, iso(later));
+    await setExpiry(server, owner, invitationId, iso(later));
+    const mail = await waitForRead(mailed, person.email, germanSubject);
+    assert.match(mail.text, /Olive/, 'names the owner');
+    assert.match(mail.text, /wiederhergestellt: Sie können sie wieder ansehen und ändern\./, 'what they may do again, in German');
+    const until = new Intl.DateTimeFormat('de', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(later));
+    assert.ok(mail.text.includes(`am ${until} (UTC)`), `until when: ${mail.text}`);
+    assert.ok(mail.text.includes(`${server.server.ctx.config.publicUrl}/shared`), 'links to the page of shares');
+    assert.equal(mailsTo(mailed.sink, person.email, RESTORED_SUBJECT).length, 0, 'not in English');
+    assert.equal((await queuedTo(server, invitee.email, RESTORED_SUBJECT)).length, 0, 'an invitation lost nothing');
+
+    // Live again: taking its end date away tells nobody.
+    await setExpiry(server, owner, accessorId, null);
+    assert.equal((await queuedTo(server, person.email, germanSubject)).length, 1, 'told once');
+
+    // Ended again, given back with no end date: told so.
+    await setExpiry(server, owner, accessorId, iso(server.clock.now() + MINUTE));
+    server.clock.advance(MINUTE);
+    await setExpiry(server, owner, accessorId, null);
+    const endless = await waitForRead(mailed, person.email, germanSubject, 2);
+    assert.match(endless.text, /kein Enddatum mehr/);
   });
 
   test('an invitation past its end date is not pending for the person invited, and cannot be accepted', async () => {
