@@ -5,7 +5,8 @@
 // <html lang> its language, times in its locale and relative times in its words, and axe clean.
 // One owner, who is also an operator signed in with two factors, holds a profile with a topic,
 // a list item and an image, emergency items and contacts, a viewed emergency link, a share a
-// person accepted and used, one still invited, and invitations to them from others; all made
+// person accepted and used, one still invited, and shares to them from others (an invitation
+// limited to some profiles and a date, one accepted, one accepted that ended); all made
 // through the API, the browser only reads. Every closed disclosure is opened before reading.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
@@ -44,6 +45,7 @@ async function tellStory(server: TestServer): Promise<Story> {
   const owner = await createAccount(server, { email: `olive.${stamp}@example.com`, firstName: 'Olive', lastName: 'Owner' });
   const ben = await createAccount(server, { email: `ben.${stamp}@example.com`, firstName: 'Ben', lastName: 'Lovelace' });
   const cleo = await createAccount(server, { email: `cleo.${stamp}@example.com`, firstName: 'Cleo', lastName: 'Writer' });
+  const eve = await createAccount(server, { email: `eve.${stamp}@example.com`, firstName: 'Eve', lastName: 'Curie' });
   const invited = `dora.${stamp}@example.com`;
 
   const user = await call(server, 'POST', '/app/users/', owner.token, { name: 'Olive Owner', quote: 'Carpe diem' });
@@ -84,12 +86,25 @@ async function tellStory(server: TestServer): Promise<Story> {
     expires_at: new Date(server.clock.now() + 30 * 24 * HOUR).toISOString(),
   });
 
-  // Shared with the owner: Ben's data waiting for an answer, Cleo's accepted.
+  // Shared with the owner: Ben's data waiting for an answer (some profiles, until a date), Cleo's
+  // accepted, Eve's accepted and ended (the clock moves past its end below).
   const benUser = await call(server, 'POST', '/app/users/', ben.token, { name: 'Ben Lovelace' });
-  await call(server, 'POST', `/app/users/${benUser.id}/accessors/`, ben.token, { email: owner.email, can_write: true });
+  const benProfile = await call(server, 'POST', `/app/users/${benUser.id}/profiles/`, ben.token, { name: 'Home' });
+  await call(server, 'POST', `/app/users/${benUser.id}/accessors/`, ben.token, {
+    email: owner.email,
+    can_write: true,
+    expires_at: new Date(server.clock.now() + 30 * 24 * HOUR).toISOString(),
+    profiles: [benProfile.id],
+  });
   const cleoUser = await call(server, 'POST', '/app/users/', cleo.token, { name: 'Cleo Writer' });
   const cleoShare = await call(server, 'POST', `/app/users/${cleoUser.id}/accessors/`, cleo.token, { email: owner.email });
   await call(server, 'POST', `/app/accessors/${cleoShare.id}/accept/`, owner.token);
+  const eveUser = await call(server, 'POST', '/app/users/', eve.token, { name: 'Eve Curie' });
+  const eveShare = await call(server, 'POST', `/app/users/${eveUser.id}/accessors/`, eve.token, {
+    email: owner.email,
+    expires_at: new Date(server.clock.now() + HOUR).toISOString(),
+  });
+  await call(server, 'POST', `/app/accessors/${eveShare.id}/accept/`, owner.token);
 
   // An operator, signed in with the password and a code.
   await grantOperator(server.server.ctx, { via: 'cli', user: 'test@localhost' }, owner.id);
@@ -133,9 +148,13 @@ async function tellStory(server: TestServer): Promise<Story> {
       'Ben',
       'Lovelace',
       'Cleo Writer',
+      'Eve Curie',
+      'Eve',
+      'Curie',
       owner.email,
       ben.email,
       cleo.email,
+      eve.email,
       invited,
       // The device of the link's view: the User-Agent the test's request sent.
       'node',
@@ -177,7 +196,11 @@ function pages(story: Story): Shown[] {
     },
     { path: '/data/share', ready: (p) => p.locator('main li.card', { hasText: story.ben.email }) },
     { path: '/data/activity', ready: (p) => p.locator('main ol.activity li').first() },
-    { path: '/shared', ready: (p) => p.getByRole('heading', { level: 3, name: 'Cleo Writer' }) },
+    {
+      path: '/shared',
+      ready: (p) => p.getByRole('heading', { level: 3, name: 'Ben Lovelace' }),
+      loaded: (p) => p.getByRole('heading', { level: 3, name: 'Eve Curie' }),
+    },
     { path: '/admin', ready: (p) => p.locator('main table tbody tr').first() },
     { path: `/admin?account=${story.ben.id}`, ready: (p) => p.locator('main dl.facts') },
     { path: '/admin?view=outbox', ready: (p) => p.locator('main dl.facts') },

@@ -1,7 +1,8 @@
 // /shared: what other people share with the caller (docs/sharing.md), the page their invitation
 // e-mails link to: the invitations waiting for an answer (those to any verified address of the
 // caller), to accept or decline, and the app users shared with them (the accessors the caller
-// accepted), to open or leave.
+// accepted), to open or leave. Each says what its share is limited to, as the invitation e-mail
+// does: an end date, and that only some profiles are shared.
 import { type ApiResult, api } from '../api/client.ts';
 import type { Accessor } from '../api/types.ts';
 import { useAction } from '../hooks/use-action.ts';
@@ -10,13 +11,34 @@ import { ConfirmButton } from '../components/confirm-button.tsx';
 import { Loading, Page, Status } from '../components/page.tsx';
 import { signedIn } from '../components/signed-in.tsx';
 import { useStatusLine } from '../status-line.tsx';
-import { t } from '../i18n/language.ts';
+import { formatDateTime, t } from '../i18n/language.ts';
 import { Named, Rich } from '../components/rich-text.tsx';
 
 /** What an accessor lets its person do: `could` for an invitation ("You could view it."), else "You can view it.". */
 function what(canWrite: boolean, seesPrivate: boolean, could: boolean): string {
   const values = { write: canWrite ? 'yes' : 'no', private: seesPrivate ? 'yes' : 'no' };
   return could ? t('data.shared.could', values) : t('data.shared.can', values);
+}
+
+/**
+ * When the share ends (or ended), and that only some profiles are shared: not which, since
+ * `profiles` holds the owner's ids, some of which the person may not see.
+ */
+function Limits({ accessor }: { accessor: Accessor }) {
+  const { expires_at: end } = accessor;
+  return (
+    <>
+      {accessor.profiles !== null && <p>{t('data.shared.someProfiles')}</p>}
+      {end !== null && (
+        <p>
+          <Rich
+            k={accessor.expired ? 'data.shared.endedOn' : 'data.shared.endsOn'}
+            parts={{ when: <time dateTime={end}>{formatDateTime(end)}</time> }}
+          />
+        </p>
+      )}
+    </>
+  );
 }
 
 function Problems({ action }: { action: ReturnType<typeof useAction> }) {
@@ -46,6 +68,7 @@ function Invitation({ accessor, onAnswered }: { accessor: Accessor; onAnswered()
       <p>
         {t('data.shared.sentTo', { email: accessor.email })} {what(accessor.can_write, accessor.has_private_profile_access, true)}
       </p>
+      <Limits accessor={accessor} />
       <Problems action={action} />
       <p class="actions">
         <button
@@ -81,12 +104,16 @@ function SharedAppUser({ accessor, onLeft }: { accessor: Accessor; onLeft(): voi
   return (
     <li class="card">
       <h3>{name}</h3>
-      <p>{what(accessor.can_write, accessor.has_private_profile_access, false)}</p>
+      {/* Ended: nothing to view or open until its owner gives it back. */}
+      {!accessor.expired && <p>{what(accessor.can_write, accessor.has_private_profile_access, false)}</p>}
+      <Limits accessor={accessor} />
       <Problems action={action} />
       <p class="actions">
-        <a class="button" href={`/data/users/${id}`}>
-          <Named shown={t('data.shared.open')} heard={t('data.shared.openNamed', { name })} />
-        </a>
+        {!accessor.expired && (
+          <a class="button" href={`/data/users/${id}`}>
+            <Named shown={t('data.shared.open')} heard={t('data.shared.openNamed', { name })} />
+          </a>
+        )}
         <ConfirmButton
           question={t('data.shared.leaveQuestion', { name })}
           confirm={t('data.shared.yesLeave')}
