@@ -72,8 +72,13 @@ async function tellStory(server: TestServer): Promise<Story> {
   const opened = await server.request('POST', `/public/emergency/${token}/`, { body: { pin: '2468' } });
   assert.equal(opened.status, 200, opened.text);
 
-  // Ben accepts the share, reads and adds; Dora is invited and has not answered.
-  const share = await call(server, 'POST', `/app/users/${user.id}/accessors/`, owner.token, { email: ben.email, can_write: true });
+  // Ben accepts the share (of "Home" only: "Diary" is private), reads and adds; Dora is invited
+  // to a share showing no profile, and has not answered.
+  const share = await call(server, 'POST', `/app/users/${user.id}/accessors/`, owner.token, {
+    email: ben.email,
+    can_write: true,
+    profiles: [profile.id],
+  });
   await call(server, 'POST', `/app/accessors/${share.id}/accept/`, ben.token);
   await call(server, 'GET', `/app/users/${user.id}/profiles/`, ben.token);
   await call(server, 'POST', `/app/topics/${topic.id}/items/`, ben.token, {
@@ -83,6 +88,7 @@ async function tellStory(server: TestServer): Promise<Story> {
   await call(server, 'POST', `/app/users/${user.id}/accessors/`, owner.token, {
     email: invited,
     has_private_profile_access: true,
+    profiles: [],
     expires_at: new Date(server.clock.now() + 30 * 24 * HOUR).toISOString(),
   });
 

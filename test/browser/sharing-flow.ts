@@ -181,7 +181,9 @@ async function ownerLetsReaderEdit(owner: Flow, reader: Person): Promise<void> {
     await field(owner, `Can edit (${reader.email})`).check();
     // And only "Home" from now on: "Diary" (private, and not theirs to see) stays out even if made public.
     await card.getByLabel('Every profile, those added later too').uncheck();
-    await card.getByLabel('Diary (private)', { exact: true }).uncheck();
+    const diary = card.getByLabel('Diary (private)', { exact: true });
+    assert.equal(await diary.isChecked(), false, 'a private profile is not ticked without private access');
+    assert.equal(await diary.isDisabled(), true, 'nor can it be');
     await owner.press(button(owner, `Save what ${reader.email} may do`));
     await visible(status(owner, `What ${reader.email} may do is saved.`), 'the status saying the permissions are saved');
     await owner.page.reload();

@@ -169,8 +169,11 @@ export function Check(props: {
   label: ComponentChildren;
   defaultChecked?: boolean;
   required?: boolean;
+  /** For what else in the form follows it. */
+  onChange?(checked: boolean): void;
 }) {
   const { id, describedBy, after, invalid } = useControl(props.name, undefined);
+  const { onChange } = props;
   return (
     <div class="field check">
       <input
@@ -179,6 +182,7 @@ export function Check(props: {
         type="checkbox"
         required={props.required}
         defaultChecked={props.defaultChecked}
+        onChange={onChange && ((event) => onChange((event.target as HTMLInputElement).checked))}
         aria-invalid={invalid}
         aria-describedby={describedBy}
       />

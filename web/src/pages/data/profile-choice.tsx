@@ -1,6 +1,8 @@
 // Which profiles a share shows (docs/sharing.md, "Shares that show less"): every profile, those
 // added later too, or only those ticked. One fieldset in the invitation form and in each
-// accessor's form; what it sends is `profilesOf`.
+// accessor's form; what it sends is `profilesOf`. A private profile is shown only with private
+// access, so without "Can see private profiles" ticked it cannot be chosen (disabled, never
+// ticked, not sent); and a choice that would show no profile says so before it is saved.
 import { useState } from 'preact/hooks';
 import { t } from '../../i18n/language.ts';
 
@@ -10,17 +12,39 @@ export interface ProfileEntry {
   is_private: boolean;
 }
 
-/** `chosen`: the ids the share shows; null: every profile. `about`: whom the form is for, for screen readers. */
+/**
+ * `chosen`: the ids the share shows; null: every profile. `privateAccess`: whether the form's
+ * "Can see private profiles" is ticked now.
+ */
 export function ProfileChoice({
   profiles,
   chosen,
+  privateAccess,
   idPrefix,
 }: {
   profiles: ProfileEntry[];
   chosen: readonly number[] | null;
+  privateAccess: boolean;
   idPrefix: string;
 }) {
   const [every, setEvery] = useState(chosen === null);
+  // Null until "Every profile" is first unticked on a share of every profile: then each profile it can show.
+  const [ticked, setTicked] = useState<ReadonlySet<number> | null>(chosen === null ? null : new Set(chosen));
+  const choosable = (profile: ProfileEntry) => privateAccess || !profile.is_private;
+  const shown = ticked ?? new Set<number>();
+  const showsNone = !every && !profiles.some((profile) => choosable(profile) && shown.has(profile.id));
+  const privateHint = !privateAccess && profiles.some((profile) => profile.is_private) ? `${idPrefix}-private-hint` : undefined;
+
+  function chooseEvery(checked: boolean) {
+    setEvery(checked);
+    if (!checked && ticked === null) setTicked(new Set(profiles.filter(choosable).map((profile) => profile.id)));
+  }
+  function tick(id: number, checked: boolean) {
+    const next = new Set(shown);
+    if (checked) next.add(id);
+    else next.delete(id);
+    setTicked(next);
+  }
   return (
     <fieldset class="choices">
       <legend>{t('data.share.profilesLegend')}</legend>
@@ -32,7 +56,7 @@ export function ProfileChoice({
           name="all_profiles"
           type="checkbox"
           checked={every}
-          onChange={(event) => setEvery((event.target as HTMLInputElement).checked)}
+          onChange={(event) => chooseEvery((event.target as HTMLInputElement).checked)}
         />
         <label for={`${idPrefix}-all-profiles`}>{t('data.share.profilesAll')}</label>
       </div>
@@ -44,13 +68,22 @@ export function ProfileChoice({
               name="profile"
               type="checkbox"
               value={String(profile.id)}
-              defaultChecked={chosen === null || chosen.includes(profile.id)}
+              checked={choosable(profile) && shown.has(profile.id)}
+              disabled={!choosable(profile)}
+              aria-describedby={profile.is_private ? privateHint : undefined}
+              onChange={(event) => tick(profile.id, (event.target as HTMLInputElement).checked)}
             />
             <label for={`${idPrefix}-profile-${profile.id}`}>
               {profile.is_private ? t('data.share.profilePrivate', { name: profile.name }) : profile.name}
             </label>
           </div>
         ))}
+      {!every && privateHint && (
+        <p id={privateHint} class="hint">
+          {t('data.share.privateNeedsAccess')}
+        </p>
+      )}
+      <div aria-live="polite">{showsNone && <p class="hint">{t('data.share.noProfileChosen')}</p>}</div>
     </fieldset>
   );
 }

@@ -1,6 +1,7 @@
 // /data/share: the owner shares their app user (docs/sharing.md): invites a person by e-mail
 // address, for good or until a date, sees who is invited, who accepted and whose access ended,
 // changes what each may do and until when, and revokes.
+import { useState } from 'preact/hooks';
 import { type ApiResult, api } from '../../api/client.ts';
 import type { Accessor } from '../../api/types.ts';
 import { ConfirmButton } from '../../components/confirm-button.tsx';
@@ -44,6 +45,7 @@ function AccessorRow({ accessor, profiles, onChange }: { accessor: Accessor; pro
   const status = useStatusLine();
   const { email } = accessor;
   const path = { path: { id: accessor.id } };
+  const [privateAccess, setPrivateAccess] = useState(accessor.has_private_profile_access);
   async function act(call: () => Promise<ApiResult<unknown>>, message: string) {
     if (await action.run(call)) {
       status.say(message);
@@ -79,6 +81,7 @@ function AccessorRow({ accessor, profiles, onChange }: { accessor: Accessor; pro
           name="has_private_profile_access"
           label={<Named shown={t('data.share.canSeePrivate')} heard={t('data.share.canSeePrivateNamed', { email })} />}
           defaultChecked={accessor.has_private_profile_access}
+          onChange={setPrivateAccess}
         />
         <Field
           name="expires_at"
@@ -87,7 +90,7 @@ function AccessorRow({ accessor, profiles, onChange }: { accessor: Accessor; pro
           hint={accessor.expired ? t('data.share.laterDateHint') : t('data.share.emptyHint')}
           defaultValue={dateValue(accessor.expires_at)}
         />
-        <ProfileChoice profiles={profiles} chosen={accessor.profiles} idPrefix={`accessor-${accessor.id}`} />
+        <ProfileChoice profiles={profiles} chosen={accessor.profiles} privateAccess={privateAccess} idPrefix={`accessor-${accessor.id}`} />
         <p class="actions">
           <Submit action={action}>
             <Named shown={t('data.save')} heard={t('data.share.saveNamed', { email })} />
@@ -129,6 +132,9 @@ export const Share = signedIn(function Share() {
   );
   const action = useAction();
   const status = useStatusLine();
+  const [privateAccess, setPrivateAccess] = useState(false);
+  // Counts the invitations sent from this page: the profile choice starts afresh after each.
+  const [sent, setSent] = useState(0);
   async function invite(data: FormData, form: HTMLFormElement) {
     if (!user) return;
     const body = {
@@ -141,6 +147,8 @@ export const Share = signedIn(function Share() {
     const done = await action.run(() => api.POST('/app/users/{id}/accessors/', { params: { path: { id: user.id } }, body }));
     if (done) {
       form.reset();
+      setPrivateAccess(false);
+      setSent((count) => count + 1);
       status.say(t('data.share.sent', { email: done.data.email }));
       accessors.reload();
     }
@@ -159,9 +167,9 @@ export const Share = signedIn(function Share() {
             <Form id="invite" action={action} onSubmit={invite}>
               <Field name="email" label={t('data.share.email')} type="email" autocomplete="off" required />
               <Check name="can_write" label={t('data.share.canEdit')} />
-              <Check name="has_private_profile_access" label={t('data.share.canSeePrivate')} />
+              <Check name="has_private_profile_access" label={t('data.share.canSeePrivate')} onChange={setPrivateAccess} />
               <Field name="expires_at" label={t('data.share.endsOn')} type="date" hint={t('data.share.endsOnHint')} />
-              <ProfileChoice profiles={profiles.data ?? []} chosen={null} idPrefix="invite" />
+              <ProfileChoice key={sent} profiles={profiles.data ?? []} chosen={null} privateAccess={privateAccess} idPrefix="invite" />
               <Submit action={action}>{t('data.share.inviteButton')}</Submit>
             </Form>
           </section>
