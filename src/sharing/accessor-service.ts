@@ -198,7 +198,27 @@ export async function createAccessor(
 export async function getAccessor(ctx: AppContext, caller: Caller, id: number): Promise<Accessor> {
   const row = await findAccessor(ctx.db.kysely, caller.accountId, id);
   if (!row) throw notFound();
-  return toAccessor(ctx, row);
+  return (await asSeenBy(ctx, ctx.db.kysely, caller.accountId, [row]))[0]!;
+}
+
+/**
+ * Accessors as `accountId` sees them. To the person invited without private profile access, a
+ * share limited to some profiles lists only the profiles it can see: the private ones in the
+ * owner's list do not exist for them. The owner sees the list as it is.
+ */
+async function asSeenBy(ctx: AppContext, db: Kysely<Database>, accountId: number, rows: readonly AccessorRow[]): Promise<Accessor[]> {
+  const narrowed = rows.filter(
+    (row) => row.owner_account_id !== accountId && row.has_private_profile_access === 0 && row.profiles !== null && row.profiles.length > 0,
+  );
+  const ids = [...new Set(narrowed.flatMap((row) => row.profiles ?? []))];
+  const hidden = new Set(
+    ids.length === 0
+      ? []
+      : (await db.selectFrom('profiles').select('id').where('id', 'in', ids).where('is_private', '=', 1).execute()).map((p) => p.id),
+  );
+  return rows.map((row) =>
+    toAccessor(ctx, narrowed.includes(row) ? { ...row, profiles: row.profiles!.filter((id) => !hidden.has(id)) } : row),
+  );
 }
 
 /** `precondition`: If-Match, checked on the accessor as it is once locked. */
@@ -211,7 +231,7 @@ async function checkHeld(
 ): Promise<void> {
   if (!precondition) return;
   const row = await findAccessor(trx, accountId, id);
-  if (row) precondition(toAccessor(ctx, row));
+  if (row) precondition((await asSeenBy(ctx, trx, accountId, [row]))[0]!);
 }
 
 /**
@@ -281,12 +301,12 @@ export async function removeAccessor(ctx: AppContext, caller: Caller, id: number
 /** The accessors the caller accepted: each names the app user shared with them, and DELETE on it leaves. */
 export async function listSharedWithMe(ctx: AppContext, caller: Caller): Promise<Accessor[]> {
   const rows = await listAccessorsSharedWith(ctx.db.kysely, caller.accountId);
-  return rows.map((row) => toAccessor(ctx, row));
+  return asSeenBy(ctx, ctx.db.kysely, caller.accountId, rows);
 }
 
 export async function listPending(ctx: AppContext, caller: Caller): Promise<Accessor[]> {
   const rows = await listPendingAccessors(ctx.db.kysely, caller.accountId, ctx.clock.now());
-  return rows.map((row) => toAccessor(ctx, row));
+  return asSeenBy(ctx, ctx.db.kysely, caller.accountId, rows);
 }
 
 /**
@@ -302,7 +322,7 @@ export async function acceptAccessor(ctx: AppContext, caller: Caller, id: number
   const seen = await findAccessor(ctx.db.kysely, accountId, id);
   if (!seen) throw notFound();
   if (seen.owner_account_id === accountId) throw forbidden(OWN_DATA);
-  if (seen.user_with_access_id === accountId) return toAccessor(ctx, seen);
+  if (seen.user_with_access_id === accountId) return (await asSeenBy(ctx, ctx.db.kysely, accountId, [seen]))[0]!;
   // An invitation past its end date is gone for the person invited, as a revoked one is.
   if (seen.user_with_access_id === null && !grantLive(seen.expires_at, ctx.clock.now())) throw notFound();
 

@@ -208,6 +208,28 @@ describe('accessors limited to some profiles', () => {
     assert.equal((await call(server, 'GET', `/app/profiles/${tree.public.profile}/`, reader.token)).status, 200);
   });
 
+  test('to the person invited without private access, the list names only the profiles they can see', async () => {
+    const carer = await createOwner(server, { firstName: 'Carer' });
+    const accessorId = await insertAccessor(server, owner, carer.email, carer.id);
+    const chosen = [tree.public.profile, tree.private.profile, second.profile].sort((a, b) => a - b);
+    await setProfiles(server, owner, accessorId, chosen);
+    const path = `/app/accessors/${accessorId}/`;
+    const seen = [tree.public.profile, second.profile].sort((a, b) => a - b);
+    const mine = await call(server, 'GET', path, carer.token);
+    assert.deepEqual(mine.body.profiles, seen, 'not the private one');
+    const listed = await call(server, 'GET', '/app/accessors/', carer.token);
+    assert.deepEqual(listed.body.find((a: { id: number }) => a.id === accessorId).profiles, seen);
+    assert.deepEqual((await call(server, 'GET', path, owner.token)).body.profiles, chosen, 'the owner sees the list as it is');
+    // With private access the private one is theirs to see.
+    assert.equal((await call(server, 'PATCH', path, owner.token, { has_private_profile_access: true })).status, 200);
+    assert.deepEqual((await call(server, 'GET', path, carer.token)).body.profiles, chosen);
+    // Their view's tag is the one a leave is held to.
+    assert.equal((await call(server, 'PATCH', path, owner.token, { has_private_profile_access: false })).status, 200);
+    const tag = String((await call(server, 'GET', path, carer.token)).headers.get('etag'));
+    const left = await server.request('DELETE', path, { token: carer.token, headers: { 'if-match': tag } });
+    assert.equal(left.status, 204, left.text);
+  });
+
   test('a deleted profile leaves every list; an empty list shows no profile', async () => {
     const reader = await createOwner(server);
     const accessorId = await insertAccessor(server, owner, reader.email, reader.id);
