@@ -12,9 +12,13 @@
 // its privacy is logged as an upsert of it.
 //
 // For an accessor limited to some profiles, the others do not exist either: nothing under them
-// is sent, nor their deletions. When the list has lost profiles since the cursor, the page
-// begins with the deletion of each one lost (that the accessor could see); a list that has
-// gained profiles refuses the cursor (410), as every other change of view does.
+// is sent, nor their deletions. With private access, a private media resource exists for it
+// while an image item under one of its profiles shows it (auth/private-media.ts): an upsert of
+// one it does not see is sent as its deletion (migration 0045 logs one whenever an image starts
+// or stops showing it). When the list has lost profiles since the cursor, the page begins with
+// the deletion of each one lost (that the accessor could see), and of each private media
+// resource only those showed; a list that has gained profiles refuses the cursor (410), as
+// every other change of view does.
 import { listProfiles } from '../app-data/profile-queries.ts';
 import { requireAppUser, type Access } from '../app-data/kernel/access.ts';
 import type { AppContext } from '../context.ts';
