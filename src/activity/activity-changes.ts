@@ -5,13 +5,6 @@ import type { ActivityChanges } from './activity-events.ts';
 /** A list of chosen ids as a change reads it: how many (null: not chosen, every one). */
 export const countOf = (list: readonly number[] | null): number | null => (list === null ? null : list.length);
 
-/** Whether two lists of chosen ids (null: every one) are the same, whatever their order. */
-export function sameChoice(a: readonly number[] | null, b: readonly number[] | null): boolean {
-  if (a === null || b === null) return a === b;
-  const sorted = (list: readonly number[]) => [...list].sort((x, y) => x - y).join(',');
-  return sorted(a) === sorted(b);
-}
-
 /** An end date as a change reads it (ms since the epoch; null: none). */
 export const endOf = (at: number | null): string | null => (at === null ? null : new Date(at).toISOString());
 

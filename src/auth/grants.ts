@@ -71,12 +71,6 @@ export function profileList(chosen: number, ids: string | null): readonly number
     : [];
 }
 
-/** Whether two lists of profiles (as Grant.profiles) are the same. */
-export function sameProfiles(a: readonly number[] | null, b: readonly number[] | null): boolean {
-  if (a === null || b === null) return a === b;
-  return a.length === b.length && a.every((id, i) => id === b[i]);
-}
-
 /** An accepted accessor as it is now, for a check of a grant handed out before (a signed URL, a live stream). */
 export interface CurrentGrant {
   accessorId: number;

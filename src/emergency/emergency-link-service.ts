@@ -36,7 +36,8 @@ import {
 import { linkTokenHash, newLinkToken } from './link-token.ts';
 import { forgetWrongPins } from './pin-lockout.ts';
 import { recordActivity, type ActivityChanges, type RequestVia } from '../activity/activity-events.ts';
-import { changedAny, countOf, endOf, sameChoice } from '../activity/activity-changes.ts';
+import { changedAny, countOf, endOf } from '../activity/activity-changes.ts';
+import { sameChosen } from '../db/chosen-ids.ts';
 import { foreignIds } from '../app-data/kernel/foreign-ids.ts';
 
 /** A link's life in its app user's activity log (docs/activity.md): the owner's own act on it. */
@@ -66,8 +67,8 @@ function linkChanges(before: OwnedEmergencyLinkRow, after: OwnedEmergencyLinkRow
     ...(after.label !== before.label && { label: after.label }),
     ...(after.expires_at !== before.expires_at && { expires_at: endOf(after.expires_at) }),
     ...(pinNamed && { pin: after.has_pin }),
-    ...(!sameChoice(before.emergency_items, after.emergency_items) && { emergency_items: countOf(after.emergency_items) }),
-    ...(!sameChoice(before.emergency_contacts, after.emergency_contacts) && { emergency_contacts: countOf(after.emergency_contacts) }),
+    ...(!sameChosen(before.emergency_items, after.emergency_items) && { emergency_items: countOf(after.emergency_items) }),
+    ...(!sameChosen(before.emergency_contacts, after.emergency_contacts) && { emergency_contacts: countOf(after.emergency_contacts) }),
   });
 }
 

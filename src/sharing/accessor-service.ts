@@ -40,7 +40,8 @@ import { foreignIds } from '../app-data/kernel/foreign-ids.ts';
 import { toAccessor, type Accessor, type AccessorChanges, type AccessorInput, type AccessorRow } from './accessor-schemas.ts';
 import { checkInvitationsPerAccount, queueAcceptedNotice, queueInvitation } from './invitation-mail.ts';
 import { recordActivity, type ActivityChanges } from '../activity/activity-events.ts';
-import { changedAny, countOf, endOf, sameChoice } from '../activity/activity-changes.ts';
+import { changedAny, countOf, endOf } from '../activity/activity-changes.ts';
+import { sameChosen } from '../db/chosen-ids.ts';
 import { tellRestored } from './share-expiry.ts';
 
 export const OWN_ADDRESS = 'sharing.ownAddress';
@@ -131,7 +132,7 @@ function accessorChanges(before: AccessorRow, after: AccessorRow): ActivityChang
       has_private_profile_access: after.has_private_profile_access === 1,
     }),
     ...(after.expires_at !== before.expires_at && { expires_at: endOf(after.expires_at) }),
-    ...(!sameChoice(before.profiles, after.profiles) && { profiles: countOf(after.profiles) }),
+    ...(!sameChosen(before.profiles, after.profiles) && { profiles: countOf(after.profiles) }),
   });
 }
 
@@ -207,18 +208,19 @@ export async function getAccessor(ctx: AppContext, caller: Caller, id: number): 
  * owner's list do not exist for them. The owner sees the list as it is.
  */
 async function asSeenBy(ctx: AppContext, db: Kysely<Database>, accountId: number, rows: readonly AccessorRow[]): Promise<Accessor[]> {
-  const narrowed = rows.filter(
-    (row) => row.owner_account_id !== accountId && row.has_private_profile_access === 0 && row.profiles !== null && row.profiles.length > 0,
+  const narrowed = new Set(
+    rows.filter(
+      (row) =>
+        row.owner_account_id !== accountId && row.has_private_profile_access === 0 && row.profiles !== null && row.profiles.length > 0,
+    ),
   );
-  const ids = [...new Set(narrowed.flatMap((row) => row.profiles ?? []))];
+  const ids = [...new Set([...narrowed].flatMap((row) => row.profiles ?? []))];
   const hidden = new Set(
     ids.length === 0
       ? []
       : (await db.selectFrom('profiles').select('id').where('id', 'in', ids).where('is_private', '=', 1).execute()).map((p) => p.id),
   );
-  return rows.map((row) =>
-    toAccessor(ctx, narrowed.includes(row) ? { ...row, profiles: row.profiles!.filter((id) => !hidden.has(id)) } : row),
-  );
+  return rows.map((row) => toAccessor(ctx, narrowed.has(row) ? { ...row, profiles: row.profiles!.filter((id) => !hidden.has(id)) } : row));
 }
 
 /** `precondition`: If-Match, checked on the accessor as it is once locked. */

@@ -27,7 +27,7 @@ import { gone } from '../errors.ts';
 import { keyOf, loadCurrent, type Current } from './change-data.ts';
 import { changesAfter, newestChangeId, profilePrivacy, sweptThrough, type ChangeRow } from './change-queries.ts';
 import { openCursor, sealCursor, viewOf } from './cursor.ts';
-import { sameProfiles } from '../auth/grants.ts';
+import { sameChosen } from '../db/chosen-ids.ts';
 import { privateMediaLost, privateMediaShown } from '../auth/private-media.ts';
 
 export const PAGE_SIZE = 500;
@@ -90,7 +90,7 @@ export async function checkedSince(ctx: AppContext, access: Access, appUserId: n
 /** The deletions of the profiles the caller saw under `before` (a cursor's list) and no longer sees; 410 when it sees more now. */
 async function profilesLost(ctx: AppContext, access: Access, appUserId: number, before: readonly number[] | null): Promise<Change[]> {
   const now = access.profiles;
-  if (sameProfiles(before, now)) return [];
+  if (sameChosen(before, now)) return [];
   if (now === null || (before !== null && now.some((id) => !before.includes(id)))) throw gone(STALE_CURSOR);
   const seen = await listProfiles(ctx.db.kysely, access.accountId, appUserId, access.seesPrivate, before);
   const lost = seen.filter((profile) => !now.includes(profile.id)).map((profile) => profile.id);

@@ -1,7 +1,8 @@
 // Whether a live stream may go on: its token still there, and the caller's access to the app
 // user what it was when the stream began.
 import type { Kysely } from 'kysely';
-import { currentGrant, grantSees, sameProfiles } from '../auth/grants.ts';
+import { currentGrant, grantSees } from '../auth/grants.ts';
+import { sameChosen } from '../db/chosen-ids.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface StreamHolder {
@@ -39,6 +40,6 @@ export async function streamStillAllowed(db: Kysely<Database>, holder: StreamHol
     grantSees(grant, { app_user_id: holder.appUserId, in_private: 0, profile_id: null }) &&
     grant.canWrite === holder.grant.canWrite &&
     grant.privateAccess === holder.grant.privateAccess &&
-    sameProfiles(grant.profiles, holder.grant.profiles)
+    sameChosen(grant.profiles, holder.grant.profiles)
   );
 }

@@ -24,6 +24,20 @@ interface Scene {
   privateTopic: number;
 }
 
+/** The media resource does not exist for the token's holder: it reads, renames, replaces and deletes nothing. */
+async function assertNotFound(server: TestServer, token: string, media: number): Promise<void> {
+  for (const [method, body] of [
+    ['GET', undefined],
+    ['PATCH', { name: 'Renamed' }],
+    ['PUT', { name: 'Replaced' }],
+    ['DELETE', undefined],
+  ] as const) {
+    const response = await server.request(method, `/app/media-resources/${media}/`, { token, body });
+    assert.equal(response.status, 404, `${method}: ${response.text}`);
+    assert.deepEqual(response.body, { detail: 'Not found.' });
+  }
+}
+
 describe('media shown only in private profiles', () => {
   let server: TestServer;
   before(async () => {
@@ -89,18 +103,8 @@ describe('media shown only in private profiles', () => {
     for (const media of [unused, shared, emergency]) assert.equal(await detailStatus(s, media, s.writer.token), 200);
     assert.equal(await detailStatus(s, hidden, s.reader.token), 200);
 
-    const path = `/app/media-resources/${hidden}/`;
-    for (const [method, body] of [
-      ['GET', undefined],
-      ['PATCH', { name: 'Renamed' }],
-      ['PUT', { name: 'Replaced' }],
-      ['DELETE', undefined],
-    ] as const) {
-      const response = await send(s, method, path, body, s.writer.token);
-      assert.equal(response.status, 404, `${method} as the writer without private access: ${response.text}`);
-      assert.deepEqual(response.body, { detail: 'Not found.' });
-    }
-    const seen = await send(s, 'GET', path);
+    await assertNotFound(server, s.writer.token, hidden);
+    const seen = await send(s, 'GET', `/app/media-resources/${hidden}/`);
     assert.equal(seen.status, 200);
     assert.equal(seen.body.name, 'Hidden', 'nothing changed');
     // The same writer may rename what they see.
@@ -316,16 +320,7 @@ describe('private media and an accessor limited to some profiles, with private a
     assert.deepEqual(await gallery(s), [listed, both, unused]);
     for (const media of [listed, both, unused])
       assert.equal((await as(s.writer.token, 'GET', `/app/media-resources/${media}/`)).status, 200);
-    for (const [method, body] of [
-      ['GET', undefined],
-      ['PATCH', { name: 'Renamed' }],
-      ['PUT', { name: 'Replaced' }],
-      ['DELETE', undefined],
-    ] as const) {
-      const response = await as(s.writer.token, method, `/app/media-resources/${elsewhere}/`, body);
-      assert.equal(response.status, 404, `${method}: ${response.text}`);
-      assert.deepEqual(response.body, { detail: 'Not found.' });
-    }
+    await assertNotFound(server, s.writer.token, elsewhere);
     const kept = await as(s.owner.token, 'GET', `/app/media-resources/${elsewhere}/`);
     assert.equal(kept.body.name, 'Only in the diary', 'nothing changed');
 
