@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,8 +92,9 @@ export interface CliResult {
 
 /** Runs `npm run accounts -- <args>` as the operator would, in a directory without a .env file. */
 export async function runAccountsCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  const cwd = mkdtempSync(join(tmpdir(), 'accounts-cli-'));
   const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
-    cwd: mkdtempSync(join(tmpdir(), 'accounts-cli-')),
+    cwd,
     env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -108,5 +109,6 @@ export async function runAccountsCli(databaseUrl: string, ...args: string[]): Pr
   const timer = setTimeout(() => child.kill(), 60_000);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
+  rmSync(cwd, { recursive: true, force: true });
   return { code, stdout, stderr };
 }

@@ -118,6 +118,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     async close() {
       await server.close();
       await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
