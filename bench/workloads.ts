@@ -275,16 +275,51 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const addDelta = (sum: number | undefined, a: number | undefined, b: number | undefined) =>
   sum === undefined || a === undefined || b === undefined ? undefined : sum + b - a;
 
+const emptyRun = (seconds: number): PairsRun => ({
+  writes: 0,
+  reads: 0,
+  failures: 0,
+  seconds,
+  readLatencies: [],
+  serviceCpu: 0,
+  databaseCpu: 0,
+});
+
+/** Every account's profile read at once, into `run`: its CPU (service, database) read just before and after; its duration in ms. */
+async function readBurst(service: ServiceProcess, writes: EntryWrite[], run: PairsRun): Promise<number> {
+  const service0 = service.cpuSeconds();
+  const database0 = service.databaseCpuSeconds?.();
+  const readStart = performance.now();
+  await Promise.all(
+    writes.map(async ({ account }) => {
+      const sent = performance.now();
+      const read = await fetch(`${service.url}/app/profiles/${account.profileId}/`, {
+        headers: { authorization: `Token ${account.token}` },
+      });
+      await read.arrayBuffer();
+      run.readLatencies.push(performance.now() - sent);
+      run.reads++;
+      if (read.status !== 200) run.failures++;
+    }),
+  );
+  run.serviceCpu = addDelta(run.serviceCpu, service0, service.cpuSeconds());
+  run.databaseCpu = addDelta(run.databaseCpu, database0, service.databaseCpuSeconds?.());
+  return performance.now() - readStart;
+}
+
 /**
  * For `seconds`, rounds of: every account's entry changed (all at once), a pause for what the
  * writes leave behind (commits, notifications), then every account's profile read (all at once),
  * the service's and the database's CPU read just before and just after the reads: the reads'
- * CPU is the sum over the read phases alone, with no write in flight.
+ * CPU is the sum over the read phases alone, with no write in flight. With `hits`, each round
+ * then reads the same profiles again at once, into `hits`: each of those reads is a hit, so
+ * they say what a read costs in this shape of load whatever it finds.
  */
-async function runPairs(service: ServiceProcess, writes: EntryWrite[], seconds: number): Promise<PairsRun> {
-  const run: PairsRun = { writes: 0, reads: 0, failures: 0, seconds, readLatencies: [], serviceCpu: 0, databaseCpu: 0 };
+async function runPairs(service: ServiceProcess, writes: EntryWrite[], seconds: number, hits?: PairsRun): Promise<PairsRun> {
+  const run = emptyRun(seconds);
   const deadline = performance.now() + seconds * 1000;
   let reading = 0;
+  let hitReading = 0;
   for (let round = 0; performance.now() < deadline; round++) {
     await Promise.all(
       writes.map(async ({ account, entryId }) => {
@@ -299,27 +334,12 @@ async function runPairs(service: ServiceProcess, writes: EntryWrite[], seconds: 
       }),
     );
     await pause(20);
-    const service0 = service.cpuSeconds();
-    const database0 = service.databaseCpuSeconds?.();
-    const readStart = performance.now();
-    await Promise.all(
-      writes.map(async ({ account }) => {
-        const sent = performance.now();
-        const read = await fetch(`${service.url}/app/profiles/${account.profileId}/`, {
-          headers: { authorization: `Token ${account.token}` },
-        });
-        await read.arrayBuffer();
-        run.readLatencies.push(performance.now() - sent);
-        run.reads++;
-        if (read.status !== 200) run.failures++;
-      }),
-    );
-    reading += performance.now() - readStart;
-    run.serviceCpu = addDelta(run.serviceCpu, service0, service.cpuSeconds());
-    run.databaseCpu = addDelta(run.databaseCpu, database0, service.databaseCpuSeconds?.());
+    reading += await readBurst(service, writes, run);
+    if (hits) hitReading += await readBurst(service, writes, hits);
   }
   // Reads per second of the read phases themselves.
   run.seconds = reading / 1000;
+  if (hits) hits.seconds = hitReading / 1000;
   return run;
 }
 
@@ -331,17 +351,33 @@ interface ReadCosts {
 }
 
 /** One repeat on `service`: rounds of writes, then reads; a read's CPU is that of the read phases per read. */
-async function measureReads(ctx: BenchContext, name: string, service: ServiceProcess, writes: EntryWrite[], costs: ReadCosts) {
-  const pairs = await runPairs(service, writes, ctx.options.durationSeconds);
-  costs.pairs.push(pairs);
-  const perRead = (cpu: number | undefined) => (cpu === undefined || pairs.reads === 0 ? undefined : (cpu * 1000) / pairs.reads);
-  const own = perRead(pairs.serviceCpu);
-  const database = perRead(pairs.databaseCpu);
+async function measureReads(
+  ctx: BenchContext,
+  name: string,
+  service: ServiceProcess,
+  writes: EntryWrite[],
+  costs: ReadCosts,
+  hitCosts?: ReadCosts,
+) {
+  const hits = hitCosts && emptyRun(0);
+  const pairs = await runPairs(service, writes, ctx.options.durationSeconds, hits);
+  const own = addReads(costs, pairs);
+  ctx.log(`${name}: ${pairs.reads} reads after writes; read CPU ${own.service} ms + database ${own.database} ms`);
+  if (hitCosts && hits) {
+    const again = addReads(hitCosts, hits);
+    ctx.log(`${name}: the same ${hits.reads} reads again, hits; read CPU ${again.service} ms + database ${again.database} ms`);
+  }
+}
+
+/** `run`'s CPU per read added to `costs`; the figures as printed. */
+function addReads(costs: ReadCosts, run: PairsRun): { service: string; database: string } {
+  costs.pairs.push(run);
+  const perRead = (cpu: number | undefined) => (cpu === undefined || run.reads === 0 ? undefined : (cpu * 1000) / run.reads);
+  const own = perRead(run.serviceCpu);
+  const database = perRead(run.databaseCpu);
   if (own !== undefined) costs.serviceMs.push(own);
   if (database !== undefined) costs.databaseMs.push(database);
-  ctx.log(
-    `${name}: ${pairs.reads} reads after writes; read CPU ${own?.toFixed(3) ?? 'n/a'} ms + database ${database?.toFixed(3) ?? 'n/a'} ms`,
-  );
+  return { service: own?.toFixed(3) ?? 'n/a', database: database?.toFixed(3) ?? 'n/a' };
 }
 
 function readFigures(costs: ReadCosts, service: ServiceProcess): Figures {
@@ -387,12 +423,14 @@ export async function w1w(ctx: BenchContext): Promise<void> {
     await runPairs(off, writes, ctx.options.warmupSeconds);
     const cached: ReadCosts = { serviceMs: [], databaseMs: [], pairs: [] };
     const whole: ReadCosts = { serviceMs: [], databaseMs: [], pairs: [] };
+    const hits: ReadCosts = { serviceMs: [], databaseMs: [], pairs: [] };
     for (let r = 1; r <= ctx.options.repeats; r++) {
-      await measureReads(ctx, `W1w: repeat ${r}/${ctx.options.repeats}`, service, writes, cached);
+      await measureReads(ctx, `W1w: repeat ${r}/${ctx.options.repeats}`, service, writes, cached, hits);
       await measureReads(ctx, `W1w-off: repeat ${r}/${ctx.options.repeats}`, off, writes, whole);
     }
     const figures = readFigures(cached, service);
     const offFigures = readFigures(whole, off);
+    const hitFigures = readFigures(hits, service);
     const read = totalCpu(figures);
     const against = (name: string, other: number | undefined) =>
       other !== undefined && read !== undefined ? `${(read / other).toFixed(2)} × ${name}` : undefined;
@@ -402,8 +440,18 @@ export async function w1w(ctx: BenchContext): Promise<void> {
       against("W1u's", totalCpu(ctx.rows.find((row) => row.label.startsWith('W1u '))?.figures)),
       against("W1's", totalCpu(ctx.rows.find((row) => row.label.startsWith('W1 '))?.figures)),
     ].filter(Boolean);
+    const hitCpu = totalCpu(hitFigures);
+    if (hitCpu !== undefined && offCpu !== undefined && read !== undefined)
+      notes.push(
+        `beyond a hit in the same bursts (W1w-hit) ${(read - hitCpu).toFixed(3)} ms against W1w-off's ${(offCpu - hitCpu).toFixed(3)} ms: ${((read - hitCpu) / (offCpu - hitCpu)).toFixed(2)} ×`,
+      );
     const method = `rounds of ${writes.length} entry writes (one per account, at once), a pause, then the ${writes.length} profiles read at once; CPU per read over the read phases only`;
     ctx.rows.push({ label: offLabel, figures: offFigures, note: method });
+    ctx.rows.push({
+      label: 'W1w-hit the same profiles read again at once after each W1w read phase: every read a hit',
+      figures: hitFigures,
+      note: "what a read costs in these bursts whatever it finds (W1 under wrk costs less per read): W1w − W1w-hit is the miss's own work",
+    });
     ctx.rows.push({
       label,
       figures,
