@@ -5,8 +5,7 @@
 // atomically: the running instance keeps its own files, every new one starts from a whole build.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -14,6 +13,7 @@ import { buildAndSwitch, KEEP_BUILDS } from '../scripts/build.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { requester } from './helpers/server.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -38,7 +38,7 @@ describe('builds while an instance runs', () => {
   });
 
   test('three builds at once leave the running instance working and dist a whole build', async () => {
-    const start = () => startServiceProcess(database.url, mkdtempSync(join(tmpdir(), 'build-switch-')), [join(base, 'dist', 'main.js')]);
+    const start = () => startServiceProcess(database.url, tempDir('build-switch-'), [join(base, 'dist', 'main.js')]);
     const first = await start();
     services.push(first);
     const firstBuild = readlinkSync(join(base, 'dist'));

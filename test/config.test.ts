@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig, parseDuration, parseSize } from '../src/config.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 describe('configuration', () => {
   test('defaults make a first run work', () => {
@@ -61,7 +61,7 @@ describe('configuration', () => {
 
   test('sign-in providers: OIDC_PROVIDERS with each one’s issuer, client ids and secret; Apple’s key; clear errors', () => {
     assert.deepEqual(loadConfig({}).oidcProviders, []);
-    const keyFile = join(mkdtempSync(join(tmpdir(), 'apple-key-')), 'AuthKey.p8');
+    const keyFile = join(tempDir('apple-key-'), 'AuthKey.p8');
     writeFileSync(keyFile, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
     const good = {
       OIDC_PROVIDERS: 'Google, apple,corp',

@@ -6,8 +6,7 @@
 // with the built dist/ beside it, and nothing of the project's own node_modules.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -19,6 +18,7 @@ import { requester, type TestServer } from './helpers/server.ts';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process.ts';
 import { keyInText } from './helpers/smtp-sink.ts';
 import { png, uploadForm } from './media/media-fixtures.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -34,7 +34,7 @@ describe('production build', () => {
   before(async () => {
     await build(outdir);
     database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'profile-service-build-'));
+    dataDir = tempDir('profile-service-build-');
     service = await startServiceProcess(database.url, dataDir, [join(outdir, 'main.js')]);
     request = requester(service.url);
   });
@@ -108,7 +108,7 @@ describe('production build', () => {
   });
 
   test('the backup and restore commands: a backup of the running service, restored into a fresh database', async () => {
-    const backups = mkdtempSync(join(tmpdir(), 'profile-service-build-backups-'));
+    const backups = tempDir('profile-service-build-backups-');
     // The service's own media store (disk, or the suite's S3 server with its settings).
     const mediaEnv = await testMediaStorageEnv(dataDir);
     const cli = (script: string, env: Record<string, string>, ...args: string[]) =>
@@ -118,7 +118,7 @@ describe('production build', () => {
       });
     const backup = await cli('backup.js', { DATABASE_URL: database.url }, backups);
     assert.match(backup.stdout, /^Backup backup-\S+ written to/);
-    const fresh = mkdtempSync(join(tmpdir(), 'profile-service-build-restored-'));
+    const fresh = tempDir('profile-service-build-restored-');
     const target = await createTestDatabase();
     try {
       const restore = await cli('restore.js', { DATABASE_URL: target.url, MEDIA_STORAGE: `fs:${join(fresh, 'media')}` }, backups);
@@ -150,7 +150,7 @@ describe('production install in a clean folder (npm ci --omit=dev and the built 
   let service: ServiceProcess;
 
   before(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'profile-service-install-'));
+    folder = tempDir('profile-service-install-');
     for (const file of ['package.json', 'package-lock.json', 'web/package.json']) {
       mkdirSync(dirname(join(folder, file)), { recursive: true });
       copyFileSync(join(ROOT, file), join(folder, file));

@@ -1,9 +1,8 @@
 // A start-up that fails after the database was opened and migrated (here: the port is taken)
 // says why and leaves nothing open: the database is closed again.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
@@ -14,13 +13,14 @@ import { startServer } from '../src/server.ts';
 import { startupFailureMessage } from '../src/startup-failure.ts';
 import { createTestDatabase } from './helpers/database.ts';
 import { waitFor } from './helpers/wait.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 test('the port is taken: startServer rejects, and the database it opened is closed', async () => {
   const database = await createTestDatabase();
   const blocker = createServer();
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   const port = (blocker.address() as { port: number }).port;
-  const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-start-'));
+  const dataDir = tempDir('profile-service-start-');
   try {
     const config = loadConfig({
       PORT: String(port),
@@ -62,7 +62,7 @@ test('the metrics port is taken: the start fails without saying it listens on th
   const blocker = createServer();
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   const metricsPort = (blocker.address() as { port: number }).port;
-  const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-start-'));
+  const dataDir = tempDir('profile-service-start-');
   const lines: Array<{ msg: string }> = [];
   const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) }) as FastifyBaseLogger;
   try {

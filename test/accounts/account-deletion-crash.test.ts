@@ -2,8 +2,7 @@
 // removal is an outbox message of the same transaction, so the restarted service removes them.
 // The first process runs with OUTBOX_WORKER=off, so nothing is delivered before the kill.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../../src/auth/passwords.ts';
@@ -16,6 +15,7 @@ import { verifiedAccount } from '../helpers/factories.ts';
 import { requester } from '../helpers/server.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { png, uploadForm } from '../media/media-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const PASSWORD = 'violet-lantern-47-quarry';
 
@@ -33,7 +33,7 @@ describe('kill -9 right after an account deletion, then restart', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'profile-service-deletion-crash-'));
+    dataDir = tempDir('profile-service-deletion-crash-');
     const db = openDatabase(database.url);
     try {
       await migrateToLatest(db);

@@ -1,14 +1,12 @@
 // kill -9 while registrations are being written, then restart on the same database: every
 // registration that was answered 201 is there, with its password and its queued verification e-mail.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/open-database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startServiceProcess as startService, type ServiceProcess as Service } from '../helpers/service-process.ts';
 import { PASSWORD, uniqueEmail } from './account-flows.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 function post(url: string, path: string, body: unknown): Promise<Response> {
   return fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -20,7 +18,7 @@ describe('kill -9 during registrations, then restart', () => {
   let service: Service | undefined;
   before(async () => {
     database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'profile-service-crash-'));
+    dataDir = tempDir('profile-service-crash-');
   });
   after(async () => {
     if (service && service.child.exitCode === null) {

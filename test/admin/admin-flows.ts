@@ -4,15 +4,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { grantOperator } from '../../src/admin/admin-service.ts';
 import { PUBLIC_URL, type TestServer } from '../helpers/server.ts';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
 import { type MailedServer, PASSWORD, registerVerified, type RegisteredAccount, uniqueEmail } from '../accounts/account-flows.ts';
 import { freshCode, turnOnTotp, type MfaEnrolment } from '../accounts/mfa-flows.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 export interface Operator extends RegisteredAccount {
   mfa: MfaEnrolment;
@@ -92,7 +91,7 @@ export interface CliResult {
 
 /** Runs `npm run accounts -- <args>` as the operator would, in a directory without a .env file. */
 export async function runAccountsCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  const cwd = mkdtempSync(join(tmpdir(), 'accounts-cli-'));
+  const cwd = tempDir('accounts-cli-');
   const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
     cwd,
     env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },

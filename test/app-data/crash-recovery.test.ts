@@ -1,9 +1,6 @@
 // kill -9 while items are being created (on SQLite many creates share one group commit),
 // then restart on the same database: every item answered 201 is there, with its entries.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { insertAccount } from '../../src/accounts/core/account-queries.ts';
 import { issueToken } from '../../src/auth/token-queries.ts';
@@ -12,6 +9,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { appUserOf, topicOf } from '../helpers/factories.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('kill -9 during item creates, then restart', () => {
   let database: TestDatabase;
@@ -22,7 +20,7 @@ describe('kill -9 during item creates, then restart', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'profile-service-crash-'));
+    dataDir = tempDir('profile-service-crash-');
     // The owner, app user, profile and topic, written straight into the database.
     const db = openDatabase(database.url);
     try {

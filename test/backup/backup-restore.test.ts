@@ -9,8 +9,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -29,6 +28,7 @@ import { openDatabase } from '../../src/db/open-database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { appUserOf } from '../helpers/factories.ts';
 import { createAppUser, png, upload, uploadForm } from '../media/media-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -40,7 +40,7 @@ const databases: TestDatabase[] = [];
 
 /** A fresh place to restore into: a new database (a SQLite file, or a new PostgreSQL database) and an empty media folder. */
 async function freshTarget(): Promise<{ env: Record<string, string>; dir: string; holdsDatabase(): Promise<boolean> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
+  const dir = tempDir('profile-service-restored-');
   const database = await createTestDatabase();
   databases.push(database);
   return {
@@ -87,14 +87,16 @@ async function command(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cwd = mkdtempSync(join(tmpdir(), 'profile-service-cli-')); // no .env of the project's
+  const cwd = tempDir('profile-service-cli-'); // no .env of the project's
   return run(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli', `${name}.ts`), ...args], {
     cwd,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env },
-  }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
+  })
+    .then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    )
+    .finally(() => rmSync(cwd, { recursive: true, force: true }));
 }
 
 interface Written {
@@ -191,7 +193,7 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   });
 
   const targets = [
-    { name: 'a folder', location: async () => mkdtempSync(join(tmpdir(), 'profile-service-backups-')), env: async () => ({}) },
+    { name: 'a folder', location: async () => tempDir('profile-service-backups-'), env: async () => ({}) },
     {
       name: 'an S3 bucket',
       location: async () => `s3://${(await sharedS3Server()).bucket}/backups-${process.pid}-${Date.now()}/`,
@@ -243,7 +245,7 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   }
 
   test('the manifest lists every file with its size and SHA-256; a damaged file stops the restore', async () => {
-    const location = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
+    const location = tempDir('profile-service-backups-');
     const backup = await command('backup', [location], serviceEnv);
     assert.equal(backup.code, 0, backup.stderr);
     const [name] = readdirSync(location);
@@ -271,7 +273,7 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   });
 
   test('a backup is readable by its owner only: folders 0700, files 0600, and so is the restored database', async () => {
-    const location = join(mkdtempSync(join(tmpdir(), 'profile-service-backups-')), 'made-by-backup');
+    const location = join(tempDir('profile-service-backups-'), 'made-by-backup');
     const picture = await upload(server, account.token, appUserId, { name: 'Private', file: png(), type: 'image/png' });
     assert.equal(picture.status, 201, picture.text);
     const backup = await command('backup', [location], serviceEnv);
@@ -297,7 +299,7 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   });
 
   test('the manifest is authenticated by BACKUP_KEY: a database changed and listed anew, another key, no MAC are refused', async () => {
-    const location = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
+    const location = tempDir('profile-service-backups-');
     const backup = await command('backup', [location], serviceEnv);
     assert.equal(backup.code, 0, backup.stderr);
     const folder = join(location, readdirSync(location)[0]!);
@@ -352,9 +354,9 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   });
 
   test('restore refuses, even with --force, a database a running service has open; stopped, it restores', async () => {
-    const location = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
+    const location = tempDir('profile-service-backups-');
     assert.equal((await command('backup', [location], serviceEnv)).code, 0);
-    const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-running-'));
+    const dataDir = tempDir('profile-service-running-');
     const target = await createTestDatabase();
     databases.push(target);
     const databaseUrl = target.url;
@@ -391,11 +393,9 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   });
 
   test('a backup restores only into a database of its kind', async () => {
-    const location = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
+    const location = tempDir('profile-service-backups-');
     assert.equal((await command('backup', [location], serviceEnv)).code, 0);
-    const other = onPostgres
-      ? `sqlite:${join(mkdtempSync(join(tmpdir(), 'profile-service-restored-')), 'db.sqlite')}`
-      : 'postgres://nobody@127.0.0.1:1/none';
+    const other = onPostgres ? `sqlite:${join(tempDir('profile-service-restored-'), 'db.sqlite')}` : 'postgres://nobody@127.0.0.1:1/none';
     const restore = await command('restore', [location], { DATABASE_URL: other, BACKUP_KEY });
     assert.equal(restore.code, 1);
     const [made, named] = onPostgres ? ['postgresql', 'sqlite'] : ['sqlite', 'postgresql'];
@@ -403,7 +403,7 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   });
 
   test('--keep N leaves the newest N backups', async () => {
-    const location = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
+    const location = tempDir('profile-service-backups-');
     for (let i = 0; i < 3; i++) assert.equal((await command('backup', [location], serviceEnv)).code, 0);
     const before = readdirSync(location).sort();
     assert.equal(before.length, 3);
@@ -417,7 +417,7 @@ describe(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
 
 describe('backup refusals', () => {
   test('a database that cannot be reached fails the backup with the reason', async () => {
-    const backup = await command('backup', [mkdtempSync(join(tmpdir(), 'profile-service-backups-'))], {
+    const backup = await command('backup', [tempDir('profile-service-backups-')], {
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
       BACKUP_KEY,
     });
@@ -426,8 +426,8 @@ describe('backup refusals', () => {
   });
 
   test('a location that is no backup is refused, and bad usage prints the usage', async () => {
-    const empty = mkdtempSync(join(tmpdir(), 'profile-service-backups-'));
-    const fresh = mkdtempSync(join(tmpdir(), 'profile-service-restored-'));
+    const empty = tempDir('profile-service-backups-');
+    const fresh = tempDir('profile-service-restored-');
     const restore = await command('restore', [empty], {
       BACKUP_KEY,
       DATABASE_URL: `sqlite:${join(fresh, 'db.sqlite')}`,

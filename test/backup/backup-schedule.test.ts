@@ -1,8 +1,7 @@
 // BACKUP_SCHEDULE: the running service backs itself up on time, keeps the newest BACKUP_KEEP,
 // and a shutdown lets a backup under way finish rather than leave half of one.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createAccount } from '../helpers/accounts.ts';
@@ -10,10 +9,11 @@ import { onPostgres } from '../helpers/database.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { WAIT_MS } from '../helpers/wait.ts';
 import { createAppUser, png, upload } from '../media/media-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe(`scheduled backups (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   test('every second, keeping the newest two: backups appear, the oldest go, a shutdown leaves no partial one', async () => {
-    const location = mkdtempSync(join(tmpdir(), 'profile-service-scheduled-'));
+    const location = tempDir('profile-service-scheduled-');
     const server = await startTestServer({
       BACKUP_SCHEDULE: '* * * * * *',
       BACKUP_LOCATION: location,

@@ -2,13 +2,11 @@
 // temporary folder), served by the service on a known free port so that PUBLIC_URL — and so
 // every link in every e-mail — is the address the browser opens; mail to the real SMTP sink;
 // the database and media store the suite runs on (TEST_DATABASE_URL, TEST_MEDIA_STORAGE).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { SmtpSink } from '../helpers/smtp-sink.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 export interface BrowserService {
   /** The service's address, which is also its PUBLIC_URL. */
@@ -23,8 +21,7 @@ let built: Promise<string> | undefined;
 /** The web client's production build, made once per process. */
 export function builtWebClient(): Promise<string> {
   built ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'browser-tests-web-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir('browser-tests-web-');
     await buildWeb(dir, () => {});
     return dir;
   })();

@@ -2,12 +2,12 @@
 // migrates the database DATABASE_URL names.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const folder = mkdtempSync(join(tmpdir(), 'migrate-cli-'));
+const folder = tempDir('migrate-cli-');
 
 function migrate(databasePath: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

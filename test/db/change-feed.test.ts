@@ -1,8 +1,6 @@
 // SQLite keeps tokens and data versions in memory (src/db/change-feed.ts, row-cache.ts): a copy
 // must never outlive its row, whoever changes the row — this process or another one.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import SqliteDriver from 'better-sqlite3';
@@ -14,6 +12,7 @@ import { RowCache } from '../../src/db/row-cache.ts';
 import { createListItem, createOwner, createProfile, createTopic, type Owner } from '../app-data/fixtures.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite only: PostgreSQL asks the database every time' }, () => {
   let path: string;
@@ -22,7 +21,7 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
   let otherAccountId: number;
 
   before(async () => {
-    path = join(mkdtempSync(join(tmpdir(), 'change-feed-')), 'test.db');
+    path = join(tempDir('change-feed-'), 'test.db');
     db = openDatabase(`sqlite:${path}`);
     await migrateToLatest(db);
     db.changes!.start();

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
@@ -9,13 +7,14 @@ import { openDatabase } from '../../src/db/open-database.ts';
 import { GroupCommitter } from '../../src/db/group-commit.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { WAIT_MS } from '../helpers/wait.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('group commit (SQLite)', () => {
   let path: string;
   let db: Db;
 
   before(async () => {
-    path = join(mkdtempSync(join(tmpdir(), 'group-commit-')), 'test.db');
+    path = join(tempDir('group-commit-'), 'test.db');
     db = openDatabase(`sqlite:${path}`);
     await migrateToLatest(db);
   });

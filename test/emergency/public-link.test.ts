@@ -4,8 +4,7 @@
 // through file URLs signed for 15 minutes, the responder's page with the API's headers, and a
 // token that never reaches the log.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -15,6 +14,7 @@ import { create, createOwner, type Owner } from '../app-data/fixtures.ts';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
 import { png, upload } from '../media/media-fixtures.ts';
 import { createLink, readPublic, unlock } from './emergency-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -225,7 +225,7 @@ describe('emergency links: the public routes', () => {
 
 describe("emergency links: the responder's page", () => {
   test('never stored, sent on as a referrer or indexed: valid, unknown, expired and revoked tokens alike, built or not', async () => {
-    const web = mkdtempSync(join(tmpdir(), 'emergency-page-web-'));
+    const web = tempDir('emergency-page-web-');
     writeFileSync(join(web, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
     const server = await startTestServer({ ...ENV, WEB_CLIENT_DIR: web });
     try {

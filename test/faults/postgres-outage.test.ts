@@ -4,9 +4,6 @@
 // answers are 503 + Retry-After (or normal ones), never 500; after restore the service answers
 // normally again by itself; and no create answered 201 is lost.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test, type TestContext } from 'node:test';
 import { hashPassword } from '../../src/auth/passwords.ts';
 import { openDatabase } from '../../src/db/open-database.ts';
@@ -16,6 +13,7 @@ import { appUserOf, topicOf, verifiedAccount } from '../helpers/factories.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { Load, type LoadTarget } from './load.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 /** Short, so that faults show quickly: a stalled query is given up after 1 s + 1 s. */
 const SERVICE_ENV = {
@@ -87,7 +85,7 @@ describe('the service while PostgreSQL comes and goes', { skip: !onPostgres && '
   // A service process per test, so that each fault is tried on a live one.
   beforeEach(async () => {
     proxy.restore();
-    const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-faults-'));
+    const dataDir = tempDir('profile-service-faults-');
     const started = await startServiceProcess(proxiedUrl, dataDir, undefined, SERVICE_ENV);
     exits = 0;
     started.child.once('exit', () => {

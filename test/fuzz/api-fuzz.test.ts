@@ -6,8 +6,7 @@
 // Knobs and replay: fuzz-settings.ts.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import fc from 'fast-check';
@@ -18,6 +17,7 @@ import { FuzzWorld } from './fuzz-world.ts';
 import { listOperations, type OpenApiDocument, type Operation } from './openapi-walker.ts';
 import { fixedSpecs, requestSpec } from './request-arbitraries.ts';
 import { errorShapeProblems, ResponseChecker } from './response-checker.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite';
 const settings = fuzzSettings();
@@ -27,7 +27,7 @@ const SHOWN_FAILURES = 4;
 /** Messaging configured, so /auth/messaging/ can answer 201 rather than 503. */
 function messagingEnv(): Record<string, string> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const file = join(mkdtempSync(join(tmpdir(), 'fuzz-messaging-')), 'messaging.pem');
+  const file = join(tempDir('fuzz-messaging-'), 'messaging.pem');
   writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
   return { MESSAGING_PROVIDER_ID: 'layer:///providers/fuzz', MESSAGING_KEY_ID: 'layer:///keys/fuzz', MESSAGING_PRIVATE_KEY_FILE: file };
 }

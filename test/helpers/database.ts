@@ -1,10 +1,10 @@
 // A fresh database per test server: a temporary SQLite file, or, when TEST_DATABASE_URL
 // names a PostgreSQL server, a new database created on it (and dropped afterwards).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { tempDir } from './temp-dir.ts';
 
 export interface TestDatabase {
   url: string;
@@ -16,8 +16,8 @@ export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
-    const dir = mkdtempSync(join(tmpdir(), 'profile-service-test-'));
-    return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => {} };
+    const dir = tempDir('profile-service-test-');
+    return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const name = `ps_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });

@@ -9,12 +9,12 @@
 // key (the one its JWKS publishes), to make tokens the provider would not: expired, for
 // another audience, with another nonce.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import Provider from 'oidc-provider';
+import { tempDir } from './temp-dir.ts';
 
 export interface Person {
   email?: string;
@@ -62,7 +62,7 @@ export async function startTestProvider(kind: 'google' | 'apple', serviceUrl: st
   let applePublicKey: KeyObject | undefined;
   if (kind === 'apple') {
     const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    appleKeyFile = join(mkdtempSync(join(tmpdir(), 'apple-key-')), 'AuthKey.p8');
+    appleKeyFile = join(tempDir('apple-key-'), 'AuthKey.p8');
     writeFileSync(appleKeyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
     applePublicKey = pair.publicKey;
   }

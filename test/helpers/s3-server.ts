@@ -1,11 +1,10 @@
 // A real S3-protocol server for the tests (s3rver, in this process, on a free port, storing
 // into a temporary directory), and the settings that point the service at it. The service
 // talks to it over HTTP with the AWS SDK, as it would to any S3-compatible store.
-import { mkdtempSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync, utimesSync } from 'node:fs';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { tempDir } from './temp-dir.ts';
 
 export interface TestS3Server {
   endpoint: string;
@@ -24,11 +23,10 @@ export interface TestS3Server {
 /** s3rver's own credentials. */
 const ACCESS_KEY = 'S3RVER';
 
-export async function startS3Server(
-  bucket = 'media',
-  port = 0,
-  directory = mkdtempSync(join(tmpdir(), 'profile-service-s3-')),
-): Promise<TestS3Server> {
+/** `directory`: where the objects are kept (by default a new temporary folder, removed on close). */
+export async function startS3Server(bucket = 'media', port = 0, directory?: string): Promise<TestS3Server> {
+  const made = directory === undefined;
+  directory ??= tempDir('profile-service-s3-');
   const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket }] });
   const address = await server.run();
   // Never what keeps a test process alive.
@@ -70,6 +68,7 @@ export async function startS3Server(
     async close() {
       server.httpServer.closeAllConnections();
       await server.close();
+      if (made) rmSync(directory, { recursive: true, force: true });
     },
   };
 }
@@ -78,6 +77,7 @@ let shared: Promise<TestS3Server> | undefined;
 
 /** One server for every test server of this process (TEST_MEDIA_STORAGE=s3), each under a prefix of its own. */
 export function sharedS3Server(): Promise<TestS3Server> {
+  // It lives as long as the process: its folder (tempDir's) goes when the process does.
   shared ??= startS3Server();
   return shared;
 }

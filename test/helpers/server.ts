@@ -1,13 +1,13 @@
 // Starts the real service (real database, real outbox worker, real HTTP) for a test, and
 // talks to it over HTTP.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.ts';
 import { TestClock } from './clock.ts';
 import { createTestDatabase } from './database.ts';
 import { testMediaStorageEnv } from './media-storage.ts';
+import { tempDir } from './temp-dir.ts';
 
 export const PUBLIC_URL = 'http://api.test';
 
@@ -73,7 +73,7 @@ export function requester(url: string): TestServer['request'] {
 /** `options.log`: a logger of the test's own (to read what the server logs). */
 export async function startTestServer(env: Record<string, string> = {}, options: Pick<StartOptions, 'log'> = {}): Promise<TestServer> {
   const database = await createTestDatabase();
-  const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-data-'));
+  const dataDir = tempDir('profile-service-data-');
   const clock = new TestClock();
   let server: RunningServer;
   try {

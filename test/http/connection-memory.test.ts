@@ -2,13 +2,12 @@
 // once it has closed, so it stays up however many came. The heap's cap is the measure: resident
 // memory is not, since V8 and the allocator keep pages they have freed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // With 2.2 KB kept per connection, 40,000 connections need 88 MB, more than the whole heap of
 // 64 MB, of which the service's own use is about 40 MB; without anything kept, they need nothing.
@@ -35,7 +34,7 @@ describe('a burst of connections', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'profile-service-connections-'));
+    dataDir = tempDir('profile-service-connections-');
     service = await startServiceProcess(database.url, dataDir, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', 'src/main.ts'], {
       OVERLOAD_EVENT_LOOP_DELAY: '0',
     });

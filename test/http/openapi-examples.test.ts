@@ -6,8 +6,7 @@
 // person copies from elsewhere (the e-mailed key, a login's mfa_token, the authenticator's code).
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { grantOperator } from '../../src/admin/admin-service.ts';
@@ -33,6 +32,7 @@ import { signInAtProvider, startTestProvider, type TestOidcProvider } from '../h
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.ts';
 import { PUBLIC_URL } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 type Json = Record<string, any>;
 
@@ -423,7 +423,7 @@ async function webLoginCode(subject: string): Promise<{ code: string; browser: C
 
 function messagingEnv(): Record<string, string> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const file = join(mkdtempSync(join(tmpdir(), 'openapi-examples-')), 'messaging.pem');
+  const file = join(tempDir('openapi-examples-'), 'messaging.pem');
   writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
   return {
     MESSAGING_PROVIDER_ID: 'layer:///providers/example',

@@ -2,16 +2,16 @@
 // (DEFAULT_LANGUAGE) first, so that the web client offers only those and falls back to the
 // default (web/README.md, "Languages").
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('the languages a page names', () => {
   let dir: string;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'profile-service-web-languages-'));
+    dir = tempDir('profile-service-web-languages-');
     writeFileSync(
       join(dir, 'index.html'),
       '<!doctype html><html lang="en"><head><title>t</title></head><body><div id="app"></div></body></html>',

@@ -3,12 +3,12 @@
 // paths — unknown ones included — keep their JSON answers and strict headers. The client is
 // built for real (Vite, scripts/build-web.ts) into a temporary folder once.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { PUBLIC_URL, startTestServer, type TestServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const PAGES = [
   '/',
@@ -28,7 +28,7 @@ describe('web client', () => {
   let server: TestServer;
   let initialGzipped: number;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'profile-service-web-'));
+    dir = tempDir('profile-service-web-');
     initialGzipped = await buildWeb(join(dir, 'web'), () => {});
     server = await startTestServer({ WEB_CLIENT_DIR: join(dir, 'web') });
   });
@@ -122,7 +122,7 @@ describe('web client not built', () => {
   let server: TestServer;
   let dir: string;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'profile-service-no-web-'));
+    dir = tempDir('profile-service-no-web-');
     server = await startTestServer({ WEB_CLIENT_DIR: dir });
   });
   after(async () => {

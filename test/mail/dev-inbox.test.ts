@@ -3,15 +3,15 @@
 // where it lists what was written, newest first, with the links that do what the e-mail asks;
 // a plain 404 in every other configuration, and to a request whose Host is not a loopback name.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { devInboxEnabled } from '../../src/mail/dev-inbox.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { WAIT_MS } from '../helpers/wait.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 /** GET `path` with this Host header (fetch would send the URL's own). */
 function getWithHost(server: TestServer, path: string, host: string, headers: Record<string, string> = {}) {
@@ -41,7 +41,7 @@ async function inboxOf(server: TestServer, count: number) {
 
 /** A web client build of one page, whose <head> shows what the service adds to it. */
 function webClient(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'dev-inbox-web-'));
+  const dir = tempDir('dev-inbox-web-');
   writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
   return dir;
 }

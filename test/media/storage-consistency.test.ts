@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
@@ -8,6 +7,7 @@ import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createAppUser, download, png, storedFiles, upload } from './media-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('stored files follow the database', () => {
   let server: TestServer;
@@ -83,7 +83,7 @@ describe('stored files follow the database', () => {
 
 describe('local-disk storage at start-up', () => {
   test('creates its directory and removes uploads abandoned more than a day ago', async () => {
-    const root = join(mkdtempSync(join(tmpdir(), 'media-start-')), 'media');
+    const root = join(tempDir('media-start-'), 'media');
     mkdirSync(join(root, '.incoming'), { recursive: true });
     const abandoned = join(root, '.incoming', 'abandoned');
     const recent = join(root, '.incoming', 'recent');
@@ -100,7 +100,7 @@ describe('local-disk storage at start-up', () => {
       await server.close();
     }
 
-    const fresh = join(mkdtempSync(join(tmpdir(), 'media-start-')), 'new', 'media');
+    const fresh = join(tempDir('media-start-'), 'new', 'media');
     const second = await startTestServer({ MEDIA_STORAGE: `fs:${fresh}` });
     try {
       assert.ok(existsSync(join(fresh, '.incoming')));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -11,12 +11,13 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const PROVIDER_ID = 'layer:///providers/0b0c2d1e-aaaa-bbbb-cccc-000000000001';
 const KEY_ID = 'layer:///keys/0b0c2d1e-aaaa-bbbb-cccc-000000000002';
 
 function writeKeyFile(pem: string, name = 'messaging.pem'): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'messaging-key-')), name);
+  const path = join(tempDir('messaging-key-'), name);
   writeFileSync(path, pem);
   return path;
 }
@@ -224,7 +225,7 @@ describe('messaging key at start-up', () => {
     loadConfig({
       PORT: '0',
       LOG_LEVEL: 'silent',
-      DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'messaging-db-')), 'test.db')}`,
+      DATABASE_URL: `sqlite:${join(tempDir('messaging-db-'), 'test.db')}`,
       ...messagingEnv(file),
     });
   for (const [what, file, message] of bad) {
@@ -240,7 +241,7 @@ describe('messaging key at start-up', () => {
 
   test('npm start (src/main.ts) exits non-zero with that message on stderr', async () => {
     const file = writeKeyFile('-----BEGIN PRIVATE KEY-----\nnot base64 at all\n-----END PRIVATE KEY-----\n');
-    const dir = mkdtempSync(join(tmpdir(), 'messaging-main-'));
+    const dir = tempDir('messaging-main-');
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: process.cwd(),
       env: {

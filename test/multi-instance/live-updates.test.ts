@@ -2,15 +2,13 @@
 // (PostgreSQL LISTEN/NOTIFY); B is killed; the client reconnects to A with its Last-Event-ID
 // and gets what it missed, nothing twice.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createListItem, createOwner, createProfile, createTopic } from '../app-data/fixtures.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { nextEvents, openStream } from '../sync/event-reader.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const skip = !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)';
 
@@ -20,7 +18,7 @@ describe('live streams on two instances of one PostgreSQL database', { skip }, (
   before(async () => {
     a = await startTestServer();
     // The longest heartbeat: a stream that hears of a write sooner was woken by a notification.
-    b = await startServiceProcess(a.server.ctx.config.databaseUrl, mkdtempSync(join(tmpdir(), 'live-b-')), undefined, {
+    b = await startServiceProcess(a.server.ctx.config.databaseUrl, tempDir('live-b-'), undefined, {
       EVENT_HEARTBEAT: '30s',
     });
   });

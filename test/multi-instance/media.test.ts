@@ -3,20 +3,18 @@
 // and from every instance. Three instances on one PostgreSQL database with one media store
 // (a folder, or the suite's S3 server with TEST_MEDIA_STORAGE=s3).
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createAccount } from '../helpers/accounts.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { testMediaStorageEnv } from '../helpers/media-storage.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createAppUser, download, isStored, png, storageKeyOf, upload, waitUntilRemoved } from '../media/media-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('media on three instances', { skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)' }, () => {
   let instances: [TestServer, TestServer, TestServer];
   before(async () => {
-    const storage = await testMediaStorageEnv(mkdtempSync(join(tmpdir(), 'multi-instance-media-')));
+    const storage = await testMediaStorageEnv(tempDir('multi-instance-media-'));
     const first = await startTestServer(storage);
     const shared = { ...storage, DATABASE_URL: first.server.ctx.config.databaseUrl };
     instances = [first, await startTestServer(shared), await startTestServer(shared)];

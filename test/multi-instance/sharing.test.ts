@@ -5,9 +5,6 @@
 // PostgreSQL database and one media store. Accessor rows are written through instance A's
 // database connection, as the owner's revocation or permission change leaves them.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createOwner, type Owner } from '../app-data/fixtures.ts';
 import { onPostgres } from '../helpers/database.ts';
@@ -15,6 +12,7 @@ import { testMediaStorageEnv } from '../helpers/media-storage.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { download } from '../media/media-fixtures.ts';
 import { deleteAccessor, insertAccessor, makeTree, setRights, type Tree } from '../sharing/sharing-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('sharing on two instances', { skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)' }, () => {
   let a: TestServer;
@@ -22,7 +20,7 @@ describe('sharing on two instances', { skip: !onPostgres && 'PostgreSQL only (TE
   let owner: Owner;
   let tree: Tree;
   before(async () => {
-    const storage = await testMediaStorageEnv(mkdtempSync(join(tmpdir(), 'multi-instance-sharing-')));
+    const storage = await testMediaStorageEnv(tempDir('multi-instance-sharing-'));
     a = await startTestServer(storage);
     b = await startTestServer({ ...storage, DATABASE_URL: a.server.ctx.config.databaseUrl });
     owner = await createOwner(a, { firstName: 'Olive' });

@@ -3,9 +3,6 @@
 // and the clients carry on against the other instance.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashPassword } from '../../src/auth/passwords.ts';
 import type { Db } from '../../src/db/database.ts';
@@ -13,6 +10,7 @@ import { openDatabase } from '../../src/db/open-database.ts';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.ts';
 import { appUserOf, topicOf, verifiedAccount } from '../helpers/factories.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 type Outcome = { id: string } & ({ status: number; body: string } | { error: string });
 
@@ -62,14 +60,8 @@ describe('SIGTERM of one instance under load', { skip: !onPostgres && 'PostgreSQ
     // takes: the topic's item quota (1,000 by default) must not end the stream of 201s the
     // test waits for.
     const env = { DATABASE_POOL_SIZE: '5', QUOTA_ITEMS_PER_TOPIC: '100000000' };
-    stopping = await startServiceProcess(
-      database.url,
-      mkdtempSync(join(tmpdir(), 'sigterm-a-')),
-      undefined,
-      { ...env, LOG_LEVEL: 'info' },
-      stoppingLog,
-    );
-    staying = await startServiceProcess(database.url, mkdtempSync(join(tmpdir(), 'sigterm-b-')), undefined, env);
+    stopping = await startServiceProcess(database.url, tempDir('sigterm-a-'), undefined, { ...env, LOG_LEVEL: 'info' }, stoppingLog);
+    staying = await startServiceProcess(database.url, tempDir('sigterm-b-'), undefined, env);
     db = openDatabase(database.url);
   });
   after(async () => {

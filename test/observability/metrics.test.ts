@@ -3,8 +3,6 @@
 // caches and the PostgreSQL pool, read when scraped.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
@@ -13,6 +11,7 @@ import { createOwner, createProfile, type Owner } from '../app-data/fixtures.ts'
 import { createTestDatabase, onPostgres } from '../helpers/database.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 interface Sample {
   name: string;
@@ -200,7 +199,7 @@ describe('metrics listener', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const taken = (blocker.address() as { port: number }).port;
     const apiPort = await freePort();
-    const dataDir = mkdtempSync(join(tmpdir(), 'profile-service-metrics-'));
+    const dataDir = tempDir('profile-service-metrics-');
     try {
       const config = loadConfig({
         PORT: String(apiPort),

@@ -1,13 +1,12 @@
 // LOG_FORMAT=pretty, what a developer's terminal shows: one line a request, with the secrets of
 // its URL redacted, where Fastify's own two lines printed about fifteen.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let database: TestDatabase;
 let dataDir: string;
@@ -16,7 +15,7 @@ const lines: string[] = [];
 
 before(async () => {
   database = await createTestDatabase();
-  dataDir = mkdtempSync(join(tmpdir(), 'profile-service-pretty-'));
+  dataDir = tempDir('profile-service-pretty-');
   service = await startServiceProcess(database.url, dataDir, undefined, { LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' }, lines);
 });
 after(async () => {

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
@@ -11,6 +10,7 @@ import { openDatabase } from '../../src/db/open-database.ts';
 import type { OutboxState } from '../../src/db/schema.ts';
 import { createTestDatabase, onPostgres } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/outbox.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -23,8 +23,9 @@ interface CliResult {
 
 /** Runs `npm run outbox -- <args>` as the operator would, in a directory without a .env file. */
 async function runCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  const cwd = tempDir('outbox-cli-');
   const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
-    cwd: mkdtempSync(join(tmpdir(), 'outbox-cli-')),
+    cwd,
     env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -39,6 +40,7 @@ async function runCli(databaseUrl: string, ...args: string[]): Promise<CliResult
   const timer = setTimeout(() => child.kill(), 30_000);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
+  rmSync(cwd, { recursive: true, force: true });
   return { code, stdout, stderr };
 }
 
@@ -266,7 +268,7 @@ describe('outbox CLI against a database the service has not prepared', () => {
   });
 
   test('an SQLite file that does not exist is not created', { skip: onPostgres }, async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'outbox-cli-missing-')), 'nothing-here.db');
+    const path = join(tempDir('outbox-cli-missing-'), 'nothing-here.db');
     const result = await runCli(`sqlite:${path}`, 'stats');
     assert.equal(result.code, 1);
     assert.match(result.stderr, /No database at ".*nothing-here\.db" \(DATABASE_URL\)/);

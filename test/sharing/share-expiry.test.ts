@@ -5,9 +5,6 @@
 // back. The test clock moves past the expiry: no waiting on the wall clock. Real SMTP server; on
 // PostgreSQL also two instances on one database.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { formatMessage } from '../../src/i18n/format.ts';
 import { mailsTo, startMailedServer, waitForMail, type MailedServer } from '../accounts/account-flows.ts';
@@ -20,6 +17,7 @@ import { waitFor } from '../helpers/wait.ts';
 import { download } from '../media/media-fixtures.ts';
 import { openStream } from '../sync/event-reader.ts';
 import { insertAccessor, makeTree, type Tree } from './sharing-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const OWNER_SUBJECT = 'A share of your information has ended';
 const ACCESSOR_SUBJECT = 'Shared information is no longer available to you';
@@ -289,7 +287,7 @@ describe('shares that end, on two instances', { skip: !onPostgres && 'PostgreSQL
   let owner: Owner;
   let tree: Tree;
   before(async () => {
-    const storage = await testMediaStorageEnv(mkdtempSync(join(tmpdir(), 'share-expiry-')));
+    const storage = await testMediaStorageEnv(tempDir('share-expiry-'));
     a = await startTestServer({ ...storage, EVENT_HEARTBEAT: '200ms' });
     b = await startTestServer({ ...storage, EVENT_HEARTBEAT: '200ms', DATABASE_URL: a.server.ctx.config.databaseUrl });
     await a.server.shareExpiry.stop();

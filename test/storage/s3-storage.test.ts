@@ -5,6 +5,7 @@
 // database the suite runs on, whatever TEST_MEDIA_STORAGE says.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -17,6 +18,7 @@ import { isIncoming, listStoredObjects } from '../helpers/media-storage.ts';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createAppUser, download, pdf, png, pngOfSize, storageKeyOf, upload, waitUntilRemoved } from '../media/media-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const objects = (server: TestServer) => listStoredObjects(server.server.ctx.config.mediaStorage);
 
@@ -198,7 +200,9 @@ describe('media in S3 (s3rver)', () => {
 describe('the S3 store going away', () => {
   test('uploads and downloads answer 503 + Retry-After while it is down, nothing crashes, and it works again when it is back', async () => {
     const port = await freePort();
-    const s3 = await startS3Server('media', port);
+    // The store's folder outlives its first server: the second serves what the first kept.
+    const directory = tempDir('profile-service-s3-');
+    const s3 = await startS3Server('media', port, directory);
     const server = await startTestServer(s3.env('outage'));
     try {
       const account = await createAccount(server);
@@ -218,7 +222,7 @@ describe('the S3 store going away', () => {
       assert.equal((await server.request('GET', `/app/users/${appUserId}/gallery/`, { token: account.token })).status, 200);
       assert.equal((await server.request('GET', '/health')).status, 200);
 
-      const back = await startS3Server('media', port, s3.directory);
+      const back = await startS3Server('media', port, directory);
       try {
         const again = await download(server, created.body.file);
         assert.equal(again.status, 200);
@@ -230,6 +234,7 @@ describe('the S3 store going away', () => {
       }
     } finally {
       await server.close();
+      rmSync(directory, { recursive: true, force: true });
     }
   });
 });
