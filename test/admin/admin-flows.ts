@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { grantOperator } from '../../src/admin/admin-service.ts';
 import { PUBLIC_URL, type TestServer } from '../helpers/server.ts';
@@ -91,9 +90,8 @@ export interface CliResult {
 
 /** Runs `npm run accounts -- <args>` as the operator would, in a directory without a .env file. */
 export async function runAccountsCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  const cwd = tempDir('accounts-cli-');
   const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
-    cwd,
+    cwd: tempDir('accounts-cli-'),
     env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -108,6 +106,5 @@ export async function runAccountsCli(databaseUrl: string, ...args: string[]): Pr
   const timer = setTimeout(() => child.kill(), 60_000);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
-  rmSync(cwd, { recursive: true, force: true });
   return { code, stdout, stderr };
 }

@@ -91,12 +91,10 @@ async function command(
   return run(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli', `${name}.ts`), ...args], {
     cwd,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env },
-  })
-    .then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-    )
-    .finally(() => rmSync(cwd, { recursive: true, force: true }));
+  }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
 }
 
 interface Written {

@@ -1,7 +1,7 @@
 // A real S3-protocol server for the tests (s3rver, in this process, on a free port, storing
 // into a temporary directory), and the settings that point the service at it. The service
 // talks to it over HTTP with the AWS SDK, as it would to any S3-compatible store.
-import { rmSync, utimesSync } from 'node:fs';
+import { utimesSync } from 'node:fs';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { tempDir } from './temp-dir.ts';
@@ -23,10 +23,8 @@ export interface TestS3Server {
 /** s3rver's own credentials. */
 const ACCESS_KEY = 'S3RVER';
 
-/** `directory`: where the objects are kept (by default a new temporary folder, removed on close). */
-export async function startS3Server(bucket = 'media', port = 0, directory?: string): Promise<TestS3Server> {
-  const made = directory === undefined;
-  directory ??= tempDir('profile-service-s3-');
+/** `directory`: where the objects are kept (by default a new temporary folder). */
+export async function startS3Server(bucket = 'media', port = 0, directory = tempDir('profile-service-s3-')): Promise<TestS3Server> {
   const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket }] });
   const address = await server.run();
   // Never what keeps a test process alive.
@@ -68,7 +66,6 @@ export async function startS3Server(bucket = 'media', port = 0, directory?: stri
     async close() {
       server.httpServer.closeAllConnections();
       await server.close();
-      if (made) rmSync(directory, { recursive: true, force: true });
     },
   };
 }

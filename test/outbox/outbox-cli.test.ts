@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
@@ -23,9 +23,8 @@ interface CliResult {
 
 /** Runs `npm run outbox -- <args>` as the operator would, in a directory without a .env file. */
 async function runCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  const cwd = tempDir('outbox-cli-');
   const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], {
-    cwd,
+    cwd: tempDir('outbox-cli-'),
     env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -40,7 +39,6 @@ async function runCli(databaseUrl: string, ...args: string[]): Promise<CliResult
   const timer = setTimeout(() => child.kill(), 30_000);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
-  rmSync(cwd, { recursive: true, force: true });
   return { code, stdout, stderr };
 }
 
