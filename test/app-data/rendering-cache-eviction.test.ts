@@ -38,6 +38,24 @@ describe('rendering cache bookkeeping', () => {
     assert.ok(cache.get('b', stamp));
   });
 
+  test('what it keeps holds no more memory than its bytes: a slice of a shared slab is copied out', () => {
+    const cache = new RenderingCache(4000, 3_600_000);
+    const stamp = cache.stamp(v(1), NOW);
+    // A small Buffer.from is a slice of Node's shared pool; kept as it is, it would hold the pool.
+    const slice = Buffer.from('{"id":1}');
+    assert.ok(slice.buffer.byteLength > slice.byteLength, 'the test needs a pooled slice');
+    cache.set('part', OWNER, stamp, slice, '"t"');
+    cache.setPart('item', 1, stamp.expiry, Buffer.from('{"id":2}'));
+    const kept = [cache.get('part', stamp)!.body, cache.part('item', 1, stamp.expiry)!];
+    assert.deepEqual(
+      kept.map((bytes) => [bytes.toString(), bytes.buffer.byteLength]),
+      [
+        ['{"id":1}', 8],
+        ['{"id":2}', 8],
+      ],
+    );
+  });
+
   test('a body over a quarter of the budget is not kept', () => {
     const cache = new RenderingCache(400, 3_600_000);
     const stamp = cache.stamp(v(1), NOW);

@@ -23,6 +23,7 @@ import { TopicSchema, toTopic } from '../topic-schemas.ts';
 import { toItem } from '../item-schemas.ts';
 import { loadProfileDetail, spooledProfileDetail } from './profile-detail.ts';
 import { type ItemStamp, profileTree, readProfileTree } from './profile-tree-query.ts';
+import { keptJoin, keptUtf8 } from './kept-bytes.ts';
 import { type RenderingCache, Serialised } from './rendering-cache.ts';
 import { fitsInline } from './tree-views.ts';
 
@@ -81,7 +82,7 @@ export async function renderProfileDetail(
       if (rendered_version >= since) {
         const row = read.get(id);
         if (!row) throw new Error(`item ${id} is stamped as changed but was not read`);
-        piece = Buffer.from(serialise(reply, toItem(ctx, access, row, row.entries), ITEM_SCHEMA));
+        piece = keptUtf8(serialise(reply, toItem(ctx, access, row, row.entries), ITEM_SCHEMA));
         cache.setPart(key, rendered_version, expiry, piece);
       } else {
         piece = cache.part(key, rendered_version, expiry);
@@ -91,7 +92,7 @@ export async function renderProfileDetail(
       pieces.push(piece);
     }
     pieces.push(CLOSE_ARRAY);
-    return Buffer.concat(pieces);
+    return keptJoin(pieces);
   };
   const parts: Buffer[] = [Buffer.from(`${open(String(reply.serialize(toProfileDetail(ctx, profile, []))))}[`)];
   for (const [i, topic] of topics.entries()) {
@@ -110,7 +111,7 @@ export async function renderProfileDetail(
     parts.push(Buffer.from(i === 0 ? head : `,${head}`), part, CLOSE_OBJECT);
   }
   parts.push(CLOSE_DETAIL);
-  return new Serialised(Buffer.concat(parts));
+  return new Serialised(keptJoin(parts));
 }
 
 const OPEN_ARRAY = Buffer.from('[');

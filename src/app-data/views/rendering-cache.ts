@@ -32,6 +32,7 @@ import { entityTag, sendTagged } from '../../http/entity-tags.ts';
 import { expiryFor } from '../../media/signed-urls.ts';
 import { grantSees, objectAccess, type Access, type Kind, type Seen } from '../kernel/access.ts';
 import { isStream } from '../../spool/spool-file.ts';
+import { keptBytes, keptUtf8 } from './kept-bytes.ts';
 
 /** Whom a rendering was made for: its owner (accessor 0), or one accessor, with where what it shows was found. */
 interface Viewer {
@@ -46,7 +47,7 @@ interface Entry extends Viewer {
   appUserId: number;
   dataVersion: number;
   expiry: number;
-  /** UTF-8 bytes, so that sending does not encode the string again each time. */
+  /** UTF-8 bytes, so that sending does not encode the string again each time; in memory of their own (kept-bytes.ts). */
   body: Buffer;
   /** The body's entity tag (http/entity-tags.ts), made once. */
   tag: string;
@@ -161,7 +162,7 @@ export class RenderingCache {
     if (body.length > this.#maxBytes / 4) return;
     const { accessorId, seen } = viewer;
     const { appUserId, dataVersion, expiry } = stamp;
-    this.#entries.set(key, { accessorId, seen, appUserId, dataVersion, expiry, body, tag, used: true });
+    this.#entries.set(key, { accessorId, seen, appUserId, dataVersion, expiry, body: keptBytes(body), tag, used: true });
     this.#bytes += body.length + ENTRY_BYTES;
     this.#evict();
   }
@@ -246,7 +247,7 @@ export async function sendRendering(
   const value = await load(access, since);
   if (value === undefined) throw notFound();
   if (isStream(value)) return reply.type('application/json; charset=utf-8').send(value);
-  const body = value instanceof Serialised ? value.body : Buffer.from(String(reply.serialize(value)));
+  const body = value instanceof Serialised ? value.body : keptUtf8(String(reply.serialize(value)));
   const tag = entityTag(body);
   const made: Viewer = access.grant ? { accessorId: access.grant.accessorId, seen: location } : OWNER;
   if (version !== null) cache.set(key, made, cache.stamp(version, now), body, tag);
