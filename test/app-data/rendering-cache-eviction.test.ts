@@ -8,13 +8,15 @@ import { loadConfig } from '../../src/config.ts';
 const NOW = 1_800_000_000_000;
 const body = (bytes: number) => Buffer.alloc(bytes, 'x');
 const OWNER = { accessorId: 0, seen: null };
+/** A budget with room for four bodies of 100 bytes. */
+const ROOM = 4 * (100 + ENTRY_BYTES);
 /** App user 7 at `dataVersion`. */
 const v = (dataVersion: number, appUserId = 7) => ({ appUserId, dataVersion });
 
 describe('rendering cache bookkeeping', () => {
   test('over its budget, the oldest entry goes unless it was read since eviction last passed it', () => {
     // Four bodies of 100 bytes, each with its entry's own cost.
-    const cache = new RenderingCache(4 * (100 + ENTRY_BYTES), 3_600_000);
+    const cache = new RenderingCache(ROOM, 3_600_000);
     const stamp = cache.stamp(v(1), NOW);
     for (const key of ['a', 'b', 'c', 'd']) cache.set(key, OWNER, stamp, body(100), '"t"');
     // The first eviction passes every entry once (each is new) and takes the oldest, a.
@@ -30,16 +32,16 @@ describe('rendering cache bookkeeping', () => {
     assert.equal(cache.size, 4);
   });
 
-  test("an entry's own cost counts: a budget of one body's bytes keeps none of its size", () => {
-    const cache = new RenderingCache(400, 3_600_000);
+  test("an entry's own cost counts: a budget of two bodies' bytes keeps one of them", () => {
+    const cache = new RenderingCache(2 * 100 + ENTRY_BYTES, 3_600_000);
     const stamp = cache.stamp(v(1), NOW);
     for (const key of ['a', 'b']) cache.set(key, OWNER, stamp, body(100), '"t"');
-    assert.equal(cache.size, 1, 'two entries of 100 bytes cost more than 400');
+    assert.equal(cache.size, 1, 'two entries of 100 bytes cost more than 200 bytes and one entry');
     assert.ok(cache.get('b', stamp));
   });
 
   test('what it keeps holds no more memory than its bytes: a slice of a shared slab is copied out', () => {
-    const cache = new RenderingCache(4000, 3_600_000);
+    const cache = new RenderingCache(ROOM, 3_600_000);
     const stamp = cache.stamp(v(1), NOW);
     // A small Buffer.from is a slice of Node's shared pool; kept as it is, it would hold the pool.
     const slice = Buffer.from('{"id":1}');
@@ -73,7 +75,7 @@ describe('rendering cache bookkeeping', () => {
   });
 
   test('a newer data version or a later URL expiry is a miss, and the old entry is dropped', () => {
-    const cache = new RenderingCache(400, 3_600_000);
+    const cache = new RenderingCache(ROOM, 3_600_000);
     cache.set('p', OWNER, cache.stamp(v(1), NOW), body(100), '"t"');
     assert.ok(cache.get('p', cache.stamp(v(1), NOW)));
     assert.equal(cache.get('p', cache.stamp(v(2), NOW)), undefined);
@@ -85,14 +87,14 @@ describe('rendering cache bookkeeping', () => {
   });
 
   test("another app user's stamp with the same data version is a miss, and the old entry is dropped", () => {
-    const cache = new RenderingCache(400, 3_600_000);
+    const cache = new RenderingCache(ROOM, 3_600_000);
     cache.set('p', OWNER, cache.stamp(v(5), NOW), body(100), '"t"');
     assert.equal(cache.get('p', cache.stamp(v(5, 8), NOW)), undefined);
     assert.equal(cache.size, 0);
   });
 
   test('whom a rendering was made for is kept with it; a read without a stamp the caller may have drops it', () => {
-    const cache = new RenderingCache(400, 3_600_000);
+    const cache = new RenderingCache(ROOM, 3_600_000);
     const stamp = cache.stamp(v(1), NOW);
     cache.set('p|8', { accessorId: 3, seen: { app_user_id: 5, in_private: 0, profile_id: null } }, stamp, body(100), '"t"');
     assert.deepEqual((({ accessorId, seen }) => ({ accessorId, seen }))(cache.viewerOf('p|8')!), {
