@@ -15,7 +15,15 @@ import type { Pinning } from './pinning.ts';
 import { startService, type ServiceProcess } from './processes.ts';
 import { byAccessors, itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
 import { SEED_PASSWORD } from '../src/cli/seed-data.ts';
-import { NO_RENDER_CACHE, READ_ACCOUNTS, w7ViewerNumbers, w9AccessorNumbers } from './workloads.ts';
+import {
+  entriesToWrite,
+  NO_RENDER_CACHE,
+  type PairsRun,
+  READ_ACCOUNTS,
+  runPairs,
+  w7ViewerNumbers,
+  w9AccessorNumbers,
+} from './workloads.ts';
 
 /** bench/README.md: a CPU-per-request ratio above this on W1–W3 needs a reason in the commit. */
 const RULE = { limit: 1.05, workloads: new Set<WorkloadId>(['W1', 'W2', 'W3']) };
@@ -41,6 +49,8 @@ interface Compared {
   expected: number;
   login?: boolean;
   env?: Record<string, string>;
+  /** W1w: measured by rounds of writes and then reads (bench/workloads.ts), not under wrk; `requests` are what the first pair probes. */
+  readsAfterWrites?: true;
 }
 
 const mainDb = (side: Side) => side.main;
@@ -54,6 +64,14 @@ const WORKLOADS: Compared[] = [
     database: mainDb,
     expected: 200,
     env: NO_RENDER_CACHE,
+  },
+  {
+    id: 'W1w',
+    what: 'W1 read after a one-entry write to one of its topics',
+    requests: (s) => profileReads(s.readers),
+    database: mainDb,
+    expected: 200,
+    readsAfterWrites: true,
   },
   { id: 'W2', what: 'GET /app/topics/{id}/items/', requests: (s) => topicItemReads(s.readers), database: mainDb, expected: 200 },
   {
@@ -204,12 +222,17 @@ async function compareWorkload(
         }
       }
       log(`${workload.id} pair ${p + 1}/${options.repeats}: fresh processes, warming each up for ${options.warmupSeconds} s`);
-      for (let i = 0; i < sides.length; i++) {
-        await runLoad(pinning, { ...specs[i]!, durationSeconds: options.warmupSeconds }, workDir, services[i]);
-      }
       // Alternating which goes first, so that neither always follows the other's heat.
       const order = p % 2 === 0 ? [0, 1] : [1, 0];
-      const runs = await inTurns(pinning, workDir, sides, specs, services, order);
+      let runs: Pair['runs'];
+      if (workload.readsAfterWrites) {
+        runs = await readsAfterWritesInTurns(options, sides, services, order);
+      } else {
+        for (let i = 0; i < sides.length; i++) {
+          await runLoad(pinning, { ...specs[i]!, durationSeconds: options.warmupSeconds }, workDir, services[i]);
+        }
+        runs = await inTurns(pinning, workDir, sides, specs, services, order);
+      }
       const pair: Pair = { rps: runs.new.requestsPerSecond / runs.old.requestsPerSecond, runs };
       if (runs.new.cpuMsPerRequest && runs.old.cpuMsPerRequest) pair.cpu = runs.new.cpuMsPerRequest / runs.old.cpuMsPerRequest;
       const total = (m: Measurement) =>
@@ -253,6 +276,60 @@ async function inTurns(
     }
   }
   return Object.fromEntries(sides.map((side, i) => [side.name, summed(measured[i]!)])) as Pair['runs'];
+}
+
+/**
+ * W1w's pair: each build warmed up with rounds of writes and reads, then measured in turns as
+ * `inTurns` takes them; a build's CPU per read is that of its read phases alone (workloads.ts).
+ */
+async function readsAfterWritesInTurns(
+  options: BenchOptions,
+  sides: Side[],
+  services: ServiceProcess[],
+  order: number[],
+): Promise<Pair['runs']> {
+  const writes = [];
+  for (const [i, side] of sides.entries()) {
+    const found = await entriesToWrite(services[i]!.url, side.readers);
+    if (typeof found === 'string') throw new Error(`on ${side.name}, ${found}`);
+    writes.push(found);
+    await runPairs(services[i]!, found, options.warmupSeconds);
+  }
+  const measured: PairsRun[][] = sides.map(() => []);
+  const seconds = Math.max(1, Math.round(options.durationSeconds / TURNS));
+  for (let turn = 0; turn < TURNS; turn++) {
+    for (const i of turn % 2 === 0 ? order : order.toReversed()) measured[i]!.push(await runPairs(services[i]!, writes[i]!, seconds));
+  }
+  return Object.fromEntries(sides.map((side, i) => [side.name, readsAsMeasurement(measured[i]!)])) as Pair['runs'];
+}
+
+/** Turns of reads after writes as one measurement: the reads are its responses, their CPU the read phases'. */
+function readsAsMeasurement(runs: PairsRun[]): Measurement {
+  const reads = runs.reduce((total, run) => total + run.reads, 0);
+  const failures = runs.reduce((total, run) => total + run.failures, 0);
+  const seconds = runs.reduce((total, run) => total + run.seconds, 0);
+  const latencies = runs.flatMap((run) => run.readLatencies).sort((a, b) => a - b);
+  const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))] ?? Number.NaN;
+  const perRead = (cpu: (run: PairsRun) => number | undefined) =>
+    runs.every((run) => cpu(run) !== undefined) && reads > 0
+      ? (runs.reduce((total, run) => total + cpu(run)!, 0) * 1000) / reads
+      : undefined;
+  return {
+    ok: reads - failures,
+    other: failures,
+    errors: 0,
+    timeouts: 0,
+    statusCodes: {},
+    seconds,
+    requestsPerSecond: seconds > 0 ? (reads - failures) / seconds : 0,
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    max: latencies.at(-1) ?? Number.NaN,
+    loadCpuShare: 0,
+    cpuMsPerRequest: perRead((run) => run.serviceCpu),
+    databaseCpuMsPerRequest: perRead((run) => run.databaseCpu),
+  };
 }
 
 /** Stretches of one process as one measurement: counts and CPU summed; latencies the highest of any stretch. */
@@ -336,6 +413,11 @@ function render(results: Result[], options: BenchOptions, pinning: Pinning, old:
     '',
     `- Machine: ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${pinning.description}; both builds on the server CPU, one loaded at a time.`,
     `- Each pair: a fresh process of each build, warmed up for ${options.warmupSeconds} s, then ${options.durationSeconds} s of each under ${options.generator} (${options.connections} connections, W4 ${options.loginConnections}) in ${TURNS} turns, the builds taking turns (ABBA…); pairs alternate which build goes first.`,
+    ...(results.some((r) => r.workload.readsAfterWrites)
+      ? [
+          `- W1w, not under ${options.generator}: rounds of ${READ_ACCOUNTS} list-entry writes at once, a pause, then the ${READ_ACCOUNTS} profiles read at once; CPU per read over the read phases only (bench/README.md, W1w), in the same turns.`,
+        ]
+      : []),
     `- Each build on its own ${database} database of ${options.accounts.toLocaleString('en-US')} seeded accounts${options.only.has('W6') ? ` (W6: ${options.bigAccounts.toLocaleString('en-US')})` : ''}, seeded by its own seeder.`,
     `- Rule (bench/README.md): a CPU-per-request ratio above ${RULE.limit} on W1–W3 needs a reason in the commit.`,
     '',

@@ -7,7 +7,7 @@ export type WorkloadId = (typeof WORKLOADS)[number];
 /** What --compare pairs unless --only says: W7 and W9 need sharing (and W9 activity logs), which older builds lack. */
 const COMPARED_BY_DEFAULT: readonly WorkloadId[] = ['W1', 'W1u', 'W2', 'W3', 'W4', 'W6'];
 /** What --compare can pair: W5 is W1 and W4 at once, so its CPU per request has no single meaning. */
-export const COMPARABLE: readonly WorkloadId[] = [...COMPARED_BY_DEFAULT, 'W7', 'W9'];
+export const COMPARABLE: readonly WorkloadId[] = [...COMPARED_BY_DEFAULT, 'W1w', 'W7', 'W9'];
 /** Fewest pairs --compare measures per workload: fewer give no spread worth the name. */
 export const MIN_PAIRS = 3;
 
@@ -35,7 +35,8 @@ export const USAGE = `Usage: npm run bench -- [options]
                       databases there); default: SQLite files in a temporary directory
   --compare REF       build the commit REF in a temporary git worktree and measure it against
                       the working tree's build, in pairs, printing new ÷ old per workload
-                      (workloads W1, W1u, W2, W3, W4, W6; 5 pairs, --quick 3, --repeats N)
+                      (workloads W1, W1u, W2, W3, W4, W6; W1w, W7 and W9 when --only names
+                      them; 5 pairs, --quick 3, --repeats N)
   --quick             1 repeat of 5 s after 2 s of warm-up, W6 at 10,000 accounts (a quick look;
                       with --compare: 3 pairs of 5 s each)
   --only W1,W3        run only these workloads (W1, W1u, W2 … W9; W1u is W1 with the rendering

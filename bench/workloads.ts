@@ -238,13 +238,13 @@ export async function w1u(ctx: BenchContext): Promise<void> {
 }
 
 /** A list entry of the profile each account reads, with the account's token: what W1w writes. */
-interface EntryWrite {
+export interface EntryWrite {
   account: BenchAccount;
   entryId: number;
 }
 
 /** The first list entry of each account's profile (its first topic holding one), or a note why there is none. */
-async function entriesToWrite(url: string, accounts: BenchAccount[]): Promise<EntryWrite[] | string> {
+export async function entriesToWrite(url: string, accounts: BenchAccount[]): Promise<EntryWrite[] | string> {
   const found: EntryWrite[] = [];
   for (const account of accounts) {
     const request = profileReads([account])[0]!;
@@ -258,7 +258,7 @@ async function entriesToWrite(url: string, accounts: BenchAccount[]): Promise<En
   return found;
 }
 
-interface PairsRun {
+export interface PairsRun {
   writes: number;
   reads: number;
   failures: number;
@@ -315,7 +315,7 @@ async function readBurst(service: ServiceProcess, writes: EntryWrite[], run: Pai
  * then reads the same profiles again at once, into `hits`: each of those reads is a hit, so
  * they say what a read costs in this shape of load whatever it finds.
  */
-async function runPairs(service: ServiceProcess, writes: EntryWrite[], seconds: number, hits?: PairsRun): Promise<PairsRun> {
+export async function runPairs(service: ServiceProcess, writes: EntryWrite[], seconds: number, hits?: PairsRun): Promise<PairsRun> {
   const run = emptyRun(seconds);
   const deadline = performance.now() + seconds * 1000;
   let reading = 0;
