@@ -2,6 +2,7 @@
 // into a temporary directory), and the settings that point the service at it. The service
 // talks to it over HTTP with the AWS SDK, as it would to any S3-compatible store.
 import { utimesSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { tempDir } from './temp-dir.ts';
@@ -26,6 +27,7 @@ const ACCESS_KEY = 'S3RVER';
 /** `directory`: where the objects are kept (by default a new temporary folder). */
 export async function startS3Server(bucket = 'media', port = 0, directory = tempDir('profile-service-s3-')): Promise<TestS3Server> {
   const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  keepEmptyFolders(server);
   const address = await server.run();
   // Never what keeps a test process alive.
   server.httpServer.unref();
@@ -67,6 +69,22 @@ export async function startS3Server(bucket = 'media', port = 0, directory = temp
       server.httpServer.closeAllConnections();
       await server.close();
     },
+  };
+}
+
+/**
+ * s3rver removes the folders a delete leaves empty. A put into that folder at the same moment
+ * (another upload arriving under .incoming/ as one is committed) then opens its file in a folder
+ * that is gone, and s3rver's write stream has no error handler: the ENOENT is an uncaught
+ * exception that ends the test process. Empty folders cost the tests nothing, so deletes here
+ * remove the object's files and leave its folder.
+ */
+function keepEmptyFolders(server: S3rver): void {
+  const store = server.store;
+  store.deleteObject = async (bucket, key) => {
+    await Promise.all(
+      ['object', 'object.md5', 'metadata.json'].map((resource) => rm(store.getResourcePath(bucket, key, resource), { force: true })),
+    );
   };
 }
 

@@ -16,6 +16,9 @@ declare module 's3rver' {
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
     httpServer: Server;
-    store: { getResourcePath(bucket: string, key: string, resource: string): string };
+    store: {
+      getResourcePath(bucket: string, key: string, resource: string): string;
+      deleteObject(bucket: string, key: string): Promise<void>;
+    };
   }
 }

@@ -2,9 +2,11 @@
 // this process, over HTTP), through the service's own API: uploads, downloads with and without
 // a range, HEAD, deletes, account deletion, a large upload streamed through, the store going
 // away and coming back, and start-up against a store that is not there. Runs on whichever
-// database the suite runs on, whatever TEST_MEDIA_STORAGE says.
+// database the suite runs on, whatever TEST_MEDIA_STORAGE says. Also that the S3 server the
+// tests start survives puts and deletes racing in one folder, as concurrent uploads make them.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { after, before, describe, test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -193,6 +195,33 @@ describe('media in S3 (s3rver)', () => {
     assert.deepEqual([...new Uint8Array(await tail.arrayBuffer())], [7, 7, 7, 7]);
     assert.ok(!(await objects(server)).some(isIncoming), 'nothing is left under .incoming');
     assert.equal((await server.request('DELETE', `/app/media-resources/${created.id}/`, { token: account.token })).status, 204);
+  });
+});
+
+describe('the S3 server the tests start', () => {
+  test('puts and deletes racing in one folder all succeed (a put never finds its folder just removed)', async () => {
+    const s3 = await startS3Server();
+    const client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    try {
+      // As uploads under .incoming/ do: each is put, then deleted as others are being put.
+      await Promise.all(
+        Array.from({ length: 3 }, async (_, worker) => {
+          for (let round = 0; round < 300; round++) {
+            const key = `racing/.incoming/${worker}-${round}`;
+            await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: Buffer.alloc(100) }));
+            await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+          }
+        }),
+      );
+    } finally {
+      client.destroy();
+      await s3.close();
+    }
   });
 });
 
