@@ -16,6 +16,7 @@ import { startService, type ServiceProcess } from './processes.ts';
 import { byAccessors, itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
 import { SEED_PASSWORD } from '../src/cli/seed-data.ts';
 import {
+  type EntryWrite,
   entriesToWrite,
   NO_RENDER_CACHE,
   type PairsRun,
@@ -231,7 +232,7 @@ async function compareWorkload(
         for (let i = 0; i < sides.length; i++) {
           await runLoad(pinning, { ...specs[i]!, durationSeconds: options.warmupSeconds }, workDir, services[i]);
         }
-        runs = await inTurns(pinning, workDir, sides, specs, services, order);
+        runs = await loadInTurns(options, pinning, workDir, sides, specs, services, order);
       }
       const pair: Pair = { rps: runs.new.requestsPerSecond / runs.old.requestsPerSecond, runs };
       if (runs.new.cpuMsPerRequest && runs.old.cpuMsPerRequest) pair.cpu = runs.new.cpuMsPerRequest / runs.old.cpuMsPerRequest;
@@ -259,8 +260,26 @@ async function compareWorkload(
  */
 const TURNS = 5;
 
-/** The pair's measurement of each build: its stretches, taken in turns starting with `order`, summed. */
-async function inTurns(
+/** Each build's stretches of `seconds`, measured by `measure` in turns starting with `order` (ABBA…). */
+async function inTurns<T>(
+  sides: Side[],
+  order: number[],
+  seconds: number,
+  measure: (side: number, seconds: number) => Promise<T>,
+): Promise<T[][]> {
+  const measured: T[][] = sides.map(() => []);
+  for (let turn = 0; turn < TURNS; turn++) {
+    for (const i of turn % 2 === 0 ? order : order.toReversed()) measured[i]!.push(await measure(i, seconds));
+  }
+  return measured;
+}
+
+/** The length of one stretch: the measured time cut into TURNS. */
+const stretchSeconds = (options: BenchOptions) => Math.max(1, Math.round(options.durationSeconds / TURNS));
+
+/** The pair's measurement of each build: its wrk stretches, taken in turns, summed. */
+async function loadInTurns(
+  options: BenchOptions,
   pinning: Pinning,
   workDir: string,
   sides: Side[],
@@ -268,19 +287,15 @@ async function inTurns(
   services: ServiceProcess[],
   order: number[],
 ): Promise<Pair['runs']> {
-  const measured: Measurement[][] = sides.map(() => []);
-  for (let turn = 0; turn < TURNS; turn++) {
-    for (const i of turn % 2 === 0 ? order : order.toReversed()) {
-      const durationSeconds = Math.max(1, Math.round(specs[i]!.durationSeconds / TURNS));
-      measured[i]!.push(await runLoad(pinning, { ...specs[i]!, durationSeconds }, workDir, services[i]));
-    }
-  }
-  return Object.fromEntries(sides.map((side, i) => [side.name, summed(measured[i]!)])) as Pair['runs'];
+  const measured = await inTurns(sides, order, stretchSeconds(options), (i, durationSeconds) =>
+    runLoad(pinning, { ...specs[i]!, durationSeconds }, workDir, services[i]),
+  );
+  return bySide(sides, measured.map(summed));
 }
 
 /**
- * W1w's pair: each build warmed up with rounds of writes and reads, then measured in turns as
- * `inTurns` takes them; a build's CPU per read is that of its read phases alone (workloads.ts).
+ * W1w's pair: each build warmed up with rounds of writes and reads, then measured in turns; a
+ * build's CPU per read is that of its read phases alone (workloads.ts).
  */
 async function readsAfterWritesInTurns(
   options: BenchOptions,
@@ -288,19 +303,20 @@ async function readsAfterWritesInTurns(
   services: ServiceProcess[],
   order: number[],
 ): Promise<Pair['runs']> {
-  const writes = [];
+  const writes: EntryWrite[][] = [];
   for (const [i, side] of sides.entries()) {
     const found = await entriesToWrite(services[i]!.url, side.readers);
     if (typeof found === 'string') throw new Error(`on ${side.name}, ${found}`);
     writes.push(found);
     await runPairs(services[i]!, found, options.warmupSeconds);
   }
-  const measured: PairsRun[][] = sides.map(() => []);
-  const seconds = Math.max(1, Math.round(options.durationSeconds / TURNS));
-  for (let turn = 0; turn < TURNS; turn++) {
-    for (const i of turn % 2 === 0 ? order : order.toReversed()) measured[i]!.push(await runPairs(services[i]!, writes[i]!, seconds));
-  }
-  return Object.fromEntries(sides.map((side, i) => [side.name, readsAsMeasurement(measured[i]!)])) as Pair['runs'];
+  const measured = await inTurns(sides, order, stretchSeconds(options), (i, seconds) => runPairs(services[i]!, writes[i]!, seconds));
+  return bySide(sides, measured.map(readsAsMeasurement));
+}
+
+/** One measurement per side, by the side's name. */
+function bySide(sides: Side[], measurements: Measurement[]): Pair['runs'] {
+  return Object.fromEntries(sides.map((side, i) => [side.name, measurements[i]!])) as Pair['runs'];
 }
 
 /** Turns of reads after writes as one measurement: the reads are its responses, their CPU the read phases'. */
