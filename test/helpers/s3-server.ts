@@ -16,6 +16,8 @@ export interface TestS3Server {
   env(prefix: string): Record<string, string>;
   /** "METHOD /path" of every request the server has received, oldest first. */
   requests: string[];
+  /** A client of this server with its credentials; the caller destroys it. */
+  client(): S3Client;
   /** Puts an object (over S3), dated `lastModified` when given. */
   putObject(key: string, body: Buffer, lastModified?: Date): Promise<void>;
   close(): Promise<void>;
@@ -44,23 +46,26 @@ export async function startS3Server(bucket = 'media', port = 0, directory = temp
     AWS_ACCESS_KEY_ID: ACCESS_KEY,
     AWS_SECRET_ACCESS_KEY: ACCESS_KEY,
   });
+  const client = () =>
+    new S3Client({
+      endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: ACCESS_KEY },
+    });
   return {
     endpoint,
     bucket,
     directory,
     env,
     requests,
+    client,
     async putObject(key, body, lastModified) {
-      const client = new S3Client({
-        endpoint,
-        region: 'us-east-1',
-        forcePathStyle: true,
-        credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: ACCESS_KEY },
-      });
+      const s3 = client();
       try {
-        await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+        await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
       } finally {
-        client.destroy();
+        s3.destroy();
       }
       // s3rver dates an object by its file's modification time.
       if (lastModified) utimesSync(server.store.getResourcePath(bucket, key, 'object'), lastModified, lastModified);
