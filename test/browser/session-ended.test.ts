@@ -11,11 +11,31 @@ import { disableAccount } from '../../src/admin/admin-service.ts';
 import { createAccount } from '../helpers/accounts.ts';
 import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
+import type { BrowserService } from './harness.ts';
+import { relayRequests } from './relayed-requests.ts';
 import { withServiceAndBrowser } from './service-and-browser.ts';
 import { alert, button, field, navLink, signIn, status } from './person-flow.ts';
 
 const ENDED = 'Your session ended; sign in again.';
 const EXPIRED = 'You were signed out after a while without using the service. Sign in again.';
+
+/**
+ * Signs in with `signIn`, leaves the page as a person away for a month would, and moves the
+ * service's clock past a token's idle lifetime. Only the next page's requests may meet the
+ * expiry: the first the service takes hears "expired", and a request the left page had sent
+ * (its loads, its live stream) must not be that one. So the service answers all of those first.
+ */
+async function awayForAMonth(flow: Flow, server: BrowserService['server'], signIn: () => Promise<void>): Promise<void> {
+  const relayed = await relayRequests(flow.page);
+  try {
+    await signIn();
+    await flow.page.goto('about:blank');
+    await relayed.answered();
+  } finally {
+    await relayed.stop();
+  }
+  server.clock.advance(31 * 24 * 3_600_000);
+}
 
 describe('the sign-in page after a session ended elsewhere', () => {
   const started = withServiceAndBrowser();
@@ -60,12 +80,7 @@ describe('the sign-in page after a session ended elsewhere', () => {
       });
 
       await flow.step('unused for longer than a token lives: the page says so', async () => {
-        await signIn(flow, account, account.password);
-        // The tab left first, as a person away for a month would: an open page's own requests
-        // (its live stream reconnecting) would otherwise meet the expiry before the reload, and
-        // the reload would lose what that page was told.
-        await flow.page.goto('about:blank');
-        server.clock.advance(31 * 24 * 3_600_000);
+        await awayForAMonth(flow, server, () => signIn(flow, account, account.password));
         await flow.page.goto(`${url}/data`);
         await atPath(flow.page, '/sign-in');
         await visible(status(flow, EXPIRED), 'why the person is here');
@@ -100,9 +115,7 @@ describe('the sign-in page after a session ended elsewhere', () => {
     try {
       const flow = new Flow(await context.newPage(), { label: 'session-expired-order' });
       await flow.page.goto(`${url}/sign-in`);
-      await signIn(flow, account, account.password);
-      await flow.page.goto('about:blank');
-      server.clock.advance(31 * 24 * 3_600_000);
+      await awayForAMonth(flow, server, () => signIn(flow, account, account.password));
       // The profile reaches the service first (expired, revoked) but its answer is handed to the
       // page last; the app users' list reaches it after (unknown token) and is handed over first.
       const { promise: profileAsked, resolve: profileAnswered } = Promise.withResolvers<void>();
