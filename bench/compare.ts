@@ -260,7 +260,11 @@ async function compareWorkload(
  */
 const TURNS = 5;
 
-/** Each build's stretches of `seconds`, measured by `measure` in turns starting with `order` (ABBA…). */
+/**
+ * Each build's stretches of `seconds`, measured by `measure` in turns starting with `order`
+ * (ABBA…), after one stretch of each in `order` that is not kept: without it the build measured
+ * first cost more for the whole pair, whichever it was (bench/README.md).
+ */
 async function inTurns<T>(
   sides: Side[],
   order: number[],
@@ -268,6 +272,7 @@ async function inTurns<T>(
   measure: (side: number, seconds: number) => Promise<T>,
 ): Promise<T[][]> {
   const measured: T[][] = sides.map(() => []);
+  for (const i of order) await measure(i, seconds);
   for (let turn = 0; turn < TURNS; turn++) {
     for (const i of turn % 2 === 0 ? order : order.toReversed()) measured[i]!.push(await measure(i, seconds));
   }
@@ -428,7 +433,7 @@ function render(results: Result[], options: BenchOptions, pinning: Pinning, old:
   lines.push(
     '',
     `- Machine: ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}; ${pinning.description}; both builds on the server CPU, one loaded at a time.`,
-    `- Each pair: a fresh process of each build, warmed up for ${options.warmupSeconds} s, then ${options.durationSeconds} s of each under ${options.generator} (${options.connections} connections, W4 ${options.loginConnections}) in ${TURNS} turns, the builds taking turns (ABBA…); pairs alternate which build goes first.`,
+    `- Each pair: a fresh process of each build, warmed up for ${options.warmupSeconds} s and given one turn that is not counted, then ${options.durationSeconds} s of each under ${options.generator} (${options.connections} connections, W4 ${options.loginConnections}) in ${TURNS} turns, the builds taking turns (ABBA…); pairs alternate which build goes first.`,
     ...(results.some((r) => r.workload.readsAfterWrites)
       ? [
           `- W1w, not under ${options.generator}: rounds of ${READ_ACCOUNTS} list-entry writes at once, a pause, then the ${READ_ACCOUNTS} profiles read at once; CPU per read over the read phases only (bench/README.md, W1w), in the same turns.`,
