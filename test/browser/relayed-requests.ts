@@ -2,7 +2,8 @@
 // the service's answer to each is awaited even after the page that asked has gone. A page that
 // leaves cancels its requests in the browser, but one already sent is still taken by the
 // service, at a moment the test does not know: a test that changes the service's world (its
-// clock) behind a page first leaves the page, then waits for `answered()`.
+// clock) behind a page first leaves the page, then waits for `answered()`. Each answer is read
+// whole before the page gets it: not for a page with a live stream, whose answer never ends.
 import type { Page, Route } from 'playwright-core';
 
 export interface RelayedRequests {

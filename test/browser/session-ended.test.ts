@@ -23,7 +23,8 @@ const EXPIRED = 'You were signed out after a while without using the service. Si
  * Signs in with `signIn`, leaves the page as a person away for a month would, and moves the
  * service's clock past a token's idle lifetime. Only the next page's requests may meet the
  * expiry: the first the service takes hears "expired", and a request the left page had sent
- * (its loads, its live stream) must not be that one. So the service answers all of those first.
+ * (its loads) must not be that one. So the service answers all of those first. The account has
+ * no app user here, so no page follows a live stream.
  */
 async function awayForAMonth(flow: Flow, server: BrowserService['server'], signIn: () => Promise<void>): Promise<void> {
   const relayed = await relayRequests(flow.page);
