@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { disableAccount } from '../../src/admin/admin-service.ts';
-import { createAccount } from '../helpers/accounts.ts';
+import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import { DESKTOP, newContext } from './browser.ts';
 import { atPath, Flow, visible } from './flow.ts';
 import type { BrowserService } from './harness.ts';
@@ -20,16 +20,16 @@ const ENDED = 'Your session ended; sign in again.';
 const EXPIRED = 'You were signed out after a while without using the service. Sign in again.';
 
 /**
- * Signs in with `signIn`, leaves the page as a person away for a month would, and moves the
+ * Signs `account` in, leaves the page as a person away for a month would, and moves the
  * service's clock past a token's idle lifetime. Only the next page's requests may meet the
  * expiry: the first the service takes hears "expired", and a request the left page had sent
  * (its loads) must not be that one. So the service answers all of those first. The account has
  * no app user here, so no page follows a live stream.
  */
-async function awayForAMonth(flow: Flow, server: BrowserService['server'], signIn: () => Promise<void>): Promise<void> {
+async function awayForAMonth(flow: Flow, server: BrowserService['server'], account: TestAccount): Promise<void> {
   const relayed = await relayRequests(flow.page);
   try {
-    await signIn();
+    await signIn(flow, account, account.password);
     await flow.page.goto('about:blank');
     await relayed.answered();
   } finally {
@@ -81,7 +81,7 @@ describe('the sign-in page after a session ended elsewhere', () => {
       });
 
       await flow.step('unused for longer than a token lives: the page says so', async () => {
-        await awayForAMonth(flow, server, () => signIn(flow, account, account.password));
+        await awayForAMonth(flow, server, account);
         await flow.page.goto(`${url}/data`);
         await atPath(flow.page, '/sign-in');
         await visible(status(flow, EXPIRED), 'why the person is here');
@@ -90,8 +90,8 @@ describe('the sign-in page after a session ended elsewhere', () => {
 
       await flow.step('the account disabled by an operator: the session ended, and the sign-in says it is disabled', async () => {
         await signIn(flow, account, account.password);
-        // The tab leaves first, as in the step above: disabling ends the open page's live stream,
-        // and the page, hearing its session is gone, could reach the sign-in page before a click.
+        // The tab leaves first: disabling ends the session, and a request the open page still had
+        // under way would hear so and take the page to the sign-in page before a click.
         await flow.page.goto('about:blank');
         await disableAccount(server.server.ctx, { via: 'cli', user: 'test@localhost' }, account.id, 'Reported as stolen');
         await flow.page.goto(`${url}/data/emergency`);
@@ -116,7 +116,7 @@ describe('the sign-in page after a session ended elsewhere', () => {
     try {
       const flow = new Flow(await context.newPage(), { label: 'session-expired-order' });
       await flow.page.goto(`${url}/sign-in`);
-      await awayForAMonth(flow, server, () => signIn(flow, account, account.password));
+      await awayForAMonth(flow, server, account);
       // The profile reaches the service first (expired, revoked) but its answer is handed to the
       // page last; the app users' list reaches it after (unknown token) and is handed over first.
       const { promise: profileAsked, resolve: profileAnswered } = Promise.withResolvers<void>();
