@@ -12,18 +12,43 @@ function decodeBody(body: string, encoding: string): string {
   return body;
 }
 
-/** The text/plain part of a raw message (a multipart one or not), decoded. */
+/** Splits an entity (a whole message or one part) into its headers and its body. */
+function entity(raw: string): { headers: string; body: string } {
+  const split = raw.search(/\r?\n\r?\n/);
+  return split < 0 ? { headers: raw, body: '' } : { headers: raw.slice(0, split), body: raw.slice(split).replace(/^\r?\n\r?\n/, '') };
+}
+
+/**
+ * The text/plain part of a raw message (a multipart one or not), decoded. A multipart body is
+ * split on its declared boundary only: a line of an encoded body may begin with "--" too (a
+ * key's base64url does), and taking it for a boundary cuts the part there.
+ */
 export function plainText(raw: string): string {
-  const parts = raw.split(/\r?\n--[^\r\n]+\r?\n/);
-  for (const part of parts) {
-    const split = part.search(/\r?\n\r?\n/);
-    if (split < 0) continue;
-    const headers = part.slice(0, split);
-    if (!/^content-type:\s*text\/plain/im.test(headers)) continue;
-    const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase() ?? '7bit';
-    return decodeBody(part.slice(split).trim(), encoding);
+  const found = findPlainText(raw);
+  if (found === undefined) throw new Error(`no text/plain part in the e-mail:\n${raw}`);
+  return found;
+}
+
+function findPlainText(raw: string): string | undefined {
+  const { headers, body } = entity(raw);
+  const unfolded = headers.replace(/\r?\n[ \t]+/g, ' ');
+  const type = /^content-type:\s*([^;\s]+)(.*)$/im.exec(unfolded);
+  const mediaType = type?.[1]?.toLowerCase() ?? 'text/plain';
+  if (mediaType.startsWith('multipart/')) {
+    const boundary = /boundary="?([^";]+)"?/i.exec(type?.[2] ?? '')?.[1];
+    if (!boundary) throw new Error(`a multipart part without a boundary:\n${headers}`);
+    const delimiter = new RegExp(`^--${boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:--)?[ \t]*\r?$`, 'm');
+    const parts = body.split(delimiter);
+    // The preamble before the first delimiter and the epilogue after the last are no parts.
+    for (const part of parts.slice(1, -1)) {
+      const text = findPlainText(part.replace(/^\r?\n/, '').replace(/\r?\n$/, ''));
+      if (text !== undefined) return text;
+    }
+    return undefined;
   }
-  throw new Error(`no text/plain part in the e-mail:\n${raw}`);
+  if (mediaType !== 'text/plain') return undefined;
+  const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(unfolded)?.[1]?.toLowerCase() ?? '7bit';
+  return decodeBody(body.trim(), encoding);
 }
 
 /** The one link with a key in an e-mail's text. */
