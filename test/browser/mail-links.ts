@@ -35,7 +35,8 @@ function findPlainText(raw: string): string | undefined {
   const type = /^content-type:\s*([^;\s]+)(.*)$/im.exec(unfolded);
   const mediaType = type?.[1]?.toLowerCase() ?? 'text/plain';
   if (mediaType.startsWith('multipart/')) {
-    const boundary = /boundary="?([^";]+)"?/i.exec(type?.[2] ?? '')?.[1];
+    const parameter = /boundary=(?:"([^"]+)"|([^";\s]+))/i.exec(type?.[2] ?? '');
+    const boundary = parameter?.[1] ?? parameter?.[2];
     if (!boundary) throw new Error(`a multipart part without a boundary:\n${headers}`);
     const delimiter = new RegExp(`^--${boundary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:--)?[ \t]*\r?$`, 'm');
     const parts = body.split(delimiter);
