@@ -12,10 +12,11 @@
 // `--concurrency` sequential readers in this process.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { request, Agent } from 'node:http';
+import { Agent } from 'node:http';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SEED_PASSWORD, seedEmail } from '../src/cli/seed-data.ts';
+import { plainHttp } from './plain-http.ts';
 import { postgresCpuSeconds } from './postgres-cpu.ts';
 import { cpuSeconds } from './proc-stats.ts';
 
@@ -41,21 +42,7 @@ const trees = positionals.length > 0 ? positionals : ['.'];
 const database = databaseUrl.startsWith('postgres') ? new URL(databaseUrl).pathname.slice(1) : undefined;
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 
-function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((done, fail) => {
-    const req = request(
-      { host: '127.0.0.1', port, method, path, headers: { 'content-type': 'application/json', ...headers }, agent },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => done({ status: res.statusCode!, text }));
-      },
-    );
-    req.on('error', fail);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
+const call = plainHttp(port, agent);
 
 async function start(tree: string): Promise<ChildProcess> {
   const child = spawn(
