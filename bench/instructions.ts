@@ -75,6 +75,7 @@ async function started(child: ChildProcess, seconds: number): Promise<void> {
 }
 
 async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
