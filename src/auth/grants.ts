@@ -172,44 +172,41 @@ export async function grantRows(db: Kysely<Database>, accountId: number): Promis
 
 /**
  * PostgreSQL's token lookup reads the grants in the same query (token-finder.ts): the token's
- * row once per grant, or once with nulls. For an account that shares nothing with anyone it is
- * one probe of an empty index range.
+ * row once per grant, or once with a null grant. For an account that shares nothing with anyone
+ * it is one probe of an empty index range. A grant is one column, a JSON array of its fields:
+ * the driver's cost grows with a statement's columns, read for every row and every lookup
+ * (bench/README.md, "Instructions per read"), and most callers hold no grant.
  */
-export const GRANT_COLUMNS = `g.id as g_accessor_id, g.app_user_id as g_app_user_id, g.owner_account_id as g_owner_account_id,
-  g.can_write as g_can_write, g.has_private_profile_access as g_private_access, g.expires_at as g_expires_at, gu.data_version as g_data_version,
-  g.profiles_chosen as g_profiles_chosen,
-  case when g.profiles_chosen = 1 then (select string_agg(ap.profile_id::text, ',') from accessor_profiles ap where ap.accessor_id = g.id) end as g_profiles`;
+export const GRANT_COLUMNS = `case when g.id is not null then json_build_array(g.id, g.app_user_id, g.owner_account_id,
+  g.can_write, g.has_private_profile_access, g.expires_at, gu.data_version, g.profiles_chosen,
+  case when g.profiles_chosen = 1 then (select string_agg(ap.profile_id::text, ',') from accessor_profiles ap where ap.accessor_id = g.id) end)
+  end as g_grant`;
 
 export const GRANT_JOINS = `left join accessors g on g.user_with_access_id = t.account_id
 left join app_users gu on gu.id = g.app_user_id`;
 
+/** A grant as GRANT_COLUMNS reads it, in its order (flags as 0/1; the data version null: the app user is gone). */
+type GrantTuple = [
+  accessorId: number,
+  appUserId: number,
+  ownerAccountId: number,
+  canWrite: number,
+  privateAccess: number,
+  expiresAt: number | null,
+  dataVersion: number | null,
+  profilesChosen: number,
+  profiles: string | null,
+];
+
 export interface GrantColumns {
-  g_accessor_id: number | null;
-  g_app_user_id: number | null;
-  g_owner_account_id: number | null;
-  g_can_write: number | null;
-  g_private_access: number | null;
-  g_expires_at: number | null;
-  g_data_version: number | null;
-  g_profiles_chosen: number | null;
-  g_profiles: string | null;
+  g_grant: GrantTuple | null;
 }
 
 /** The grant a row of the token lookup carries, if any. */
 export function grantOfRow(row: GrantColumns): Grant | undefined {
-  if (row.g_accessor_id === null || row.g_data_version === null) return undefined;
-  const version = Promise.resolve(dataVersionOf(row.g_app_user_id, row.g_data_version));
-  return toGrant(
-    {
-      accessorId: row.g_accessor_id,
-      appUserId: row.g_app_user_id!,
-      ownerAccountId: row.g_owner_account_id!,
-      canWrite: row.g_can_write!,
-      privateAccess: row.g_private_access!,
-      expiresAt: row.g_expires_at,
-      profilesChosen: row.g_profiles_chosen ?? 0,
-      profiles: row.g_profiles,
-    },
-    () => version,
-  );
+  if (row.g_grant === null) return undefined;
+  const [accessorId, appUserId, ownerAccountId, canWrite, privateAccess, expiresAt, dataVersion, profilesChosen, profiles] = row.g_grant;
+  if (dataVersion === null) return undefined;
+  const version = Promise.resolve(dataVersionOf(appUserId, dataVersion));
+  return toGrant({ accessorId, appUserId, ownerAccountId, canWrite, privateAccess, expiresAt, profilesChosen, profiles }, () => version);
 }

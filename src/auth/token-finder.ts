@@ -113,7 +113,7 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
 
 // The hashes go as one text, each found token answered with its place in it; the data version
 // is a subquery, one index probe per token. Why: docs/decisions.md#caching. The grants come as
-// rows of their own (a token's row once per grant, once with nulls for none): one probe of
+// rows of their own (a token's row once per grant, once with a null grant for none): one probe of
 // `accessors_user_with_access` per token, where a JSON aggregate of them cost an accessor's
 // read two thirds more database CPU.
 const FIND_TOKENS = `select wanted.n::int4 as n, t.id, t.account_id, t.last_used_at, t.sign_in_method, u.id as app_user_id, u.data_version,
