@@ -1,7 +1,7 @@
 // Instructions per request of a cached read (W1: GET /app/profiles/{id}/; `--what items`: W2's
 // GET /app/topics/{id}/items/), counted by valgrind's callgrind on the service's main thread.
 // A count does not move with the host's speed as CPU time does, so two builds can be told apart
-// by a few per cent in one run each (bench/README.md, "Counting instructions").
+// by a few per cent in one run each (bench/README.md, "Instructions per read").
 //
 //   npm run seed -- --accounts 20 --db <url>         (in each tree, each on a database of its own)
 //   npx node --import tsx bench/instructions.ts [--reads 2000] [--warmup 4000] [--rounds 1] <tree>=<url> [<tree>=<url> …]
@@ -17,8 +17,7 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SEED_PASSWORD, seedEmail } from '../src/cli/seed-data.ts';
-import { plainHttp } from './plain-http.ts';
+import { plainHttp, seededProfiles } from './plain-http.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -87,13 +86,9 @@ async function targetsOf(tree: string, databaseUrl: string): Promise<Target[]> {
   try {
     await started(child, 60);
     const targets: Target[] = [];
-    for (let n = 1; n <= Number(values.accounts); n++) {
-      const login = await call('POST', '/auth/login/', {}, { username: seedEmail(n), password: SEED_PASSWORD });
-      const token = (JSON.parse(login.text) as { token: string }).token;
+    for (const { token, profileId } of await seededProfiles(call, Number(values.accounts))) {
       const auth = { authorization: `Token ${token}` };
-      const users = JSON.parse((await call('GET', '/app/users/', auth)).text) as { id: number }[];
-      const profiles = JSON.parse((await call('GET', `/app/users/${users[0]!.id}/profiles/`, auth)).text) as { id: number }[];
-      const profilePath = `/app/profiles/${profiles[0]!.id}/`;
+      const profilePath = `/app/profiles/${profileId}/`;
       if (values.what === 'items') {
         const detail = JSON.parse((await call('GET', profilePath, auth)).text) as { topics: { id: number }[] };
         targets.push({ path: `/app/topics/${detail.topics[0]!.id}/items/`, token });

@@ -15,8 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SEED_PASSWORD, seedEmail } from '../src/cli/seed-data.ts';
-import { plainHttp } from './plain-http.ts';
+import { plainHttp, seededProfiles } from './plain-http.ts';
 import { postgresCpuSeconds } from './postgres-cpu.ts';
 import { cpuSeconds } from './proc-stats.ts';
 
@@ -76,15 +75,10 @@ async function start(tree: string): Promise<ChildProcess> {
 async function measure(tree: string): Promise<{ service: number; database: number }> {
   const child = await start(tree);
   try {
-    const targets: { path: string; token: string }[] = [];
-    for (let n = 1; n <= Number(values.accounts); n++) {
-      const login = await call('POST', '/auth/login/', {}, { username: seedEmail(n), password: SEED_PASSWORD });
-      const token = JSON.parse(login.text).token as string;
-      const auth = { authorization: `Token ${token}` };
-      const users = JSON.parse((await call('GET', '/app/users/', auth)).text) as { id: number }[];
-      const profiles = JSON.parse((await call('GET', `/app/users/${users[0]!.id}/profiles/`, auth)).text) as { id: number }[];
-      targets.push({ path: `/app/profiles/${profiles[0]!.id}/`, token });
-    }
+    const targets = (await seededProfiles(call, Number(values.accounts))).map(({ token, profileId }) => ({
+      path: `/app/profiles/${profileId}/`,
+      token,
+    }));
     const run = async (n: number) => {
       let left = n;
       await Promise.all(
