@@ -1,16 +1,21 @@
 // Instructions per request of a cached read (W1: GET /app/profiles/{id}/; `--what items`: W2's
-// GET /app/topics/{id}/items/), counted by valgrind's callgrind on the service's main thread.
+// GET /app/topics/{id}/items/; `--what after-write`: W1w's read, the profile read right after
+// one of its list entries was changed), counted by valgrind's callgrind on the service's main
+// thread.
 // A count does not move with the host's speed as CPU time does, so two builds can be told apart
 // by a few per cent in one run each (bench/README.md, "Instructions per read").
 //
 //   npm run seed -- --accounts 20 --db <url>         (in each tree, each on a database of its own)
-//   npx node --import tsx bench/instructions.ts [--reads 2000] [--warmup 4000] [--rounds 1] <tree>=<url> [<tree>=<url> …]
+//   npx node --import tsx bench/instructions.ts [--reads 2000] [--warmup 4000] [--rounds 1]
+//     [--what profile|items|after-write] [--off] <tree>=<url> [<tree>=<url> …]
 //
 // A tree is a checkout of the project with node_modules and a build (`npm run build`). Each
 // tree's service is logged in to once without valgrind, then started under callgrind with the
 // counting off; after `--warmup` reads the counting is turned on for `--reads` reads, one at a
 // time, and then for as long again with no request: what the service does by the clock (its
-// background passes, its event-loop monitor) is counted there and taken away.
+// background passes, its event-loop monitor) is counted there and taken away. After a write,
+// the writes are counted too, alone, and taken away as well. `--off` measures each tree again
+// with the rendering cache off (W1w-off, W1u).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -28,8 +33,12 @@ const { values, positionals } = parseArgs({
     port: { type: 'string', default: '8791' },
     accounts: { type: 'string', default: '20' },
     what: { type: 'string', default: 'profile' },
+    off: { type: 'boolean', default: false },
   },
 });
+const WHAT = ['profile', 'items', 'after-write'];
+if (!WHAT.includes(values.what!)) throw new Error(`--what: one of ${WHAT.join(', ')}`);
+const afterWrite = values.what === 'after-write';
 const reads = Number(values.reads);
 const port = Number(values.port);
 const work = mkdtempSync(join(tmpdir(), 'profile-instructions-'));
@@ -40,12 +49,15 @@ const CONTROL_ENV = { USER: 'bench', LOGNAME: 'bench', HOST: '127.0.0.1' };
 interface Target {
   path: string;
   token: string;
+  /** After a write: the list entry of the profile that is changed before each read. */
+  entryId?: number;
 }
 
 const call = plainHttp(port, agent);
 
-function serviceEnv(databaseUrl: string): NodeJS.ProcessEnv {
+function serviceEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
+    ...extra,
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     ...CONTROL_ENV,
@@ -92,6 +104,13 @@ async function targetsOf(tree: string, databaseUrl: string): Promise<Target[]> {
       if (values.what === 'items') {
         const detail = JSON.parse((await call('GET', profilePath, auth)).text) as { topics: { id: number }[] };
         targets.push({ path: `/app/topics/${detail.topics[0]!.id}/items/`, token });
+      } else if (afterWrite) {
+        const detail = JSON.parse((await call('GET', profilePath, auth)).text) as {
+          topics: { items: { list_content: { entries: { id: number }[] } | null }[] }[];
+        };
+        const entry = detail.topics.flatMap((t) => t.items.flatMap((i) => i.list_content?.entries ?? []))[0];
+        if (!entry) throw new Error(`${profilePath}: no list entry to write`);
+        targets.push({ path: profilePath, token, entryId: entry.id });
       } else {
         targets.push({ path: profilePath, token });
       }
@@ -102,10 +121,20 @@ async function targetsOf(tree: string, databaseUrl: string): Promise<Target[]> {
   }
 }
 
-async function readAll(targets: Target[], count: number): Promise<void> {
+let written = 0;
+
+/** `count` requests one at a time: each target's read, after its write when `write`, or its write alone when `read` is false. */
+async function readAll(targets: Target[], count: number, write = false, read = true): Promise<void> {
   for (let i = 0; i < count; i++) {
     const target = targets[i % targets.length]!;
-    const answer = await call('GET', target.path, { authorization: `Token ${target.token}` });
+    const auth = { authorization: `Token ${target.token}` };
+    if (write) {
+      const path = `/app/list-entries/${target.entryId}/`;
+      const answer = await call('PATCH', path, auth, { text: `Written ${written++}` });
+      if (answer.status !== 200) throw new Error(`${path}: ${answer.status}`);
+    }
+    if (!read) continue;
+    const answer = await call('GET', target.path, auth);
     if (answer.status !== 200) throw new Error(`${target.path}: ${answer.status}`);
   }
 }
@@ -118,8 +147,16 @@ function dumped(pid: number, n: number): number {
   return Number(totals[1]);
 }
 
-/** Instructions per read on the main thread: while reading, less as long with no request. */
-async function measure(tree: string, databaseUrl: string, targets: Target[]): Promise<{ reading: number; idle: number }> {
+/**
+ * Instructions per read on the main thread: while reading, and what is taken away from that: as
+ * long with no request, and (after a write) the writes counted alone, less their own time idle.
+ */
+async function measure(
+  tree: string,
+  databaseUrl: string,
+  targets: Target[],
+  extraEnv: Record<string, string>,
+): Promise<{ reading: number; idle: number; writes: number }> {
   const child = spawn(
     'valgrind',
     [
@@ -131,24 +168,34 @@ async function measure(tree: string, databaseUrl: string, targets: Target[]): Pr
       '--max-semi-space-size=8',
       join(tree, 'dist/main.js'),
     ],
-    { cwd: work, env: serviceEnv(databaseUrl), stdio: 'ignore' },
+    { cwd: work, env: serviceEnv(databaseUrl, extraEnv), stdio: 'ignore' },
   );
   const control = (...args: string[]) =>
     execFileSync('callgrind_control', [...args, String(child.pid)], { env: { ...process.env, ...CONTROL_ENV }, stdio: 'ignore' });
   try {
     await started(child, 600);
-    await readAll(targets, Number(values.warmup));
+    await readAll(targets, Number(values.warmup), afterWrite);
     control('--instr=on');
-    const start = performance.now();
-    await readAll(targets, reads);
+    let start = performance.now();
+    await readAll(targets, reads, afterWrite);
     const ms = performance.now() - start;
     control('--dump');
     await new Promise((r) => setTimeout(r, ms));
     control('--dump');
+    if (!afterWrite) return { reading: dumped(child.pid!, 1) / reads, idle: dumped(child.pid!, 2) / reads, writes: 0 };
+    start = performance.now();
+    await readAll(targets, reads, true, false);
+    const writeMs = performance.now() - start;
+    control('--dump');
+    const idlePerMs = dumped(child.pid!, 2) / ms;
+    return {
+      reading: dumped(child.pid!, 1) / reads,
+      idle: dumped(child.pid!, 2) / reads,
+      writes: (dumped(child.pid!, 3) - idlePerMs * writeMs) / reads,
+    };
   } finally {
     await stop(child);
   }
-  return { reading: dumped(child.pid!, 1) / reads, idle: dumped(child.pid!, 2) / reads };
 }
 
 const trees = positionals.map((given) => {
@@ -159,19 +206,24 @@ const trees = positionals.map((given) => {
 if (trees.length === 0) throw new Error('give at least one <tree>=<database url>');
 const prepared = [];
 for (const { tree, databaseUrl } of trees) prepared.push({ tree, databaseUrl, targets: await targetsOf(tree, databaseUrl) });
-const counts = new Map<string, number[]>(prepared.map((p) => [p.tree, []]));
+/** Each tree as given, and with `--off` again with the rendering cache off. */
+const runs = prepared.flatMap((p) => [
+  { ...p, name: p.tree, env: {} as Record<string, string> },
+  ...(values.off ? [{ ...p, name: `${p.tree} (cache off)`, env: { RENDER_CACHE_BYTES: '0' } }] : []),
+]);
+const counts = new Map<string, number[]>(runs.map((r) => [r.name, []]));
 for (let round = 1; round <= Number(values.rounds); round++) {
-  for (const { tree, databaseUrl, targets } of prepared) {
-    const { reading, idle } = await measure(tree, databaseUrl, targets);
-    counts.get(tree)!.push(reading - idle);
+  for (const { name, tree, databaseUrl, targets, env } of runs) {
+    const { reading, idle, writes } = await measure(tree, databaseUrl, targets, env);
+    const net = reading - idle - writes;
+    counts.get(name)!.push(net);
     const k = (n: number) => `${Math.round(n / 1000)}k`;
-    console.log(
-      `round ${round} ${tree}: ${k(reading - idle)} instructions per read (${k(reading)} while reading, ${k(idle)} as long idle)`,
-    );
+    const less = afterWrite ? `, ${k(writes)} for its write` : '';
+    console.log(`round ${round} ${name}: ${k(net)} instructions per read (${k(reading)} while reading, ${k(idle)} as long idle${less})`);
   }
 }
 agent.destroy();
-const first = counts.get(prepared[0]!.tree)!;
+const first = counts.get(runs[0]!.name)!;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-for (const [tree, xs] of counts)
-  console.log(`${tree}: ${Math.round(mean(xs)).toLocaleString('en')} per read, ${(mean(xs) / mean(first)).toFixed(3)} × the first`);
+for (const [name, xs] of counts)
+  console.log(`${name}: ${Math.round(mean(xs)).toLocaleString('en')} per read, ${(mean(xs) / mean(first)).toFixed(3)} × the first`);
