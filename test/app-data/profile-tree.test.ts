@@ -5,10 +5,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CompiledQuery } from 'kysely';
-import { readProfileTree } from '../../src/app-data/views/profile-tree-query.ts';
+import { readProfileTree, TREE_COLUMNS, treeRow } from '../../src/app-data/views/profile-tree-query.ts';
 import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 import { createImageItem, createListItem, createOwner, createProfile, createTopic, insertMedia, type Owner } from './fixtures.ts';
+
+test("each array's rows read every column from its place in the tuples", () => {
+  for (const kind of Object.keys(TREE_COLUMNS) as (keyof typeof TREE_COLUMNS)[]) {
+    const columns: readonly string[] = TREE_COLUMNS[kind];
+    const row = treeRow(
+      kind,
+      columns.map((_, i) => i),
+    ) as unknown as Record<string, unknown>;
+    for (const [i, column] of columns.entries()) assert.equal(row[column], i, `${kind}.${column}`);
+    const extra = Object.keys(row).filter((key) => !columns.includes(key) && !(kind === 'items' && key === 'entries'));
+    assert.deepEqual(extra, [], kind);
+  }
+});
 
 describe('the profile detail in one statement', () => {
   let server: TestServer;

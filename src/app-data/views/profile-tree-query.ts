@@ -183,13 +183,58 @@ export interface ProfileTree {
   items: TreeItemRow[];
 }
 
-/** Rows from tuples of `columns`, in id order (an aggregate's order is not promised by SQL). */
-function rowsOf<T extends { id: number }>(value: JsonTuples | null, columns: readonly string[]): T[] {
-  const rows = tuplesOf(value).map((tuple) => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i++) row[columns[i]!] = tuple[i];
-    return row as unknown as T;
-  });
+/**
+ * Each array's rows built from its tuples, each column at its place in the array's columns above
+ * (test/app-data/profile-tree.test.ts checks that they agree): one literal per kind, so every row
+ * of a kind has one shape from the start, where setting the columns by name one by one made V8
+ * give each row a run of shapes and most of a miss's mapping went to that.
+ */
+const ROWS = {
+  topics: (t: unknown[]): StampedTopicRow => ({
+    id: t[0] as number,
+    name: t[1] as string,
+    topic_type: t[2] as number,
+    rendered_version: t[3] as number,
+  }),
+  stamps: (t: unknown[]): ItemStamp => ({ id: t[0] as number, topic_id: t[1] as number, rendered_version: t[2] as number }),
+  items: (t: unknown[]): TreeItemRow => ({
+    id: t[0] as number,
+    topic_id: t[1] as number,
+    name: t[2] as string,
+    image_content_id: t[3] as number | null,
+    description: t[4] as string | null,
+    list_content_id: t[5] as number | null,
+    image_media_id: t[6] as number | null,
+    image_media_name: t[7] as string | null,
+    image_media_storage_key: t[8] as string | null,
+    image_media_content_type: t[9] as string | null,
+    image_media_size: t[10] as number | null,
+    content_media_id: t[11] as number | null,
+    content_media_name: t[12] as string | null,
+    content_media_storage_key: t[13] as string | null,
+    content_media_content_type: t[14] as string | null,
+    content_media_size: t[15] as number | null,
+    entries: NO_ENTRIES,
+  }),
+  entries: (t: unknown[]): EntryRow => ({ id: t[0] as number, list_content_id: t[1] as number, text: t[2] as string }),
+} as const;
+
+/** The columns each array's tuples carry, in order (for tests: `ROWS` must read them where they are). */
+export const TREE_COLUMNS = { topics: TOPIC_COLUMNS, stamps: STAMP_COLUMNS, items: ITEM_COLUMNS, entries: ENTRY_COLUMNS } as const;
+
+/** A row of each array, from a tuple (for tests). */
+export const treeRow = <K extends keyof typeof ROWS>(kind: K, tuple: unknown[]): ReturnType<(typeof ROWS)[K]> =>
+  ROWS[kind](tuple) as ReturnType<(typeof ROWS)[K]>;
+
+const NO_ENTRIES: ListEntryRow[] = [];
+
+interface EntryRow extends ListEntryRow {
+  list_content_id: number;
+}
+
+/** Rows of `value`'s tuples, in id order (an aggregate's order is not promised by SQL). */
+function rowsOf<T extends { id: number }>(value: JsonTuples | null, row: (tuple: unknown[]) => T): T[] {
+  const rows = tuplesOf(value).map(row);
   for (let i = 1; i < rows.length; i++) {
     if (rows[i - 1]!.id > rows[i]!.id) return rows.sort((a, b) => a.id - b.id);
   }
@@ -200,18 +245,18 @@ function rowsOf<T extends { id: number }>(value: JsonTuples | null, columns: rea
 export function profileTree(row: TreeRow): ProfileTree {
   const { topics, stamps, items, entries, ...profile } = row;
   const entriesOf = new Map<number, ListEntryRow[]>();
-  for (const entry of rowsOf<ListEntryRow & { list_content_id: number }>(entries, ENTRY_COLUMNS)) {
+  for (const entry of rowsOf(entries, ROWS.entries)) {
     const list = entriesOf.get(entry.list_content_id);
     const kept = { id: entry.id, text: entry.text };
     if (list) list.push(kept);
     else entriesOf.set(entry.list_content_id, [kept]);
   }
-  const itemRows = rowsOf<TreeItemRow>(items, ITEM_COLUMNS);
+  const itemRows = rowsOf(items, ROWS.items);
   for (const item of itemRows) item.entries = (item.list_content_id !== null && entriesOf.get(item.list_content_id)) || [];
   return {
     profile,
-    topics: rowsOf<StampedTopicRow>(topics, TOPIC_COLUMNS),
-    stamps: rowsOf<ItemStamp>(stamps, STAMP_COLUMNS),
+    topics: rowsOf(topics, ROWS.topics),
+    stamps: rowsOf(stamps, ROWS.stamps),
     items: itemRows,
   };
 }
