@@ -2,11 +2,13 @@
 // one statement reads the profile, all its topics with their stamps (rendered_version,
 // migration 0034), the items of the topics stamped at or after the detail's last rendering
 // (`since`) with their own stamps (migration 0043), and whole only the items stamped at or after
-// it. Each topic's items are kept serialised as a part, and each item as a part of its own; an
+// it. Each topic is kept serialised whole as a part, and each item as a part of its own; an
 // unchanged topic is taken from its part, a changed one assembled from its items' parts with the
 // changed items serialised again. A read after a one-entry write thus reads, maps and serialises
-// one item, not the profile's fifty. A part kept is exact: a topic's or an item's stamp moves
-// with every change to what it shows, in the change's own transaction, and parts are keyed by
+// one item and one topic's head, not the profile's fifty items. A part kept is exact: a topic's
+// or an item's stamp moves with every change to what its items show, in the change's own
+// transaction, a topic's part is checked against the name and type its row reads now (its stamp
+// does not cover them), as the profile's opening is against its row, and parts are keyed by
 // the accessor their media URLs are signed for and stamped with the URLs' expiry step. A part
 // that is not there (evicted, another accessor's, a new expiry step, made before the item's
 // topic last changed) makes the read read every item whole (`since` -1) instead. What differs
@@ -18,11 +20,11 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Access } from '../kernel/access.ts';
-import { toProfileDetail, type ProfileDetail } from '../profile-schemas.ts';
+import { type ProfileDetail, type ProfileRow, toProfileDetail } from '../profile-schemas.ts';
 import { TopicSchema, toTopic } from '../topic-schemas.ts';
 import { toItem } from '../item-schemas.ts';
 import { loadProfileDetail, spooledProfileDetail } from './profile-detail.ts';
-import { type ItemStamp, profileTree, readProfileTree } from './profile-tree-query.ts';
+import { type ItemStamp, profileTree, readProfileTree, type StampedTopicRow } from './profile-tree-query.ts';
 import { keptJoin, keptUtf8 } from './kept-bytes.ts';
 import { type RenderingCache, Serialised } from './rendering-cache.ts';
 import { fitsInline } from './tree-views.ts';
@@ -30,7 +32,7 @@ import { fitsInline } from './tree-views.ts';
 /** The schema of one item of a topic's items, as the detail's own schema holds it (the same serialiser). */
 const ITEM_SCHEMA = TopicSchema.properties.items.items;
 
-/** The key of a topic's items rendered for `accessorId` (0: the owner). */
+/** The key of a topic rendered for `accessorId` (0: the owner). */
 export const partKey = (topicId: number, accessorId: number | null): string => `topic-part:${topicId}|${accessorId ?? 0}`;
 
 /** The key of one item rendered for `accessorId` (0: the owner). */
@@ -73,10 +75,10 @@ export async function renderProfileDetail(
     if (list) list.push(stamp);
     else stampsByTopic.set(stamp.topic_id, [stamp]);
   }
-  /** A changed topic's items, each from its part or serialised again; undefined when a part is not kept. */
-  const itemsPart = (topicId: number): Buffer | undefined => {
-    const pieces: Buffer[] = [OPEN_ARRAY];
-    for (const [i, { id, rendered_version }] of (stampsByTopic.get(topicId) ?? []).entries()) {
+  /** A changed topic, its items each from its part or serialised again; undefined when a part is not kept. */
+  const topicPart = (topic: StampedTopicRow): Buffer | undefined => {
+    const pieces: Buffer[] = [Buffer.from(`${open(serialise(reply, toTopic(ctx, topic, []), TopicSchema))}[`)];
+    for (const [i, { id, rendered_version }] of (stampsByTopic.get(topic.id) ?? []).entries()) {
       const key = itemPartKey(id, access.accessorId);
       let piece: Buffer | undefined;
       if (rendered_version >= since) {
@@ -91,31 +93,40 @@ export async function renderProfileDetail(
       if (i > 0) pieces.push(COMMA);
       pieces.push(piece);
     }
-    pieces.push(CLOSE_ARRAY);
+    pieces.push(CLOSE_TOPIC);
     return keptJoin(pieces);
   };
-  const parts: Buffer[] = [Buffer.from(`${open(String(reply.serialize(toProfileDetail(ctx, profile, []))))}[`)];
+  const parts: Buffer[] = [profileHead(ctx, cache, reply, profile)];
   for (const [i, topic] of topics.entries()) {
     const key = partKey(topic.id, access.accessorId);
-    let part: Buffer | undefined;
+    const check = `${topic.topic_type}:${topic.name}`;
     // At `since` too: profile-tree-query.ts says why.
-    if (topic.rendered_version >= since) {
-      part = itemsPart(topic.id);
-      if (part !== undefined) cache.setPart(key, topic.rendered_version, expiry, part);
-    } else {
-      part = cache.part(key, topic.rendered_version, expiry);
+    let part = topic.rendered_version >= since ? undefined : cache.part(key, topic.rendered_version, expiry, check);
+    if (part === undefined && topic.rendered_version >= since) {
+      part = topicPart(topic);
+      if (part !== undefined) cache.setPart(key, topic.rendered_version, expiry, part, check);
     }
-    // Not kept: read every item whole again (whose parts are then all made and kept).
+    // Not kept (or renamed): read every item whole again (whose parts are then all made and kept).
     if (part === undefined) return renderProfileDetail(ctx, cache, reply, access, profileId, -1);
-    const head = open(serialise(reply, toTopic(ctx, topic, []), TopicSchema));
-    parts.push(Buffer.from(i === 0 ? head : `,${head}`), part, CLOSE_OBJECT);
+    if (i > 0) parts.push(COMMA);
+    parts.push(part);
   }
   parts.push(CLOSE_DETAIL);
   return new Serialised(keptJoin(parts));
 }
 
-const OPEN_ARRAY = Buffer.from('[');
+/** The detail's opening up to its topics (`…,"topics":[`), kept while the row reads what it was made from. */
+function profileHead(ctx: AppContext, cache: RenderingCache, reply: FastifyReply, profile: ProfileRow): Buffer {
+  const key = `profile-head:${profile.id}`;
+  const check = `${profile.is_default}${profile.is_private}:${profile.name}`;
+  let head = cache.part(key, 0, 0, check);
+  if (head === undefined) {
+    head = keptUtf8(`${open(String(reply.serialize(toProfileDetail(ctx, profile, []))))}[`);
+    cache.setPart(key, 0, 0, head, check);
+  }
+  return head;
+}
+
 const COMMA = Buffer.from(',');
-const CLOSE_ARRAY = Buffer.from(']');
-const CLOSE_OBJECT = Buffer.from('}');
+const CLOSE_TOPIC = Buffer.from(']}');
 const CLOSE_DETAIL = Buffer.from(']}');

@@ -14,10 +14,11 @@
 // asked of where the object was found when the rendering was made); a revocation, a loss of
 // private access or a profile made private (a write: a new data version) is a miss on the next request.
 //
-// A profile's detail is also kept in parts (profile-rendering.ts): each topic's items, and each
-// item, serialised, keyed by the topic or item and the accessor its media URLs are signed for (0:
+// A profile's detail is also kept in parts (profile-rendering.ts): each topic, and each item,
+// serialised, keyed by the topic or item and the accessor its media URLs are signed for (0:
 // the owner), stamped with the topic's or item's rendered_version (migrations 0034 and 0043: its
-// app user's data version when what it shows last changed) and the URLs' expiry step. A miss
+// app user's data version when what it shows last changed) and the URLs' expiry step; a topic's
+// part also carries the name and type it shows, which its stamp does not cover. A miss
 // re-reads only the items whose stamp moved since the detail's last rendering and assembles the
 // rest from the parts. Parts are used only inside a read whose access was already decided for
 // that profile, so they carry no viewer. Whole renderings and parts share one byte budget and one
@@ -49,7 +50,7 @@ interface Entry extends Viewer {
   expiry: number;
   /** UTF-8 bytes, so that sending does not encode the string again each time; in memory of their own (kept-bytes.ts). */
   body: Buffer;
-  /** The body's entity tag (http/entity-tags.ts), made once. */
+  /** The body's entity tag (http/entity-tags.ts), made once; for a part, what its row must still read (`part`). */
   tag: string;
   /** Read (or added) since eviction last passed it: it gets another turn before it goes. */
   used: boolean;
@@ -112,11 +113,14 @@ export class RenderingCache {
     return this.#entries.get(key)?.dataVersion;
   }
 
-  /** The part `key` when it is stamped `version` and `expiry` (else it is dropped); not counted as a read. */
-  part(key: string, version: number, expiry: number): Buffer | undefined {
+  /**
+   * The part `key` when it is stamped `version` and `expiry` and was made from a row that read
+   * `check` (what of the row its stamp does not cover), else it is dropped; not counted as a read.
+   */
+  part(key: string, version: number, expiry: number, check = ''): Buffer | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (entry.dataVersion !== version || entry.expiry !== expiry) {
+    if (entry.dataVersion !== version || entry.expiry !== expiry || entry.tag !== check) {
       this.#drop(key, entry);
       return undefined;
     }
@@ -124,8 +128,8 @@ export class RenderingCache {
     return entry.body;
   }
 
-  setPart(key: string, version: number, expiry: number, body: Buffer): void {
-    this.set(key, OWNER, { appUserId: 0, dataVersion: version, expiry }, body, '');
+  setPart(key: string, version: number, expiry: number, body: Buffer, check = ''): void {
+    this.set(key, OWNER, { appUserId: 0, dataVersion: version, expiry }, body, check);
   }
 
   /** Whom the rendering of `key` was made for, if there is one. */
