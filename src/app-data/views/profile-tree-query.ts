@@ -186,8 +186,8 @@ export interface ProfileTree {
 /**
  * Each array's rows built from its tuples, each column at its place in the array's columns above
  * (test/app-data/profile-tree.test.ts checks that they agree): one literal per kind, so every row
- * of a kind has one shape from the start, where setting the columns by name one by one made V8
- * give each row a run of shapes and most of a miss's mapping went to that.
+ * of a kind has one shape from the start, where setting the columns by name one by one sent each
+ * row through a run of shapes in V8's runtime.
  */
 const ROWS = {
   topics: (t: unknown[]): StampedTopicRow => ({
