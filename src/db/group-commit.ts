@@ -29,7 +29,8 @@ export interface GroupCommitOptions {
 const MAX_BATCH = 64;
 
 const statement = (sqlText: string) => CompiledQuery.raw(sqlText);
-const BEGIN = statement('begin');
+// Immediate: the write lock is taken (or waited for) at the start; see sqlite.ts.
+const BEGIN = statement('begin immediate');
 const COMMIT = statement('commit');
 const ROLLBACK = statement('rollback');
 // The safety level cannot change inside a transaction: set around it, on the held connection.

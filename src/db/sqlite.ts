@@ -5,7 +5,7 @@ import { jsonArrayFrom } from 'kysely/helpers/sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { ChangeFeed } from './change-feed.ts';
 import { codeOf, messageOf } from './driver-errors.ts';
 import type { DatabaseOptions, Db } from './database.ts';
@@ -15,6 +15,9 @@ import { unplannedParameters } from './sqlite-parameters.ts';
 import { walSync } from './wal-sync.ts';
 
 const STATEMENT_CACHE_SIZE = 1000;
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 
 /**
  * Kysely asks the driver to prepare every query it runs; better-sqlite3 would compile the
@@ -55,6 +58,26 @@ async function readOnSnapshot<T>(path: string, stats: Db['stats'], work: (db: Ky
   }
 }
 
+/**
+ * `work` in a transaction that takes the write lock when it begins, waiting for it as
+ * `busy_timeout` allows. A deferred transaction that reads first and another process (the
+ * operator's command line) commits before its first write fails at that write at once, with no
+ * wait: its snapshot is stale.
+ */
+async function immediateTransaction<T>(kysely: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return kysely.connection().execute(async (conn) => {
+    await conn.executeQuery(BEGIN_IMMEDIATE);
+    try {
+      const result = await work(conn);
+      await conn.executeQuery(COMMIT);
+      return result;
+    } catch (error) {
+      await conn.executeQuery(ROLLBACK).catch(() => {});
+      throw error;
+    }
+  });
+}
+
 export function openSqlite(path: string, options: DatabaseOptions): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const driver = new SqliteDriver(path);
@@ -86,25 +109,13 @@ export function openSqlite(path: string, options: DatabaseOptions): Db {
     writeTransaction: (work) => groupCommit.run(work),
     readSnapshot: (work) => (path === ':memory:' ? kysely.transaction().execute(work) : readOnSnapshot(path, stats, work)),
     // One connection runs one transaction at a time: no two can wait on each other.
-    transaction: (work) => kysely.transaction().execute(work),
+    transaction: (work) => immediateTransaction(kysely, work),
     lockRows: (query) => query,
     claimRows: (query) => query,
     isUniqueViolation: (error, index) => codeOf(error) === 'SQLITE_CONSTRAINT_UNIQUE' && messageOf(error).includes(index.columns),
     isForeignKeyViolation: (error) => codeOf(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
     maxParameters: 32_766, // SQLITE_MAX_VARIABLE_NUMBER's default
-    bulkLoad: (_tables, work) =>
-      kysely.connection().execute(async (conn) => {
-        // BEGIN IMMEDIATE takes the write lock up front (a deferred transaction that reads first
-        // could fail on its first write if another connection wrote in between).
-        await sql`begin immediate`.execute(conn);
-        try {
-          await work(conn);
-          await sql`commit`.execute(conn);
-        } catch (error) {
-          await sql`rollback`.execute(conn);
-          throw error;
-        }
-      }),
+    bulkLoad: (_tables, work) => immediateTransaction(kysely, work),
     async close() {
       await kysely.destroy();
       await wal?.close();
