@@ -100,11 +100,13 @@ export async function renderProfileDetail(
   for (const [i, topic] of topics.entries()) {
     const key = partKey(topic.id, access.accessorId);
     const check = `${topic.topic_type}:${topic.name}`;
+    let part: Buffer | undefined;
     // At `since` too: profile-tree-query.ts says why.
-    let part = topic.rendered_version >= since ? undefined : cache.part(key, topic.rendered_version, expiry, check);
-    if (part === undefined && topic.rendered_version >= since) {
+    if (topic.rendered_version >= since) {
       part = topicPart(topic);
       if (part !== undefined) cache.setPart(key, topic.rendered_version, expiry, part, check);
+    } else {
+      part = cache.part(key, topic.rendered_version, expiry, check);
     }
     // Not kept (or renamed): read every item whole again (whose parts are then all made and kept).
     if (part === undefined) return renderProfileDetail(ctx, cache, reply, access, profileId, -1);
