@@ -29,10 +29,14 @@ export interface GroupCommitOptions {
 const MAX_BATCH = 64;
 
 const statement = (sqlText: string) => CompiledQuery.raw(sqlText);
-// Immediate: the write lock is taken (or waited for) at the start; see sqlite.ts.
-const BEGIN = statement('begin immediate');
-const COMMIT = statement('commit');
-const ROLLBACK = statement('rollback');
+/**
+ * How every SQLite transaction begins and ends (group commits here, `Db.transaction` and bulk
+ * loads in sqlite.ts). Immediate: the write lock is taken (or waited for) at the start; sqlite.ts
+ * says why.
+ */
+export const BEGIN = statement('begin immediate');
+export const COMMIT = statement('commit');
+export const ROLLBACK = statement('rollback');
 // The safety level cannot change inside a transaction: set around it, on the held connection.
 const UNSYNCED_COMMITS = statement('pragma synchronous = normal');
 const SYNCED_COMMITS = statement('pragma synchronous = full');

@@ -5,19 +5,16 @@ import { jsonArrayFrom } from 'kysely/helpers/sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { ChangeFeed } from './change-feed.ts';
 import { codeOf, messageOf } from './driver-errors.ts';
 import type { DatabaseOptions, Db } from './database.ts';
-import { GroupCommitter } from './group-commit.ts';
+import { BEGIN, COMMIT, GroupCommitter, ROLLBACK } from './group-commit.ts';
 import type { Database } from './schema.ts';
 import { unplannedParameters } from './sqlite-parameters.ts';
 import { walSync } from './wal-sync.ts';
 
 const STATEMENT_CACHE_SIZE = 1000;
-const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
-const COMMIT = CompiledQuery.raw('commit');
-const ROLLBACK = CompiledQuery.raw('rollback');
 
 /**
  * Kysely asks the driver to prepare every query it runs; better-sqlite3 would compile the
@@ -66,7 +63,7 @@ async function readOnSnapshot<T>(path: string, stats: Db['stats'], work: (db: Ky
  */
 async function immediateTransaction<T>(kysely: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return kysely.connection().execute(async (conn) => {
-    await conn.executeQuery(BEGIN_IMMEDIATE);
+    await conn.executeQuery(BEGIN);
     try {
       const result = await work(conn);
       await conn.executeQuery(COMMIT);
