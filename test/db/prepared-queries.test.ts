@@ -14,7 +14,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import { insertItemRow, insertListContentRow, selectItemCount } from '../../src/app-data/item-queries.ts';
-import { entryInsert } from '../../src/app-data/list-entry-queries.ts';
+import { entryInsert, selectEntry, updateEntryText } from '../../src/app-data/list-entry-queries.ts';
 import { selectOwnedTopic } from '../../src/app-data/topic-queries.ts';
 import { bumpDataVersion, bumpTopicOwnersVersion } from '../../src/app-data/kernel/owned-write.ts';
 import type { Database } from '../../src/db/schema.ts';
@@ -75,6 +75,23 @@ const EXPECTED: Array<[string, Rendered, string, unknown[]]> = [
     entryInsert(2),
     'insert into "list_entries" ("account_id", "list_content_id", "text") values (?, ?, ?), (?, ?, ?) returning "id", "text"',
     [':accountId', ':listContentId', ':text0', ':accountId', ':listContentId', ':text1'],
+  ],
+  [
+    "the caller's list entry with its app user",
+    selectEntry,
+    'select "list_entries"."id", "list_entries"."text", "profiles"."app_user_id" from "list_entries" ' +
+      'inner join "list_contents" on "list_contents"."id" = "list_entries"."list_content_id" ' +
+      'inner join "items" on "items"."id" = "list_contents"."item_id" ' +
+      'inner join "topics" on "topics"."id" = "items"."topic_id" ' +
+      'inner join "profiles" on "profiles"."id" = "topics"."profile_id" ' +
+      'where "list_entries"."id" = ? and "list_entries"."account_id" = ?',
+    [':id', ':accountId'],
+  ],
+  [
+    "a list entry's text",
+    updateEntryText,
+    'update "list_entries" set "text" = ? where "id" = ? and "account_id" = ? returning "id", "text"',
+    [':text', ':id', ':accountId'],
   ],
   [
     'the data version bump',
