@@ -135,8 +135,8 @@ export async function locate(db: ServiceDb, kind: Kind, id: number): Promise<Loc
 }
 
 /**
- * The app user who holds the topic in scope, as a scalar subquery rather than a join: the same
- * plan, which SQLite runs faster, and item creates look it up every time.
+ * The app user who holds the topic in scope, as a scalar subquery (item creates look it up
+ * every time; with bound values written `+?`, db/sqlite-parameters.ts, a join costs SQLite the same).
  */
 export function topicAppUser(eb: ExpressionBuilder<Database, 'topics'>) {
   return eb.selectFrom('profiles').select('profiles.app_user_id').whereRef('profiles.id', '=', 'topics.profile_id').$asScalar();
