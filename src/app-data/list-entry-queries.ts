@@ -13,9 +13,9 @@ export interface OwnedListRow {
 }
 
 // A list entry's writes (and the reads before them) are one person's typing, saved often: each
-// query is compiled once (db/prepared-query.ts). Built and compiled by Kysely at every call, they
-// were a third of a change's instructions (a PATCH of one entry's text on SQLite, counted by
-// bench/instructions.ts: 850–880k before, 520–560k after).
+// query is compiled once (db/prepared-query.ts). Building and compiling them with Kysely at every
+// call would be a third of a change's instructions (a PATCH of one entry's text on SQLite, counted
+// by bench/instructions.ts: about 870k per PATCH that way, 540k compiled once).
 
 type ByAccount = { accountId: number };
 

@@ -30,9 +30,9 @@ const MAX_BATCH = 64;
 
 const statement = (sqlText: string) => CompiledQuery.raw(sqlText);
 /**
- * How every SQLite transaction begins and ends (group commits here, `Db.transaction` and bulk
- * loads in sqlite.ts). Immediate: the write lock is taken (or waited for) at the start; sqlite.ts
- * says why.
+ * How every SQLite transaction that may write begins and ends (group commits here,
+ * `Db.transaction` and bulk loads in sqlite.ts). Immediate: the write lock is taken (or waited
+ * for) at the start; sqlite.ts says why.
  */
 export const BEGIN = statement('begin immediate');
 export const COMMIT = statement('commit');
