@@ -13,6 +13,7 @@ import type { LoadRequest, LoadSpec } from './load-types.ts';
 import type { BenchOptions, WorkloadId } from './options.ts';
 import type { Pinning } from './pinning.ts';
 import { startService, type ServiceProcess } from './processes.ts';
+import { inTurns, stretchSeconds, summed, TURNS } from './turns.ts';
 import { byAccessors, itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
 import { SEED_PASSWORD } from '../src/cli/seed-data.ts';
 import {
@@ -253,35 +254,6 @@ async function compareWorkload(
   return { workload, pairs };
 }
 
-/**
- * Stretches each build's measured time in a pair is cut into, the builds taking turns (ABBA…):
- * a change of the machine's speed that lasts seconds then falls on both builds nearly alike,
- * where one stretch of each, one after the other, met it apart.
- */
-const TURNS = 5;
-
-/**
- * Each build's stretches of `seconds`, measured by `measure` in turns starting with `order`
- * (ABBA…), after one stretch of each in `order` that is not kept: without it the build measured
- * first cost more for the whole pair, whichever it was (bench/README.md).
- */
-async function inTurns<T>(
-  sides: Side[],
-  order: number[],
-  seconds: number,
-  measure: (side: number, seconds: number) => Promise<T>,
-): Promise<T[][]> {
-  const measured: T[][] = sides.map(() => []);
-  for (const i of order) await measure(i, seconds);
-  for (let turn = 0; turn < TURNS; turn++) {
-    for (const i of turn % 2 === 0 ? order : order.toReversed()) measured[i]!.push(await measure(i, seconds));
-  }
-  return measured;
-}
-
-/** The length of one stretch: the measured time cut into TURNS. */
-const stretchSeconds = (options: BenchOptions) => Math.max(1, Math.round(options.durationSeconds / TURNS));
-
 /** The pair's measurement of each build: its wrk stretches, taken in turns, summed. */
 async function loadInTurns(
   options: BenchOptions,
@@ -292,7 +264,7 @@ async function loadInTurns(
   services: ServiceProcess[],
   order: number[],
 ): Promise<Pair['runs']> {
-  const measured = await inTurns(sides, order, stretchSeconds(options), (i, durationSeconds) =>
+  const measured = await inTurns(order, stretchSeconds(options), (i, durationSeconds) =>
     runLoad(pinning, { ...specs[i]!, durationSeconds }, workDir, services[i]),
   );
   return bySide(sides, measured.map(summed));
@@ -315,7 +287,7 @@ async function readsAfterWritesInTurns(
     writes.push(found);
     await runPairs(services[i]!, found, options.warmupSeconds);
   }
-  const measured = await inTurns(sides, order, stretchSeconds(options), (i, seconds) => runPairs(services[i]!, writes[i]!, seconds));
+  const measured = await inTurns(order, stretchSeconds(options), (i, seconds) => runPairs(services[i]!, writes[i]!, seconds));
   return bySide(sides, measured.map(readsAsMeasurement));
 }
 
@@ -350,34 +322,6 @@ function readsAsMeasurement(runs: PairsRun[]): Measurement {
     loadCpuShare: 0,
     cpuMsPerRequest: perRead((run) => run.serviceCpu),
     databaseCpuMsPerRequest: perRead((run) => run.databaseCpu),
-  };
-}
-
-/** Stretches of one process as one measurement: counts and CPU summed; latencies the highest of any stretch. */
-function summed(runs: Measurement[]): Measurement {
-  const sum = (value: (m: Measurement) => number) => runs.reduce((total, m) => total + value(m), 0);
-  const highest = (value: (m: Measurement) => number) => Math.max(...runs.map(value));
-  const responses = sum((m) => m.ok + m.other);
-  const perResponse = (value: (m: Measurement) => number | undefined) =>
-    runs.every((m) => value(m) !== undefined) && responses > 0 ? sum((m) => value(m)! * (m.ok + m.other)) / responses : undefined;
-  const statusCodes: Record<string, number> = {};
-  for (const m of runs) for (const [code, n] of Object.entries(m.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
-  const seconds = sum((m) => m.seconds);
-  return {
-    ok: sum((m) => m.ok),
-    other: sum((m) => m.other),
-    errors: sum((m) => m.errors),
-    timeouts: sum((m) => m.timeouts),
-    statusCodes,
-    seconds,
-    requestsPerSecond: seconds > 0 ? sum((m) => m.ok) / seconds : 0,
-    p50: highest((m) => m.p50),
-    p90: highest((m) => m.p90),
-    p99: highest((m) => m.p99),
-    max: highest((m) => m.max),
-    loadCpuShare: highest((m) => m.loadCpuShare),
-    cpuMsPerRequest: perResponse((m) => m.cpuMsPerRequest),
-    databaseCpuMsPerRequest: perResponse((m) => m.databaseCpuMsPerRequest),
   };
 }
 

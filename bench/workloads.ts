@@ -23,6 +23,7 @@ import type { BenchOptions } from './options.ts';
 import type { Pinning } from './pinning.ts';
 import { measureArgon2Limit, startCeiling, startService, type MeasuredProcess, type ServiceProcess } from './processes.ts';
 import type { Row } from './report.ts';
+import { inTurns, stretchSeconds, summed, TURNS } from './turns.ts';
 import { byAccessors, itemCreates, logins, profileReads, topicItemReads } from './requests.ts';
 
 /** How many accounts the reads use (and, disjoint from them, how many W3 writes under). */
@@ -89,8 +90,16 @@ interface Contender {
   spec: LoadSpec;
 }
 
-/** Warms each contender up, then measures them in turn, `repeats` times. */
-async function measureInTurn(ctx: BenchContext, contenders: Contender[]): Promise<{ runs: Measurement[][]; warmups: Measurement[] }> {
+/**
+ * Warms each contender up, then measures them `repeats` times: each repeat one stretch of each,
+ * one after the other; with `turns`, each contender's stretch cut into turns taken in turn
+ * (turns.ts), which contender goes first alternating from repeat to repeat.
+ */
+async function measureInTurn(
+  ctx: BenchContext,
+  contenders: Contender[],
+  { turns = false } = {},
+): Promise<{ runs: Measurement[][]; warmups: Measurement[] }> {
   const warmups: Measurement[] = [];
   for (const c of contenders) {
     ctx.log(`${c.name}: warming up for ${ctx.options.warmupSeconds} s`);
@@ -98,6 +107,18 @@ async function measureInTurn(ctx: BenchContext, contenders: Contender[]): Promis
   }
   const runs: Measurement[][] = contenders.map(() => []);
   for (let r = 1; r <= ctx.options.repeats; r++) {
+    if (turns) {
+      const first = contenders.map((_, i) => i);
+      const order = r % 2 === 1 ? first : first.toReversed();
+      const measured = await inTurns(order, stretchSeconds(ctx.options), (i, durationSeconds) =>
+        runLoad(ctx.pinning, { ...contenders[i]!.spec, durationSeconds }, ctx.workDir, contenders[i]!.target),
+      );
+      for (const [i, c] of contenders.entries()) {
+        runs[i]!.push(summed(measured[i]!));
+        ctx.log(`${c.name}: repeat ${r}/${ctx.options.repeats} (${TURNS} turns): ${describe(runs[i]!.at(-1)!)}`);
+      }
+      continue;
+    }
     for (const [i, c] of contenders.entries()) {
       const run = await runLoad(ctx.pinning, c.spec, ctx.workDir, c.target);
       runs[i]!.push(run);
@@ -660,7 +681,10 @@ async function inTurnWithW1(
   await inTurnWith(ctx, service, { id: 'W1', requests: profileReads(ctx.readers) }, variant);
 }
 
-/** A variant in turn with the workload it is judged against (`base`), on the same service: its CPU per request against base's. */
+/**
+ * A variant in turn with the workload it is judged against (`base`), on the same service, in
+ * turns of a few seconds: its CPU per request against base's, the median over the repeats.
+ */
 async function inTurnWith(
   ctx: BenchContext,
   service: ServiceProcess,
@@ -668,10 +692,14 @@ async function inTurnWith(
   variant: { id: 'W7' | 'W8' | 'W9'; label: string; requests: LoadRequest[]; target: string; met(cpuRatio: number): boolean },
 ): Promise<void> {
   const { id } = variant;
-  const { runs } = await measureInTurn(ctx, [
-    { name: `${id} (${base.id} alone)`, target: service, spec: spec(ctx, service.url, base.requests) },
-    { name: id, target: service, spec: spec(ctx, service.url, variant.requests) },
-  ]);
+  const { runs } = await measureInTurn(
+    ctx,
+    [
+      { name: `${id} (${base.id} alone)`, target: service, spec: spec(ctx, service.url, base.requests) },
+      { name: id, target: service, spec: spec(ctx, service.url, variant.requests) },
+    ],
+    { turns: true },
+  );
   const own = figuresOf(runs[0]!, service.peakRssBytes());
   const other = figuresOf(runs[1]!, service.peakRssBytes());
   const cpuRatios = runs[1]!.flatMap((run, i) => {
@@ -686,7 +714,10 @@ async function inTurnWith(
     ratio: ceilingRatio(ctx, other, 'W1'),
     target: variant.target,
     met: cpuRatio === undefined ? undefined : variant.met(cpuRatio),
-    note: cpuRatio === undefined ? 'no CPU figures' : `CPU per request is ${cpuRatio.toFixed(3)} × ${base.id}'s in the same run`,
+    note:
+      cpuRatio === undefined
+        ? 'no CPU figures'
+        : `CPU per request is ${cpuRatio.toFixed(3)} (${Math.min(...cpuRatios).toFixed(3)}–${Math.max(...cpuRatios).toFixed(3)} over the repeats) × ${base.id}'s in the same run`,
   });
 }
 
