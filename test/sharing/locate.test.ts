@@ -1,11 +1,10 @@
 // Where an object sits, for a caller with grants (src/app-data/kernel/access-queries.ts): each
-// kind located by id, a missing id found nowhere; on PostgreSQL the locates of one turn of the
-// event loop read in one statement, each answered with its own object.
+// kind located by id, a missing id found nowhere; the locates of one turn of the event loop read
+// in one statement, each answered with its own object.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { locate } from '../../src/app-data/kernel/access-queries.ts';
 import { createListItem, createOwner, createProfile, createTopic, insertMedia, type Owner } from '../app-data/fixtures.ts';
-import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 
 describe('locating what an accessor names', () => {
@@ -61,9 +60,7 @@ describe('locating what an accessor names', () => {
     );
   });
 
-  test('PostgreSQL: the locates of one turn are one statement per kind', {
-    skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)',
-  }, async () => {
+  test('the locates of one turn are one statement per kind', async () => {
     const { db } = server.server.ctx;
     const before = db.stats.queries;
     const found = await Promise.all([locate(db, 'topic', topics[1]!), locate(db, 'topic', 999_999_999), locate(db, 'topic', topics[0]!)]);

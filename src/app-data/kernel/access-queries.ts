@@ -3,7 +3,7 @@
 // grants (access.ts): the requests of a caller who holds none never run these. A read may locate
 // with a query of its own that also fetches what it answers (item-queries.ts's `locateItem`).
 import DataLoader from 'dataloader';
-import { sql, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SyncedType } from '../../db/synced-types.ts';
 import type { Db as ServiceDb } from '../../db/database.ts';
@@ -24,23 +24,9 @@ export interface Location {
   profile_id: number | null;
 }
 
-type Db = Kysely<Database>;
-
-/** The object's id, the one parameter of every locate. */
-interface ById {
-  id: number;
-}
-
 type IdExpression = Expression<number | null>;
 
-/** The profile whose id `profileId` gives, with scalar subqueries (each a primary-key lookup) for what lies under it. */
-const underProfile = (db: Db, profileId: IdExpression) =>
-  db
-    .selectFrom('profiles as p')
-    .select(['p.account_id', 'p.app_user_id', 'p.is_private as in_private', 'p.id as profile_id'])
-    .where('p.id', '=', profileId);
-
-/** One step up from a row to its parent: `(select column from table where id = id)`. */
+/** One step up from a row to its parent: `(select column from table where id = id)`, a primary-key lookup. */
 function parentOf(table: string, column: string, id: IdExpression) {
   return sql<number | null>`(select ${sql.ref(column)} from ${sql.table(table)} where id = ${id})`;
 }
@@ -49,52 +35,65 @@ const topicProfile = (topicId: IdExpression) => parentOf('topics', 'profile_id',
 const itemTopic = (itemId: IdExpression) => parentOf('items', 'topic_id', itemId);
 const entryItem = (entryId: IdExpression) => parentOf('list_contents', 'item_id', parentOf('list_entries', 'list_content_id', entryId));
 
-/** What an app user holds directly (no profile above it), but media: never private. */
-const underAppUser = (db: Db, table: 'emergency_items' | 'emergency_contacts' | 'emergency_links', id: IdExpression) =>
-  db
-    .selectFrom(table)
-    .select(['account_id', 'app_user_id', sql<number>`0`.as('in_private'), sql<null>`null`.as('profile_id')])
-    .where('id', '=', id);
+/** A row that answers a locate, and a `Location`'s columns read from it (as `located`). */
+const ANSWERED_BY = {
+  profiles: sql`located.account_id, located.app_user_id, located.is_private as in_private, located.id as profile_id`,
+  // What an app user holds directly (no profile above it), but media: never private.
+  emergency_items: sql`located.account_id, located.app_user_id, 0 as in_private, null as profile_id`,
+  emergency_contacts: sql`located.account_id, located.app_user_id, 0 as in_private, null as profile_id`,
+  emergency_links: sql`located.account_id, located.app_user_id, 0 as in_private, null as profile_id`,
+  media_resources: sql`located.account_id, located.app_user_id, located.in_private, null as profile_id`,
+};
 
-/** Each kind's locate, of the id `id` gives (a bound value, or a column of the ids asked for together). */
-const LOCATE_QUERY = {
-  profile: (db: Db, id: IdExpression) => underProfile(db, id),
-  topic: (db: Db, id: IdExpression) => underProfile(db, topicProfile(id)),
-  item: (db: Db, id: IdExpression) => underProfile(db, topicProfile(itemTopic(id))),
-  list_entry: (db: Db, id: IdExpression) => underProfile(db, topicProfile(itemTopic(entryItem(id)))),
-  emergency_item: (db: Db, id: IdExpression) => underAppUser(db, 'emergency_items', id),
-  emergency_contact: (db: Db, id: IdExpression) => underAppUser(db, 'emergency_contacts', id),
-  media_resource: (db: Db, id: IdExpression) =>
-    db
-      .selectFrom('media_resources')
-      .select(['account_id', 'app_user_id', 'in_private', sql<null>`null`.as('profile_id')])
-      .where('id', '=', id),
+/** Where each kind is located: the row that answers, by its id from the object's id (scalar subqueries up the tree). */
+const LOCATED_IN: Record<Kind, { table: keyof typeof ANSWERED_BY; rowId: (id: IdExpression) => IdExpression }> = {
+  profile: { table: 'profiles', rowId: (id) => id },
+  topic: { table: 'profiles', rowId: topicProfile },
+  item: { table: 'profiles', rowId: (id) => topicProfile(itemTopic(id)) },
+  list_entry: { table: 'profiles', rowId: (id) => topicProfile(itemTopic(entryItem(id))) },
+  emergency_item: { table: 'emergency_items', rowId: (id) => id },
+  emergency_contact: { table: 'emergency_contacts', rowId: (id) => id },
+  media_resource: { table: 'media_resources', rowId: (id) => id },
   // Owner only (emergency/): located so that an accessor of its app user hears 403, not 404.
-  emergency_link: (db: Db, id: IdExpression) => underAppUser(db, 'emergency_links', id),
-} satisfies Record<Kind, (db: Db, id: IdExpression) => unknown>;
+  emergency_link: { table: 'emergency_links', rowId: (id) => id },
+};
 
-const KINDS = Object.keys(LOCATE_QUERY) as Kind[];
+const KINDS = Object.keys(LOCATED_IN) as Kind[];
 
-/** One id at a time, prepared: an accessor's every request locates what it names, and building the query each time cost more than running it. */
-const LOCATE_ONE = Object.fromEntries(
-  KINDS.map((kind) => [kind, preparedQuery((db, p: ById) => LOCATE_QUERY[kind](db, sql<number>`${p.id}`))]),
-) as Record<Kind, PreparedQuery<ById, Location>>;
+/** The answering row of each id the rows of `wanted` give (its column `id`), numbered by their column `n`. */
+function locateEach(kind: Kind, wanted: RawBuilder<unknown>) {
+  const { table, rowId } = LOCATED_IN[kind];
+  return sql<Location & { n: number }>`(select wanted.n as n, ${ANSWERED_BY[table]}
+    from ${wanted} join ${sql.table(table)} as located on located.id = ${rowId(sql.ref('wanted.id'))})`;
+}
 
-/** Several ids in one statement, each answer numbered by its place in the list (PostgreSQL). */
+/**
+ * How each dialect takes the ids asked for together as rows (`wanted`: `id`, and `n`, its place
+ * in the list from 1): the one value bound (`value`), and the rows made of it.
+ */
+const WANTED = {
+  postgres: {
+    value: (ids: readonly number[]) => [...ids],
+    rows: (ids: unknown) => sql`unnest(${ids}::int4[]) with ordinality as wanted(id, n)`,
+  },
+  sqlite: {
+    value: (ids: readonly number[]) => JSON.stringify(ids),
+    rows: (ids: unknown) => sql`(select key + 1 as n, value as id from json_each(${ids})) as wanted`,
+  },
+} satisfies Record<ServiceDb['dialect'], unknown>;
+
+/** Several ids in one statement, each answer numbered by its place in the list. */
 const LOCATE_MANY = Object.fromEntries(
-  KINDS.map((kind) => [
-    kind,
-    preparedQuery((db, p: { ids: number[] }) =>
-      db
-        .selectFrom(
-          sql<Location & { n: number }>`(select wanted.n::int4 as n, found.*
-            from unnest(${p.ids}::int4[]) with ordinality as wanted(id, n)
-            cross join lateral (${LOCATE_QUERY[kind](db, sql.ref<number>('wanted.id'))}) as found)`.as('located'),
-        )
-        .selectAll(),
+  (['postgres', 'sqlite'] as const).map((dialect) => [
+    dialect,
+    Object.fromEntries(
+      KINDS.map((kind) => [
+        kind,
+        preparedQuery((db, p: { ids: unknown }) => db.selectFrom(locateEach(kind, WANTED[dialect].rows(p.ids)).as('found')).selectAll()),
+      ]),
     ),
   ]),
-) as Record<Kind, PreparedQuery<{ ids: number[] }, Location & { n: number }>>;
+) as Record<ServiceDb['dialect'], Record<Kind, PreparedQuery<{ ids: unknown }, Location & { n: number }>>>;
 
 /** Locates read at most in one statement. */
 const MAX_BATCH = 200;
@@ -102,10 +101,11 @@ const MAX_BATCH = 200;
 const loaders = new WeakMap<ServiceDb, Map<Kind, DataLoader<number, Location | undefined>>>();
 
 /**
- * PostgreSQL: the locates of the requests that arrive in one turn of the event loop go to the
- * database as one statement per kind, as the token checks do (auth/token-finder.ts). Apart, they
- * split the turn's requests over many turns, and the item creates that follow them, gathered
- * per turn (list-item-creates.ts), into many calls of one create each.
+ * The locates of the requests that arrive in one turn of the event loop go to the database as
+ * one statement per kind, as the token checks do (auth/token-finder.ts). On PostgreSQL, apart,
+ * they would split the turn's requests over many turns, and the item creates that follow them,
+ * gathered per turn (list-item-creates.ts), into many calls of one create each. On SQLite, each
+ * statement outside a transaction is a read transaction of its own, whose locks cost system calls.
  */
 function batchedLocate(db: ServiceDb, kind: Kind): DataLoader<number, Location | undefined> {
   let byKind = loaders.get(db);
@@ -118,7 +118,8 @@ function batchedLocate(db: ServiceDb, kind: Kind): DataLoader<number, Location |
     loader = new DataLoader<number, Location | undefined>(
       async (ids) => {
         const found: (Location | undefined)[] = new Array(ids.length).fill(undefined);
-        for (const { n, ...location } of await LOCATE_MANY[kind](db.kysely, { ids: [...ids] })) found[n - 1] = location;
+        const rows = await LOCATE_MANY[db.dialect][kind](db.kysely, { ids: WANTED[db.dialect].value(ids) });
+        for (const { n, ...location } of rows) found[n - 1] = location;
         return found;
       },
       { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
@@ -128,10 +129,9 @@ function batchedLocate(db: ServiceDb, kind: Kind): DataLoader<number, Location |
   return loader;
 }
 
-/** Where the object `kind` `id` sits, if it exists: on PostgreSQL with the other locates of its turn. */
-export async function locate(db: ServiceDb, kind: Kind, id: number): Promise<Location | undefined> {
-  if (db.dialect === 'postgres') return batchedLocate(db, kind).load(id);
-  return (await LOCATE_ONE[kind](db.kysely, { id }))[0];
+/** Where the object `kind` `id` sits, if it exists, read with the other locates of its turn. */
+export function locate(db: ServiceDb, kind: Kind, id: number): Promise<Location | undefined> {
+  return batchedLocate(db, kind).load(id);
 }
 
 /**
