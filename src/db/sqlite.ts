@@ -75,6 +75,9 @@ async function immediateTransaction<T>(kysely: Kysely<Database>, work: (trx: Kys
   });
 }
 
+/** WAL pages that start a checkpoint (docs/decisions.md). */
+export const WAL_AUTOCHECKPOINT_PAGES = 16_000;
+
 export function openSqlite(path: string, options: DatabaseOptions): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const driver = new SqliteDriver(path);
@@ -90,6 +93,12 @@ export function openSqlite(path: string, options: DatabaseOptions): Db {
   // page, 29 of an item create's 34 page writes. Temporary tables and sorts are per-account
   // sized here, so memory holds them.
   driver.pragma('temp_store = MEMORY');
+  // The WAL is copied back into the database file (a checkpoint: inside a commit, on this
+  // thread, with a sync of each file) once it holds 16,000 pages (64 MB), not SQLite's 1,000:
+  // a page many writes change (an index's last page, an app user's row) is then copied once per
+  // many commits rather than every few. The WAL file keeps its largest size; after a crash,
+  // the first open reads it whole.
+  driver.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   const stats = { queries: 0 };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(driver, stats) }) });
   // FULL: group commits sync the WAL themselves, off the event loop (same durability).
