@@ -1,4 +1,6 @@
-// Queries on items and their image/list content. Every one takes the caller's account id.
+// Queries on items and their image/list content. Every one takes the caller's account id. What
+// an item's create, change or removal runs each time is compiled once (db/prepared-query.ts),
+// but the image content's change, which sets whichever fields the request gives.
 import type { Expression, ExpressionBuilder, Kysely } from 'kysely';
 import { preparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
@@ -121,17 +123,21 @@ export interface OwnedItemRow {
   list_content_id: number | null;
 }
 
-export function findItem(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedItemRow | undefined> {
-  return db
+/** The caller's item with its app user and its content's id: an item's PATCH and DELETE find it so. */
+export const selectOwnedItem = preparedQuery((db, p: { accountId: number; id: number }) =>
+  db
     .selectFrom('items')
     .innerJoin('topics', 'topics.id', 'items.topic_id')
     .innerJoin('profiles', 'profiles.id', 'topics.profile_id')
     .leftJoin('image_contents', 'image_contents.item_id', 'items.id')
     .leftJoin('list_contents', 'list_contents.item_id', 'items.id')
     .select(['items.id', 'profiles.app_user_id', 'image_contents.id as image_content_id', 'list_contents.id as list_content_id'])
-    .where('items.id', '=', id)
-    .where('items.account_id', '=', accountId)
-    .executeTakeFirst();
+    .where('items.id', '=', p.id)
+    .where('items.account_id', '=', p.accountId),
+);
+
+export async function findItem(db: Kysely<Database>, accountId: number, id: number): Promise<OwnedItemRow | undefined> {
+  return (await selectOwnedItem(db, { accountId, id }))[0];
 }
 
 export const selectItemCount = preparedQuery((db, p: { accountId: number; topicId: number }) =>
@@ -145,7 +151,6 @@ export async function countItems(db: Kysely<Database>, accountId: number, topicI
   return row.item_count;
 }
 
-// Item creates are the busiest write: their inserts are compiled once.
 export const insertItemRow = preparedQuery((db, p: { accountId: number; topicId: number; name: string }) =>
   db.insertInto('items').values({ account_id: p.accountId, topic_id: p.topicId, name: p.name }).returning('id'),
 );
@@ -161,22 +166,30 @@ export interface ImageContentValues {
   media_resource_id?: number | null;
 }
 
+const insertImageContentRow = preparedQuery(
+  (db, p: { accountId: number; itemId: number; description: string; imageResourceId: number | null; mediaResourceId: number | null }) =>
+    db.insertInto('image_contents').values({
+      account_id: p.accountId,
+      item_id: p.itemId,
+      description: p.description,
+      image_resource_id: p.imageResourceId,
+      media_resource_id: p.mediaResourceId,
+    }),
+);
+
 export async function insertImageContent(
   trx: Kysely<Database>,
   accountId: number,
   itemId: number,
   values: ImageContentValues,
 ): Promise<void> {
-  await trx
-    .insertInto('image_contents')
-    .values({
-      account_id: accountId,
-      item_id: itemId,
-      description: values.description ?? '',
-      image_resource_id: values.image_resource_id ?? null,
-      media_resource_id: values.media_resource_id ?? null,
-    })
-    .execute();
+  await insertImageContentRow(trx, {
+    accountId,
+    itemId,
+    description: values.description ?? '',
+    imageResourceId: values.image_resource_id ?? null,
+    mediaResourceId: values.media_resource_id ?? null,
+  });
 }
 
 export const insertListContentRow = preparedQuery((db, p: { accountId: number; itemId: number }) =>
@@ -188,15 +201,22 @@ export async function insertListContent(trx: Kysely<Database>, accountId: number
   return row!.id;
 }
 
+const updateItemNameQuery = preparedQuery((db, p: { accountId: number; id: number; name: string }) =>
+  db.updateTable('items').set({ name: p.name }).where('id', '=', p.id).where('account_id', '=', p.accountId),
+);
+
 export async function updateItemName(trx: Kysely<Database>, accountId: number, id: number, name: string): Promise<void> {
-  await trx.updateTable('items').set({ name }).where('id', '=', id).where('account_id', '=', accountId).execute();
+  await updateItemNameQuery(trx, { accountId, id, name });
 }
 
 export async function updateImageContent(trx: Kysely<Database>, accountId: number, id: number, changes: ImageContentValues): Promise<void> {
   await trx.updateTable('image_contents').set(changes).where('id', '=', id).where('account_id', '=', accountId).execute();
 }
 
+const deleteItemQuery = preparedQuery((db, p: { accountId: number; id: number }) =>
+  db.deleteFrom('items').where('id', '=', p.id).where('account_id', '=', p.accountId).returning('id'),
+);
+
 export async function deleteItem(trx: Kysely<Database>, accountId: number, id: number): Promise<boolean> {
-  const result = await trx.deleteFrom('items').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (await deleteItemQuery(trx, { accountId, id })).length > 0;
 }

@@ -13,7 +13,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
-import { insertItemRow, insertListContentRow, selectItemCount } from '../../src/app-data/item-queries.ts';
+import { insertItemRow, insertListContentRow, selectItemCount, selectOwnedItem } from '../../src/app-data/item-queries.ts';
 import { entryInsert, selectEntry, updateEntryText } from '../../src/app-data/list-entry-queries.ts';
 import { selectOwnedTopic } from '../../src/app-data/topic-queries.ts';
 import { bumpDataVersion, bumpTopicOwnersVersion } from '../../src/app-data/kernel/owned-write.ts';
@@ -75,6 +75,17 @@ const EXPECTED: Array<[string, Rendered, string, unknown[]]> = [
     entryInsert(2),
     'insert into "list_entries" ("account_id", "list_content_id", "text") values (?, ?, ?), (?, ?, ?) returning "id", "text"',
     [':accountId', ':listContentId', ':text0', ':accountId', ':listContentId', ':text1'],
+  ],
+  [
+    "the caller's item with its app user and content",
+    selectOwnedItem,
+    'select "items"."id", "profiles"."app_user_id", "image_contents"."id" as "image_content_id", "list_contents"."id" as "list_content_id" ' +
+      'from "items" inner join "topics" on "topics"."id" = "items"."topic_id" ' +
+      'inner join "profiles" on "profiles"."id" = "topics"."profile_id" ' +
+      'left join "image_contents" on "image_contents"."item_id" = "items"."id" ' +
+      'left join "list_contents" on "list_contents"."item_id" = "items"."id" ' +
+      'where "items"."id" = ? and "items"."account_id" = ?',
+    [':id', ':accountId'],
   ],
   [
     "the caller's list entry with its app user",
