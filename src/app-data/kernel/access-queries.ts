@@ -74,10 +74,11 @@ function locateEach(kind: Kind, wanted: RawBuilder<unknown>) {
 const WANTED = {
   postgres: {
     value: (ids: readonly number[]) => [...ids],
-    rows: (ids: unknown) => sql`unnest(${ids}::int4[]) with ordinality as wanted(id, n)`,
+    rows: (ids: unknown) => sql`(select id, n::int4 as n from unnest(${ids}::int4[]) with ordinality as listed(id, n)) as wanted`,
   },
   sqlite: {
     value: (ids: readonly number[]) => JSON.stringify(ids),
+    // json_each numbers the array's elements from 0.
     rows: (ids: unknown) => sql`(select key + 1 as n, value as id from json_each(${ids})) as wanted`,
   },
 } satisfies Record<ServiceDb['dialect'], unknown>;
