@@ -17,7 +17,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { plainHttp, seededProfiles } from './plain-http.ts';
 import { postgresCpuSeconds } from './postgres-cpu.ts';
-import { cpuSeconds } from './proc-stats.ts';
+import { cpuCounter } from './proc-stats.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -74,6 +74,7 @@ async function start(tree: string): Promise<ChildProcess> {
 
 async function measure(tree: string): Promise<{ service: number; database: number }> {
   const child = await start(tree);
+  const cpuSeconds = cpuCounter(child.pid!);
   try {
     const targets = (await seededProfiles(call, Number(values.accounts))).map(({ token, profileId }) => ({
       path: `/app/profiles/${profileId}/`,
@@ -99,22 +100,22 @@ function init(args) r = { ${targets.map((t) => `wrk.format('GET', '${t.path}', {
 function request() n = n % #r + 1; return r[n] end
 function done(s) io.write(string.format('{"requests":%d,"bad":%d}\\n', s.requests, s.errors.status)) end`;
       writeFileSync('/tmp/miss-cpu.lua', lua);
-      const service0 = cpuSeconds(child.pid!)!;
+      const service0 = cpuSeconds()!;
       const database0 = database ? postgresCpuSeconds(database)! : 0;
       const out = execFileSync('wrk', ['-t1', '-c16', `-d${values.wrk}s`, '-s', '/tmp/miss-cpu.lua', `http://127.0.0.1:${port}`], {
         encoding: 'utf8',
       });
       const { requests, bad } = JSON.parse(out.trim().split('\n').at(-1)!) as { requests: number; bad: number };
       if (bad > 0) throw new Error(`${bad} of ${requests} answers were not 2xx/3xx`);
-      const service = cpuSeconds(child.pid!)! - service0;
+      const service = cpuSeconds()! - service0;
       const db = database ? postgresCpuSeconds(database)! - database0 : 0;
       return { service: (service / requests) * 1000, database: (db / requests) * 1000 };
     }
     await run(Math.min(reads, 1000)); // warm-up: JIT, statements prepared on every pooled connection
-    const service0 = cpuSeconds(child.pid!)!;
+    const service0 = cpuSeconds()!;
     const database0 = database ? postgresCpuSeconds(database)! : 0;
     await run(reads);
-    const service = (cpuSeconds(child.pid!)! - service0) / reads;
+    const service = (cpuSeconds()! - service0) / reads;
     const db = database ? postgresCpuSeconds(database)! - database0 : 0;
     return { service: service * 1000, database: (db / reads) * 1000 };
   } finally {

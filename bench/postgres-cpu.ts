@@ -4,7 +4,7 @@
 // database: on a server with nothing else to do they work for the bench. Read from /proc, so
 // only for a server on this machine; elsewhere undefined (the report shows "n/a").
 import { readdirSync, readFileSync } from 'node:fs';
-import { cpuSeconds } from './proc-stats.ts';
+import { runSeconds } from './proc-stats.ts';
 
 const SHARED = [/: walwriter\s*$/, /: checkpointer\s*$/, /: background writer\s*$/];
 
@@ -55,7 +55,7 @@ function processCpu(database: string): Map<number, number> | undefined {
     const words = command.split(/\s+/);
     const ours = words.includes(database) || SHARED.some((pattern) => pattern.test(command));
     if (!ours) continue;
-    const cpu = cpuSeconds(Number(pid));
+    const cpu = runSeconds(Number(pid));
     if (cpu === undefined) continue;
     found.set(Number(pid), cpu);
   }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Pinning } from './pinning.ts';
 import { postgresCpuSeconds } from './postgres-cpu.ts';
-import { cpuSeconds, peakRssBytes } from './proc-stats.ts';
+import { cpuCounter, peakRssBytes } from './proc-stats.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 
@@ -20,6 +20,7 @@ export function productionNodeFlags(root = ROOT): string[] {
 export interface MeasuredProcess {
   url: string;
   pid: number;
+  /** CPU seconds used since the first reading (proc-stats.ts): only differences of two readings say anything. */
   cpuSeconds(): number | undefined;
   /** On PostgreSQL: the database server's CPU seconds for this service's database (postgres-cpu.ts). */
   databaseCpuSeconds?(): number | undefined;
@@ -86,7 +87,7 @@ function measured(child: ChildProcess, url: string): MeasuredProcess {
   return {
     url,
     pid,
-    cpuSeconds: () => cpuSeconds(pid),
+    cpuSeconds: cpuCounter(pid),
     peakRssBytes: () => peakRssBytes(pid),
     stop: () => stopProcess(child),
   };

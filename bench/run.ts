@@ -49,7 +49,7 @@ function setupLines(options: BenchOptions, pinningDescription: string, postgres:
       'reads use 50 accounts spread over the whole range, one per request in turn; W3 writes under 50 other accounts.',
     `Load: ${generatorDescription(options)}, ${options.connections} connections (W4: ${options.loginConnections}); ` +
       `${s(options.warmupSeconds)} warm-up, ${options.repeats} × ${s(options.durationSeconds)} measured, medians reported.`,
-    'Server CPU ms/req: utime+stime of the service process (/proc/<pid>/stat) over the measured stretch, divided by the responses. ' +
+    "Server CPU ms/req: run time of the service process's threads (/proc/<pid>/task/*/schedstat) over the measured stretch, divided by the responses. " +
       'Peak RSS: VmHWM of /proc/<pid>/status at the end of the workload.',
     `Machine speed: ${Math.round(speed.before)} argon2id verifications/s on the server CPU before the workloads, ${Math.round(speed.after)}/s after ` +
       '(pure computation; on a VM it moves between runs, and the ratios to the ceilings move with it: compare runs made at a similar speed, bench/README.md).',
