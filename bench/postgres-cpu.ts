@@ -4,7 +4,7 @@
 // database: on a server with nothing else to do they work for the bench. Read from /proc, so
 // only for a server on this machine; elsewhere undefined (the report shows "n/a").
 import { readdirSync, readFileSync } from 'node:fs';
-import { runSeconds } from './proc-stats.ts';
+import { grownSince, runSeconds } from './proc-stats.ts';
 
 const SHARED = [/: walwriter\s*$/, /: checkpointer\s*$/, /: background writer\s*$/];
 
@@ -26,11 +26,7 @@ export function postgresCpuSeconds(database: string): number | undefined {
     counted.set(database, state);
     return 0;
   }
-  for (const [pid, cpu] of now) {
-    const before = state.last.get(pid) ?? 0;
-    // Less than before: the pid is another process's now.
-    state.total += cpu >= before ? cpu - before : cpu;
-  }
+  state.total += grownSince(now, state.last);
   state.last = now;
   return state.total;
 }

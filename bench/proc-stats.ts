@@ -65,6 +65,20 @@ export function runSeconds(pid: number): number | undefined {
 }
 
 /**
+ * How much the readings `now` (by process or thread id) grew since `before`; one that reads
+ * less than before is another's now (its id reused), counted from 0. An id gone since takes
+ * nothing: only its time up to `before`, already counted.
+ */
+export function grownSince(now: ReadonlyMap<number, number>, before: ReadonlyMap<number, number>): number {
+  let grown = 0;
+  for (const [id, value] of now) {
+    const was = before.get(id) ?? 0;
+    grown += value >= was ? value - was : value;
+  }
+  return grown;
+}
+
+/**
  * A counter of `pid`'s CPU seconds from its first reading (0): differences of two readings
  * give the CPU between them, to the nanosecond. Counted per thread, so a thread that exits
  * takes only its time since the last reading with it, where a sum over the threads alive at
@@ -83,13 +97,7 @@ export function cpuCounter(pid: number): () => number | undefined {
       ticksAtStart ??= ticks;
       return ticks - ticksAtStart;
     }
-    if (last) {
-      for (const [tid, ns] of times) {
-        const before = last.get(tid) ?? 0;
-        // Less than before: the id is another thread's now.
-        total += (ns >= before ? ns - before : ns) / 1e9;
-      }
-    }
+    if (last) total += grownSince(times, last) / 1e9;
     last = times;
     return total;
   };
