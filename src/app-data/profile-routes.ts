@@ -71,9 +71,8 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
     async (request, reply) => {
       const caller = callerOf(request);
       const id = parseId(request.params.id);
-      return sendRendering(reply, ctx, cache, { kind: 'profile', id, key: `profile:${id}` }, caller, (a, since) =>
-        renderProfileDetail(ctx, cache, reply, a, id, since),
-      );
+      const view = { kind: 'profile', id, key: `profile:${id}`, versionInLoad: true } as const;
+      return sendRendering(reply, ctx, cache, view, caller, (a, since) => renderProfileDetail(ctx, cache, reply, a, id, since));
     },
   );
 

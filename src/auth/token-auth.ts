@@ -33,6 +33,19 @@ export interface Caller {
   appUserId(): Promise<number | null>;
   /** The app users others share with the caller (docs/sharing.md): no query of its own. */
   grants(): Promise<readonly Grant[]>;
+  /**
+   * Whether the data version of `accountId`'s app user (the caller's own, or one shared with
+   * it) is answered by `dataVersion` (or the grant's) without a query now: always on
+   * PostgreSQL, where it comes with the token; on SQLite, unless a write made it stale.
+   */
+  versionKept(accountId: number): boolean;
+  /**
+   * For a read that takes that data version from the statement that reads the data, and so
+   * reads none before it: call before that statement, and give what it found to the function
+   * returned. On SQLite it is then what `dataVersion` (or the grant's) answers without a query,
+   * unless that app user changed in between.
+   */
+  versionRead(accountId: number): (found: DataVersion) => void;
   /** How the request came (the web client or another client of the API), for the activity logs. */
   via: RequestVia;
   /**
@@ -97,6 +110,8 @@ async function authenticate(
     },
     via,
     noteRead: (grant) => reads.note(row.account_id, grant, via),
+    versionKept: row.versionKept,
+    versionRead: row.versionRead,
   };
 }
 

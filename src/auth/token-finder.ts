@@ -25,6 +25,10 @@ export interface FoundToken extends TokenRow {
   dataVersion(): Promise<DataVersion | null>;
   /** The app users others share with the account (accepted accessors), for the requests that need them. */
   grants(): Promise<readonly Grant[]>;
+  /** Caller.versionKept: whether the data version of `accountId`'s app user is answered without a query now. */
+  versionKept(accountId: number): boolean;
+  /** Caller.versionRead: what a statement found of `accountId`'s app user, kept where `dataVersion` reads it. */
+  versionRead(accountId: number): (found: DataVersion) => void;
 }
 
 export type TokenFinder = (token: string) => Promise<FoundToken | undefined>;
@@ -89,6 +93,11 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
   };
   const grantsOf = async (accountId: number): Promise<readonly Grant[]> =>
     (await grantLists.get(String(accountId), () => loadGrants(accountId)))!;
+  const versionKept = (accountId: number) => dataVersions.has(String(accountId));
+  const versionRead = (accountId: number) => {
+    const keep = dataVersions.reading(String(accountId));
+    return (found: DataVersion) => keep({ accountId, value: found });
+  };
 
   return (token) => {
     const tokenHash = hashSecret(token);
@@ -105,6 +114,8 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
           sign_in_method: row.sign_in_method,
           dataVersion: () => versionOf(accountId),
           grants: () => grantsOf(accountId),
+          versionKept,
+          versionRead,
         },
       };
     });
@@ -129,6 +140,10 @@ interface FoundRow extends TokenRow, GrantColumns {
   app_user_id: number | null;
   data_version: number | null;
 }
+
+// Every version a request may ask for comes with its token: nothing to keep, always answered.
+const NOTHING_KEPT = () => () => {};
+const ALWAYS = () => true;
 
 /**
  * PostgreSQL (shared by every instance, so nothing is kept): the lookups of the requests that
@@ -160,6 +175,8 @@ function batchedFinder(db: Db): TokenFinder {
           sign_in_method: row.sign_in_method,
           dataVersion: () => dataVersion,
           grants: () => answered,
+          versionKept: ALWAYS,
+          versionRead: NOTHING_KEPT,
         };
       }
       return found;

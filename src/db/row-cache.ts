@@ -40,6 +40,26 @@ export class RowCache<V> {
     return loaded.value;
   }
 
+  /** Whether `get(key)` would answer without a load now. */
+  has(key: string): boolean {
+    this.#feed.catchUp();
+    return this.#entries.has(key);
+  }
+
+  /**
+   * For a value read by a statement that reads more than this row (so that the row costs no
+   * query of its own): call before that statement. The function returned keeps what it found
+   * under `key` unless a change to the watched rows (anyone's, as for a load of `get`) came in
+   * between: it may have read the old row.
+   */
+  reading(key: string): (loaded: Loaded<V>) => void {
+    this.#feed.catchUp();
+    const generation = this.#generation;
+    return (loaded) => {
+      if (generation === this.#generation && this.#feed.started && !this.#entries.has(key)) this.#store(key, loaded);
+    };
+  }
+
   get size(): number {
     return this.#entries.size;
   }

@@ -56,6 +56,24 @@ describe('rendering cache', () => {
     assert.match(second.headers.get('content-type') ?? '', /^application\/json/);
   });
 
+  test('a read after a write takes the data version from the statement that reads the tree, and the next read is a hit', async () => {
+    await profile();
+    await change('PATCH', new URL(listItem.list_content.entries[1].url).pathname, { text: 'free-range eggs' });
+    const stats = server.server.ctx.db.stats;
+    const before = stats.queries;
+    const body = await profile();
+    // SQLite: the tree alone (the write made the data version kept in memory stale); PostgreSQL: the token check too.
+    assert.equal(stats.queries - before, onPostgres ? 2 : 1);
+    assert.equal(itemIn(body, listItem.id).list_content.entries[1].text, 'free-range eggs');
+    const again = stats.queries;
+    const counts = server.server.ctx.cacheCounts.get('rendering')!;
+    const hits = counts.hits;
+    assert.deepEqual(await profile(), body);
+    // The version the tree read is what the hit compares with: no query of its own on SQLite.
+    assert.equal(counts.hits, hits + 1);
+    assert.equal(stats.queries - again, onPostgres ? 1 : 0);
+  });
+
   test('editing a list entry shows in the next read of the profile and of the topic items', async () => {
     await profile();
     await topicItems();

@@ -132,6 +132,39 @@ describe('row cache and change feed (SQLite)', { skip: onPostgres && 'SQLite onl
     assert.equal(loads.count, 1);
   });
 
+  test('a value another statement read is kept, unless its row changed since that statement began', async () => {
+    const cache = new RowCache<number>(db.changes!, 'app_user', 100);
+    const { loads, get } = counted(cache, accountId);
+    const keep = cache.reading(`k${accountId}`);
+    const read = (await version(accountId))!;
+    keep({ accountId, value: read });
+    assert.equal(await get(), read);
+    assert.equal(loads.count, 0);
+
+    // A change between the statement and the keeping: what it read may be the old row.
+    await bump(accountId);
+    const late = cache.reading(`k${accountId}`);
+    const before = (await version(accountId))!;
+    await bump(accountId);
+    late({ accountId, value: before });
+    assert.equal(await get(), before + 1);
+    assert.equal(loads.count, 1);
+
+    // A change to another app user's row counts too (as for a load: the cache does not tell whose).
+    await bump(accountId);
+    const other = cache.reading(`k${accountId}`);
+    const now = (await version(accountId))!;
+    await bump(otherAccountId);
+    other({ accountId, value: now });
+    assert.equal(await get(), now);
+    assert.equal(loads.count, 2);
+
+    // What is kept already stays.
+    cache.reading(`k${accountId}`)({ accountId, value: -1 });
+    assert.equal(await get(), now);
+    assert.equal(loads.count, 2);
+  });
+
   test('nothing found is not kept; the oldest entry goes when the cache is full', async () => {
     const cache = new RowCache<number>(db.changes!, 'app_user', 2);
     let loads = 0;

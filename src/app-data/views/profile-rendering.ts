@@ -65,7 +65,7 @@ export async function renderProfileDetail(
   if (!cache.enabled) return loadProfileDetail(ctx, access, profileId);
   const row = await readProfileTree(ctx.db, access.accountId, profileId, since);
   if (!row) return undefined;
-  const { profile, topics, stamps, items } = profileTree(row);
+  const { profile, version, topics, stamps, items } = profileTree(row);
   if (!fitsInline(profile)) return spooledProfileDetail(ctx, access, profileId);
   const expiry = cache.expiryAt(ctx.clock.now());
   const read = new Map(items.map((row) => [row.id, row]));
@@ -114,7 +114,7 @@ export async function renderProfileDetail(
     parts.push(part);
   }
   parts.push(CLOSE_DETAIL);
-  return new Serialised(keptJoin(parts));
+  return new Serialised(keptJoin(parts), version);
 }
 
 /** The detail's opening up to its topics (`…,"topics":[`), kept while the row reads what it was made from. */

@@ -13,8 +13,13 @@
 // the other topics' and items' renderings kept (profile-rendering.ts), reads only what changed.
 // At, not only above: a change made by hand before its data version was moved is stamped with
 // the version the last rendering was made at. -1 reads every item whole.
+//
+// The statement also reads the app user's data version, which a rendering made from it is
+// stamped with: read with the data, it is exactly what the data shows, and a read after a write
+// (which made the version kept in memory stale on SQLite) needs no statement of its own for it.
 import DataLoader from 'dataloader';
 import { sql } from 'kysely';
+import type { DataVersion } from '../../auth/data-version.ts';
 import type { Db } from '../../db/database.ts';
 import { jsonTuplesFrom, tuplesOf, type JsonTuples } from '../../db/json-tuples.ts';
 import { namedStatement } from '../../db/prepared-query.ts';
@@ -79,13 +84,18 @@ function treeArrays(db: Db, accountId: Id, profileId: Id, since: Id, inline: { i
   ] as const;
 }
 
+/** The app user's id and data version, which the tree's rendering is stamped with. */
+const VERSION = ['app_users.id as app_user_id', 'app_users.data_version'] as const;
+
 /**
  * One profile's tree (SQLite: in this process, where a read costs no round trip). Its bound
  * values are out of the planner's sight (db/sqlite-parameters.ts): it is planned once.
  */
 export const selectProfileTree = namedStatement('profile_tree', (db, p: Params) => {
   const inline = { items: p.inlineItems, entries: p.inlineEntries };
-  return profileWithHeldQuery(db.kysely, p.accountId, p.id).select(treeArrays(db, p.accountId, p.id, p.since, inline));
+  return profileWithHeldQuery(db.kysely, p.accountId, p.id)
+    .select(VERSION)
+    .select(treeArrays(db, p.accountId, p.id, p.since, inline));
 });
 
 /**
@@ -107,7 +117,7 @@ const selectProfileTrees = namedStatement(
       )
       .innerJoin('profiles', (join) => join.onRef('profiles.id', '=', 'wanted.id').onRef('profiles.account_id', '=', 'wanted.account_id'))
       .innerJoin('app_users', 'app_users.id', 'profiles.app_user_id')
-      .select([sql<number>`wanted.n::int4`.as('n'), ...PROFILE_WITH_HELD])
+      .select([sql<number>`wanted.n::int4`.as('n'), ...PROFILE_WITH_HELD, ...VERSION])
       .select(
         treeArrays(db, sql.ref<number>('profiles.account_id'), sql.ref<number>('profiles.id'), sql.ref<number>('wanted.since'), {
           items: p.inlineItems,
@@ -176,6 +186,8 @@ export interface StampedTopicRow extends TopicRow {
 
 export interface ProfileTree {
   profile: ProfileRow & HeldCounts;
+  /** The app user's data version, read with the tree. */
+  version: DataVersion;
   topics: StampedTopicRow[];
   /** The items of the topics read (with `since`: of the changed topics), in id order. */
   stamps: ItemStamp[];
@@ -243,7 +255,7 @@ function rowsOf<T extends { id: number }>(value: JsonTuples | null, row: (tuple:
 
 /** The profile and, when its app user's views fit inline, its tree's rows. */
 export function profileTree(row: TreeRow): ProfileTree {
-  const { topics, stamps, items, entries, ...profile } = row;
+  const { topics, stamps, items, entries, app_user_id, data_version, ...profile } = row;
   const entriesOf = new Map<number, ListEntryRow[]>();
   for (const entry of rowsOf(entries, ROWS.entries)) {
     const list = entriesOf.get(entry.list_content_id);
@@ -255,6 +267,7 @@ export function profileTree(row: TreeRow): ProfileTree {
   for (const item of itemRows) item.entries = (item.list_content_id !== null && entriesOf.get(item.list_content_id)) || [];
   return {
     profile,
+    version: { appUserId: app_user_id, dataVersion: data_version },
     topics: rowsOf(topics, ROWS.topics),
     stamps: rowsOf(stamps, ROWS.stamps),
     items: itemRows,

@@ -2,7 +2,8 @@
 // kept in memory and stamped with the owning app user's id and data_version: every write to what an
 // app user holds bumps that number in the same transaction, and the current version (the
 // caller's own, or a shared app user's in the caller's grants: src/auth/token-finder.ts) is
-// read before the view, so a request can never be served a rendering older than the data. Each
+// read before the view, or by the statement that reads the view (`versionInLoad`: the profile
+// detail), so a request can never be served a rendering older than the data. Each
 // instance keeps its own cache; on PostgreSQL the versions read from the database with the
 // token keep several instances correct. The app user's id is in the stamp because every app
 // user counts from the same start: one deleted and made again by the same account would, after
@@ -64,11 +65,16 @@ export interface Stamp extends DataVersion {
   expiry: number;
 }
 
-/** A rendering already serialised (a profile's detail assembled from parts): sent as it is. */
+/**
+ * A rendering already serialised (a profile's detail assembled from parts): sent as it is, and
+ * kept stamped with the data version its statement read with the data.
+ */
 export class Serialised {
   readonly body: Buffer;
-  constructor(body: Buffer) {
+  readonly version: DataVersion;
+  constructor(body: Buffer, version: DataVersion) {
     this.body = body;
+    this.version = version;
   }
 }
 
@@ -204,19 +210,30 @@ export interface RenderedView {
   kind: Kind;
   id: number;
   key: string;
+  /**
+   * Its load reads the data version with the data, and answers a `Serialised` stamped with it
+   * (any other answer is sent but not kept): no version is read before it.
+   */
+  versionInLoad?: boolean;
 }
+
+/** A version that would cost a query to know: for a view whose load reads it with the data, a miss. */
+const NOT_KEPT = Symbol('not kept');
 
 /**
  * The version a rendering for `viewer` must carry to be served to the caller; undefined: not
  * theirs to have. An accessor's read is noted as `objectAccess` notes it (a hit is a read too).
+ * `loadReadsIt`: NOT_KEPT rather than a query for it.
  */
-async function versionFor(caller: Caller, viewer: Viewer): Promise<DataVersion | null | undefined> {
-  if (viewer.accessorId === OWNER.accessorId) return caller.dataVersion();
+async function versionFor(caller: Caller, viewer: Viewer, loadReadsIt: boolean): Promise<DataVersion | null | undefined | typeof NOT_KEPT> {
+  if (viewer.accessorId === OWNER.accessorId) {
+    return loadReadsIt && !caller.versionKept(caller.accountId) ? NOT_KEPT : caller.dataVersion();
+  }
   const grant = (await caller.grants()).find((g) => g.accessorId === viewer.accessorId);
   if (!grant || !viewer.seen || !grantSees(grant, viewer.seen)) return undefined;
   const noting = caller.noteRead(grant);
   if (noting) await noting;
-  return grant.dataVersion();
+  return loadReadsIt && !caller.versionKept(grant.ownerAccountId) ? NOT_KEPT : grant.dataVersion();
 }
 
 /**
@@ -239,22 +256,29 @@ export async function sendRendering(
   const viewer = cache.viewerOf(key);
   // What changed since the last rendering is what a load made of parts must read again.
   const since = cache.madeAt(key) ?? -1;
-  if (viewer !== undefined) {
-    const version = await versionFor(caller, viewer);
+  const version = viewer === undefined ? NOT_KEPT : await versionFor(caller, viewer, view.versionInLoad === true);
+  if (version === NOT_KEPT) {
+    // The load tells: what it makes replaces the rendering kept.
+    cache.counts.misses++;
+  } else {
     const hit = cache.get(key, version === undefined || version === null ? undefined : cache.stamp(version, now));
     if (hit !== undefined) return sendTagged(reply.request, reply, hit.tag, hit.body);
-  } else {
-    cache.counts.misses++;
   }
   const { access, location } = await objectAccess(ctx, caller, view.kind, view.id, 'read');
-  // Read before the data: a rendering is never stamped newer than what it shows.
-  const version = await (access.grant ? access.grant.dataVersion() : caller.dataVersion());
+  // Read before the data, unless the load reads it with the data: a rendering is never stamped
+  // newer than what it shows.
+  const found = view.versionInLoad ? caller.versionRead(access.accountId) : undefined;
+  let stamp = found ? null : await (access.grant ? access.grant.dataVersion() : caller.dataVersion());
   const value = await load(access, since);
   if (value === undefined) throw notFound();
   if (isStream(value)) return reply.type('application/json; charset=utf-8').send(value);
+  if (found && value instanceof Serialised) {
+    stamp = value.version;
+    found(stamp);
+  }
   const body = value instanceof Serialised ? value.body : keptUtf8(String(reply.serialize(value)));
   const tag = entityTag(body);
   const made: Viewer = access.grant ? { accessorId: access.grant.accessorId, seen: location } : OWNER;
-  if (version !== null) cache.set(key, made, cache.stamp(version, now), body, tag);
+  if (stamp !== null) cache.set(key, made, cache.stamp(stamp, now), body, tag);
   return sendTagged(reply.request, reply, tag, body);
 }
