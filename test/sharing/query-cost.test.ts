@@ -4,6 +4,7 @@
 // accessor's read of a cached rendering, or of an item, runs no more queries than the owner's.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { onPostgres } from '../helpers/database.ts';
 import { startTestServer, stopBackgroundWork, type TestServer } from '../helpers/server.ts';
 import { createListItem, createOwner, createProfile, createTopic, type Owner } from '../app-data/fixtures.ts';
 import { insertAccessor } from './sharing-fixtures.ts';
@@ -65,6 +66,25 @@ describe('what sharing costs in queries', () => {
     await queriesFor(owner, `/app/profiles/${profileId}/`);
     const accessorHit = await queriesFor(accessor, `/app/profiles/${profileId}/`);
     const ownerHit = await queriesFor(owner, `/app/profiles/${profileId}/`);
+    assert.equal(accessorHit, ownerHit, `accessor ${accessorHit}, owner ${ownerHit}`);
+  });
+
+  test("after the owner's write, an accessor's read runs one query more than the owner's (to locate), and the next is a hit as cheap", async () => {
+    // Each reads once first: the tokens kept (SQLite) and the accessor's read noted for the hour.
+    await queriesFor(accessor, `/app/profiles/${profileId}/`);
+    await queriesFor(plain, `/app/profiles/${plainProfileId}/`);
+    await server.request('PATCH', `/app/profiles/${profileId}/`, { token: owner.token, body: { name: 'Shared' } });
+    await server.request('PATCH', `/app/profiles/${plainProfileId}/`, { token: plain.token, body: { name: 'Own' } });
+    // The data version comes with the tree for both (on SQLite the write made the kept one stale).
+    const accessorMiss = await queriesFor(accessor, `/app/profiles/${profileId}/`);
+    const ownerMiss = await queriesFor(plain, `/app/profiles/${plainProfileId}/`);
+    assert.equal(ownerMiss, onPostgres ? 2 : 1, 'the tree (and on PostgreSQL the token check)');
+    assert.equal(accessorMiss, ownerMiss + 1, `accessor ${accessorMiss}, owner ${ownerMiss}`);
+    const hits = server.server.ctx.cacheCounts.get('rendering')!;
+    const before = hits.hits;
+    const accessorHit = await queriesFor(accessor, `/app/profiles/${profileId}/`);
+    const ownerHit = await queriesFor(plain, `/app/profiles/${plainProfileId}/`);
+    assert.equal(hits.hits, before + 2);
     assert.equal(accessorHit, ownerHit, `accessor ${accessorHit}, owner ${ownerHit}`);
   });
 
