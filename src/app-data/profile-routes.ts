@@ -72,7 +72,7 @@ export function registerProfileRoutes(app: App, ctx: AppContext, cache: Renderin
       const caller = callerOf(request);
       const id = parseId(request.params.id);
       const view = { kind: 'profile', id, key: `profile:${id}`, versionInLoad: true } as const;
-      return sendRendering(reply, ctx, cache, view, caller, (a, since) => renderProfileDetail(ctx, cache, reply, a, id, since));
+      return sendRendering(reply, ctx, cache, view, caller, (a, kept) => renderProfileDetail(ctx, cache, reply, a, id, kept));
     },
   );
 

@@ -2,6 +2,7 @@
 // stamp that no longer matches does. (rendering-cache.test.ts checks it through the API.)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { SPAN_BYTES } from '../../src/app-data/views/detail-layout.ts';
 import { ENTRY_BYTES, RenderingCache } from '../../src/app-data/views/rendering-cache.ts';
 import { loadConfig } from '../../src/config.ts';
 
@@ -47,15 +48,26 @@ describe('rendering cache bookkeeping', () => {
     const slice = Buffer.from('{"id":1}');
     assert.ok(slice.buffer.byteLength > slice.byteLength, 'the test needs a pooled slice');
     cache.set('part', OWNER, stamp, slice, '"t"');
-    cache.setPart('item', 1, stamp.expiry, Buffer.from('{"id":2}'));
-    const kept = [cache.get('part', stamp)!.body, cache.part('item', 1, stamp.expiry)!];
-    assert.deepEqual(
-      kept.map((bytes) => [bytes.toString(), bytes.buffer.byteLength]),
-      [
-        ['{"id":1}', 8],
-        ['{"id":2}', 8],
-      ],
-    );
+    const kept = cache.get('part', stamp)!.body;
+    assert.deepEqual([kept.toString(), kept.buffer.byteLength], ['{"id":1}', 8]);
+  });
+
+  test("a profile detail's layout counts against the budget, each record SPAN_BYTES", () => {
+    // The opening and one topic: two records.
+    const layout = { headCheck: '', headEnd: 0, topics: [{ id: 1, version: 1, check: '', start: 0, end: 0, itemsStart: 0, items: [] }] };
+    const withLayout = 100 + ENTRY_BYTES + 2 * SPAN_BYTES;
+    const budget = 4 * withLayout;
+    assert.ok(budget >= 5 * (100 + ENTRY_BYTES), 'room for five bodies without layouts');
+    const plain = new RenderingCache(budget, 3_600_000);
+    const detailed = new RenderingCache(budget, 3_600_000);
+    const stamp = plain.stamp(v(1), NOW);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) {
+      plain.set(key, OWNER, stamp, body(100), '"t"');
+      detailed.set(key, OWNER, stamp, body(100), '"t"', layout);
+    }
+    assert.equal(plain.size, 5);
+    assert.equal(detailed.size, 4);
+    assert.deepEqual(detailed.kept('e')?.layout, layout);
   });
 
   test('a body over a quarter of the budget is not kept', () => {
@@ -97,12 +109,12 @@ describe('rendering cache bookkeeping', () => {
     const cache = new RenderingCache(ROOM, 3_600_000);
     const stamp = cache.stamp(v(1), NOW);
     cache.set('p|8', { accessorId: 3, seen: { app_user_id: 5, in_private: 0, profile_id: null } }, stamp, body(100), '"t"');
-    assert.deepEqual((({ accessorId, seen }) => ({ accessorId, seen }))(cache.viewerOf('p|8')!), {
+    assert.deepEqual((({ accessorId, seen }) => ({ accessorId, seen }))(cache.kept('p|8')!), {
       accessorId: 3,
       seen: { app_user_id: 5, in_private: 0, profile_id: null },
     });
     assert.equal(cache.get('p|8', undefined), undefined);
-    assert.equal(cache.viewerOf('p|8'), undefined);
+    assert.equal(cache.kept('p|8'), undefined);
     assert.equal(cache.size, 0);
   });
 });

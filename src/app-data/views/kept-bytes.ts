@@ -1,7 +1,7 @@
 // Bytes a cache keeps, each in memory of its own. Node hands out a Buffer smaller than half of
 // Buffer.poolSize (64 KiB on Node 24) as a slice of a shared slab, and a slice kept holds its
-// whole slab: 10,000 parts of 360 bytes kept among a process's other small buffers held 202 MB
-// of slabs for 3.6 MB of parts. The rendering cache's byte budget counts what it keeps, so what it
+// whole slab: 10,000 buffers of 360 bytes kept among a process's other small ones held 202 MB
+// of slabs for 3.6 MB of bytes. The rendering cache's byte budget counts what it keeps, so what it
 // keeps must be no more than that.
 
 /** `bytes` itself when it is the whole of its memory, else a copy in memory of its own. */

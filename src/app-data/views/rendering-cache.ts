@@ -15,15 +15,13 @@
 // asked of where the object was found when the rendering was made); a revocation, a loss of
 // private access or a profile made private (a write: a new data version) is a miss on the next request.
 //
-// A profile's detail is also kept in parts (profile-rendering.ts): each topic, and each item,
-// serialised, keyed by the topic or item and the accessor its media URLs are signed for (0:
-// the owner), stamped with the topic's or item's rendered_version (migrations 0034 and 0043: its
-// app user's data version when what it shows last changed) and the URLs' expiry step; a topic's
-// part also carries the name and type it shows, which its stamp does not cover. A miss
-// re-reads only the items whose stamp moved since the detail's last rendering and assembles the
-// rest from the parts. Parts are used only inside a read whose access was already decided for
-// that profile, so they carry no viewer. Whole renderings and parts share one byte budget and one
-// eviction.
+// A profile's detail is kept with its layout (detail-layout.ts): where each topic and each item
+// lies in its bytes, with the stamp each was rendered at (rendered_version, migrations 0034 and
+// 0043: its app user's data version when what it shows last changed) and what the stamps do not
+// cover (a topic's name and type, the profile's row). A miss for the same viewer in the same
+// expiry step of the media URLs re-reads only the items whose stamp moved since the kept detail
+// was made and copies the rest out of its bytes (profile-rendering.ts), before the new detail
+// replaces it. Each kept detail counts its layout's records against the byte budget too.
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { DataVersion } from '../../auth/data-version.ts';
@@ -34,6 +32,7 @@ import { entityTag, sendTagged } from '../../http/entity-tags.ts';
 import { expiryFor } from '../../media/signed-urls.ts';
 import { grantSees, objectAccess, type Access, type Kind, type Seen } from '../kernel/access.ts';
 import { isStream } from '../../spool/spool-file.ts';
+import { type DetailLayout, layoutBytes } from './detail-layout.ts';
 import { keptBytes, keptUtf8 } from './kept-bytes.ts';
 
 /** Whom a rendering was made for: its owner (accessor 0), or one accessor, with where what it shows was found. */
@@ -51,11 +50,18 @@ interface Entry extends Viewer {
   expiry: number;
   /** UTF-8 bytes, so that sending does not encode the string again each time; in memory of their own (kept-bytes.ts). */
   body: Buffer;
-  /** The body's entity tag (http/entity-tags.ts), made once; for a part, what its row must still read (`part`). */
+  /** The body's entity tag (http/entity-tags.ts), made once. */
   tag: string;
+  /** A profile's detail: where its topics and items lie in the body. */
+  layout: DetailLayout | undefined;
+  /** What it counts against the budget. */
+  cost: number;
   /** Read (or added) since eviction last passed it: it gets another turn before it goes. */
   used: boolean;
 }
+
+/** A rendering kept, as a miss may build on it: for whom and from what it was made, and its bytes. */
+export type KeptRendering = Readonly<Pick<Entry, 'accessorId' | 'seen' | 'dataVersion' | 'expiry' | 'body' | 'layout'>>;
 
 /**
  * What a cached rendering must match: the app user and its data version, and the expiry step of
@@ -66,23 +72,24 @@ export interface Stamp extends DataVersion {
 }
 
 /**
- * A rendering already serialised (a profile's detail assembled from parts): sent as it is, and
- * kept stamped with the data version its statement read with the data.
+ * A rendering already serialised (a profile's detail, assembled): sent as it is, and kept
+ * stamped with the data version its statement read with the data, with its layout.
  */
 export class Serialised {
   readonly body: Buffer;
   readonly version: DataVersion;
-  constructor(body: Buffer, version: DataVersion) {
+  readonly layout: DetailLayout;
+  constructor(body: Buffer, version: DataVersion, layout: DetailLayout) {
     this.body = body;
     this.version = version;
+    this.layout = layout;
   }
 }
 
 /**
- * What an entry costs besides its body's bytes, counted against the budget: its key, its record
- * and its place in the Map (about 210 bytes of V8's heap), and its body's own ArrayBuffer and view
- * (about 200 more; kept-bytes.ts). A profile's detail is kept in about one entry per item (its
- * parts): 23 KB of the 77 KB that W1's profile of 50 items keeps.
+ * What an entry costs besides its body's bytes (and a detail's layout), counted against the
+ * budget: its key, its record and its place in the Map (about 210 bytes of V8's heap), and its
+ * body's own ArrayBuffer and view (about 200 more; kept-bytes.ts).
  */
 export const ENTRY_BYTES = 400;
 
@@ -114,32 +121,8 @@ export class RenderingCache {
     return expiryFor(now, this.#mediaUrlTtlMs);
   }
 
-  /** The data version the rendering of `key` was made at, if there is one (read it before `get` drops it). */
-  madeAt(key: string): number | undefined {
-    return this.#entries.get(key)?.dataVersion;
-  }
-
-  /**
-   * The part `key` when it is stamped `version` and `expiry` and was made from a row that read
-   * `check` (what of the row its stamp does not cover), else it is dropped; not counted as a read.
-   */
-  part(key: string, version: number, expiry: number, check = ''): Buffer | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    if (entry.dataVersion !== version || entry.expiry !== expiry || entry.tag !== check) {
-      this.#drop(key, entry);
-      return undefined;
-    }
-    entry.used = true;
-    return entry.body;
-  }
-
-  setPart(key: string, version: number, expiry: number, body: Buffer, check = ''): void {
-    this.set(key, OWNER, { appUserId: 0, dataVersion: version, expiry }, body, check);
-  }
-
-  /** Whom the rendering of `key` was made for, if there is one. */
-  viewerOf(key: string): Viewer | undefined {
+  /** The rendering of `key` as it is kept, current or not (take it before `get` drops a stale one). */
+  kept(key: string): KeptRendering | undefined {
     return this.#entries.get(key);
   }
 
@@ -167,14 +150,15 @@ export class RenderingCache {
     return entry;
   }
 
-  set(key: string, viewer: Viewer, stamp: Stamp, body: Buffer, tag: string): void {
+  set(key: string, viewer: Viewer, stamp: Stamp, body: Buffer, tag: string, layout?: DetailLayout): void {
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
+    const cost = body.length + ENTRY_BYTES + (layout ? layoutBytes(layout) : 0);
     if (body.length > this.#maxBytes / 4) return;
     const { accessorId, seen } = viewer;
     const { appUserId, dataVersion, expiry } = stamp;
-    this.#entries.set(key, { accessorId, seen, appUserId, dataVersion, expiry, body: keptBytes(body), tag, used: true });
-    this.#bytes += body.length + ENTRY_BYTES;
+    this.#entries.set(key, { accessorId, seen, appUserId, dataVersion, expiry, body: keptBytes(body), tag, layout, cost, used: true });
+    this.#bytes += cost;
     this.#evict();
   }
 
@@ -194,14 +178,14 @@ export class RenderingCache {
         entry.used = false;
         this.#entries.set(key, entry);
       } else {
-        this.#bytes -= entry.body.length + ENTRY_BYTES;
+        this.#bytes -= entry.cost;
       }
     }
   }
 
   #drop(key: string, entry: Entry): void {
     this.#entries.delete(key);
-    this.#bytes -= entry.body.length + ENTRY_BYTES;
+    this.#bytes -= entry.cost;
   }
 }
 
@@ -249,16 +233,16 @@ export async function sendRendering(
   cache: RenderingCache,
   view: RenderedView,
   caller: Caller,
-  load: (access: Access, since: number) => Promise<object | Readable | Serialised | undefined>,
+  load: (access: Access, kept: KeptRendering | undefined) => Promise<object | Readable | Serialised | undefined>,
 ): Promise<FastifyReply> {
   const key = `${view.key}|${caller.accountId}`;
   const now = ctx.clock.now();
-  const viewer = cache.viewerOf(key);
-  // What changed since the last rendering is what a load made of parts must read again.
-  const since = cache.madeAt(key) ?? -1;
-  const version = viewer === undefined ? NOT_KEPT : await versionFor(caller, viewer, view.versionInLoad === true);
+  // What a load may build on (a profile's detail: all but what changed since), current or not.
+  const kept = cache.kept(key);
+  const version = kept === undefined ? NOT_KEPT : await versionFor(caller, kept, view.versionInLoad === true);
   if (version === NOT_KEPT) {
-    // The load tells: what it makes replaces the rendering kept.
+    // Nothing kept, or whether it is current would cost a query that the load makes anyway:
+    // a miss, and what the load makes replaces what is kept.
     cache.counts.misses++;
   } else {
     const hit = cache.get(key, version === undefined || version === null ? undefined : cache.stamp(version, now));
@@ -269,7 +253,7 @@ export async function sendRendering(
   // newer than what it shows.
   const found = view.versionInLoad ? caller.versionRead(access.accountId) : undefined;
   let stamp = found ? null : await (access.grant ? access.grant.dataVersion() : caller.dataVersion());
-  const value = await load(access, since);
+  const value = await load(access, kept);
   if (value === undefined) throw notFound();
   if (isStream(value)) return reply.type('application/json; charset=utf-8').send(value);
   if (found && value instanceof Serialised) {
@@ -279,6 +263,6 @@ export async function sendRendering(
   const body = value instanceof Serialised ? value.body : keptUtf8(String(reply.serialize(value)));
   const tag = entityTag(body);
   const made: Viewer = access.grant ? { accessorId: access.grant.accessorId, seen: location } : OWNER;
-  if (stamp !== null) cache.set(key, made, cache.stamp(stamp, now), body, tag);
+  if (stamp !== null) cache.set(key, made, cache.stamp(stamp, now), body, tag, value instanceof Serialised ? value.layout : undefined);
   return sendTagged(reply.request, reply, tag, body);
 }
