@@ -36,7 +36,7 @@ export class RowCache<V> {
     const generation = this.#generation;
     const loaded = await load();
     if (loaded === undefined) return undefined;
-    if (generation === this.#generation && this.#feed.started) this.#store(key, loaded);
+    this.#keepUnlessChanged(key, loaded, generation);
     return loaded.value;
   }
 
@@ -56,12 +56,17 @@ export class RowCache<V> {
     this.#feed.catchUp();
     const generation = this.#generation;
     return (loaded) => {
-      if (generation === this.#generation && this.#feed.started && !this.#entries.has(key)) this.#store(key, loaded);
+      if (!this.#entries.has(key)) this.#keepUnlessChanged(key, loaded, generation);
     };
   }
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Keeps what a read that began at `generation` found, unless a change came in since: it may have read the old row. */
+  #keepUnlessChanged(key: string, loaded: Loaded<V>, generation: number): void {
+    if (generation === this.#generation && this.#feed.started) this.#store(key, loaded);
   }
 
   #store(key: string, loaded: Loaded<V>): void {
