@@ -4,7 +4,6 @@
 //
 // An item's offsets count from its topic's start, so a topic that did not change moves into a
 // new body with its items' offsets as they were: only the topic's own record is made again.
-import { keptJoin } from './kept-bytes.ts';
 
 /** One item's bytes within its topic's, and the item's rendered_version (migration 0043). */
 export interface ItemSpan {
@@ -48,11 +47,13 @@ export function layoutBytes(layout: DetailLayout): number {
 }
 
 /**
- * A body being assembled from pieces (new bytes, or views into a kept body), copied once into
- * memory of its own when it is done (kept-bytes.ts).
+ * A body being assembled from pieces (new bytes, or ranges of a kept body, copied without a view
+ * of their own), copied once into memory of its own when it is done (kept-bytes.ts says why).
  */
 export class Assembly {
   readonly #pieces: Buffer[] = [];
+  readonly #starts: number[] = [];
+  readonly #ends: number[] = [];
   #length = 0;
 
   /** The bytes added so far: where the next piece starts. */
@@ -60,12 +61,18 @@ export class Assembly {
     return this.#length;
   }
 
-  add(piece: Buffer): void {
-    this.#pieces.push(piece);
-    this.#length += piece.byteLength;
+  /** `bytes` from `start` to `end` (all of it by default). */
+  add(bytes: Buffer, start = 0, end = bytes.byteLength): void {
+    this.#pieces.push(bytes);
+    this.#starts.push(start);
+    this.#ends.push(end);
+    this.#length += end - start;
   }
 
   join(): Buffer {
-    return keptJoin(this.#pieces);
+    const joined = Buffer.allocUnsafeSlow(this.#length);
+    let at = 0;
+    for (let i = 0; i < this.#pieces.length; i++) at += this.#pieces[i]!.copy(joined, at, this.#starts[i], this.#ends[i]);
+    return joined;
   }
 }

@@ -18,16 +18,3 @@ export function keptUtf8(text: string): Buffer {
   bytes.write(text);
   return bytes;
 }
-
-/** `pieces` one after the other, in memory of their own (Buffer.concat's, without the slab). */
-export function keptJoin(pieces: readonly Buffer[]): Buffer {
-  let length = 0;
-  for (const piece of pieces) length += piece.byteLength;
-  const joined = Buffer.allocUnsafeSlow(length);
-  let at = 0;
-  for (const piece of pieces) {
-    joined.set(piece, at);
-    at += piece.byteLength;
-  }
-  return joined;
-}

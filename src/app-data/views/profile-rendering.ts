@@ -94,11 +94,8 @@ export async function renderProfileDetail(
 
   const out = new Assembly();
   const headCheck = `${profile.is_default}${profile.is_private}:${profile.name}`;
-  out.add(
-    changes && changes.kept.layout.headCheck === headCheck
-      ? changes.kept.body.subarray(0, changes.kept.layout.headEnd)
-      : Buffer.from(`${open(String(reply.serialize(toProfileDetail(ctx, profile, []))))}[`),
-  );
+  if (changes && changes.kept.layout.headCheck === headCheck) out.add(changes.kept.body, 0, changes.kept.layout.headEnd);
+  else out.add(Buffer.from(`${open(String(reply.serialize(toProfileDetail(ctx, profile, []))))}[`));
   const headEnd = out.length;
   const spans: TopicSpan[] = [];
   for (const [i, topic] of topics.entries()) {
@@ -180,13 +177,13 @@ function assembleTopic(
   if (topic.rendered_version < since) {
     if (was === undefined || was.version !== topic.rendered_version) return undefined;
     if (was.check === check) {
-      out.add(body.subarray(was.start, was.end));
+      out.add(body, was.start, was.end);
       return { ...was, start, end: out.length };
     }
     // Renamed: a new head before the same items, each further along by what the head grew.
     out.add(topicHead(ctx, reply, topic));
     const itemsStart = out.length - start;
-    out.add(body.subarray(was.start + was.itemsStart, was.end));
+    out.add(body, was.start + was.itemsStart, was.end);
     const shift = itemsStart - was.itemsStart;
     const items = was.items.map((item) => ({ ...item, start: item.start + shift, end: item.end + shift }));
     return { id: topic.id, version: topic.rendered_version, check, start, end: out.length, itemsStart, items };
@@ -196,7 +193,8 @@ function assembleTopic(
     // New since the kept detail: all its items should be too.
     return stamps.every((stamp) => stamp.rendered_version >= since) ? writeTopic(ctx, reply, access, out, topic, stamps, read) : undefined;
   }
-  out.add(was.check === check ? body.subarray(was.start, was.start + was.itemsStart) : topicHead(ctx, reply, topic));
+  if (was.check === check) out.add(body, was.start, was.start + was.itemsStart);
+  else out.add(topicHead(ctx, reply, topic));
   const itemsStart = out.length - start;
   const items: ItemSpan[] = [];
   let k = 0;
@@ -211,7 +209,7 @@ function assembleTopic(
     const item = was.items[k];
     if (item === undefined || item.id !== stamp.id || item.version !== stamp.rendered_version) return undefined;
     const from = out.length - start;
-    out.add(body.subarray(was.start + item.start, was.start + item.end));
+    out.add(body, was.start + item.start, was.start + item.end);
     items.push({ id: item.id, version: item.version, start: from, end: out.length - start });
   }
   out.add(CLOSE_TOPIC);
