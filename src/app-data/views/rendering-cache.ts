@@ -153,8 +153,8 @@ export class RenderingCache {
   set(key: string, viewer: Viewer, stamp: Stamp, body: Buffer, tag: string, layout?: DetailLayout): void {
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
-    const cost = body.length + ENTRY_BYTES + (layout ? layoutBytes(layout) : 0);
     if (body.length > this.#maxBytes / 4) return;
+    const cost = body.length + ENTRY_BYTES + (layout ? layoutBytes(layout) : 0);
     const { accessorId, seen } = viewer;
     const { appUserId, dataVersion, expiry } = stamp;
     this.#entries.set(key, { accessorId, seen, appUserId, dataVersion, expiry, body: keptBytes(body), tag, layout, cost, used: true });
