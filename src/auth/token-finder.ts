@@ -122,15 +122,16 @@ function cachedFinder(db: Db, changes: ChangeFeed, cacheCounts?: Map<string, Cac
   };
 }
 
-// The hashes go as one text, each found token answered with its place in it; the data version
-// is a subquery, one index probe per token. Why: docs/decisions.md#caching. The grants come as
-// rows of their own (a token's row once per grant, once with a null grant for none): one probe of
-// `accessors_user_with_access` per token, where a JSON aggregate of them cost an accessor's
-// read two thirds more database CPU.
+// The hashes go as one text, each found token answered with its place in it and found by its
+// key: a lateral probe, which the plan made once keeps at any table size (a join let it scan
+// every token while they were few). The data version is a subquery, one index probe per token.
+// Why: docs/decisions.md#caching. The grants come as rows of their own (a token's row once per
+// grant, once with a null grant for none): one probe of `accessors_user_with_access` per token,
+// where a JSON aggregate of them cost an accessor's read two thirds more database CPU.
 const FIND_TOKENS = `select wanted.n::int4 as n, t.id, t.account_id, t.last_used_at, t.sign_in_method, u.id as app_user_id, u.data_version,
   ${GRANT_COLUMNS}
 from unnest(string_to_array($1, ',')::bpchar[]) with ordinality as wanted(hash, n)
-join auth_tokens t on t.token_hash = wanted.hash
+cross join lateral (select * from auth_tokens where token_hash = wanted.hash limit 1) t
 left join app_users u on u.account_id = t.account_id
 ${GRANT_JOINS}`;
 

@@ -41,7 +41,7 @@ export const DATABASE_POOL = {
     name: 'DATABASE_POOL_SIZE',
     default: '10',
     parser: integer(1, 1000),
-    doc: 'PostgreSQL: connections each instance keeps at most',
+    doc: "PostgreSQL: connections each of an instance's two pools keeps at most (twice this in all)",
   },
   connectTimeoutMs: {
     name: 'DATABASE_CONNECT_TIMEOUT',

@@ -94,7 +94,7 @@ export interface Db {
    * database is told what was written (sequences moved past it, statistics refreshed).
    */
   bulkLoad(tables: readonly string[], work: (trx: Kysely<Database>) => Promise<void>): Promise<void>;
-  /** PostgreSQL: the connection pool's state now (GET /metrics). SQLite has one connection, no pool. */
+  /** PostgreSQL: the connection pools' state now, summed (GET /metrics). SQLite has one connection, no pool. */
   poolStats?(): PoolStats;
   close(): Promise<void>;
 }
@@ -105,7 +105,7 @@ export interface PoolStats {
   idle: number;
   /** Requests for a connection waiting for one to be free. */
   waiting: number;
-  /** Most connections the pool opens (DATABASE_POOL_SIZE). */
+  /** Most connections the pools open (PostgreSQL: two pools of DATABASE_POOL_SIZE each). */
   max: number;
 }
 

@@ -13,6 +13,12 @@ export interface PostgresPoolOptions {
   /** The server cancels a statement running longer (statement_timeout). */
   queryTimeoutMs?: number;
   log?: FastifyBaseLogger;
+  /**
+   * Every prepared statement on these connections is planned once, with a generic plan
+   * (plan_cache_mode = force_generic_plan): for the named statements of the hot paths, whose
+   * plans depend on no bound value (docs/decisions.md, PostgreSQL: named statements).
+   */
+  planOnce?: boolean;
 }
 
 /** The client gives up on a query this long after the server would have cancelled it. */
@@ -30,6 +36,7 @@ export function createPostgresPool(url: string, options: PostgresPoolOptions): p
     types: { getTypeParser },
     connectionTimeoutMillis: options.connectTimeoutMs,
     statement_timeout: queryTimeout,
+    options: options.planOnce ? '-c plan_cache_mode=force_generic_plan' : undefined,
     // A server that accepts a statement and never answers is caught on the client only: pg
     // gives up on any query not answered a margin after the server would have cancelled it.
     query_timeout: queryTimeout && queryTimeout + CLIENT_TIMEOUT_MARGIN_MS,

@@ -1,7 +1,7 @@
 // PostgreSQL through pg: any number of instances on one database. Its side of `Db`
 // (database.ts): a pool that survives the database going away (postgres-pool.ts), named
-// prepared statements, row locks and SKIP LOCKED claims, and how it reports constraint
-// violations.
+// prepared statements on a pool of their own, row locks and SKIP LOCKED claims, and how it
+// reports constraint violations.
 import { listenTo } from './postgres-listen.ts';
 import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
@@ -14,6 +14,12 @@ import type { Database } from './schema.ts';
 
 export function openPostgres(url: string, options: DatabaseOptions): Db {
   const pool = createPostgresPool(url, options);
+  // The named statements (Db.executePrepared) run on connections that plan them once: left to
+  // its own choice, the server planned the token check anew at every execution (its generic
+  // plan, costed for ten tokens, never looked cheaper than a plan for the one it was given).
+  // Kysely's statements keep plans made for their values (a partial index on `state =
+  // 'pending'` serves `state = $1` only when the plan knows $1), so they keep a pool of their own.
+  const statements = createPostgresPool(url, { ...options, planOnce: true });
   const stats = { queries: 0 };
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: kyselyPool(pool) }),
@@ -30,7 +36,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
     jsonArrayFrom,
     async executePrepared<R>(name: string, query: CompiledQuery<R>): Promise<R[]> {
       stats.queries++;
-      const client = await pool.connect();
+      const client = await statements.connect();
       // An error the server answered leaves the connection usable; any other (no answer in
       // time, a broken socket) and the connection is dropped, not handed out again.
       let broken: Error | undefined;
@@ -68,7 +74,15 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
           // works from the empty tables' statistics. Analysing now makes the data usable at once.
           await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(kysely);
         }),
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
-    close: () => kysely.destroy(),
+    poolStats: () => ({
+      total: pool.totalCount + statements.totalCount,
+      idle: pool.idleCount + statements.idleCount,
+      waiting: pool.waitingCount + statements.waitingCount,
+      max: (pool.options.max ?? 0) + (statements.options.max ?? 0),
+    }),
+    async close() {
+      await kysely.destroy();
+      await statements.end();
+    },
   };
 }

@@ -117,10 +117,10 @@ export class ServiceMetrics {
             this.set(read(scrapeStartPool()));
           },
         });
-      poolGauge('db_pool_connections', 'PostgreSQL connections open (in use or idle).', (stats) => stats.total);
+      poolGauge('db_pool_connections', 'PostgreSQL connections open (in use or idle), both pools.', (stats) => stats.total);
       poolGauge('db_pool_idle_connections', 'PostgreSQL connections open and idle.', (stats) => stats.idle);
       poolGauge('db_pool_waiting_requests', 'Queries and transactions waiting for a free connection.', (stats) => stats.waiting);
-      poolGauge('db_pool_max_connections', 'Most connections the pool opens (DATABASE_POOL_SIZE).', (stats) => stats.max);
+      poolGauge('db_pool_max_connections', 'Most connections the pools open (2 × DATABASE_POOL_SIZE).', (stats) => stats.max);
     }
   }
 

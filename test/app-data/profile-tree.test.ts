@@ -96,16 +96,27 @@ describe('the profile detail in one statement', () => {
     );
   });
 
-  test('PostgreSQL: planned once, then the plan is reused', {
+  test('PostgreSQL: the read and its token check planned once, then the plan is reused', {
     skip: !onPostgres && 'PostgreSQL only (TEST_DATABASE_URL unset)',
   }, async () => {
     for (let i = 0; i < 10; i++) {
       assert.equal((await server.request('GET', `/app/profiles/${profileId}/`, { token: owner.token })).status, 200);
     }
-    const { rows } = await server.server.ctx.db.kysely.executeQuery<{ generic_plans: number; custom_plans: number }>(
-      CompiledQuery.raw(`select generic_plans, custom_plans from pg_prepared_statements where name = 'profile_trees'`, []),
+    // On the connection the named statements run on (one, as the pool's size is 1).
+    const rows = await server.server.ctx.db.executePrepared<{ name: string; generic_plans: string; custom_plans: string }>(
+      'prepared_statements',
+      CompiledQuery.raw(
+        `select name, generic_plans, custom_plans from pg_prepared_statements where name in ('profile_trees', 'find_tokens') order by name`,
+        [],
+      ),
     );
-    assert.equal(rows.length, 1, 'the read is a named statement of the connection');
-    assert.ok(rows[0]!.generic_plans > 0, `the server went on planning it at every read: ${JSON.stringify(rows[0])}`);
+    assert.deepEqual(
+      rows.map((row) => row.name),
+      ['find_tokens', 'profile_trees'],
+      'the read and the token check are named statements of the connection',
+    );
+    for (const row of rows) {
+      assert.ok(Number(row.generic_plans) >= 10 && Number(row.custom_plans) === 0, `${row.name} was planned again: ${JSON.stringify(row)}`);
+    }
   });
 });

@@ -1,6 +1,7 @@
 // Named statements (`Db.executePrepared`) on a real PostgreSQL, through pg's public named
-// queries: the rows and their types are pg's, the statement is parsed once per connection, and
-// an error the server answers leaves the statement and the pooled connection usable.
+// queries: the rows and their types are pg's, the statement is parsed and planned once per
+// connection (a pool of their own), and an error the server answers leaves the statement and the
+// pooled connection usable.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CompiledQuery } from 'kysely';
@@ -30,16 +31,24 @@ describe('named statements', { skip: !onPostgres && 'PostgreSQL only (TEST_DATAB
 
   const run = (name: string, text: string, values: unknown[]) =>
     db.executePrepared<Record<string, unknown>>(name, CompiledQuery.raw(text, values));
-  const prepared = async () =>
-    (
-      await db.kysely.executeQuery<{ name: string }>(CompiledQuery.raw('select name from pg_prepared_statements order by name', []))
-    ).rows.map((row) => row.name);
+  // On the named statements' one connection.
+  const prepared = async () => (await run('prepared', 'select name from pg_prepared_statements order by name', [])).map((row) => row.name);
 
   test('the rows are typed as pg types them; the statement is prepared once on the connection', async () => {
     assert.deepEqual(await run('types', TYPES, VALUES), [ROW]);
     assert.deepEqual(await run('types', TYPES, VALUES), [ROW]);
     assert.deepEqual(await run('types', TYPES, [-1, 0, '', []]), [{ small: -1, big: 0, word: '', nothing: null, list: [] }]);
-    assert.deepEqual(await prepared(), ['types'], 'the one pooled connection holds the statement by its name');
+    assert.deepEqual(await prepared(), ['prepared', 'types'], 'the one pooled connection holds the statement by its name');
+  });
+
+  test('the named statements are planned once; the other statements for their values', async () => {
+    const mode = 'select current_setting($1) as mode';
+    assert.deepEqual(await run('mode', mode, ['plan_cache_mode']), [{ mode: 'force_generic_plan' }]);
+    const { rows } = await db.kysely.executeQuery(CompiledQuery.raw(mode, ['plan_cache_mode']));
+    assert.deepEqual(rows, [{ mode: 'auto' }]);
+    for (let i = 0; i < 3; i++) await run('series_count', 'select count(*)::int4 as n from generate_series(1, $1::int4)', [i]);
+    const [plans] = await run('plans', "select generic_plans, custom_plans from pg_prepared_statements where name = 'series_count'", []);
+    assert.deepEqual(plans, { generic_plans: 3, custom_plans: 0 });
   });
 
   test('several rows, and none', async () => {

@@ -135,7 +135,7 @@ describe('metrics', () => {
     assert.ok(sampleValue(samples, 'password_hash_threads')! >= 1);
     assert.ok(sampleValue(samples, 'password_hash_threads_busy') !== undefined);
     if (onPostgres) {
-      assert.equal(sampleValue(samples, 'db_pool_max_connections'), 10);
+      assert.equal(sampleValue(samples, 'db_pool_max_connections'), 20, 'two pools of DATABASE_POOL_SIZE (10)');
       assert.ok(sampleValue(samples, 'db_pool_connections')! >= 1, 'a connection was opened for the requests before');
       assert.ok(sampleValue(samples, 'db_pool_idle_connections')! <= sampleValue(samples, 'db_pool_connections')!);
       // Nothing else runs: nothing waits. The scrape's own outbox query, which asks the pool

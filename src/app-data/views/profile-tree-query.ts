@@ -129,7 +129,20 @@ const selectProfileTrees = namedStatement(
         }>`(select * from unnest(${p.accountIds}::int4[], ${p.ids}::int4[], ${p.sinces}::int4[])
           with ordinality as w(account_id, id, since, n))`.as('wanted'),
       )
-      .innerJoin('profiles', (join) => join.onRef('profiles.id', '=', 'wanted.id').onRef('profiles.account_id', '=', 'wanted.account_id'))
+      // Each profile found by its key (a lateral probe). Joined, the plan made once (costed for
+      // ten ids) scanned every profile while they were few: a quarter of the database's time
+      // for a one-profile read.
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('profiles')
+            .selectAll()
+            .whereRef('profiles.id', '=', 'wanted.id')
+            .whereRef('profiles.account_id', '=', 'wanted.account_id')
+            .limit(1)
+            .as('profiles'),
+        (join) => join.onTrue(),
+      )
       .innerJoin('app_users', 'app_users.id', 'profiles.app_user_id')
       .select([sql<number>`wanted.n::int4`.as('n'), ...PROFILE_WITH_HELD, ...VERSION])
       .select(
