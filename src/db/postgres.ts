@@ -74,15 +74,19 @@ export function openPostgres(url: string, options: DatabaseOptions): Db {
           // works from the empty tables' statistics. Analysing now makes the data usable at once.
           await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(kysely);
         }),
-    poolStats: () => ({
-      total: pool.totalCount + statements.totalCount,
-      idle: pool.idleCount + statements.idleCount,
-      waiting: pool.waitingCount + statements.waitingCount,
-      max: (pool.options.max ?? 0) + (statements.options.max ?? 0),
-    }),
+    poolStats: () => {
+      const both = (read: (p: pg.Pool) => number) => read(pool) + read(statements);
+      return {
+        total: both((p) => p.totalCount),
+        idle: both((p) => p.idleCount),
+        waiting: both((p) => p.waitingCount),
+        max: both((p) => p.options.max ?? 0),
+      };
+    },
     async close() {
-      await kysely.destroy();
-      await statements.end();
+      // Both pools end even when the first fails to.
+      const ended = await Promise.allSettled([kysely.destroy(), statements.end()]);
+      for (const outcome of ended) if (outcome.status === 'rejected') throw outcome.reason;
     },
   };
 }

@@ -118,8 +118,12 @@ export class ServiceMetrics {
           },
         });
       poolGauge('db_pool_connections', 'PostgreSQL connections open (in use or idle), both pools.', (stats) => stats.total);
-      poolGauge('db_pool_idle_connections', 'PostgreSQL connections open and idle.', (stats) => stats.idle);
-      poolGauge('db_pool_waiting_requests', 'Queries and transactions waiting for a free connection.', (stats) => stats.waiting);
+      poolGauge('db_pool_idle_connections', 'PostgreSQL connections open and idle, both pools.', (stats) => stats.idle);
+      poolGauge(
+        'db_pool_waiting_requests',
+        'Queries and transactions waiting for a free connection, in either pool.',
+        (stats) => stats.waiting,
+      );
       poolGauge('db_pool_max_connections', 'Most connections the pools open (2 × DATABASE_POOL_SIZE).', (stats) => stats.max);
     }
   }

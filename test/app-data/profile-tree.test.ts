@@ -103,7 +103,7 @@ describe('the profile detail in one statement', () => {
       assert.equal((await server.request('GET', `/app/profiles/${profileId}/`, { token: owner.token })).status, 200);
     }
     // On the connection the named statements run on (one, as the pool's size is 1).
-    const rows = await server.server.ctx.db.executePrepared<{ name: string; generic_plans: string; custom_plans: string }>(
+    const rows = await server.server.ctx.db.executePrepared<{ name: string; generic_plans: number; custom_plans: number }>(
       'prepared_statements',
       CompiledQuery.raw(
         `select name, generic_plans, custom_plans from pg_prepared_statements where name in ('profile_trees', 'find_tokens') order by name`,
@@ -116,7 +116,7 @@ describe('the profile detail in one statement', () => {
       'the read and the token check are named statements of the connection',
     );
     for (const row of rows) {
-      assert.ok(Number(row.generic_plans) >= 10 && Number(row.custom_plans) === 0, `${row.name} was planned again: ${JSON.stringify(row)}`);
+      assert.ok(row.generic_plans >= 10 && row.custom_plans === 0, `${row.name} was planned again: ${JSON.stringify(row)}`);
     }
   });
 });
