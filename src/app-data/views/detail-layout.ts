@@ -49,6 +49,8 @@ export function layoutBytes(layout: DetailLayout): number {
 /**
  * A body being assembled from pieces (new bytes, or ranges of a kept body, copied without a view
  * of their own), copied once into memory of its own when it is done (kept-bytes.ts says why).
+ * Ranges of one body that follow each other are one piece, copied at once: a read after a
+ * one-item write copies the kept body in three or four ranges, not one per item and comma.
  */
 export class Assembly {
   readonly #pieces: Buffer[] = [];
@@ -61,12 +63,40 @@ export class Assembly {
     return this.#length;
   }
 
+  /** The ranges the join copies (for tests). */
+  get pieces(): number {
+    return this.#pieces.length;
+  }
+
   /** `bytes` from `start` to `end` (all of it by default). */
   add(bytes: Buffer, start = 0, end = bytes.byteLength): void {
+    this.#length += end - start;
+    const last = this.#pieces.length - 1;
+    if (last >= 0 && this.#pieces[last] === bytes && this.#ends[last] === start) {
+      this.#ends[last] = end;
+      return;
+    }
     this.#pieces.push(bytes);
     this.#starts.push(start);
     this.#ends.push(end);
-    this.#length += end - start;
+  }
+
+  /**
+   * `bytes` (a comma, a closing bracket): taken from the last piece's own bytes when they go on
+   * with the same ones, so that the ranges of a kept body on either side are copied as one.
+   */
+  punctuation(bytes: Buffer): void {
+    const last = this.#pieces.length - 1;
+    const piece = this.#pieces[last];
+    const end = this.#ends[last]!;
+    let same = piece !== undefined && end + bytes.byteLength <= piece.byteLength;
+    for (let i = 0; same && i < bytes.byteLength; i++) same = piece?.[end + i] === bytes[i];
+    if (same) {
+      this.#ends[last] = end + bytes.byteLength;
+      this.#length += bytes.byteLength;
+    } else {
+      this.add(bytes);
+    }
   }
 
   join(): Buffer {

@@ -99,7 +99,7 @@ export async function renderProfileDetail(
   const headEnd = out.length;
   const spans: TopicSpan[] = [];
   for (const [i, topic] of topics.entries()) {
-    if (i > 0) out.add(COMMA);
+    if (i > 0) out.punctuation(COMMA);
     const span = changes
       ? assembleTopic(ctx, reply, access, out, topic, changes)
       : writeTopic(ctx, reply, access, out, topic, stampsByTopic.get(topic.id) ?? [], read);
@@ -107,7 +107,7 @@ export async function renderProfileDetail(
     if (span === undefined) return renderProfileDetail(ctx, cache, reply, access, profileId, undefined);
     spans.push(span);
   }
-  out.add(CLOSE_DETAIL);
+  out.punctuation(CLOSE_DETAIL);
   return new Serialised(out.join(), version, { headCheck, headEnd, topics: spans });
 }
 
@@ -133,10 +133,10 @@ function writeTopic(
   const itemsStart = out.length - start;
   const items: ItemSpan[] = [];
   for (const [j, stamp] of stamps.entries()) {
-    if (j > 0) out.add(COMMA);
+    if (j > 0) out.punctuation(COMMA);
     items.push(writeItem(ctx, reply, access, out, start, stamp, read));
   }
-  out.add(CLOSE_TOPIC);
+  out.punctuation(CLOSE_TOPIC);
   return { id: topic.id, version: topic.rendered_version, check: topicCheck(topic), start, end: out.length, itemsStart, items };
 }
 
@@ -199,7 +199,7 @@ function assembleTopic(
   const items: ItemSpan[] = [];
   let k = 0;
   for (const [j, stamp] of stamps.entries()) {
-    if (j > 0) out.add(COMMA);
+    if (j > 0) out.punctuation(COMMA);
     if (stamp.rendered_version >= since) {
       items.push(writeItem(ctx, reply, access, out, start, stamp, read));
       continue;
@@ -212,7 +212,7 @@ function assembleTopic(
     out.add(body, was.start + item.start, was.start + item.end);
     items.push({ id: item.id, version: item.version, start: from, end: out.length - start });
   }
-  out.add(CLOSE_TOPIC);
+  out.punctuation(CLOSE_TOPIC);
   return { id: topic.id, version: topic.rendered_version, check, start, end: out.length, itemsStart, items };
 }
 
